@@ -1,0 +1,82 @@
+/**
+ * The one error catalog. Every failure the gateway reports is a `GatewayError` with a stable
+ * machine code from this table; each client protocol's codec renders it in its own shape.
+ * Messages are English sentences that name the cause and the fix.
+ */
+export const ERROR_CATALOG = {
+  // The request itself
+  invalid_request: { status: 400, retryable: false },
+  body_too_large: { status: 413, retryable: false },
+  route_not_found: { status: 404, retryable: false },
+  method_not_allowed: { status: 405, retryable: false },
+  // Who is calling
+  invalid_api_key: { status: 401, retryable: false },
+  key_expired: { status: 403, retryable: false },
+  key_disabled: { status: 403, retryable: false },
+  ip_not_allowed: { status: 403, retryable: false },
+  insufficient_balance: { status: 403, retryable: false },
+  spend_limit_reached: { status: 403, retryable: false },
+  rate_limited: { status: 429, retryable: true },
+  // Which model
+  model_not_found: { status: 404, retryable: false },
+  model_not_in_group: { status: 403, retryable: false },
+  model_not_allowed_for_key: { status: 403, retryable: false },
+  model_not_priced: { status: 403, retryable: false },
+  prefix_not_allowed: { status: 403, retryable: false },
+  // Upstream trouble
+  no_available_channel: { status: 503, retryable: true },
+  upstream_error: { status: 502, retryable: true },
+  upstream_rate_limited: { status: 429, retryable: true },
+  upstream_timeout: { status: 504, retryable: true },
+  upstream_unreachable: { status: 502, retryable: true },
+  upstream_invalid_response: { status: 502, retryable: true },
+  stream_idle_timeout: { status: 504, retryable: false },
+  // Admin API and everything else
+  admin_unauthorized: { status: 401, retryable: false },
+  not_found: { status: 404, retryable: false },
+  conflict: { status: 409, retryable: false },
+  internal_error: { status: 500, retryable: false },
+} as const satisfies Record<string, { status: number; retryable: boolean }>;
+
+export type GatewayErrorCode = keyof typeof ERROR_CATALOG;
+
+export interface GatewayErrorOptions {
+  /** Overrides the catalog status, e.g. to preserve an upstream's 4xx/5xx class. */
+  status?: number;
+  /** The request field at fault, for protocols that report it (OpenAI `param`). */
+  param?: string;
+  /** Seconds a client should wait before retrying (sent as `retry-after`). */
+  retryAfterSeconds?: number;
+  /** The upstream's own error type or code, kept for logs. */
+  upstreamType?: string;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly code: GatewayErrorCode;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly param: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  readonly upstreamType: string | undefined;
+
+  constructor(code: GatewayErrorCode, message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayError';
+    this.code = code;
+    this.status = options.status ?? ERROR_CATALOG[code].status;
+    this.retryable = ERROR_CATALOG[code].retryable;
+    this.param = options.param;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.upstreamType = options.upstreamType;
+  }
+}
+
+export function isGatewayError(value: unknown): value is GatewayError {
+  return value instanceof GatewayError;
+}
+
+/** Shorthand for the most common failure: a malformed client request naming the field. */
+export function invalidRequest(message: string, param?: string): GatewayError {
+  return new GatewayError('invalid_request', message, param === undefined ? {} : { param });
+}

@@ -1,0 +1,20 @@
+/**
+ * Token usage in one convention: `inputTokens` counts the whole prompt including cache reads
+ * and writes (OpenAI's `prompt_tokens`), `outputTokens` counts everything generated including
+ * reasoning (OpenAI's `completion_tokens`). Optional fields are absent when the upstream did
+ * not report them, which is different from reporting zero.
+ */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  reasoningTokens?: number;
+}
+
+export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0 });
+
+/** Input tokens that were neither read from nor written to a prompt cache. */
+export function uncachedInputTokens(usage: Usage): number {
+  return Math.max(0, usage.inputTokens - (usage.cacheReadTokens ?? 0) - (usage.cacheWriteTokens ?? 0));
+}

@@ -1,0 +1,229 @@
+import type { ChannelKind } from '../channels/channel-kind.ts';
+
+/**
+ * Records as the rest of the gateway sees them: camelCase, times in epoch milliseconds,
+ * money in integer micro-USD (1 USD = 1_000_000), upstream secrets already decrypted.
+ * Table and column names (snake_case) and encryption stay inside `store/`.
+ */
+export interface Group {
+  name: string;
+  description: string;
+  /** Per-group price multiplier, 1 = list price. */
+  priceMultiplier: number;
+  createdAt: number;
+}
+
+export interface Channel {
+  id: string;
+  name: string;
+  provider: ChannelKind;
+  /** As the provider's SDK takes it: OpenAI `https://host/v1`, Anthropic and Gemini the root. */
+  baseUrl: string;
+  /** One or more upstream secrets; requests rotate among them. Never leave the process. */
+  apiKeys: string[];
+  /** Public model names this channel serves. */
+  models: string[];
+  groups: string[];
+  /** Public name → upstream name. */
+  modelMap: Record<string, string>;
+  priority: number;
+  weight: number;
+  enabled: boolean;
+  /** OpenAI kind only: the host also serves `/responses`, so Responses clients pass through. */
+  supportsResponses: boolean;
+  /** Path prefixes (e.g. `antigravity`) allowed to route here; empty = every surface. */
+  allowedPrefixes: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  group: string;
+  /** SHA-256 of the secret, hex. The secret itself is never stored. */
+  keyHash: string;
+  /** A short, non-secret hint shown in lists: `sk-abcd…wxyz`. */
+  keyHint: string;
+  /** Epoch ms; null = never expires. */
+  expiresAt: number | null;
+  /** Remaining balance in micro-USD; null = unlimited. */
+  balanceMicros: number | null;
+  /** Total spent so far in micro-USD. */
+  spentMicros: number;
+  /** null = every model of the group. */
+  allowedModels: string[] | null;
+  /** IPs or CIDRs (v4 and v6); null = anywhere. */
+  allowedIps: string[] | null;
+  enabled: boolean;
+  limits: KeyLimits;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface KeyLimits {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+  concurrentRequests?: number;
+  dailySpendMicros?: number;
+  weeklySpendMicros?: number;
+  monthlySpendMicros?: number;
+}
+
+export interface ModelPrice {
+  model: string;
+  /** micro-USD per million tokens. */
+  inputPerMillion: number;
+  outputPerMillion: number;
+  cacheReadPerMillion: number | null;
+  cacheWritePerMillion: number | null;
+  updatedAt: number;
+}
+
+export interface UsageLogEntry {
+  requestId: string;
+  /** Epoch ms when the request arrived. */
+  time: number;
+  keyId: string | null;
+  keyName: string | null;
+  group: string | null;
+  /** The model name the client asked for. */
+  model: string | null;
+  /** The model name sent upstream after the channel's model map. */
+  upstreamModel: string | null;
+  channelId: string | null;
+  channelName: string | null;
+  clientProtocol: string | null;
+  upstreamProtocol: string | null;
+  /** The URL prefix surface, e.g. `antigravity`, or null for the root surfaces. */
+  surface: string | null;
+  status: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  costMicros: number;
+  latencyMs: number;
+  /** Time to first byte sent to the client; null when nothing was streamed. */
+  ttftMs: number | null;
+  stream: boolean;
+  warnings: string[];
+  /** Each upstream attempt in order: which channel, what status, what error. */
+  attempts: UsageAttempt[];
+  clientIp: string | null;
+}
+
+export interface UsageAttempt {
+  channelId: string;
+  channelName: string;
+  status: number | null;
+  errorCode: string | null;
+  latencyMs: number;
+}
+
+export interface UsageLogQuery {
+  limit?: number;
+  keyId?: string;
+  group?: string;
+  model?: string;
+  channelId?: string;
+  status?: number;
+  /** Epoch ms, inclusive. */
+  from?: number;
+  /** Epoch ms, exclusive. */
+  to?: number;
+  /** Return entries older than this request id's time (cursor pagination). */
+  before?: number;
+}
+
+export type NewGroup = Pick<Group, 'name'> & Partial<Pick<Group, 'description' | 'priceMultiplier'>>;
+export type GroupPatch = Partial<Pick<Group, 'description' | 'priceMultiplier'>>;
+
+export type NewChannel = Omit<Channel, 'id' | 'createdAt' | 'updatedAt'>;
+export type ChannelPatch = Partial<NewChannel>;
+
+export type NewApiKey = Omit<ApiKey, 'id' | 'createdAt' | 'updatedAt' | 'spentMicros'>;
+export type ApiKeyPatch = Partial<
+  Pick<ApiKey, 'name' | 'group' | 'expiresAt' | 'balanceMicros' | 'allowedModels' | 'allowedIps' | 'enabled' | 'limits'>
+>;
+
+export type NewModelPrice = Omit<ModelPrice, 'updatedAt'>;
+
+/**
+ * Repositories. Each method is atomic: it either writes the whole record or nothing.
+ * Lookups of a missing record return `undefined`; constraint violations throw `StoreConflictError`.
+ */
+export interface GroupRepository {
+  list(): Promise<Group[]>;
+  get(name: string): Promise<Group | undefined>;
+  create(group: NewGroup): Promise<Group>;
+  update(name: string, patch: GroupPatch): Promise<Group | undefined>;
+  /** Returns false when the group did not exist. */
+  delete(name: string): Promise<boolean>;
+}
+
+export interface ChannelRepository {
+  list(): Promise<Channel[]>;
+  get(id: string): Promise<Channel | undefined>;
+  create(channel: NewChannel): Promise<Channel>;
+  update(id: string, patch: ChannelPatch): Promise<Channel | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface ApiKeyRepository {
+  list(): Promise<ApiKey[]>;
+  get(id: string): Promise<ApiKey | undefined>;
+  getByHash(keyHash: string): Promise<ApiKey | undefined>;
+  create(key: NewApiKey): Promise<ApiKey>;
+  update(id: string, patch: ApiKeyPatch): Promise<ApiKey | undefined>;
+  delete(id: string): Promise<boolean>;
+  /**
+   * Applies settled charges in one transaction: subtracts each amount from the balance
+   * (when the key has one) and adds it to `spentMicros`.
+   */
+  applyCharges(charges: Array<{ keyId: string; amountMicros: number }>): Promise<void>;
+}
+
+export interface PriceRepository {
+  list(): Promise<ModelPrice[]>;
+  upsert(price: NewModelPrice): Promise<ModelPrice>;
+  delete(model: string): Promise<boolean>;
+}
+
+export interface UsageLogRepository {
+  /** Batched insert; called off the hot path by the usage writer. */
+  insertMany(entries: UsageLogEntry[]): Promise<void>;
+  query(query: UsageLogQuery): Promise<UsageLogEntry[]>;
+  /** Deletes entries older than the given time; returns how many went. */
+  pruneBefore(time: number): Promise<number>;
+}
+
+/** Small key/value settings the gateway keeps for itself (admin token hash, …). */
+export interface SettingsRepository {
+  get(name: string): Promise<string | undefined>;
+  set(name: string, value: string): Promise<void>;
+}
+
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  groups: GroupRepository;
+  channels: ChannelRepository;
+  keys: ApiKeyRepository;
+  prices: PriceRepository;
+  usage: UsageLogRepository;
+  settings: SettingsRepository;
+  close(): Promise<void>;
+}
+
+export class StoreConflictError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+    this.name = 'StoreConflictError';
+  }
+}
