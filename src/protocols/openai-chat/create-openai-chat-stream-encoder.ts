@@ -1,0 +1,125 @@
+import type { RuntimeContext } from '../../core/runtime-context.ts';
+import type { StreamEvent } from '../../core/stream-event.ts';
+import { emptyUsage, type Usage } from '../../core/usage.ts';
+import { formatSseJson } from '../../sse/format-sse-message.ts';
+import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.ts';
+import { toOpenAiUsage } from './convert-openai-usage.ts';
+import { openAiErrorType } from './encode-openai-error.ts';
+import { ensureIdPrefix } from './ensure-id-prefix.ts';
+import { toOpenAiFinishReason, type OpenAiFinishReason } from './map-openai-finish-reason.ts';
+
+type Delta = Record<string, unknown>;
+
+/**
+ * Canonical events → Chat Completions SSE, shaped for the openai SDK's accumulator: the
+ * first delta carries the role, every chunk repeats id/created/model, tool calls keep their
+ * index, and the choice always ends with a finish reason before the optional usage chunk.
+ */
+export function createOpenAiChatStreamEncoder(context: RuntimeContext, options: StreamEncoderOptions = {}): StreamEncoder {
+  const includeUsage = options.includeUsage === true;
+  let id = '';
+  let created = 0;
+  let model = '';
+  let started = false;
+  let failed = false;
+  let usage: Usage | undefined;
+  const toolIndexes = new Map<string, number>();
+
+  function chunk(delta: Delta, finishReason: OpenAiFinishReason | null = null): string {
+    const payload: Record<string, unknown> = {
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    };
+    if (includeUsage) payload.usage = null;
+    return formatSseJson(payload);
+  }
+
+  /** A stream whose first event is not response-start still needs an identity. */
+  function start(): string {
+    if (started) return '';
+    started = true;
+    if (id === '') id = context.generateId('chatcmpl-');
+    if (created === 0) created = Math.floor(context.now() / 1000);
+    return chunk({ role: 'assistant', content: '' });
+  }
+
+  return {
+    push(event: StreamEvent): string {
+      if (failed) return '';
+      switch (event.type) {
+        case 'response-start':
+          if (started) return '';
+          id = ensureIdPrefix(event.id, 'chatcmpl-', context);
+          created = Math.floor(event.createdAt / 1000);
+          model = event.model;
+          return start();
+        case 'text-start':
+        case 'text-end':
+        case 'reasoning-start':
+        case 'reasoning-end':
+        case 'tool-call-end':
+          return start();
+        case 'text-delta':
+          return event.delta === '' ? start() : start() + chunk({ content: event.delta });
+        case 'reasoning-delta':
+          return event.delta === '' ? start() : start() + chunk({ reasoning_content: event.delta });
+        case 'tool-call-start': {
+          const index = toolIndexes.size;
+          toolIndexes.set(event.id, index);
+          return (
+            start() +
+            chunk({
+              tool_calls: [
+                { index, id: event.callId, type: 'function', function: { name: event.name, arguments: '' } },
+              ],
+            })
+          );
+        }
+        case 'tool-call-delta': {
+          const index = toolIndexes.get(event.id);
+          if (index === undefined || event.argumentsDelta === '') return start();
+          return start() + chunk({ tool_calls: [{ index, function: { arguments: event.argumentsDelta } }] });
+        }
+        case 'usage':
+          usage = event.usage;
+          return start();
+        case 'response-end': {
+          const finalUsage = event.usage ?? usage ?? emptyUsage();
+          let out = start() + chunk({}, toOpenAiFinishReason(event.finishReason.unified));
+          if (includeUsage) {
+            out += formatSseJson({
+              id,
+              object: 'chat.completion.chunk',
+              created,
+              model,
+              choices: [],
+              usage: toOpenAiUsage(finalUsage),
+            });
+          }
+          return out;
+        }
+        case 'error':
+          // The HTTP status is already 200, so the error travels in the stream and ends it.
+          failed = true;
+          return formatSseJson({
+            error: {
+              message: event.error.message,
+              type: openAiErrorType(event.error.status),
+              code: event.error.code,
+              param: null,
+            },
+          });
+        default: {
+          const unreachable: never = event;
+          return unreachable;
+        }
+      }
+    },
+    end(): string {
+      return failed ? '' : 'data: [DONE]\n\n';
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { ChatResponse } from '../../core/chat-response.ts';
+import type { RuntimeContext } from '../../core/runtime-context.ts';
+import type { OpenAiChatToolCall } from './encode-openai-chat-messages.ts';
+import { toOpenAiUsage } from './convert-openai-usage.ts';
+import { ensureIdPrefix } from './ensure-id-prefix.ts';
+import { toOpenAiFinishReason } from './map-openai-finish-reason.ts';
+
+/** A canonical reply → the Chat Completions object a client expects. */
+export function encodeOpenAiChatResponse(response: ChatResponse, context: RuntimeContext): Record<string, unknown> {
+  let text = '';
+  let reasoning = '';
+  const calls: OpenAiChatToolCall[] = [];
+  for (const part of response.content) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'reasoning') reasoning += part.text;
+    else calls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: part.arguments } });
+  }
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    refusal: null,
+  };
+  if (reasoning !== '') message.reasoning_content = reasoning;
+  if (calls.length > 0) message.tool_calls = calls;
+  return {
+    id: ensureIdPrefix(response.id, 'chatcmpl-', context),
+    object: 'chat.completion',
+    created: Math.floor(response.createdAt / 1000),
+    model: response.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: toOpenAiFinishReason(response.finishReason.unified) }],
+    usage: toOpenAiUsage(response.usage),
+  };
+}

@@ -1,0 +1,26 @@
+import type { ProtocolCodec } from '../protocol-codec.ts';
+import { createOpenAiChatStreamDecoder } from './create-openai-chat-stream-decoder.ts';
+import { createOpenAiChatStreamEncoder } from './create-openai-chat-stream-encoder.ts';
+import { createOpenAiChatUsageTap } from './create-openai-chat-usage-tap.ts';
+import { decodeOpenAiChatRequest } from './decode-openai-chat-request.ts';
+import { decodeOpenAiChatResponse } from './decode-openai-chat-response.ts';
+import { decodeOpenAiError } from './decode-openai-error.ts';
+import { encodeOpenAiChatRequest } from './encode-openai-chat-request.ts';
+import { encodeOpenAiChatResponse } from './encode-openai-chat-response.ts';
+import { encodeOpenAiError } from './encode-openai-error.ts';
+
+export { readOpenAiChatIncludeUsage } from './decode-openai-chat-request.ts';
+
+/** OpenAI Chat Completions (`POST /v1/chat/completions`). */
+export const openaiChatCodec: ProtocolCodec = {
+  id: 'openai-chat',
+  decodeRequest: (input) => decodeOpenAiChatRequest(input),
+  encodeRequest: (request) => encodeOpenAiChatRequest(request),
+  decodeResponse: (body, context) => decodeOpenAiChatResponse(body, context),
+  encodeResponse: (response, context) => encodeOpenAiChatResponse(response, context),
+  createStreamDecoder: (context) => createOpenAiChatStreamDecoder(context),
+  createStreamEncoder: (context, options) => createOpenAiChatStreamEncoder(context, options),
+  createUsageTap: () => createOpenAiChatUsageTap(),
+  encodeError: (error, requestId) => encodeOpenAiError(error, requestId),
+  decodeError: (status, body) => decodeOpenAiError(status, body),
+};
