@@ -1,0 +1,80 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from './database-schema.ts';
+import { generateId as generateRandomId } from './generate-id.ts';
+import type { IdPrefix } from './generate-id.ts';
+import { runMigrations } from './migrations/run-migrations.ts';
+import { openDatabase } from './open-database.ts';
+import { parseDatabaseUrl } from './parse-database-url.ts';
+import { createApiKeyRepository } from './repositories/api-key-repository.ts';
+import { createChannelRepository } from './repositories/channel-repository.ts';
+import { createGroupRepository } from './repositories/group-repository.ts';
+import { createPriceRepository } from './repositories/price-repository.ts';
+import { createSettingsRepository } from './repositories/settings-repository.ts';
+import { createUsageLogRepository } from './repositories/usage-log-repository.ts';
+import { createSecretBox } from './secret-box.ts';
+import type { SecretBox } from './secret-box.ts';
+import type { Store } from './store.ts';
+import type { StoreContext } from './store-context.ts';
+
+export interface CreateStoreOptions {
+  /** `sqlite:<path>`, `sqlite::memory:`, `postgres://…` or `postgresql://…`. */
+  databaseUrl: string;
+  /** The gateway secret (see loadGatewaySecret); channel secrets are encrypted with a key derived from it. */
+  secretKey: Buffer;
+  /** Clock for createdAt/updatedAt; defaults to Date.now. */
+  now?: () => number;
+  /** Record ids; defaults to random prefixed base62 ids. */
+  generateId?: (prefix: IdPrefix) => string;
+}
+
+/** A settings row sealed with the secret, so a changed GATEWAY_SECRET fails at start-up, not mid-request. */
+const SECRET_CHECK_SETTING = 'store.secret-check';
+const SECRET_CHECK_PLAINTEXT = 'switchyard';
+
+/** Opens the database, brings its schema up to date and returns the repositories. */
+export async function createStore(options: CreateStoreOptions): Promise<Store> {
+  const location = parseDatabaseUrl(options.databaseUrl);
+  const db = openDatabase(location);
+  const context: StoreContext = {
+    db,
+    dialect: location.dialect,
+    now: options.now ?? Date.now,
+    generateId: options.generateId ?? generateRandomId,
+    secretBox: createSecretBox(options.secretKey),
+  };
+  try {
+    await runMigrations(db, location.dialect);
+    await verifySecret(db, context.secretBox, context.now);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+
+  return {
+    dialect: location.dialect,
+    groups: createGroupRepository(context),
+    channels: createChannelRepository(context),
+    keys: createApiKeyRepository(context),
+    prices: createPriceRepository(context),
+    usage: createUsageLogRepository(context),
+    settings: createSettingsRepository(context),
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function verifySecret(db: Kysely<DatabaseSchema>, secretBox: SecretBox, now: () => number): Promise<void> {
+  const row = await db.selectFrom('settings').select('value').where('name', '=', SECRET_CHECK_SETTING).executeTakeFirst();
+  if (row === undefined) {
+    const sealed = secretBox.seal(SECRET_CHECK_PLAINTEXT);
+    await db
+      .insertInto('settings')
+      .values({ name: SECRET_CHECK_SETTING, value: sealed, updated_at: now() })
+      .onConflict((conflict) => conflict.column('name').doNothing())
+      .execute();
+    return;
+  }
+  // Throws SecretBoxError ("GATEWAY_SECRET changed? …") when the key differs.
+  secretBox.open(row.value);
+}

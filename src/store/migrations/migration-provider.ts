@@ -1,0 +1,16 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { initialMigration } from './001-initial.ts';
+
+/**
+ * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
+ * Names sort in run order; never rename or edit one that has shipped, add a new one instead.
+ */
+export const STORE_MIGRATIONS: Record<string, Migration> = {
+  '001-initial': initialMigration,
+};
+
+export const storeMigrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return STORE_MIGRATIONS;
+  },
+};

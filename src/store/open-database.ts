@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseSchema } from './database-schema.ts';
+import type { DatabaseLocation } from './parse-database-url.ts';
+
+const PG_INT8_OID = 20;
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/** The one place that knows how each dialect is opened and tuned. */
+export function openDatabase(location: DatabaseLocation): Kysely<DatabaseSchema> {
+  switch (location.dialect) {
+    case 'sqlite': {
+      if (location.path !== ':memory:') mkdirSync(dirname(resolve(location.path)), { recursive: true });
+      const database = new BetterSqlite3(location.path);
+      // WAL lets readers run beside the single writer; busy_timeout makes a second process wait
+      // for the write lock instead of failing at once; SQLite leaves foreign keys off by default.
+      database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = NORMAL');
+      database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+      database.pragma('foreign_keys = ON');
+      return new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) });
+    }
+    case 'postgres': {
+      const pool = new pg.Pool({
+        connectionString: location.connectionString,
+        max: 10,
+        // BIGINT columns hold epoch ms and micro-USD, all far below 2^53, so numbers are safe.
+        // Set per pool rather than on the global pg.types so nothing else in the process changes.
+        types: {
+          getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+            oid === PG_INT8_OID
+              ? (value: string) => Number(value)
+              : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        },
+      });
+      return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+    }
+    default: {
+      const unreachable: never = location;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import type { Selectable } from 'kysely';
+import type { GroupsTable } from '../database-schema.ts';
+import type { Group, GroupRepository } from '../store.ts';
+import { StoreConflictError } from '../store.ts';
+import type { StoreContext } from '../store-context.ts';
+import { translateConstraintError } from '../translate-constraint-error.ts';
+
+/** Created by the first migration; routing and new keys fall back to it, so it cannot be deleted. */
+export const DEFAULT_GROUP = 'default';
+
+/**
+ * Deleting a group fails while keys are bound to it (StoreConflictError, field `keys`); channels
+ * that serve it simply stop serving it.
+ */
+export function createGroupRepository({ db, now }: StoreContext): GroupRepository {
+  return {
+    async list() {
+      const rows = await db.selectFrom('groups').selectAll().orderBy('name').execute();
+      return rows.map(toGroup);
+    },
+
+    async get(name) {
+      const row = await db.selectFrom('groups').selectAll().where('name', '=', name).executeTakeFirst();
+      return row && toGroup(row);
+    },
+
+    async create(group) {
+      if (group.name.trim() === '') throw new StoreConflictError('a group needs a name', 'name');
+      const row = {
+        name: group.name,
+        description: group.description ?? '',
+        price_multiplier: group.priceMultiplier ?? 1,
+        created_at: now(),
+      };
+      try {
+        await db.insertInto('groups').values(row).execute();
+      } catch (error) {
+        throw translateConstraintError(error, {
+          unique: { name: { field: 'name', message: `a group named "${group.name}" already exists` } },
+        });
+      }
+      return toGroup(row);
+    },
+
+    async update(name, patch) {
+      const changes: Partial<Selectable<GroupsTable>> = {};
+      if (patch.description !== undefined) changes.description = patch.description;
+      if (patch.priceMultiplier !== undefined) changes.price_multiplier = patch.priceMultiplier;
+      if (Object.keys(changes).length > 0) {
+        await db.updateTable('groups').set(changes).where('name', '=', name).execute();
+      }
+      const row = await db.selectFrom('groups').selectAll().where('name', '=', name).executeTakeFirst();
+      return row && toGroup(row);
+    },
+
+    async delete(name) {
+      if (name === DEFAULT_GROUP) {
+        throw new StoreConflictError('the default group cannot be deleted', 'name');
+      }
+      return db.transaction().execute(async (transaction) => {
+        const { count } = await transaction
+          .selectFrom('api_keys')
+          .select((builder) => builder.fn.countAll<number>().as('count'))
+          .where('group_name', '=', name)
+          .executeTakeFirstOrThrow();
+        if (Number(count) > 0) {
+          throw new StoreConflictError(
+            `group "${name}" is still used by ${count} key${Number(count) === 1 ? '' : 's'}; move or delete them first`,
+            'keys',
+          );
+        }
+        await transaction.deleteFrom('channel_groups').where('group_name', '=', name).execute();
+        const result = await transaction.deleteFrom('groups').where('name', '=', name).executeTakeFirst();
+        return Number(result.numDeletedRows) > 0;
+      });
+    },
+  };
+}
+
+function toGroup(row: Selectable<GroupsTable>): Group {
+  return {
+    name: row.name,
+    description: row.description,
+    priceMultiplier: Number(row.price_multiplier),
+    createdAt: Number(row.created_at),
+  };
+}

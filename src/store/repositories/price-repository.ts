@@ -1,0 +1,53 @@
+import type { Selectable } from 'kysely';
+import type { ModelPricesTable } from '../database-schema.ts';
+import type { ModelPrice, PriceRepository } from '../store.ts';
+import type { StoreContext } from '../store-context.ts';
+
+export function createPriceRepository({ db, now }: StoreContext): PriceRepository {
+  return {
+    async list() {
+      const rows = await db.selectFrom('model_prices').selectAll().orderBy('model').execute();
+      return rows.map(toModelPrice);
+    },
+
+    async upsert(price) {
+      for (const field of ['inputPerMillion', 'outputPerMillion', 'cacheReadPerMillion', 'cacheWritePerMillion'] as const) {
+        const value = price[field];
+        if (value !== null && !Number.isSafeInteger(value)) {
+          throw new TypeError(`${field} must be an integer number of micro-USD, got ${value}`);
+        }
+      }
+      const row = {
+        model: price.model,
+        input_per_million: price.inputPerMillion,
+        output_per_million: price.outputPerMillion,
+        cache_read_per_million: price.cacheReadPerMillion,
+        cache_write_per_million: price.cacheWritePerMillion,
+        updated_at: now(),
+      };
+      const { model: _model, ...changes } = row;
+      await db
+        .insertInto('model_prices')
+        .values(row)
+        .onConflict((conflict) => conflict.column('model').doUpdateSet(changes))
+        .execute();
+      return toModelPrice(row);
+    },
+
+    async delete(model) {
+      const result = await db.deleteFrom('model_prices').where('model', '=', model).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+function toModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
+  return {
+    model: row.model,
+    inputPerMillion: Number(row.input_per_million),
+    outputPerMillion: Number(row.output_per_million),
+    cacheReadPerMillion: row.cache_read_per_million === null ? null : Number(row.cache_read_per_million),
+    cacheWritePerMillion: row.cache_write_per_million === null ? null : Number(row.cache_write_per_million),
+    updatedAt: Number(row.updated_at),
+  };
+}

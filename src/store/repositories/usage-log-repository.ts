@@ -1,0 +1,116 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { UsageLogsTable } from '../database-schema.ts';
+import type { UsageAttempt, UsageLogEntry, UsageLogRepository } from '../store.ts';
+import type { StoreContext } from '../store-context.ts';
+
+/** 27 columns × 200 rows stays well inside SQLite's and PostgreSQL's bound-parameter limits. */
+const ROWS_PER_STATEMENT = 200;
+export const DEFAULT_USAGE_QUERY_LIMIT = 100;
+
+/**
+ * `request_id` is the primary key and inserts ignore duplicates, so the usage writer can retry a
+ * batch that may already have landed without logging a request twice.
+ */
+export function createUsageLogRepository({ db }: StoreContext): UsageLogRepository {
+  return {
+    async insertMany(entries) {
+      if (entries.length === 0) return;
+      const rows = entries.map(toRow);
+      await db.transaction().execute(async (transaction) => {
+        for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+          await transaction
+            .insertInto('usage_logs')
+            .values(rows.slice(start, start + ROWS_PER_STATEMENT))
+            .onConflict((conflict) => conflict.column('request_id').doNothing())
+            .execute();
+        }
+      });
+    },
+
+    /** Newest first (ties broken by request id, descending), at most `limit` (default 100). */
+    async query(query) {
+      const limit = query.limit ?? DEFAULT_USAGE_QUERY_LIMIT;
+      if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+      let select = db.selectFrom('usage_logs').selectAll();
+      if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+      if (query.group !== undefined) select = select.where('group_name', '=', query.group);
+      if (query.model !== undefined) select = select.where('model', '=', query.model);
+      if (query.channelId !== undefined) select = select.where('channel_id', '=', query.channelId);
+      if (query.status !== undefined) select = select.where('status', '=', query.status);
+      if (query.from !== undefined) select = select.where('time', '>=', query.from);
+      if (query.to !== undefined) select = select.where('time', '<', query.to);
+      if (query.before !== undefined) select = select.where('time', '<', query.before);
+      const rows = await select.orderBy('time', 'desc').orderBy('request_id', 'desc').limit(limit).execute();
+      return rows.map(toEntry);
+    },
+
+    async pruneBefore(time) {
+      const result = await db.deleteFrom('usage_logs').where('time', '<', time).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+function toRow(entry: UsageLogEntry): Insertable<UsageLogsTable> {
+  return {
+    request_id: entry.requestId,
+    time: entry.time,
+    key_id: entry.keyId,
+    key_name: entry.keyName,
+    group_name: entry.group,
+    model: entry.model,
+    upstream_model: entry.upstreamModel,
+    channel_id: entry.channelId,
+    channel_name: entry.channelName,
+    client_protocol: entry.clientProtocol,
+    upstream_protocol: entry.upstreamProtocol,
+    surface: entry.surface,
+    status: entry.status,
+    error_code: entry.errorCode,
+    error_message: entry.errorMessage,
+    input_tokens: entry.inputTokens,
+    output_tokens: entry.outputTokens,
+    cache_read_tokens: entry.cacheReadTokens,
+    cache_write_tokens: entry.cacheWriteTokens,
+    reasoning_tokens: entry.reasoningTokens,
+    cost_micros: entry.costMicros,
+    latency_ms: entry.latencyMs,
+    ttft_ms: entry.ttftMs,
+    stream: entry.stream ? 1 : 0,
+    warnings: JSON.stringify(entry.warnings),
+    attempts: JSON.stringify(entry.attempts),
+    client_ip: entry.clientIp,
+  };
+}
+
+function toEntry(row: Selectable<UsageLogsTable>): UsageLogEntry {
+  return {
+    requestId: row.request_id,
+    time: Number(row.time),
+    keyId: row.key_id,
+    keyName: row.key_name,
+    group: row.group_name,
+    model: row.model,
+    upstreamModel: row.upstream_model,
+    channelId: row.channel_id,
+    channelName: row.channel_name,
+    clientProtocol: row.client_protocol,
+    upstreamProtocol: row.upstream_protocol,
+    surface: row.surface,
+    status: Number(row.status),
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    cacheReadTokens: Number(row.cache_read_tokens),
+    cacheWriteTokens: Number(row.cache_write_tokens),
+    reasoningTokens: Number(row.reasoning_tokens),
+    costMicros: Number(row.cost_micros),
+    latencyMs: Number(row.latency_ms),
+    ttftMs: row.ttft_ms === null ? null : Number(row.ttft_ms),
+    stream: Number(row.stream) !== 0,
+    warnings: JSON.parse(row.warnings) as string[],
+    attempts: JSON.parse(row.attempts) as UsageAttempt[],
+    clientIp: row.client_ip,
+  };
+}
