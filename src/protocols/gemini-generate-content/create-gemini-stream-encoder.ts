@@ -1,0 +1,113 @@
+import type { RuntimeContext } from '../../core/runtime-context.ts';
+import type { StreamEvent } from '../../core/stream-event.ts';
+import type { Usage } from '../../core/usage.ts';
+import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.ts';
+import { parseToolArguments } from '../shared/parse-tool-arguments.ts';
+import { encodeGeminiUsage } from './convert-gemini-usage.ts';
+import { geminiStatusName } from './encode-gemini-error.ts';
+import type { GeminiErrorBody, GeminiGenerateContentResponse, GeminiPart } from './gemini-wire.ts';
+import { encodeGeminiFinishReason } from './map-gemini-finish-reason.ts';
+
+interface PendingCall {
+  callId: string;
+  name: string;
+  args: string;
+}
+
+/**
+ * Canonical events → Gemini stream bytes, as `alt=sse` (`data: <chunk>\n\n`, which the genai
+ * SDK splits like Google's `\r\n\r\n`) or as the streamed JSON array raw REST clients get
+ * without `alt=sse`. Text and thought deltas go out as they come; tool-call arguments are
+ * buffered and sent as one whole `functionCall` because Gemini clients expect complete `args`.
+ * The last chunk always carries a finish reason: Gemini CLI retries a stream without one.
+ */
+export function createGeminiStreamEncoder(_context: RuntimeContext, options: StreamEncoderOptions = {}): StreamEncoder {
+  const format = options.format ?? 'sse';
+  let responseId = '';
+  let modelVersion = '';
+  let usage: Usage | undefined;
+  let wroteAny = false;
+  const calls = new Map<string, PendingCall>();
+
+  function frame(payload: GeminiGenerateContentResponse | GeminiErrorBody): string {
+    const json = JSON.stringify(payload);
+    if (format === 'sse') return `data: ${json}\n\n`;
+    const prefix = wroteAny ? ',\r\n' : '[';
+    wroteAny = true;
+    return prefix + json;
+  }
+
+  function chunk(parts: GeminiPart[], finishReason?: string, final?: Usage): string {
+    const payload: GeminiGenerateContentResponse = {
+      candidates: [{ content: { role: 'model', parts }, ...(finishReason === undefined ? {} : { finishReason }), index: 0 }],
+      ...(final === undefined ? {} : { usageMetadata: encodeGeminiUsage(final) }),
+      modelVersion,
+      responseId,
+    };
+    return frame(payload);
+  }
+
+  return {
+    push(event: StreamEvent): string {
+      switch (event.type) {
+        case 'response-start':
+          responseId = event.id;
+          modelVersion = event.model;
+          return '';
+        case 'text-start':
+        case 'reasoning-start':
+          return '';
+        case 'text-delta':
+          return event.delta === '' ? '' : chunk([{ text: event.delta }]);
+        case 'reasoning-delta':
+          return event.delta === '' ? '' : chunk([{ text: event.delta, thought: true }]);
+        case 'text-end': {
+          // Gemini 3 sends a text signature on an empty trailing part; replay it the same way.
+          const signature = event.providerMetadata?.gemini?.thoughtSignature;
+          return signature === undefined ? '' : chunk([{ text: '', thoughtSignature: signature }]);
+        }
+        case 'reasoning-end': {
+          const signature = event.providerMetadata?.gemini?.thoughtSignature;
+          return signature === undefined ? '' : chunk([{ text: '', thought: true, thoughtSignature: signature }]);
+        }
+        case 'tool-call-start':
+          calls.set(event.id, { callId: event.callId, name: event.name, args: '' });
+          return '';
+        case 'tool-call-delta': {
+          const call = calls.get(event.id);
+          if (call) call.args += event.argumentsDelta;
+          return '';
+        }
+        case 'tool-call-end': {
+          const call = calls.get(event.id);
+          if (!call) return '';
+          calls.delete(event.id);
+          const signature = event.providerMetadata?.gemini?.thoughtSignature;
+          return chunk([
+            {
+              functionCall: { id: call.callId, name: call.name, args: parseToolArguments(call.args) },
+              ...(signature === undefined ? {} : { thoughtSignature: signature }),
+            },
+          ]);
+        }
+        case 'usage':
+          usage = event.usage;
+          return '';
+        case 'response-end':
+          return chunk([], encodeGeminiFinishReason(event.finishReason), event.usage ?? usage);
+        case 'error':
+          return frame({
+            error: { code: event.error.status, message: event.error.message, status: geminiStatusName(event.error.status) },
+          });
+        default: {
+          const unreachable: never = event;
+          throw new Error(`unknown stream event ${JSON.stringify(unreachable)}`);
+        }
+      }
+    },
+    end(): string {
+      if (format === 'sse') return '';
+      return wroteAny ? ']' : '[]';
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { ProtocolCodec } from '../protocol-codec.ts';
+import { createGeminiStreamDecoder } from './create-gemini-stream-decoder.ts';
+import { createGeminiStreamEncoder } from './create-gemini-stream-encoder.ts';
+import { createGeminiUsageTap } from './create-gemini-usage-tap.ts';
+import { decodeGeminiError } from './decode-gemini-error.ts';
+import { decodeGeminiRequest } from './decode-gemini-request.ts';
+import { decodeGeminiResponse } from './decode-gemini-response.ts';
+import { encodeGeminiError } from './encode-gemini-error.ts';
+import { encodeGeminiRequest } from './encode-gemini-request.ts';
+import { encodeGeminiResponse } from './encode-gemini-response.ts';
+
+/** The Gemini v1beta generateContent wire format (also served under `/v1` and `/v1alpha`). */
+export const geminiGenerateContentCodec: ProtocolCodec = {
+  id: 'gemini-generate-content',
+  decodeRequest: decodeGeminiRequest,
+  encodeRequest: encodeGeminiRequest,
+  decodeResponse: decodeGeminiResponse,
+  encodeResponse: encodeGeminiResponse,
+  createStreamDecoder: createGeminiStreamDecoder,
+  createStreamEncoder: createGeminiStreamEncoder,
+  createUsageTap: createGeminiUsageTap,
+  encodeError: encodeGeminiError,
+  decodeError: decodeGeminiError,
+};
+
+export { encodeGeminiModel, encodeGeminiModelList } from './encode-gemini-model-list.ts';
+export type { GeminiModel, GeminiModelInfo, GeminiModelList } from './encode-gemini-model-list.ts';
+export { decodeGeminiCountTokensRequest, encodeGeminiCountTokensResponse } from './decode-gemini-count-tokens-request.ts';
+export { stripGeminiModelPrefix } from './decode-gemini-request.ts';
