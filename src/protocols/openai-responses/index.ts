@@ -1,0 +1,24 @@
+import { decodeOpenAiError } from '../openai-chat/decode-openai-error.ts';
+import { encodeOpenAiError } from '../openai-chat/encode-openai-error.ts';
+import type { ProtocolCodec } from '../protocol-codec.ts';
+import { createOpenAiResponsesStreamDecoder } from './create-openai-responses-stream-decoder.ts';
+import { createOpenAiResponsesStreamEncoder } from './create-openai-responses-stream-encoder.ts';
+import { createOpenAiResponsesUsageTap } from './create-openai-responses-usage-tap.ts';
+import { decodeOpenAiResponsesRequest } from './decode-openai-responses-request.ts';
+import { decodeOpenAiResponsesResponse } from './decode-openai-responses-response.ts';
+import { encodeOpenAiResponsesRequest } from './encode-openai-responses-request.ts';
+import { encodeOpenAiResponsesResponse } from './encode-openai-responses-response.ts';
+
+/** OpenAI Responses (`POST /v1/responses`), the only protocol Codex CLI speaks. Errors share chat's shape. */
+export const openaiResponsesCodec: ProtocolCodec = {
+  id: 'openai-responses',
+  decodeRequest: (input) => decodeOpenAiResponsesRequest(input),
+  encodeRequest: (request) => encodeOpenAiResponsesRequest(request),
+  decodeResponse: (body, context) => decodeOpenAiResponsesResponse(body, context),
+  encodeResponse: (response, context) => encodeOpenAiResponsesResponse(response, context),
+  createStreamDecoder: (context) => createOpenAiResponsesStreamDecoder(context),
+  createStreamEncoder: (context) => createOpenAiResponsesStreamEncoder(context),
+  createUsageTap: () => createOpenAiResponsesUsageTap(),
+  encodeError: (error, requestId) => encodeOpenAiError(error, requestId),
+  decodeError: (status, body) => decodeOpenAiError(status, body),
+};
