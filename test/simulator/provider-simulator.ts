@@ -1,0 +1,270 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { anthropicMessagesDialect } from './anthropic-messages-dialect.ts';
+import type { Dialect } from './dialect.ts';
+import { geminiDialect } from './gemini-dialect.ts';
+import type { JsonReply } from './json-reply.ts';
+import { writeJsonReply } from './json-reply.ts';
+import type { ModelCatalog } from './model-catalog.ts';
+import { countTokensBody, DEFAULT_MODEL_CATALOG, getModelBody, listModelsBody } from './model-catalog.ts';
+import { openAiChatDialect } from './openai-chat-dialect.ts';
+import { openAiResponsesDialect } from './openai-responses-dialect.ts';
+import { presentedKey } from './provider-auth.ts';
+import { authenticationError, errorFamily, overloadedError, providerError } from './provider-errors.ts';
+import type { RecordedRequest, SimulatorProtocol } from './recorded-request.ts';
+import { routeRequest } from './route-request.ts';
+import type { SimulatorScript } from './simulator-script.ts';
+import { planFaultedStream } from './stream-fault-plan.ts';
+import { writeStream } from './stream-writer.ts';
+import { planTurn } from './turn-plan.ts';
+import { waitUnlessClosed } from './wait-unless-closed.ts';
+
+export interface ProviderSimulatorOptions {
+  port?: number;
+  host?: string;
+  /** When set, a missing or different key gets the provider's own 401 body. */
+  expectedKey?: string;
+  /** Clock for `created` fields and `receivedAt`; defaults to Date.now. */
+  now?: () => number;
+  models?: Partial<ModelCatalog>;
+  /** Keep only the newest N recorded requests, so long benchmark runs stay bounded. Default: all. */
+  maxRecorded?: number;
+}
+
+export interface ProviderSimulator {
+  readonly url: string;
+  /** Every request received, oldest first (cleared in place by reset()). */
+  readonly requests: RecordedRequest[];
+  lastRequest(): RecordedRequest | undefined;
+  /** The next request (FIFO) that passes auth on a known route gets this script. */
+  enqueue(script: SimulatorScript): void;
+  setDefault(script: SimulatorScript): void;
+  reset(): void;
+  openConnections(): number;
+  /** Called for every request as soon as it is recorded; returns an unsubscribe function. */
+  onRequest(listener: (request: RecordedRequest) => void): () => void;
+  close(): Promise<void>;
+}
+
+const DIALECTS: Record<Exclude<SimulatorProtocol, 'unknown'>, Dialect> = {
+  'openai-chat': openAiChatDialect,
+  'openai-responses': openAiResponsesDialect,
+  'anthropic-messages': anthropicMessagesDialect,
+  'gemini-generate-content': geminiDialect,
+};
+
+const EMPTY_SCRIPT: SimulatorScript = {};
+
+function flattenHeaders(headers: IncomingMessage['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function parseBody(raw: string): unknown {
+  if (raw === '') return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function bodyField(body: unknown, name: string): unknown {
+  return body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function requestIdHeaders(protocol: SimulatorProtocol, sequenceId: string): Record<string, string> {
+  const family = errorFamily(protocol);
+  switch (family) {
+    case 'openai':
+      return { 'x-request-id': `req_${sequenceId}` };
+    case 'anthropic':
+      return { 'request-id': `req_${sequenceId}` };
+    case 'gemini':
+      return {};
+    default: {
+      const unreachable: never = family;
+      return unreachable;
+    }
+  }
+}
+
+export async function startProviderSimulator(options: ProviderSimulatorOptions = {}): Promise<ProviderSimulator> {
+  const now = options.now ?? Date.now;
+  const catalog: ModelCatalog = { ...DEFAULT_MODEL_CATALOG, ...options.models };
+  const requests: RecordedRequest[] = [];
+  const queue: SimulatorScript[] = [];
+  const listeners = new Set<(request: RecordedRequest) => void>();
+  const sockets = new Set<Socket>();
+  let defaultScript = EMPTY_SCRIPT;
+  let sequence = 0;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const rawBody = await readBody(request);
+    const target = request.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const path = queryAt < 0 ? target : target.slice(0, queryAt);
+    const query = queryAt < 0 ? {} : Object.fromEntries(new URLSearchParams(target.slice(queryAt + 1)));
+    const headers = flattenHeaders(request.headers);
+    const method = request.method ?? 'GET';
+    const route = routeRequest(method, path, headers, query);
+    const body = parseBody(rawBody);
+    const bodyModel = bodyField(body, 'model');
+    const recorded: RecordedRequest = {
+      method,
+      path,
+      query,
+      headers,
+      body,
+      rawBody,
+      protocol: route.protocol,
+      endpoint: route.endpoint,
+      model: route.pathModel ?? (typeof bodyModel === 'string' ? bodyModel : undefined),
+      stream: route.pathStream || bodyField(body, 'stream') === true,
+      receivedAt: now(),
+    };
+    requests.push(recorded);
+    if (options.maxRecorded !== undefined && requests.length > options.maxRecorded) requests.shift();
+    for (const listener of listeners) listener(recorded);
+
+    sequence += 1;
+    const sequenceId = `sim${String(sequence).padStart(6, '0')}`;
+    const idHeaders = requestIdHeaders(route.protocol, sequenceId);
+    const reply = (status: number, replyBody: unknown, extra: Record<string, string> = {}): JsonReply => ({
+      status,
+      body: replyBody,
+      headers: { ...idHeaders, ...extra },
+    });
+
+    if (route.protocol === 'unknown' || route.endpoint === 'unknown') {
+      const notFound = providerError('unknown', 404, `Unknown route: ${method} ${path}`);
+      await writeJsonReply(response, reply(404, notFound.body), undefined);
+      return;
+    }
+    if (options.expectedKey !== undefined) {
+      const key = presentedKey(route.protocol, headers, query);
+      if (key !== options.expectedKey) {
+        const denied = authenticationError(route.protocol, key);
+        await writeJsonReply(response, reply(denied.status, denied.body), undefined);
+        return;
+      }
+    }
+
+    const script = queue.shift() ?? defaultScript;
+    if (!(await waitUnlessClosed(response, script.delayMs ?? 0))) return;
+    const fault = script.fault;
+    if (fault?.type === 'hang') return; // Never answer; the socket closes when the client gives up.
+    if (fault?.type === 'reset' && (fault.afterChunks === undefined || fault.afterChunks <= 0)) {
+      response.socket?.resetAndDestroy();
+      return;
+    }
+    if (fault?.type === 'status') {
+      const failed = providerError(route.protocol, fault.status, fault.message);
+      const retry: Record<string, string> =
+        fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
+      await writeJsonReply(response, reply(failed.status, failed.body, retry), undefined);
+      return;
+    }
+    if (fault?.type === 'error-mid-stream' && !recorded.stream) {
+      const overloaded = overloadedError(route.protocol);
+      await writeJsonReply(response, reply(overloaded.status, overloaded.body), undefined);
+      return;
+    }
+
+    const model = recorded.model ?? 'unknown-model';
+    switch (route.endpoint) {
+      case 'list-models':
+        await writeJsonReply(response, reply(200, listModelsBody(catalog, route.protocol)), fault);
+        return;
+      case 'get-model': {
+        const found = getModelBody(catalog, route.protocol, model);
+        const missing = providerError(route.protocol, 404, `Model not found: ${model}`);
+        await writeJsonReply(response, found === undefined ? reply(404, missing.body) : reply(200, found), fault);
+        return;
+      }
+      case 'count-tokens': {
+        const tokens = script.usage?.input ?? Math.max(1, Math.ceil(rawBody.length / 4));
+        await writeJsonReply(response, reply(200, countTokensBody(route.protocol, tokens)), fault);
+        return;
+      }
+      case 'generate': {
+        const dialect = DIALECTS[route.protocol];
+        const createdSeconds = Math.floor(now() / 1000);
+        const plan = planTurn(script, recorded, { model, sequenceId, createdSeconds });
+        if (!recorded.stream) {
+          await writeJsonReply(response, reply(200, dialect.renderBody(plan)), fault);
+          return;
+        }
+        const faulted = planFaultedStream(dialect, plan, fault);
+        await writeStream(response, { ...faulted, headers: idHeaders, chunkDelayMs: script.chunkDelayMs ?? 0 });
+        return;
+      }
+      default: {
+        const unreachable: never = route.endpoint;
+        return unreachable;
+      }
+    }
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // A client that vanished mid-request is routine; anything else is a simulator bug worth seeing.
+      if (!response.destroyed) {
+        console.error('provider simulator failed to answer:', error);
+        response.destroy();
+      }
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    requests,
+    lastRequest: () => requests.at(-1),
+    enqueue: (script) => {
+      queue.push(script);
+    },
+    setDefault: (script) => {
+      defaultScript = script;
+    },
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      defaultScript = EMPTY_SCRIPT;
+    },
+    openConnections: () => sockets.size,
+    onRequest: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error === undefined ? resolve() : reject(error)));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,27 @@
+/** The wire format a route speaks; `unknown` for paths no provider serves. */
+export type SimulatorProtocol =
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'anthropic-messages'
+  | 'gemini-generate-content'
+  | 'unknown';
+
+/** What the request asked for, independent of dialect. */
+export type SimulatorEndpoint = 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'unknown';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string, exactly as received (not decoded). */
+  path: string;
+  query: Record<string, string>;
+  /** Lower-case names; repeated headers joined with ', '. */
+  headers: Record<string, string>;
+  /** Parsed JSON when the body is JSON, otherwise the raw text ('' when there was none). */
+  body: unknown;
+  rawBody: string;
+  protocol: SimulatorProtocol;
+  endpoint: SimulatorEndpoint;
+  model: string | undefined;
+  stream: boolean;
+  receivedAt: number;
+}

@@ -1,0 +1,73 @@
+import type { SimulatorEndpoint, SimulatorProtocol } from './recorded-request.ts';
+
+export interface RouteMatch {
+  protocol: SimulatorProtocol;
+  endpoint: SimulatorEndpoint;
+  /** From the path (Gemini, model lookups); OpenAI and Anthropic name the model in the body. */
+  pathModel: string | undefined;
+  /** Gemini streams by method name, the others by a body field. */
+  pathStream: boolean;
+}
+
+const GEMINI_ACTION = /^\/(?:v1beta|v1|v1alpha)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|countTokens)$/i;
+const GEMINI_ONLY_MODELS = /^\/(?:v1beta|v1alpha)\/models(?:\/(.+))?$/;
+const SHARED_MODELS = /^\/v1\/models(?:\/(.+))?$/;
+
+const unknownRoute: RouteMatch = { protocol: 'unknown', endpoint: 'unknown', pathModel: undefined, pathStream: false };
+
+function stripModelsPrefix(model: string): string {
+  const decoded = decodeURIComponent(model);
+  return decoded.startsWith('models/') ? decoded.slice('models/'.length) : decoded;
+}
+
+/**
+ * `GET /v1/models` is served to OpenAI, Anthropic and Gemini (genai ≥3 uses /v1) clients alike;
+ * like a real multi-dialect host, tell them apart by their headers.
+ */
+function modelsDialect(headers: Record<string, string>, query: Record<string, string>): SimulatorProtocol {
+  if (headers['anthropic-version'] !== undefined) return 'anthropic-messages';
+  if (headers['x-goog-api-key'] !== undefined || query.key !== undefined) return 'gemini-generate-content';
+  return 'openai-chat';
+}
+
+export function routeRequest(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  query: Record<string, string>,
+): RouteMatch {
+  if (method === 'POST') {
+    switch (path) {
+      case '/v1/chat/completions':
+        return { protocol: 'openai-chat', endpoint: 'generate', pathModel: undefined, pathStream: false };
+      case '/v1/responses':
+        return { protocol: 'openai-responses', endpoint: 'generate', pathModel: undefined, pathStream: false };
+      case '/v1/messages':
+        return { protocol: 'anthropic-messages', endpoint: 'generate', pathModel: undefined, pathStream: false };
+      case '/v1/messages/count_tokens':
+        return { protocol: 'anthropic-messages', endpoint: 'count-tokens', pathModel: undefined, pathStream: false };
+    }
+    const gemini = GEMINI_ACTION.exec(path);
+    if (gemini === null) return unknownRoute;
+    const action = gemini[2]!;
+    return {
+      protocol: 'gemini-generate-content',
+      endpoint: action === 'countTokens' ? 'count-tokens' : 'generate',
+      pathModel: stripModelsPrefix(gemini[1]!),
+      pathStream: action === 'streamGenerateContent',
+    };
+  }
+  if (method === 'GET') {
+    const geminiOnly = GEMINI_ONLY_MODELS.exec(path);
+    if (geminiOnly !== null) return modelsRoute('gemini-generate-content', geminiOnly[1]);
+    const shared = SHARED_MODELS.exec(path);
+    if (shared !== null) return modelsRoute(modelsDialect(headers, query), shared[1]);
+  }
+  return unknownRoute;
+}
+
+function modelsRoute(protocol: SimulatorProtocol, id: string | undefined): RouteMatch {
+  return id === undefined
+    ? { protocol, endpoint: 'list-models', pathModel: undefined, pathStream: false }
+    : { protocol, endpoint: 'get-model', pathModel: stripModelsPrefix(id), pathStream: false };
+}
