@@ -1,0 +1,49 @@
+import { uncachedInputTokens, type Usage } from '../../core/usage.ts';
+import type { AnthropicUsage } from './anthropic-wire-types.ts';
+import { isRecord } from './is-record.ts';
+
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/**
+ * Anthropic's `input_tokens` excludes cache reads and writes; the canonical `inputTokens`
+ * counts the whole prompt, so the three are added. Cache fields stay absent when not reported.
+ */
+export function decodeAnthropicUsage(raw: unknown): Usage {
+  if (!isRecord(raw)) return { inputTokens: 0, outputTokens: 0 };
+  const input = count(raw.input_tokens) ?? 0;
+  const cacheRead = count(raw.cache_read_input_tokens);
+  const cacheWrite = count(raw.cache_creation_input_tokens);
+  const usage: Usage = {
+    inputTokens: input + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    outputTokens: count(raw.output_tokens) ?? 0,
+  };
+  if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
+  if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  return usage;
+}
+
+/** The wire usage object; unknown cache counts are written as 0, as Anthropic itself does. */
+export function encodeAnthropicUsage(usage: Usage): AnthropicUsage {
+  return {
+    input_tokens: uncachedInputTokens(usage),
+    output_tokens: usage.outputTokens,
+    cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
+    cache_read_input_tokens: usage.cacheReadTokens ?? 0,
+  };
+}
+
+/** `message_delta` usage is cumulative: output always, the other counters only when present. */
+export function mergeAnthropicUsage(previous: Usage | undefined, raw: Record<string, unknown>): Usage {
+  const base = previous ?? { inputTokens: 0, outputTokens: 0 };
+  const cacheRead = count(raw.cache_read_input_tokens) ?? base.cacheReadTokens;
+  const cacheWrite = count(raw.cache_creation_input_tokens) ?? base.cacheWriteTokens;
+  const uncached = count(raw.input_tokens) ?? base.inputTokens - (base.cacheReadTokens ?? 0) - (base.cacheWriteTokens ?? 0);
+  const merged: Usage = {
+    inputTokens: uncached + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    outputTokens: count(raw.output_tokens) ?? base.outputTokens,
+  };
+  if (cacheRead !== undefined) merged.cacheReadTokens = cacheRead;
+  if (cacheWrite !== undefined) merged.cacheWriteTokens = cacheWrite;
+  return merged;
+}

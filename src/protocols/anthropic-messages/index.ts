@@ -1,0 +1,24 @@
+import type { ProtocolCodec } from '../protocol-codec.ts';
+import { createAnthropicStreamDecoder } from './create-anthropic-stream-decoder.ts';
+import { createAnthropicStreamEncoder } from './create-anthropic-stream-encoder.ts';
+import { createAnthropicUsageTap } from './create-anthropic-usage-tap.ts';
+import { decodeAnthropicError } from './decode-anthropic-error.ts';
+import { decodeAnthropicRequest } from './decode-anthropic-request.ts';
+import { decodeAnthropicResponse } from './decode-anthropic-response.ts';
+import { encodeAnthropicError } from './encode-anthropic-error.ts';
+import { encodeAnthropicRequest } from './encode-anthropic-request.ts';
+import { encodeAnthropicResponse } from './encode-anthropic-response.ts';
+
+/** The Anthropic Messages wire format (`POST /v1/messages`), both directions. */
+export const anthropicMessagesCodec: ProtocolCodec = {
+  id: 'anthropic-messages',
+  decodeRequest: (input) => decodeAnthropicRequest(input),
+  encodeRequest: encodeAnthropicRequest,
+  decodeResponse: decodeAnthropicResponse,
+  encodeResponse: encodeAnthropicResponse,
+  createStreamDecoder: createAnthropicStreamDecoder,
+  createStreamEncoder: (context) => createAnthropicStreamEncoder(context),
+  createUsageTap: createAnthropicUsageTap,
+  encodeError: encodeAnthropicError,
+  decodeError: decodeAnthropicError,
+};
