@@ -2,7 +2,11 @@ import type { ChatRequest } from './chat-request.ts';
 
 /** Rough tokens for text: about four characters each, as the public tokenizers average on English. */
 export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return estimateTokensFromChars(text.length);
+}
+
+export function estimateTokensFromChars(chars: number): number {
+  return Math.ceil(chars / 4);
 }
 
 /** A fixed allowance per image, near what providers charge for a mid-size picture. */

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { GatewayError } from '../core/gateway-error.ts';
+import type { Snapshot } from '../snapshot/snapshot.ts';
+import type { ApiKey, Group } from '../store/store.ts';
+
+export interface Caller {
+  key: ApiKey;
+  group: Group;
+}
+
+const INVALID_KEY_MESSAGE =
+  'The API key is missing or not valid. Check the request address, the key (it must be the complete key) and the header that carries it.';
+
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/**
+ * Finds the key in the snapshot. `strict` also refuses disabled and expired keys; the
+ * self-service endpoints (`/api/me`, the model check) pass false so that a user whose key
+ * expired can still find out why.
+ */
+export function authenticateKey(
+  snapshot: Snapshot,
+  secret: string | undefined,
+  now: number,
+  options: { strict: boolean } = { strict: true },
+): Caller {
+  if (secret === undefined) {
+    throw new GatewayError('invalid_api_key', `No API key was sent. ${INVALID_KEY_MESSAGE}`);
+  }
+  const key = snapshot.keysByHash.get(hashApiKey(secret));
+  if (!key) throw new GatewayError('invalid_api_key', INVALID_KEY_MESSAGE);
+  const group = snapshot.groups.get(key.group);
+  if (!group) {
+    throw new GatewayError('invalid_api_key', `The key is bound to group "${key.group}", which no longer exists; ask the operator to rebind it.`);
+  }
+  if (options.strict) {
+    if (!key.enabled) {
+      throw new GatewayError('key_disabled', 'This API key has been disabled by the operator; ask them to enable it or issue a new key.');
+    }
+    if (key.expiresAt !== null && key.expiresAt <= now) {
+      throw new GatewayError(
+        'key_expired',
+        `This API key expired at ${new Date(key.expiresAt).toISOString()}; ask the operator to extend it or issue a new key.`,
+      );
+    }
+  }
+  return { key, group };
+}

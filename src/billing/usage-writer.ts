@@ -1,0 +1,68 @@
+import type { Logger } from 'pino';
+import type { UsageLogEntry, UsageLogRepository } from '../store/store.ts';
+
+export interface UsageWriterOptions {
+  /** Flush at least this often. */
+  flushIntervalMs: number;
+  /** Flush as soon as this many entries wait. */
+  batchSize: number;
+  /** Beyond this many unwritten entries (the database is down), the oldest are dropped and counted. */
+  maxQueued: number;
+}
+
+/**
+ * Takes usage log entries off the hot path: `record` only pushes to an array; a timer writes
+ * them in batches. If the database is unavailable the batch goes back to the queue and is
+ * retried (bounded), so a short outage loses nothing.
+ */
+export class UsageWriter {
+  #queue: UsageLogEntry[] = [];
+  #timer: NodeJS.Timeout;
+  #flushing: Promise<void> | undefined;
+  dropped = 0;
+
+  constructor(
+    private readonly repository: UsageLogRepository,
+    private readonly logger: Logger,
+    private readonly options: UsageWriterOptions = { flushIntervalMs: 250, batchSize: 500, maxQueued: 100_000 },
+  ) {
+    this.#timer = setInterval(() => void this.flush(), options.flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  record(entry: UsageLogEntry): void {
+    this.#queue.push(entry);
+    if (this.#queue.length > this.options.maxQueued) {
+      this.#queue.shift();
+      this.dropped += 1;
+    }
+    if (this.#queue.length >= this.options.batchSize) void this.flush();
+  }
+
+  /** Writes everything queued so far; resolves when it is in the database (or failed). */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#queue.length === 0) return;
+    const batch = this.#queue;
+    this.#queue = [];
+    this.#flushing = this.repository
+      .insertMany(batch)
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, entries: batch.length }, 'usage log write failed; will retry');
+        this.#queue = batch.concat(this.#queue);
+      })
+      .finally(() => {
+        this.#flushing = undefined;
+      });
+    await this.#flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.flush();
+  }
+}

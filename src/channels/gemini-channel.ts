@@ -1,0 +1,17 @@
+import type { ChannelAdapter } from './channel-adapter.ts';
+import { joinUrl } from './channel-adapter.ts';
+
+/** Google's Generative Language API (AI Studio keys); the base address is the root. */
+export const geminiChannel: ChannelAdapter = {
+  kind: 'gemini',
+  protocols: ['gemini-generate-content'],
+  selectProtocol: () => 'gemini-generate-content',
+  buildRequest({ channel, apiKey, upstreamModel, stream }) {
+    const model = encodeURIComponent(upstreamModel);
+    const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+    return {
+      url: joinUrl(channel.baseUrl, `/v1beta/models/${model}:${method}`),
+      headers: { 'x-goog-api-key': apiKey },
+    };
+  },
+};

@@ -1,0 +1,79 @@
+import type { ChatRequest } from '../core/chat-request.ts';
+import type { RuntimeContext } from '../core/runtime-context.ts';
+import type { Warning } from '../core/warning.ts';
+import type { ProtocolCodec, ProtocolId } from '../protocols/protocol-codec.ts';
+
+/** How one attempt talks to its upstream: same protocol (passthrough) or translated. */
+export interface UpstreamPlan {
+  protocol: ProtocolId;
+  passthrough: boolean;
+  body: string;
+  stream: boolean;
+  warnings: Warning[];
+}
+
+export interface PlanInput {
+  clientProtocol: ProtocolId;
+  upstreamProtocol: ProtocolId;
+  upstreamCodec: ProtocolCodec;
+  clientBody: Record<string, unknown>;
+  stream: boolean;
+  upstreamModel: string;
+  /** Decodes the client body once, on first need (passthrough attempts never need it). */
+  decodeClientRequest: () => { request: ChatRequest; warnings: Warning[] };
+  runtime: RuntimeContext;
+}
+
+/**
+ * Builds the upstream body. On the passthrough lane the client's JSON goes out as it came,
+ * with only the model rewritten (Gemini names the model in the URL, so its body is untouched)
+ * and, for OpenAI chat streams, usage reporting switched on so the gateway can meter.
+ */
+export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
+  if (input.clientProtocol === input.upstreamProtocol) {
+    return {
+      protocol: input.upstreamProtocol,
+      passthrough: true,
+      body: JSON.stringify(rewriteForPassthrough(input)),
+      stream: input.stream,
+      warnings: [],
+    };
+  }
+  const { request, warnings } = input.decodeClientRequest();
+  const encoded = input.upstreamCodec.encodeRequest(
+    { ...request, model: input.upstreamModel, stream: input.stream },
+    input.runtime,
+  );
+  return {
+    protocol: input.upstreamProtocol,
+    passthrough: false,
+    body: JSON.stringify(encoded.value.body),
+    stream: input.stream,
+    warnings: [...warnings, ...encoded.warnings],
+  };
+}
+
+function rewriteForPassthrough(input: PlanInput): Record<string, unknown> {
+  const body = input.clientBody;
+  switch (input.upstreamProtocol) {
+    case 'gemini-generate-content':
+      return body;
+    case 'openai-chat':
+      if (input.stream) {
+        const streamOptions = isObject(body.stream_options) ? body.stream_options : {};
+        return { ...body, model: input.upstreamModel, stream_options: { ...streamOptions, include_usage: true } };
+      }
+      return { ...body, model: input.upstreamModel };
+    case 'openai-responses':
+    case 'anthropic-messages':
+      return { ...body, model: input.upstreamModel };
+    default: {
+      const unreachable: never = input.upstreamProtocol;
+      return unreachable;
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,28 @@
+import type { Logger } from 'pino';
+import type { UsageWriter } from '../billing/usage-writer.ts';
+import type { RuntimeContext } from '../core/runtime-context.ts';
+import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
+import type { Store } from '../store/store.ts';
+import type { UpstreamClient } from '../upstream/upstream-client.ts';
+
+/** What the HTTP layer needs to know about its own configuration. */
+export interface ServerSettings {
+  bodyLimitBytes: number;
+  /** The alternative-client path prefix, without slashes (default `antigravity`). */
+  altPrefix: string;
+  /** SHA-256 of the admin token. */
+  adminTokenHash: string;
+  maxAttempts: number;
+  retryStatuses: ReadonlySet<number>;
+}
+
+/** Everything `createApp` is given; no module reaches for a global instead. */
+export interface AppDeps {
+  settings: ServerSettings;
+  store: Store;
+  snapshot: SnapshotHolder;
+  upstream: UpstreamClient;
+  usageWriter: UsageWriter;
+  runtime: RuntimeContext;
+  logger: Logger;
+}

@@ -1,0 +1,81 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { GatewayError, invalidRequest, isGatewayError } from '../core/gateway-error.ts';
+import type { AppDeps } from './app-deps.ts';
+import './fastify-context.ts';
+import { explainRouteMiss } from './misconfigured-client-hint.ts';
+import { renderError } from './render-error.ts';
+import { registerAdminRoutes } from './routes/admin-routes.ts';
+import { registerGenerationRoutes } from './routes/generation-routes.ts';
+import { registerHealthRoutes } from './routes/health-routes.ts';
+import { registerModelListRoutes } from './routes/model-list-routes.ts';
+
+/**
+ * Builds the HTTP app from its dependencies. Every error, wherever it is thrown, ends in the
+ * one error handler, which renders it in the protocol of the route it happened on.
+ */
+export function createApp(deps: AppDeps): FastifyInstance {
+  const app = Fastify({
+    bodyLimit: deps.settings.bodyLimitBytes,
+    genReqId: () => deps.runtime.generateId('req_'),
+    logger: false,
+    // Long streams: never time out an open request here; upstream timeouts govern.
+    requestTimeout: 0,
+    keepAliveTimeout: 65_000,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+
+  // Parse JSON ourselves: plain JSON.parse is faster than the default prototype-poisoning
+  // scan, and the result is only ever read, never merged into other objects. Any content type
+  // is read as JSON, because some clients send none.
+  const parseJson = (_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body));
+    } catch {
+      done(invalidRequest('The request body is not valid JSON.'));
+    }
+  };
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+
+  app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
+    const protocol = request.routeOptions.config.protocol ?? 'openai-chat';
+    return renderError(reply, protocol, toGatewayError(error, deps), request.id);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const miss = explainRouteMiss(request.method, request.url, deps.settings.altPrefix);
+    return renderError(reply, miss.protocol, miss.error, request.id);
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerHealthRoutes(app, deps);
+  registerAdminRoutes(app, deps);
+  for (const [prefix, surface] of [['', null], [`/${deps.settings.altPrefix}`, deps.settings.altPrefix]] as const) {
+    registerModelListRoutes(app, deps, prefix, surface);
+    registerGenerationRoutes(app, deps, prefix, surface);
+  }
+  return app;
+}
+
+function toGatewayError(error: FastifyError | GatewayError, deps: AppDeps): GatewayError {
+  if (isGatewayError(error)) return error;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new GatewayError(
+        'body_too_large',
+        `The request body is larger than this gateway accepts (${deps.settings.bodyLimitBytes} bytes); send a smaller request or ask the operator to raise BODY_LIMIT_BYTES.`,
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return invalidRequest('The request body must be a JSON object.');
+    default:
+      if (typeof error.statusCode === 'number' && error.statusCode < 500) return invalidRequest(error.message);
+      deps.logger.error({ err: error }, 'unhandled error');
+      return new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.');
+  }
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { CHANNEL_KINDS } from '../../channels/channel-kind.ts';
+
+const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const httpUrl = z
+  .string()
+  .url('must be an http(s) URL')
+  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
+const modelName = z.string().min(1, 'must not be empty').max(200);
+const usd = z.number().finite().nonnegative('must not be negative');
+const ipOrCidr = z
+  .string()
+  .regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, 'must be an IP address or CIDR, e.g. 203.0.113.0/24 or 2001:db8::/32');
+
+export const groupCreateSchema = z.strictObject({
+  name: name.regex(/^[A-Za-z0-9_.-]+$/, 'may contain letters, digits, "_", "-" and "." only'),
+  description: z.string().max(500).optional(),
+  priceMultiplier: z.number().positive('must be greater than 0').optional(),
+});
+
+export const groupPatchSchema = groupCreateSchema.omit({ name: true }).partial();
+
+const channelFields = {
+  name,
+  provider: z.enum(CHANNEL_KINDS, { error: `must be one of ${CHANNEL_KINDS.join(', ')}` }),
+  baseUrl: httpUrl,
+  apiKey: z.string().min(1, 'must not be empty').optional(),
+  apiKeys: z.array(z.string().min(1)).min(1, 'needs at least one key').optional(),
+  models: z.array(modelName).min(1, 'needs at least one model'),
+  groups: z.array(name).min(1, 'needs at least one group'),
+  modelMap: z.record(modelName, modelName).optional(),
+  priority: z.number().int('must be an integer').optional(),
+  weight: z.number().int('must be an integer').min(0, 'must not be negative').optional(),
+  enabled: z.boolean().optional(),
+  supportsResponses: z.boolean().optional(),
+  allowedPrefixes: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/)).optional(),
+};
+
+export const channelCreateSchema = z
+  .strictObject(channelFields)
+  .refine((value) => value.apiKey !== undefined || value.apiKeys !== undefined, {
+    message: 'is required: the upstream secret (apiKey, or apiKeys for several)',
+    path: ['apiKey'],
+  });
+
+export const channelPatchSchema = z.strictObject(channelFields).partial();
+
+const limitsSchema = z.strictObject({
+  requestsPerMinute: z.number().int().positive().optional(),
+  tokensPerMinute: z.number().int().positive().optional(),
+  concurrentRequests: z.number().int().positive().optional(),
+  dailySpend: usd.optional(),
+  weeklySpend: usd.optional(),
+  monthlySpend: usd.optional(),
+});
+
+const keyFields = {
+  name,
+  group: name,
+  expiresAt: z.union([z.iso.datetime({ offset: true }), z.number().int().positive(), z.null()]).optional(),
+  /** USD; null = unlimited. `quota` is accepted as another name for it. */
+  balance: z.union([usd, z.null()]).optional(),
+  quota: z.union([usd, z.null()]).optional(),
+  allowedModels: z.union([z.array(modelName), z.null()]).optional(),
+  allowedIps: z.union([z.array(ipOrCidr), z.null()]).optional(),
+  enabled: z.boolean().optional(),
+  limits: limitsSchema.optional(),
+};
+
+export const keyCreateSchema = z.strictObject(keyFields);
+export const keyPatchSchema = z.strictObject(keyFields).partial();
+
+export const priceSchema = z.strictObject({
+  model: modelName,
+  input: usd,
+  output: usd,
+  cacheRead: usd.nullable().optional(),
+  cacheWrite: usd.nullable().optional(),
+});
+
+export const logQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  key: z.string().optional(),
+  group: z.string().optional(),
+  model: z.string().optional(),
+  channel: z.string().optional(),
+  status: z.coerce.number().int().optional(),
+  from: z.union([z.iso.datetime({ offset: true }), z.coerce.number().int()]).optional(),
+  to: z.union([z.iso.datetime({ offset: true }), z.coerce.number().int()]).optional(),
+});

@@ -1,0 +1,48 @@
+import type { ApiKey, Channel, ModelPrice } from '../../store/store.ts';
+
+const MICROS_PER_USD = 1_000_000;
+
+export const usdToMicros = (usd: number): number => Math.round(usd * MICROS_PER_USD);
+export const microsToUsd = (micros: number): number => micros / MICROS_PER_USD;
+
+/** Shows the first and last characters of a secret, enough to tell keys apart, never enough to use one. */
+export function maskSecret(secret: string): string {
+  if (secret.length <= 10) return '****';
+  return `${secret.slice(0, 4)}…${secret.slice(-4)}`;
+}
+
+/** A channel as the admin API shows it: upstream secrets masked, never returned. */
+export function channelView(channel: Channel) {
+  const { apiKeys, ...rest } = channel;
+  return { ...rest, apiKeys: apiKeys.map(maskSecret), apiKeyCount: apiKeys.length };
+}
+
+/** A key as the admin API shows it: the hash stays inside, money in USD. */
+export function keyView(key: ApiKey) {
+  const { keyHash: _hash, balanceMicros, spentMicros, limits, expiresAt, ...rest } = key;
+  return {
+    ...rest,
+    expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+    balance: balanceMicros === null ? null : microsToUsd(balanceMicros),
+    spent: microsToUsd(spentMicros),
+    limits: {
+      ...(limits.requestsPerMinute === undefined ? {} : { requestsPerMinute: limits.requestsPerMinute }),
+      ...(limits.tokensPerMinute === undefined ? {} : { tokensPerMinute: limits.tokensPerMinute }),
+      ...(limits.concurrentRequests === undefined ? {} : { concurrentRequests: limits.concurrentRequests }),
+      ...(limits.dailySpendMicros === undefined ? {} : { dailySpend: microsToUsd(limits.dailySpendMicros) }),
+      ...(limits.weeklySpendMicros === undefined ? {} : { weeklySpend: microsToUsd(limits.weeklySpendMicros) }),
+      ...(limits.monthlySpendMicros === undefined ? {} : { monthlySpend: microsToUsd(limits.monthlySpendMicros) }),
+    },
+  };
+}
+
+export function priceView(price: ModelPrice) {
+  return {
+    model: price.model,
+    input: microsToUsd(price.inputPerMillion),
+    output: microsToUsd(price.outputPerMillion),
+    cacheRead: price.cacheReadPerMillion === null ? null : microsToUsd(price.cacheReadPerMillion),
+    cacheWrite: price.cacheWritePerMillion === null ? null : microsToUsd(price.cacheWritePerMillion),
+    updatedAt: new Date(price.updatedAt).toISOString(),
+  };
+}

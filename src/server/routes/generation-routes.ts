@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import { authenticateKey } from '../../access/authenticate-key.ts';
+import { authorizeModel } from '../../access/authorize-model.ts';
+import { extractApiKey } from '../../access/extract-api-key.ts';
+import { estimateInputTokens } from '../../core/estimate-tokens.ts';
+import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
+import { getCodec } from '../../protocols/codec-registry.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { handleGeneration } from './handle-generation.ts';
+import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
+
+/**
+ * The generation endpoints of every client protocol, mounted at the root (`prefix` = '') and
+ * again under the alternative-client prefix with the same handlers.
+ */
+export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, prefix: string, surface: string | null): void {
+  app.post(`${prefix}/v1/chat/completions`, { config: { protocol: 'openai-chat' } }, (request, reply) =>
+    handleGeneration(deps, { protocol: 'openai-chat', credentials: 'bearer', surface }, request, reply),
+  );
+  app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' } }, (request, reply) =>
+    handleGeneration(deps, { protocol: 'openai-responses', credentials: 'bearer', surface }, request, reply),
+  );
+  app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' } }, (request, reply) =>
+    handleGeneration(deps, { protocol: 'anthropic-messages', credentials: 'anthropic', surface }, request, reply),
+  );
+  app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' } }, async (request, reply) => {
+    const caller = authenticateKey(deps.snapshot.current, extractApiKey('anthropic', request.headers, {}), deps.runtime.now());
+    const decoded = getCodec('anthropic-messages').decodeRequest({ body: request.body }, deps.runtime).value;
+    authorizeModel(deps.snapshot.current, caller, decoded.model, surface);
+    return reply.send({ input_tokens: estimateInputTokens(decoded) });
+  });
+
+  // Gemini: `/v1beta/models/{model}:{method}`, and the same under `/v1/` for @google/genai ≥ 3.
+  for (const version of ['v1beta', 'v1alpha', 'v1']) {
+    app.post(`${prefix}/${version}/models/*`, { config: { protocol: 'gemini-generate-content' } }, async (request, reply) => {
+      const { model, method } = parseGeminiModelPath((request.params as { '*': string })['*']);
+      if (!isGeminiMethod(method)) {
+        throw new GatewayError(
+          'route_not_found',
+          `Unknown Gemini method "${method ?? ''}" on model "${model}"; this gateway serves :generateContent, :streamGenerateContent and :countTokens.`,
+        );
+      }
+      if (method === 'countTokens') {
+        const caller = authenticateKey(
+          deps.snapshot.current,
+          extractApiKey('gemini', request.headers, request.query as Record<string, unknown>),
+          deps.runtime.now(),
+        );
+        authorizeModel(deps.snapshot.current, caller, model, surface);
+        const body = unwrapCountTokensBody(request.body);
+        const decoded = getCodec('gemini-generate-content').decodeRequest({ body, pathModel: model }, deps.runtime).value;
+        return reply.send({ totalTokens: estimateInputTokens(decoded) });
+      }
+      const stream = method === 'streamGenerateContent';
+      const alt = (request.query as Record<string, unknown>).alt;
+      return handleGeneration(deps, { protocol: 'gemini-generate-content', credentials: 'gemini', surface }, request, reply, {
+        pathModel: model,
+        pathStream: stream,
+        encoderOptions: { format: stream && alt !== 'sse' ? 'json-array' : 'sse' },
+      });
+    });
+  }
+}
+
+/** countTokens takes `{contents}` or `{generateContentRequest: {...}}`. */
+function unwrapCountTokensBody(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) throw invalidRequest('The request body must be a JSON object.');
+  const inner = (body as { generateContentRequest?: unknown }).generateContentRequest;
+  return inner ?? body;
+}

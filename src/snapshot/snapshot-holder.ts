@@ -1,0 +1,58 @@
+import type { Store } from '../store/store.ts';
+import { buildSnapshot, type Snapshot } from './snapshot.ts';
+
+/**
+ * Owns the current snapshot. `reload()` reads the store once and swaps the snapshot in one
+ * assignment, so a request sees either the old or the new state, never a mix. Concurrent
+ * reload calls coalesce: at most one read runs, and one more follows if changes arrived
+ * meanwhile.
+ */
+export class SnapshotHolder {
+  #current: Snapshot;
+  #running: Promise<void> | undefined;
+  #again = false;
+
+  private constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+    initial: Snapshot,
+  ) {
+    this.#current = initial;
+  }
+
+  static async load(store: Store, now: () => number): Promise<SnapshotHolder> {
+    return new SnapshotHolder(store, now, await readSnapshot(store, now));
+  }
+
+  get current(): Snapshot {
+    return this.#current;
+  }
+
+  reload(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      try {
+        do {
+          this.#again = false;
+          this.#current = await readSnapshot(this.store, this.now);
+        } while (this.#again);
+      } finally {
+        this.#running = undefined;
+      }
+    })();
+    return this.#running;
+  }
+}
+
+async function readSnapshot(store: Store, now: () => number): Promise<Snapshot> {
+  const [keys, groups, channels, prices] = await Promise.all([
+    store.keys.list(),
+    store.groups.list(),
+    store.channels.list(),
+    store.prices.list(),
+  ]);
+  return buildSnapshot({ keys, groups, channels, prices, loadedAt: now() });
+}

@@ -1,0 +1,57 @@
+import type { ApiKey, Channel, Group, ModelPrice } from '../store/store.ts';
+
+/**
+ * Everything the hot path needs to authorise and route a request, held in memory and swapped
+ * whole when the admin API changes something. No request ever reads the database.
+ */
+export interface Snapshot {
+  readonly keysByHash: ReadonlyMap<string, ApiKey>;
+  readonly groups: ReadonlyMap<string, Group>;
+  readonly channels: ReadonlyMap<string, Channel>;
+  /** group → public model name → enabled channels serving it (new-api's "abilities"). */
+  readonly routes: ReadonlyMap<string, ReadonlyMap<string, readonly Channel[]>>;
+  /** Every model name some enabled channel serves, for "does this model exist at all?". */
+  readonly allModels: ReadonlySet<string>;
+  readonly prices: ReadonlyMap<string, ModelPrice>;
+  readonly loadedAt: number;
+}
+
+export function buildSnapshot(input: {
+  keys: ApiKey[];
+  groups: Group[];
+  channels: Channel[];
+  prices: ModelPrice[];
+  loadedAt: number;
+}): Snapshot {
+  const routes = new Map<string, Map<string, Channel[]>>();
+  const allModels = new Set<string>();
+  for (const group of input.groups) routes.set(group.name, new Map());
+  for (const channel of input.channels) {
+    if (!channel.enabled) continue;
+    for (const model of channel.models) {
+      allModels.add(model);
+      for (const groupName of channel.groups) {
+        const byModel = routes.get(groupName);
+        if (!byModel) continue;
+        const list = byModel.get(model);
+        if (list) list.push(channel);
+        else byModel.set(model, [channel]);
+      }
+    }
+  }
+  return {
+    keysByHash: new Map(input.keys.map((key) => [key.keyHash, key])),
+    groups: new Map(input.groups.map((group) => [group.name, group])),
+    channels: new Map(input.channels.map((channel) => [channel.id, channel])),
+    routes,
+    allModels,
+    prices: new Map(input.prices.map((price) => [price.model, price])),
+    loadedAt: input.loadedAt,
+  };
+}
+
+/** The models a group can use, sorted for stable listings. */
+export function listGroupModels(snapshot: Snapshot, group: string): string[] {
+  const byModel = snapshot.routes.get(group);
+  return byModel ? [...byModel.keys()].sort() : [];
+}
