@@ -1,0 +1,108 @@
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import { hashApiKey } from './access/authenticate-key.ts';
+import { UsageWriter } from './billing/usage-writer.ts';
+import type { RuntimeContext } from './core/runtime-context.ts';
+import { createRuntime, generateAdminToken } from './create-runtime.ts';
+import { createApp } from './server/create-app.ts';
+import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
+import { createStore } from './store/create-store.ts';
+import { loadGatewaySecret } from './store/load-gateway-secret.ts';
+import type { Store } from './store/store.ts';
+import { UpstreamClient } from './upstream/upstream-client.ts';
+
+export interface GatewayOptions {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  adminToken?: string | undefined;
+  gatewaySecret?: string | undefined;
+  bodyLimitBytes: number;
+  altPrefix: string;
+  upstream: { connectMs: number; firstByteMs: number; idleMs: number };
+  maxAttempts: number;
+  retryStatuses: readonly number[];
+  /** Applied to the store after migrations, before serving (the declarative config file). */
+  applyConfig?: ((store: Store) => Promise<void>) | undefined;
+  logger?: Logger;
+  runtime?: RuntimeContext;
+}
+
+export interface RunningGateway {
+  url: string;
+  store: Store;
+  /** Set only when this start generated a new admin token (to be shown once). */
+  generatedAdminToken: string | undefined;
+  close(): Promise<void>;
+}
+
+const ADMIN_TOKEN_HASH_SETTING = 'admin.token-hash';
+
+/**
+ * Opens the store, loads the in-memory snapshot, builds the app and listens. Used by `main.ts`
+ * and by the end-to-end tests, so the tests run the gateway exactly as users do.
+ */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const logger = options.logger ?? pino({ level: 'info' });
+  const runtime = options.runtime ?? createRuntime();
+  const secretKey = loadGatewaySecret({ databaseUrl: options.databaseUrl, gatewaySecret: options.gatewaySecret });
+  const store = await createStore({ databaseUrl: options.databaseUrl, secretKey });
+  await options.applyConfig?.(store);
+
+  const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(store, options.adminToken);
+  const snapshot = await SnapshotHolder.load(store, runtime.now);
+  const upstream = new UpstreamClient(options.upstream);
+  const usageWriter = new UsageWriter(store.usage, logger);
+  const app = createApp({
+    settings: {
+      bodyLimitBytes: options.bodyLimitBytes,
+      altPrefix: options.altPrefix,
+      adminTokenHash,
+      maxAttempts: options.maxAttempts,
+      retryStatuses: new Set(options.retryStatuses),
+    },
+    store,
+    snapshot,
+    upstream,
+    usageWriter,
+    runtime,
+    logger,
+  });
+  await app.listen({ port: options.port, host: options.host });
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    store,
+    generatedAdminToken,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await usageWriter.close();
+        await upstream.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * GATEWAY_ADMIN_TOKEN wins when set. Otherwise the hash stored by an earlier start is used;
+ * on the very first start a token is generated, only its hash is stored, and it is returned
+ * so the caller can show it once.
+ */
+async function resolveAdminToken(
+  store: Store,
+  configured: string | undefined,
+): Promise<{ adminTokenHash: string; generatedAdminToken: string | undefined }> {
+  if (configured) return { adminTokenHash: hashApiKey(configured), generatedAdminToken: undefined };
+  const stored = await store.settings.get(ADMIN_TOKEN_HASH_SETTING);
+  if (stored) return { adminTokenHash: stored, generatedAdminToken: undefined };
+  const token = generateAdminToken();
+  const adminTokenHash = hashApiKey(token);
+  await store.settings.set(ADMIN_TOKEN_HASH_SETTING, adminTokenHash);
+  return { adminTokenHash, generatedAdminToken: token };
+}
