@@ -25,6 +25,11 @@ function toolCallId(plan: TurnPlan, index: number): string {
   return plan.toolCalls[index]?.id ?? `call_${plan.sequenceId}_${index}`;
 }
 
+/** OpenAI sends null content for a turn that only calls tools. */
+function onlyCallsTools(plan: TurnPlan): boolean {
+  return plan.text === '' && plan.toolCalls.length > 0;
+}
+
 function includeUsage(plan: TurnPlan): boolean {
   const body = plan.request.body as { stream_options?: { include_usage?: unknown } } | null;
   return body?.stream_options?.include_usage === true;
@@ -33,7 +38,7 @@ function includeUsage(plan: TurnPlan): boolean {
 function renderBody(plan: TurnPlan): unknown {
   const message: Record<string, unknown> = {
     role: 'assistant',
-    content: plan.text === '' && plan.toolCalls.length > 0 ? null : plan.text,
+    content: onlyCallsTools(plan) ? null : plan.text,
     refusal: null,
     annotations: [],
   };
@@ -74,7 +79,7 @@ function renderStream(plan: TurnPlan, options: { omitTerminal: boolean }): Strea
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
       ...(withUsage ? { usage: null } : {}),
     });
-  const frames = [chunk({ role: 'assistant', content: '', refusal: null })];
+  const frames = [chunk({ role: 'assistant', content: onlyCallsTools(plan) ? null : '', refusal: null })];
   for (const piece of plan.reasoning?.chunks ?? []) frames.push(chunk({ [REASONING_FIELD]: piece }));
   for (const piece of plan.textChunks) frames.push(chunk({ content: piece }));
   plan.toolCalls.forEach((call, index) => {
