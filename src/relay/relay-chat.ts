@@ -187,7 +187,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
       passthrough: plan.passthrough,
       clientCodec,
       upstreamCodec,
-      encoderOptions: input.encoderOptions,
+      encoderOptions: { ...input.encoderOptions, includeUsage: clientAskedForUsage(input.body) },
       clientWantsUsage: clientAskedForUsage(input.body),
       publicModel: input.publicModel,
       runtime: deps.runtime,
