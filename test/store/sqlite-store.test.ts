@@ -1,0 +1,4 @@
+import { createSqliteHarness } from './create-sqlite-harness.ts';
+import { runStoreConformance } from './store-conformance.ts';
+
+runStoreConformance('SQLite store', createSqliteHarness);
