@@ -123,7 +123,7 @@ describe('encodeGeminiRequest', () => {
         },
       ],
     });
-    assert.deepEqual(value.body.contents[1], {
+    assert.deepEqual((value.body.contents as unknown[])[1], {
       role: 'user',
       parts: [
         { functionResponse: { id: 'c1', name: 'f', response: { error: 'boom' } } },
