@@ -1,0 +1,127 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+
+/**
+ * The real command-line clients (versions pinned in package.json), offline, each against each
+ * upstream kind. Each must exit 0 and print the simulator's reply.
+ */
+const BIN = join(process.cwd(), 'node_modules', '.bin');
+const REPLY = 'Pong from the provider simulator.';
+const UPSTREAMS = [
+  { provider: 'openai', model: 'cli-openai' },
+  { provider: 'anthropic', model: 'cli-anthropic' },
+  { provider: 'gemini', model: 'cli-gemini' },
+] as const;
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(BIN, command), args, {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('real CLIs through the gateway', { concurrency: false }, () => {
+  let harness: Harness;
+  let key: string;
+  let home: string;
+
+  before(async () => {
+    harness = await startHarness();
+    for (const upstream of UPSTREAMS) await harness.addChannel({ provider: upstream.provider, models: [upstream.model] });
+    ({ key } = await harness.addKey());
+    harness.simulator.setDefault({ text: REPLY });
+    home = mkdtempSync(join(tmpdir(), 'switchyard-cli-'));
+  });
+  after(async () => {
+    await harness.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const freshHome = (name: string) => {
+    const directory = join(home, name);
+    mkdirSync(directory, { recursive: true });
+    return directory;
+  };
+  const assertReplied = (result: CliRun, name: string) => {
+    assert.equal(result.code, 0, `${name} exited ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr.slice(-2000)}`);
+    assert.match(result.stdout, /Pong from the provider simulator\./);
+  };
+
+  for (const upstream of UPSTREAMS) {
+    test(`claude -p reaches a ${upstream.provider} channel`, async () => {
+      const directory = freshHome(`claude-${upstream.provider}`);
+      const result = await run('claude', ['-p', 'Reply with pong.'], {
+        HOME: directory,
+        ANTHROPIC_BASE_URL: harness.url,
+        ANTHROPIC_AUTH_TOKEN: key,
+        ANTHROPIC_MODEL: upstream.model,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      }, directory);
+      assertReplied(result, 'claude');
+    });
+
+    test(`gemini -p reaches a ${upstream.provider} channel`, async () => {
+      const directory = freshHome(`gemini-${upstream.provider}`);
+      mkdirSync(join(directory, '.gemini'));
+      writeFileSync(join(directory, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+      const result = await run('gemini', ['-p', 'Reply with pong.'], {
+        HOME: directory,
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+        GOOGLE_GEMINI_BASE_URL: harness.url,
+        GEMINI_API_KEY: key,
+        GEMINI_MODEL: upstream.model,
+      }, directory);
+      assertReplied(result, 'gemini');
+    });
+
+    test(`codex exec reaches a ${upstream.provider} channel`, async () => {
+      const directory = freshHome(`codex-${upstream.provider}`);
+      mkdirSync(join(directory, '.codex'));
+      writeFileSync(
+        join(directory, '.codex', 'config.toml'),
+        [
+          `model = "${upstream.model}"`,
+          'model_provider = "switchyard"',
+          '[model_providers.switchyard]',
+          'name = "switchyard"',
+          `base_url = "${harness.url}/v1"`,
+          'env_key = "SWITCHYARD_API_KEY"',
+          'wire_api = "responses"',
+          'request_max_retries = 0',
+          'stream_max_retries = 0',
+        ].join('\n'),
+      );
+      const result = await run('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], {
+        HOME: directory,
+        CODEX_HOME: join(directory, '.codex'),
+        SWITCHYARD_API_KEY: key,
+      }, directory);
+      assertReplied(result, 'codex');
+    });
+  }
+});
