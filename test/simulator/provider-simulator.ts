@@ -42,7 +42,14 @@ export interface ProviderSimulator {
   enqueue(script: SimulatorScript): void;
   setDefault(script: SimulatorScript): void;
   reset(): void;
+  /**
+   * Open client sockets, idle keep-alive ones included. Note that undici opens a fresh idle
+   * connection to the pool when a request on it is aborted, so "the gateway let go of the
+   * upstream stream" is better asserted with activeRequests().
+   */
   openConnections(): number;
+  /** Requests whose response has neither finished nor lost its socket (hung, stalled, dripping). */
+  activeRequests(): number;
   /** Called for every request as soon as it is recorded; returns an unsubscribe function. */
   onRequest(listener: (request: RecordedRequest) => void): () => void;
   close(): Promise<void>;
@@ -109,6 +116,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   const sockets = new Set<Socket>();
   let defaultScript = EMPTY_SCRIPT;
   let sequence = 0;
+  let active = 0;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const rawBody = await readBody(request);
@@ -218,6 +226,10 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   }
 
   const server = createServer((request, response) => {
+    active += 1;
+    response.once('close', () => {
+      active -= 1;
+    });
     handle(request, response).catch((error: unknown) => {
       // A client that vanished mid-request is routine; anything else is a simulator bug worth seeing.
       if (!response.destroyed) {
@@ -257,6 +269,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       defaultScript = EMPTY_SCRIPT;
     },
     openConnections: () => sockets.size,
+    activeRequests: () => active,
     onRequest: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
