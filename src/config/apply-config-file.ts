@@ -1,0 +1,97 @@
+import type { NewModelPrice, Store } from '../store/store.ts';
+import { applyConfigChannels } from './apply-config-channels.ts';
+import { applyConfigKeys } from './apply-config-keys.ts';
+import type { ConfigApplySummary, KindSummary } from './config-apply-summary.ts';
+import { emptyKindSummary, sameValue, usdToMicros } from './config-apply-summary.ts';
+import { ConfigError } from './config-error.ts';
+import type { ConfigFile } from './config-file-schema.ts';
+import { readConfigFile } from './read-config-file.ts';
+
+export interface ApplyConfigFileOptions {
+  store: Store;
+  /** The YAML file (GATEWAY_CONFIG). */
+  path: string;
+  /** Source of `${NAME}` values; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Reads, validates and applies a config file; see switchyard.example.yaml for the format. */
+export async function applyConfigFile(options: ApplyConfigFileOptions): Promise<ConfigApplySummary> {
+  const file = await readConfigFile(options.path, options.env ?? process.env);
+  return applyConfig(options.store, file);
+}
+
+/**
+ * Makes the store match the file, idempotently: records are matched by name (prices by model),
+ * created when missing and updated when a field differs; records the file does not mention are
+ * left alone. Everything that can be checked is checked before the first write.
+ */
+export async function applyConfig(store: Store, file: ConfigFile): Promise<ConfigApplySummary> {
+  await refuseUnknownGroups(store, file);
+  const groups = await applyGroups(store, file.groups ?? []);
+  const prices = await applyPrices(store, file.prices ?? []);
+  const channels = await applyConfigChannels(store, file.channels ?? []);
+  const keys = await applyConfigKeys(store, file.keys ?? []);
+  return { groups, channels, keys, prices };
+}
+
+async function refuseUnknownGroups(store: Store, file: ConfigFile): Promise<void> {
+  const known = new Set([
+    ...(await store.groups.list()).map((group) => group.name),
+    ...(file.groups ?? []).map((group) => group.name),
+  ]);
+  const problems: string[] = [];
+  file.channels?.forEach((channel, index) => {
+    for (const group of channel.groups ?? ['default']) {
+      if (!known.has(group)) problems.push(`channels[${index}].groups: unknown group "${group}"`);
+    }
+  });
+  file.keys?.forEach((key, index) => {
+    const group = key.group ?? 'default';
+    if (!known.has(group)) problems.push(`keys[${index}].group: unknown group "${group}"`);
+  });
+  if (problems.length > 0) {
+    throw new ConfigError('config file refers to groups that exist neither in the file nor in the store:', problems);
+  }
+}
+
+async function applyGroups(store: Store, groups: NonNullable<ConfigFile['groups']>): Promise<KindSummary> {
+  const summary = emptyKindSummary();
+  for (const entry of groups) {
+    const desired = { description: entry.description ?? '', priceMultiplier: entry.priceMultiplier ?? 1 };
+    const current = await store.groups.get(entry.name);
+    if (current === undefined) {
+      await store.groups.create({ name: entry.name, ...desired });
+      summary.created.push(entry.name);
+    } else if (current.description === desired.description && current.priceMultiplier === desired.priceMultiplier) {
+      summary.unchanged.push(entry.name);
+    } else {
+      await store.groups.update(entry.name, desired);
+      summary.updated.push(entry.name);
+    }
+  }
+  return summary;
+}
+
+async function applyPrices(store: Store, prices: NonNullable<ConfigFile['prices']>): Promise<KindSummary> {
+  const summary = emptyKindSummary();
+  const existing = new Map((await store.prices.list()).map((price) => [price.model, price]));
+  for (const entry of prices) {
+    const desired: NewModelPrice = {
+      model: entry.model,
+      inputPerMillion: usdToMicros(entry.input),
+      outputPerMillion: usdToMicros(entry.output),
+      cacheReadPerMillion: entry.cacheRead === undefined || entry.cacheRead === null ? null : usdToMicros(entry.cacheRead),
+      cacheWritePerMillion:
+        entry.cacheWrite === undefined || entry.cacheWrite === null ? null : usdToMicros(entry.cacheWrite),
+    };
+    const current = existing.get(entry.model);
+    if (current !== undefined && sameValue({ ...current, updatedAt: undefined }, desired)) {
+      summary.unchanged.push(entry.model);
+      continue;
+    }
+    await store.prices.upsert(desired);
+    (current === undefined ? summary.created : summary.updated).push(entry.model);
+  }
+  return summary;
+}

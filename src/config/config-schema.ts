@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { isIpOrCidr } from './is-ip-or-cidr.ts';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The process configuration, from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  adminToken: string | undefined;
+  gatewaySecret: string | undefined;
+  /** Path of the declarative YAML file (GATEWAY_CONFIG) applied at start-up. */
+  configFile: string | undefined;
+  workers: number;
+  logLevel: LogLevel;
+  bodyLimitBytes: number;
+  streamIdleTimeoutMs: number;
+  upstreamConnectTimeoutMs: number;
+  upstreamFirstByteTimeoutMs: number;
+  upstreamTotalTimeoutMs: number;
+  /** Path prefix of the alternative-client surface, without slashes. */
+  altPrefix: string;
+  /** IPs or CIDRs whose X-Forwarded-For is believed. */
+  trustedProxies: string[];
+  /** Usage logs older than this are pruned; 0 keeps them forever. */
+  logRetentionDays: number;
+  /** Refuse requests for models without a price instead of logging them at zero cost. */
+  strictPricing: boolean;
+}
+
+// Every variable arrives as a string or not at all; an empty string counts as unset, as
+// `FOO=` in a compose file usually means "not configured".
+const raw = z.string().optional().transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+function integer(options: { min: number; max: number; fallback: number }) {
+  return raw.transform((value, context) => {
+    if (value === undefined) return options.fallback;
+    const parsed = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < options.min || parsed > options.max) {
+      context.addIssue({
+        code: 'custom',
+        message: `expected an integer from ${options.min} to ${options.max}, got ${JSON.stringify(value)}`,
+      });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+}
+
+function text(options: { fallback?: string; check?: (value: string) => boolean; expects: string; secret?: boolean }) {
+  return raw.transform((value, context) => {
+    if (value === undefined) return options.fallback;
+    if (options.check && !options.check(value)) {
+      const got = options.secret ? '' : `, got ${JSON.stringify(value)}`;
+      context.addIssue({ code: 'custom', message: `expected ${options.expects}${got}` });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+const TRUE = new Set(['1', 'true', 'yes', 'on']);
+const FALSE = new Set(['0', 'false', 'no', 'off']);
+const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+export const envSchema = z.object({
+  PORT: integer({ min: 0, max: 65_535, fallback: 8080 }),
+  HOST: text({ fallback: '127.0.0.1', expects: 'a host name or IP address' }),
+  DATABASE_URL: text({
+    fallback: 'sqlite:./data/switchyard.db',
+    check: (value) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(value),
+    expects: 'sqlite:<path>, postgres://… or postgresql://…',
+    secret: true,
+  }),
+  REDIS_URL: text({
+    check: (value) => /^rediss?:\/\/.+/.test(value),
+    expects: 'redis://… or rediss://…',
+    secret: true,
+  }),
+  GATEWAY_ADMIN_TOKEN: text({
+    check: (value) => value.length >= 16,
+    expects: 'at least 16 characters (leave it unset to have one generated)',
+    secret: true,
+  }),
+  GATEWAY_SECRET: text({
+    check: (value) => value.length >= 16,
+    expects: 'at least 16 characters, e.g. the output of `openssl rand -hex 32`',
+    secret: true,
+  }),
+  GATEWAY_CONFIG: text({ expects: 'a file path' }),
+  WORKERS: integer({ min: 1, max: 256, fallback: 1 }),
+  LOG_LEVEL: raw.transform((value, context) => {
+    if (value === undefined) return 'info' as LogLevel;
+    const level = value.toLowerCase();
+    if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+      context.addIssue({ code: 'custom', message: `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }
+    return level as LogLevel;
+  }),
+  BODY_LIMIT_BYTES: integer({ min: 1_024, max: 1_073_741_824, fallback: 20 * 1024 * 1024 }),
+  STREAM_IDLE_TIMEOUT_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 120_000 }),
+  UPSTREAM_CONNECT_TIMEOUT_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 10_000 }),
+  UPSTREAM_FIRST_BYTE_TIMEOUT_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 120_000 }),
+  UPSTREAM_TOTAL_TIMEOUT_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 600_000 }),
+  ALT_PREFIX: text({
+    fallback: 'antigravity',
+    check: (value) => /^[A-Za-z0-9._~-]+$/.test(value) && !['v1', 'v1beta', 'api'].includes(value),
+    expects: 'one path segment of letters, digits, ".", "_", "~" or "-" (not v1, v1beta or api)',
+  }),
+  TRUSTED_PROXIES: raw.transform((value, context) => {
+    if (value === undefined) return [];
+    const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+    const bad = entries.filter((entry) => !isIpOrCidr(entry));
+    if (bad.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `expected a comma-separated list of IPs or CIDRs, but ${bad.map((entry) => JSON.stringify(entry)).join(', ')} ${bad.length === 1 ? 'is' : 'are'} not`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  }),
+  LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
+  STRICT_PRICING: raw.transform((value, context) => {
+    if (value === undefined) return false;
+    const lower = value.toLowerCase();
+    if (TRUE.has(lower)) return true;
+    if (FALSE.has(lower)) return false;
+    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  }),
+});

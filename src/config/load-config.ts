@@ -1,0 +1,36 @@
+import { ConfigError } from './config-error.ts';
+import type { Config } from './config-schema.ts';
+import { envSchema } from './config-schema.ts';
+
+/**
+ * Reads the configuration from `env` (nothing else), applying defaults. Throws ConfigError
+ * listing every invalid variable at once, so one restart fixes them all.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError('Invalid configuration in the environment:', problems);
+  }
+  const values = result.data;
+  return {
+    port: values.PORT,
+    host: values.HOST ?? '127.0.0.1',
+    databaseUrl: values.DATABASE_URL ?? 'sqlite:./data/switchyard.db',
+    redisUrl: values.REDIS_URL,
+    adminToken: values.GATEWAY_ADMIN_TOKEN,
+    gatewaySecret: values.GATEWAY_SECRET,
+    configFile: values.GATEWAY_CONFIG,
+    workers: values.WORKERS,
+    logLevel: values.LOG_LEVEL,
+    bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    streamIdleTimeoutMs: values.STREAM_IDLE_TIMEOUT_MS,
+    upstreamConnectTimeoutMs: values.UPSTREAM_CONNECT_TIMEOUT_MS,
+    upstreamFirstByteTimeoutMs: values.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
+    upstreamTotalTimeoutMs: values.UPSTREAM_TOTAL_TIMEOUT_MS,
+    altPrefix: values.ALT_PREFIX ?? 'antigravity',
+    trustedProxies: values.TRUSTED_PROXIES,
+    logRetentionDays: values.LOG_RETENTION_DAYS,
+    strictPricing: values.STRICT_PRICING,
+  };
+}
