@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import type {
   AssistantContentPart,
   ChatRequest,
+  ImagePart,
   Message,
+  TextPart,
   ToolCallPart,
   ToolDefinition,
   ToolResultPart,
@@ -81,18 +83,24 @@ const assistantPart: fc.Arbitrary<AssistantContentPart> = fc.oneof(
     .map(([name, args, metadata]) => withMetadata<ToolCallPart>({ type: 'tool-call', callId: '', name, arguments: args }, metadata)),
 );
 
-const resultContent = fc.array(fc.oneof(textPart, imagePart), { maxLength: 2 });
-const exchange = fc.record({
+const resultContent: fc.Arbitrary<Array<TextPart | ImagePart>> = fc.array(fc.oneof(textPart, imagePart), { maxLength: 2 });
+interface Exchange {
+  user: UserContentPart[];
+  assistant: AssistantContentPart[];
+  results: Array<[Array<TextPart | ImagePart>, boolean | undefined]>;
+}
+
+const exchange: fc.Arbitrary<Exchange> = fc.record({
   user: fc.array(userPart, { maxLength: 3 }),
   assistant: fc.array(assistantPart, { minLength: 1, maxLength: 4 }),
   results: fc.array(fc.tuple(resultContent, fc.option(fc.boolean(), { nil: undefined })), { minLength: 4, maxLength: 4 }),
 });
 
 /** Turns exchanges into a conversation Anthropic can express: user, assistant, tool results, … */
-function conversation(exchanges: Array<fc.RecordValue<typeof exchange extends fc.Arbitrary<infer T> ? T : never>>): Message[] {
+function conversation(exchanges: Exchange[]): Message[] {
   const messages: Message[] = [];
   let pending: ToolCallPart[] = [];
-  let results: (typeof exchanges)[number]['results'] = [];
+  let results: Exchange['results'] = [];
   let nextId = 1;
   const flushResults = () => {
     if (pending.length === 0) return;
