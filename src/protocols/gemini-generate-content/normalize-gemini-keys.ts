@@ -23,17 +23,34 @@ function toCamelCase(key: string): string {
  * The REST API accepts snake_case (`system_instruction`, `inline_data`, `mime_type`, …) as well
  * as camelCase, and Google's own curl examples use it. Normalising once at the door lets every
  * reader below look for one spelling. When both spellings are present the camelCase one wins.
+ * Copy-on-write: input that is already camelCase (every SDK, every upstream stream chunk) is
+ * returned as is, without allocating.
  */
 export function normalizeGeminiKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(normalizeGeminiKeys);
+  if (Array.isArray(value)) {
+    let result: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const normalized = normalizeGeminiKeys(item);
+      if (normalized !== item) {
+        result ??= value.slice();
+        result[index] = normalized;
+      }
+    });
+    return result ?? value;
+  }
   if (!isJsonObject(value)) return value;
-  const result: Record<string, unknown> = {};
+  let changed = false;
+  const entries: Array<[string, unknown]> = [];
   for (const [key, inner] of Object.entries(value)) {
     const camel = toCamelCase(key);
     // A JSON `__proto__` key would replace the result's prototype; it is never a Gemini field.
-    if (camel === '__proto__') continue;
-    if (camel !== key && Object.hasOwn(value, camel)) continue;
-    result[camel] = OPAQUE_KEYS.has(camel) ? inner : normalizeGeminiKeys(inner);
+    if (key === '__proto__' || (camel !== key && Object.hasOwn(value, camel))) {
+      changed = true;
+      continue;
+    }
+    const normalized = OPAQUE_KEYS.has(camel) ? inner : normalizeGeminiKeys(inner);
+    if (camel !== key || normalized !== inner) changed = true;
+    entries.push([camel, normalized]);
   }
-  return result;
+  return changed ? Object.fromEntries(entries) : value;
 }
