@@ -163,8 +163,12 @@ function decodeAssistantTurn(content: unknown, param: string, state: DecodeState
   return { role: 'assistant', content: parts };
 }
 
-/** Anthropic `messages` → canonical messages, tool results split out of user turns. */
-export function decodeAnthropicMessages(raw: unknown, warnings: Warning[]): Message[] {
+/**
+ * Anthropic `messages` → canonical messages, tool results split out of user turns. Messages with
+ * role "system" (Claude Code 2.1 puts environment notes there) have their text appended to
+ * `hoistedSystem`: the canonical request keeps instructions in one place.
+ */
+export function decodeAnthropicMessages(raw: unknown, warnings: Warning[], hoistedSystem: TextPart[]): Message[] {
   if (!Array.isArray(raw)) throw invalidRequest('"messages" must be an array of messages.', 'messages');
   const state: DecodeState = { toolNames: new Map(), warnings };
   const messages: Message[] = [];
@@ -174,9 +178,23 @@ export function decodeAnthropicMessages(raw: unknown, warnings: Warning[]): Mess
     if (message.role === 'user') messages.push(...decodeUserTurn(message.content, `${param}.content`, state));
     else if (message.role === 'assistant') {
       messages.push(decodeAssistantTurn(message.content, `${param}.content`, state));
+    } else if (message.role === 'system') {
+      hoistedSystem.push(...decodeSystemTurn(message.content, `${param}.content`));
     } else {
-      throw invalidRequest(`${param}.role must be "user" or "assistant".`, `${param}.role`);
+      throw invalidRequest(`${param}.role must be "user", "assistant" or "system".`, `${param}.role`);
     }
   });
   return messages;
+}
+
+function decodeSystemTurn(content: unknown, param: string): TextPart[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) throw invalidRequest(`${param} must be a string or an array of text blocks.`, param);
+  return content.map((block, index) => {
+    const blockParam = `${param}.${index}`;
+    if (!isRecord(block) || block.type !== 'text') {
+      throw invalidRequest(`${blockParam} must be a text block: system messages carry text only.`, blockParam);
+    }
+    return decodeAnthropicText(block, blockParam);
+  });
 }

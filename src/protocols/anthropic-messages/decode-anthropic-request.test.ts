@@ -65,6 +65,20 @@ describe('decodeAnthropicRequest', () => {
     ]);
   });
 
+  test('system-role messages (Claude Code 2.1 sends them) are hoisted after the top-level system', () => {
+    const { value } = decode({
+      ...base,
+      system: 'Be brief.',
+      messages: [
+        { role: 'user', content: 'say hi' },
+        { role: 'system', content: [{ type: 'text', text: '# Environment\nLinux' }] },
+      ],
+    });
+    assert.deepEqual(value.system.map((part) => part.text), ['Be brief.', '# Environment\nLinux']);
+    assert.deepEqual(value.messages.map((message) => message.role), ['user']);
+    assertInvalid({ ...base, messages: [{ role: 'system', content: [{ type: 'image' }] }] }, 'messages.0.content.0', /text only/);
+  });
+
   test('images (base64 and url) and documents become canonical parts', () => {
     const { value } = decode({
       ...base,
@@ -240,7 +254,7 @@ describe('decodeAnthropicRequest', () => {
     assertInvalid({ model: 'm', messages: 'hi' }, 'messages', /"messages"/);
     assertInvalid({ model: 'm' }, 'messages', /"messages"/);
     assertInvalid({ model: 'm', messages: [null] }, 'messages.0', /messages\.0/);
-    assertInvalid({ model: 'm', messages: [{ role: 'system', content: 'x' }] }, 'messages.0.role', /role/);
+    assertInvalid({ model: 'm', messages: [{ role: 'robot', content: 'x' }] }, 'messages.0.role', /role/);
     assertInvalid({ model: 'm', messages: [{ role: 'user', content: [{ text: 'x' }] }] }, 'messages.0.content.0.type', /type/);
     assertInvalid({ model: 'm', messages: [{ role: 'user', content: 42 }] }, 'messages.0.content', /content/);
     assertInvalid({ model: 'm', messages: [], max_tokens: 'lots' }, 'max_tokens', /max_tokens/);

@@ -78,10 +78,11 @@ export function decodeAnthropicRequest(input: ClientRequestInput): Decoded<ChatR
   }
   const warnings: Warning[] = [];
   const outputConfig = decodeOutputConfig(body.output_config);
+  const system = decodeSystem(body.system);
   const request: ChatRequest = {
     model: body.model,
-    system: decodeSystem(body.system),
-    messages: decodeAnthropicMessages(body.messages, warnings),
+    system,
+    messages: decodeAnthropicMessages(body.messages, warnings, system),
     tools: decodeAnthropicTools(body.tools, warnings),
     stream: body.stream === true,
   };
