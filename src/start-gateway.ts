@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { hashApiKey } from './access/authenticate-key.ts';
+import { hashApiKey } from './store/hash-api-key.ts';
 import { UsageWriter } from './billing/usage-writer.ts';
 import type { RuntimeContext } from './core/runtime-context.ts';
 import { createRuntime, generateAdminToken } from './create-runtime.ts';

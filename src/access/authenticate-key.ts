@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
+import { hashApiKey } from '../store/hash-api-key.ts';
 import type { ApiKey, Group } from '../store/store.ts';
 
 export interface Caller {
@@ -10,10 +10,6 @@ export interface Caller {
 
 const INVALID_KEY_MESSAGE =
   'The API key is missing or not valid. Check the request address, the key (it must be the complete key) and the header that carries it.';
-
-export function hashApiKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
 
 /**
  * Finds the key in the snapshot. `strict` also refuses disabled and expired keys; the

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hashApiKey } from '../../access/authenticate-key.ts';
+import { hashApiKey } from '../../store/hash-api-key.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { z } from 'zod';
 import { generateApiKey } from '../../store/generate-api-key.ts';
