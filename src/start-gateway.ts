@@ -65,6 +65,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     snapshot,
     upstream,
     usageWriter,
+    relay: {
+      upstream,
+      runtime,
+      logger,
+      retryStatuses: new Set(options.retryStatuses),
+      maxAttempts: options.maxAttempts,
+      pickApiKey: (channel) => channel.apiKeys[0] ?? '',
+    },
     runtime,
     logger,
   });

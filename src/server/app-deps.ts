@@ -3,6 +3,7 @@ import type { UsageWriter } from '../billing/usage-writer.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
+import type { RelayDeps } from '../relay/relay-chat.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
@@ -23,6 +24,8 @@ export interface AppDeps {
   snapshot: SnapshotHolder;
   upstream: UpstreamClient;
   usageWriter: UsageWriter;
+  /** The relay's own dependencies (upstream client, retry policy, channel health), built once. */
+  relay: RelayDeps;
   runtime: RuntimeContext;
   logger: Logger;
 }

@@ -60,14 +60,7 @@ export async function handleGeneration(
     });
 
     const result = await relayChat(
-      {
-        upstream: deps.upstream,
-        runtime: deps.runtime,
-        logger: deps.logger,
-        retryStatuses: deps.settings.retryStatuses,
-        maxAttempts: deps.settings.maxAttempts,
-        pickApiKey: (channel) => channel.apiKeys[0] ?? '',
-      },
+      deps.relay,
       {
         requestId: request.id,
         clientProtocol: route.protocol,
