@@ -64,14 +64,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       });
       admin.post('/channels', async (request, reply) => {
         const input = parseAdminInput(channelCreateSchema, request.body);
-        await requireGroups(deps, input.groups);
+        await requireGroups(deps, input.groups, 'groups');
         const channel = await withConflicts(() => store.channels.create(toNewChannel(input)));
         await changed();
         return reply.code(201).send(channelView(channel));
       });
       admin.patch('/channels/:id', async (request) => {
         const input = parseAdminInput(channelPatchSchema, request.body);
-        if (input.groups) await requireGroups(deps, input.groups);
+        if (input.groups) await requireGroups(deps, input.groups, 'groups');
         const { apiKey, apiKeys, ...rest } = input;
         const patch = { ...rest, ...(apiKeys ? { apiKeys } : apiKey ? { apiKeys: [apiKey] } : {}) };
         const channel = await withConflicts(() => store.channels.update(param(request, 'id'), patch));
@@ -94,7 +94,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       });
       admin.post('/keys', async (request, reply) => {
         const input = parseAdminInput(keyCreateSchema, request.body);
-        await requireGroups(deps, [input.group]);
+        await requireGroups(deps, [input.group], 'group');
         const secret = generateApiKey();
         const key = await withConflicts(() =>
           store.keys.create({
@@ -116,7 +116,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       });
       admin.patch('/keys/:id', async (request) => {
         const input = parseAdminInput(keyPatchSchema, request.body);
-        if (input.group) await requireGroups(deps, [input.group]);
+        if (input.group) await requireGroups(deps, [input.group], 'group');
         const { expiresAt, balance, quota, limits, ...rest } = input;
         const patch = {
           ...rest,
@@ -197,10 +197,10 @@ function notFound(kind: string, id: string): GatewayError {
   return new GatewayError('not_found', `No ${kind} "${id}" exists.`);
 }
 
-async function requireGroups(deps: AppDeps, groups: string[]): Promise<void> {
+async function requireGroups(deps: AppDeps, groups: string[], field: 'group' | 'groups'): Promise<void> {
   for (const group of groups) {
     if (!(await deps.store.groups.get(group))) {
-      throw invalidRequest(`group "${group}" does not exist; create it first with POST /api/admin/groups.`, 'group');
+      throw invalidRequest(`${field}: group "${group}" does not exist; create it first with POST /api/admin/groups.`, field);
     }
   }
 }

@@ -7,7 +7,9 @@ const httpUrl = z
   .url('must be an http(s) URL')
   .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
 const modelName = z.string().min(1, 'must not be empty').max(200);
-const usd = z.number().finite().nonnegative('must not be negative');
+// Bounded so micro-USD stays a safe integer and fits a PostgreSQL bigint.
+const usd = z.number().finite().nonnegative('must not be negative').max(1_000_000_000, 'must be at most 1000000000 (USD)');
+const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T00:00:00Z' });
 const ipOrCidr = z
   .string()
   .regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, 'must be an IP address or CIDR, e.g. 203.0.113.0/24 or 2001:db8::/32');
@@ -29,11 +31,18 @@ const channelFields = {
   models: z.array(modelName).min(1, 'needs at least one model'),
   groups: z.array(name).min(1, 'needs at least one group'),
   modelMap: z.record(modelName, modelName).optional(),
-  priority: z.number().int('must be an integer').optional(),
-  weight: z.number().int('must be an integer').min(0, 'must not be negative').optional(),
+  // Bounded to fit the PostgreSQL integer columns.
+  priority: z.number().int('must be an integer').min(-1_000_000).max(1_000_000).optional(),
+  weight: z.number().int('must be an integer').min(0, 'must not be negative').max(1_000_000).optional(),
   enabled: z.boolean().optional(),
   supportsResponses: z.boolean().optional(),
   allowedPrefixes: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/)).optional(),
+};
+
+// Both at once would silently drop one of the secrets.
+const notBothSecrets = {
+  message: 'give either apiKey or apiKeys, not both',
+  path: ['apiKeys'],
 };
 
 export const channelCreateSchema = z
@@ -41,9 +50,13 @@ export const channelCreateSchema = z
   .refine((value) => value.apiKey !== undefined || value.apiKeys !== undefined, {
     message: 'is required: the upstream secret (apiKey, or apiKeys for several)',
     path: ['apiKey'],
-  });
+  })
+  .refine((value) => value.apiKey === undefined || value.apiKeys === undefined, notBothSecrets);
 
-export const channelPatchSchema = z.strictObject(channelFields).partial();
+export const channelPatchSchema = z
+  .strictObject(channelFields)
+  .partial()
+  .refine((value) => value.apiKey === undefined || value.apiKeys === undefined, notBothSecrets);
 
 const limitsSchema = z.strictObject({
   requestsPerMinute: z.number().int().positive().optional(),
@@ -57,7 +70,7 @@ const limitsSchema = z.strictObject({
 const keyFields = {
   name,
   group: name,
-  expiresAt: z.union([z.iso.datetime({ offset: true }), z.number().int().positive(), z.null()]).optional(),
+  expiresAt: z.union([isoDateTime, z.number().int().positive(), z.null()]).optional(),
   /** USD; null = unlimited. `quota` is accepted as another name for it. */
   balance: z.union([usd, z.null()]).optional(),
   quota: z.union([usd, z.null()]).optional(),
@@ -85,6 +98,6 @@ export const logQuerySchema = z.object({
   model: z.string().optional(),
   channel: z.string().optional(),
   status: z.coerce.number().int().optional(),
-  from: z.union([z.iso.datetime({ offset: true }), z.coerce.number().int()]).optional(),
-  to: z.union([z.iso.datetime({ offset: true }), z.coerce.number().int()]).optional(),
+  from: z.union([isoDateTime, z.coerce.number().int()]).optional(),
+  to: z.union([isoDateTime, z.coerce.number().int()]).optional(),
 });
