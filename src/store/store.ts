@@ -139,6 +139,33 @@ export interface UsageLogQuery {
   before?: number;
 }
 
+export interface UsageAggregateQuery {
+  /** Epoch ms, inclusive. */
+  from: number;
+  /** Epoch ms, exclusive. */
+  to: number;
+  /** One row per UTC day × key id, or per UTC day × requested model name. */
+  by: 'key' | 'model';
+  /** Only this key's rows. */
+  keyId?: string;
+}
+
+export interface UsageAggregateRow {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** The key id or the model name (by the query's `by`); null for requests without one. */
+  subject: string | null;
+  requests: number;
+  /** Requests that ended with a status of 400 or above. */
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  costMicros: number;
+}
+
 export type NewGroup = Pick<Group, 'name'> & Partial<Pick<Group, 'description' | 'priceMultiplier'>>;
 export type GroupPatch = Partial<Pick<Group, 'description' | 'priceMultiplier'>>;
 
@@ -199,6 +226,8 @@ export interface UsageLogRepository {
   query(query: UsageLogQuery): Promise<UsageLogEntry[]>;
   /** Deletes entries older than the given time; returns how many went. */
   pruneBefore(time: number): Promise<number>;
+  /** Totals per UTC day × key or model, oldest day first, then by subject (nulls last). */
+  aggregate(query: UsageAggregateQuery): Promise<UsageAggregateRow[]>;
 }
 
 /** Small key/value settings the gateway keeps for itself (admin token hash, …). */

@@ -7,6 +7,7 @@ import { describeKeys } from './conformance/keys-conformance.ts';
 import { describeMigrations } from './conformance/migrations-conformance.ts';
 import { describePricesAndSettings } from './conformance/prices-settings-conformance.ts';
 import { describeUsage } from './conformance/usage-conformance.ts';
+import { describeUsageAggregate } from './conformance/usage-aggregate-conformance.ts';
 import type { StoreHarness } from './store-harness.ts';
 
 /**
@@ -38,6 +39,7 @@ export function runStoreConformance(name: string, createHarness: () => Promise<S
     describeKeys(context);
     describePricesAndSettings(context);
     describeUsage(context);
+    describeUsageAggregate(context);
     describeMigrations(context);
   });
 }

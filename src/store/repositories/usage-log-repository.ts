@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { UsageLogsTable } from '../database-schema.ts';
 import type { UsageAttempt, UsageLogEntry, UsageLogRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
+import { aggregateUsage } from './aggregate-usage.ts';
 
 /** 27 columns × 200 rows stays well inside SQLite's and PostgreSQL's bound-parameter limits. */
 const ROWS_PER_STATEMENT = 200;
@@ -48,6 +49,8 @@ export function createUsageLogRepository({ db }: StoreContext): UsageLogReposito
       const result = await db.deleteFrom('usage_logs').where('time', '<', time).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
+
+    aggregate: (query) => aggregateUsage(db, query),
   };
 }
 
