@@ -1,0 +1,83 @@
+import type { Kv, KvAdjustOptions, KvAdjustResult } from './kv.ts';
+
+interface Entry {
+  value: number;
+  /** Epoch ms; undefined = never. */
+  expiresAt: number | undefined;
+}
+
+/** Sweep expired entries every this many writes, so idle window keys do not pile up. */
+const SWEEP_EVERY_WRITES = 10_000;
+
+/**
+ * The single-process `Kv`. Each method runs to completion synchronously inside its promise,
+ * so check-and-change is atomic without locks (Node runs one callback at a time).
+ */
+export function createMemoryKv(options: { now?: () => number } = {}): Kv {
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+  let writes = 0;
+
+  const live = (key: string): Entry | undefined => {
+    const entry = entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt !== undefined && entry.expiresAt <= now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
+
+  const wrote = () => {
+    writes += 1;
+    if (writes % SWEEP_EVERY_WRITES !== 0) return;
+    const time = now();
+    for (const [key, entry] of entries) {
+      if (entry.expiresAt !== undefined && entry.expiresAt <= time) entries.delete(key);
+    }
+  };
+
+  const expiry = (ttlMs: number | undefined) => (ttlMs === undefined ? undefined : now() + ttlMs);
+
+  return {
+    async get(key) {
+      return live(key)?.value;
+    },
+
+    async setIfAbsent(key, value, ttlMs) {
+      requireInteger(value, 'value');
+      const existing = live(key);
+      if (existing) return existing.value;
+      entries.set(key, { value, expiresAt: expiry(ttlMs) });
+      wrote();
+      return value;
+    },
+
+    async adjust(key, delta, adjustOptions: KvAdjustOptions = {}): Promise<KvAdjustResult> {
+      requireInteger(delta, 'delta');
+      const existing = live(key);
+      const current = existing?.value ?? 0;
+      const next = current + delta;
+      if ((adjustOptions.min !== undefined && next < adjustOptions.min) || (adjustOptions.max !== undefined && next > adjustOptions.max)) {
+        return { applied: false, value: current };
+      }
+      if (existing) existing.value = next;
+      else entries.set(key, { value: next, expiresAt: expiry(adjustOptions.ttlMs) });
+      wrote();
+      return { applied: true, value: next };
+    },
+
+    async delete(key) {
+      entries.delete(key);
+    },
+
+    async close() {
+      entries.clear();
+    },
+  };
+}
+
+// Money and counters are integers everywhere; a fraction here is a caller's unit mistake.
+function requireInteger(value: number, name: string): void {
+  if (!Number.isSafeInteger(value)) throw new TypeError(`kv ${name} must be a safe integer, got ${value}`);
+}

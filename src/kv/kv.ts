@@ -1,0 +1,38 @@
+/** The outcome of a bounded adjustment: whether it was applied, and the value now stored. */
+export interface KvAdjustResult {
+  applied: boolean;
+  value: number;
+}
+
+export interface KvAdjustOptions {
+  /** Refuse the change when the result would fall below this. */
+  min?: number;
+  /** Refuse the change when the result would rise above this. */
+  max?: number;
+  /** Lifetime of the entry when this call creates it; an existing entry keeps its expiry. */
+  ttlMs?: number;
+}
+
+/**
+ * Shared counters for the hot path: balances, spend windows, rate-limit windows and
+ * concurrency slots. Every method is atomic on its own key, which is all the callers rely on:
+ * a check-and-change happens in one step, so concurrent requests can never both pass a
+ * limit that only one of them fits under.
+ *
+ * Values are integers (micro-USD, tokens, requests). One process uses `createMemoryKv()`;
+ * several instances share a Redis implementation that must pass `test/kv/kv-conformance.ts`
+ * (each method maps to one Lua script or one command: GET, SET NX PX, a bounded INCRBY, DEL).
+ */
+export interface Kv {
+  /** The stored value, or undefined when absent or expired. */
+  get(key: string): Promise<number | undefined>;
+  /** Stores `value` unless the key already holds one; returns the value now stored. */
+  setIfAbsent(key: string, value: number, ttlMs?: number): Promise<number>;
+  /**
+   * Adds `delta` (an absent key counts as 0) when the result stays within `min`/`max`;
+   * otherwise leaves the value alone and reports `applied: false`.
+   */
+  adjust(key: string, delta: number, options?: KvAdjustOptions): Promise<KvAdjustResult>;
+  delete(key: string): Promise<void>;
+  close(): Promise<void>;
+}

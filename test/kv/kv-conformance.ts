@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, beforeEach, describe, test } from 'node:test';
+import type { Kv } from '../../src/kv/kv.ts';
+
+/**
+ * What a test gets from a Kv implementation. `advanceTime` moves the implementation's clock
+ * forward (a Redis harness can do it by shortening every key's PTTL by the same amount).
+ */
+export interface KvHarness {
+  kv: Kv;
+  advanceTime(milliseconds: number): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** The behaviour every Kv must show; the memory one now, Redis when scale-out arrives. */
+export function runKvConformance(name: string, createHarness: () => Promise<KvHarness>): void {
+  describe(name, () => {
+    let harness: KvHarness;
+    beforeEach(async () => {
+      await harness?.dispose();
+      harness = await createHarness();
+    });
+    after(async () => {
+      await harness?.dispose();
+    });
+
+    test('get of an absent key is undefined; setIfAbsent stores once and returns what is stored', async () => {
+      const { kv } = harness;
+      assert.equal(await kv.get('a'), undefined);
+      assert.equal(await kv.setIfAbsent('a', 5), 5);
+      assert.equal(await kv.setIfAbsent('a', 9), 5);
+      assert.equal(await kv.get('a'), 5);
+      await kv.delete('a');
+      assert.equal(await kv.get('a'), undefined);
+    });
+
+    test('adjust counts an absent key as 0 and applies within bounds only', async () => {
+      const { kv } = harness;
+      assert.deepEqual(await kv.adjust('n', 3), { applied: true, value: 3 });
+      assert.deepEqual(await kv.adjust('n', 4, { max: 7 }), { applied: true, value: 7 });
+      assert.deepEqual(await kv.adjust('n', 1, { max: 7 }), { applied: false, value: 7 });
+      assert.deepEqual(await kv.adjust('n', -7, { min: 0 }), { applied: true, value: 0 });
+      assert.deepEqual(await kv.adjust('n', -1, { min: 0 }), { applied: false, value: 0 });
+      assert.deepEqual(await kv.adjust('n', -1), { applied: true, value: -1 });
+      assert.deepEqual(await kv.adjust('fresh', 2, { max: 1 }), { applied: false, value: 0 });
+      assert.equal(await kv.get('fresh'), undefined);
+    });
+
+    test('a zero delta with a lower bound tests the value without changing it', async () => {
+      const { kv } = harness;
+      await kv.setIfAbsent('b', 0);
+      assert.deepEqual(await kv.adjust('b', 0, { min: 1 }), { applied: false, value: 0 });
+      await kv.adjust('b', 1);
+      assert.deepEqual(await kv.adjust('b', 0, { min: 1 }), { applied: true, value: 1 });
+    });
+
+    test('non-integer amounts are refused', async () => {
+      await assert.rejects(harness.kv.adjust('x', 0.5), TypeError);
+      await assert.rejects(harness.kv.setIfAbsent('x', 1.5), TypeError);
+    });
+
+    test('a ttl starts when the entry is created and later adjustments keep it', async () => {
+      const { kv } = harness;
+      await kv.adjust('w', 1, { ttlMs: 1_000 });
+      await harness.advanceTime(600);
+      await kv.adjust('w', 1, { ttlMs: 1_000 });
+      assert.equal(await kv.get('w'), 2);
+      await harness.advanceTime(400);
+      assert.equal(await kv.get('w'), undefined);
+      assert.deepEqual(await kv.adjust('w', 1, { max: 1, ttlMs: 1_000 }), { applied: true, value: 1 });
+      await kv.setIfAbsent('s', 1, 500);
+      await harness.advanceTime(500);
+      assert.equal(await kv.setIfAbsent('s', 2, 500), 2);
+    });
+
+    test('concurrent bounded adjustments never pass the bound: exactly the ones that fit apply', async () => {
+      const { kv } = harness;
+      await kv.setIfAbsent('balance', 1_000);
+      const results = await Promise.all(Array.from({ length: 100 }, () => kv.adjust('balance', -30, { min: 0 })));
+      assert.equal(results.filter((result) => result.applied).length, 33);
+      assert.equal(await kv.get('balance'), 10);
+      const slots = await Promise.all(Array.from({ length: 20 }, () => kv.adjust('slots', 1, { max: 4 })));
+      assert.equal(slots.filter((result) => result.applied).length, 4);
+    });
+  });
+}
