@@ -1,0 +1,362 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ADMIN_TOKEN, startHarness, type Harness } from '../helpers/gateway-harness.ts';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Removes generated fields after checking their form, so the rest can be compared exactly. */
+function withoutGenerated<T extends Record<string, unknown>>(record: T, idPrefix?: string) {
+  const { id, createdAt, updatedAt, ...rest } = record;
+  if (idPrefix !== undefined) assert.match(String(id), new RegExp(`^${idPrefix}[A-Za-z0-9]+$`));
+  assert.equal(typeof createdAt, 'number');
+  if (updatedAt !== undefined) assert.equal(typeof updatedAt, 'number');
+  return rest;
+}
+
+describe('admin API: groups', () => {
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(() => harness.close());
+
+  test('lists the default group from the first boot', async () => {
+    const { data } = await harness.admin('GET', '/groups');
+    assert.deepEqual(data.map((group: Record<string, unknown>) => withoutGenerated(group)), [
+      { name: 'default', description: 'The group new keys join unless told otherwise.', priceMultiplier: 1 },
+    ]);
+  });
+
+  test('creates, updates, lists and deletes a group', async () => {
+    const created = await harness.admin('POST', '/groups', { name: 'premium', description: 'Paying users' }, 201);
+    assert.deepEqual(withoutGenerated(created), { name: 'premium', description: 'Paying users', priceMultiplier: 1 });
+
+    const patched = await harness.admin('PATCH', '/groups/premium', { priceMultiplier: 0.8 }, 200);
+    assert.deepEqual(withoutGenerated(patched), { name: 'premium', description: 'Paying users', priceMultiplier: 0.8 });
+
+    const { data } = await harness.admin('GET', '/groups');
+    assert.deepEqual(data.map((group: { name: string }) => group.name).sort(), ['default', 'premium']);
+
+    assert.equal(await harness.admin('DELETE', '/groups/premium', undefined, 204), undefined);
+    const after = await harness.admin('GET', '/groups');
+    assert.deepEqual(after.data.map((group: { name: string }) => group.name), ['default']);
+  });
+
+  test('refuses to delete the default group or a group still in use', async () => {
+    const refused = await harness.admin('DELETE', '/groups/default', undefined, 409);
+    assert.equal(refused.error.code, 'conflict');
+    assert.match(refused.error.message, /"default" group cannot be deleted/);
+
+    await harness.admin('POST', '/groups', { name: 'busy' }, 201);
+    const key = await harness.addKey({ group: 'busy' });
+    const inUse = await harness.admin('DELETE', '/groups/busy', undefined, 409);
+    assert.match(inUse.error.message, /group "busy" is still used by 1 key/);
+    assert.ok((await harness.admin('GET', '/groups')).data.some((group: { name: string }) => group.name === 'busy'));
+
+    await harness.admin('DELETE', `/keys/${key.id}`, undefined, 204);
+    await harness.admin('DELETE', '/groups/busy', undefined, 204);
+  });
+});
+
+describe('admin API: channels', () => {
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+    await harness.admin('POST', '/groups', { name: 'premium' }, 201);
+  });
+  after(() => harness.close());
+
+  test('creates a channel with defaults filled in and the secret masked', async () => {
+    const created = await harness.admin(
+      'POST',
+      '/channels',
+      {
+        name: 'openai-main',
+        provider: 'openai',
+        baseUrl: 'https://api.example.com/v1',
+        apiKey: 'sk-live-0123456789abcdefghij',
+        models: ['gpt-4o', 'gpt-4o-mini'],
+        groups: ['default', 'premium'],
+      },
+      201,
+    );
+    assert.deepEqual(withoutGenerated(created, 'ch_'), {
+      name: 'openai-main',
+      provider: 'openai',
+      baseUrl: 'https://api.example.com/v1',
+      models: ['gpt-4o', 'gpt-4o-mini'],
+      groups: ['default', 'premium'],
+      modelMap: {},
+      priority: 0,
+      weight: 1,
+      enabled: true,
+      supportsResponses: false,
+      allowedPrefixes: [],
+      apiKeys: ['sk-l…ghij'],
+      apiKeyCount: 1,
+    });
+    assert.equal(created.createdAt, created.updatedAt);
+  });
+
+  test('keeps every optional field given at creation', async () => {
+    const created = await harness.admin(
+      'POST',
+      '/channels',
+      {
+        name: 'anthropic-main',
+        provider: 'anthropic',
+        baseUrl: 'https://api.anthropic.example',
+        apiKeys: ['sk-ant-first-0123456789', 'sk-ant-second-0123456789'],
+        models: ['claude-sonnet'],
+        groups: ['premium'],
+        modelMap: { 'claude-sonnet': 'claude-sonnet-4-5' },
+        priority: 5,
+        weight: 3,
+        enabled: false,
+        allowedPrefixes: ['antigravity'],
+      },
+      201,
+    );
+    assert.deepEqual(withoutGenerated(created, 'ch_'), {
+      name: 'anthropic-main',
+      provider: 'anthropic',
+      baseUrl: 'https://api.anthropic.example',
+      models: ['claude-sonnet'],
+      groups: ['premium'],
+      modelMap: { 'claude-sonnet': 'claude-sonnet-4-5' },
+      priority: 5,
+      weight: 3,
+      enabled: false,
+      supportsResponses: false,
+      allowedPrefixes: ['antigravity'],
+      apiKeys: ['sk-a…6789', 'sk-a…6789'],
+      apiKeyCount: 2,
+    });
+  });
+
+  test('gets, lists, patches and deletes a channel', async () => {
+    const created = await harness.addChannel({ provider: 'gemini', models: ['gemini-2.5-flash'] });
+    assert.deepEqual(await harness.admin('GET', `/channels/${created.id}`), created);
+    const { data } = await harness.admin('GET', '/channels');
+    assert.ok(data.some((channel: { id: string }) => channel.id === created.id));
+
+    const patched = await harness.admin('PATCH', `/channels/${created.id}`, { priority: 7, models: ['gemini-2.5-pro'], groups: ['premium'] }, 200);
+    assert.deepEqual(
+      { ...patched, updatedAt: undefined },
+      { ...created, priority: 7, models: ['gemini-2.5-pro'], groups: ['premium'], updatedAt: undefined },
+    );
+    assert.ok(patched.updatedAt >= created.updatedAt);
+    assert.deepEqual(await harness.admin('GET', `/channels/${created.id}`), patched);
+
+    const rotated = await harness.admin('PATCH', `/channels/${created.id}`, { apiKey: 'sk-rotated-secret-abcdefgh' }, 200);
+    assert.deepEqual(rotated.apiKeys, ['sk-r…efgh']);
+
+    await harness.admin('DELETE', `/channels/${created.id}`, undefined, 204);
+    await harness.admin('GET', `/channels/${created.id}`, undefined, 404);
+    const afterDelete = await harness.admin('GET', '/channels');
+    assert.ok(!afterDelete.data.some((channel: { id: string }) => channel.id === created.id));
+  });
+});
+
+describe('admin API: keys', () => {
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(() => harness.close());
+
+  test('creates a key: defaults, the secret once, and no hash', async () => {
+    const created = await harness.admin('POST', '/keys', { name: 'alice', group: 'default' }, 201);
+    const { key, keyHint, ...rest } = withoutGenerated(created, 'key_');
+    assert.match(key, /^sk-[A-Za-z0-9]{40,}$/);
+    assert.equal(keyHint, `${key.slice(0, 7)}…${key.slice(-4)}`);
+    assert.deepEqual(rest, {
+      name: 'alice',
+      group: 'default',
+      allowedModels: null,
+      allowedIps: null,
+      enabled: true,
+      expiresAt: null,
+      balance: null,
+      spent: 0,
+      limits: {},
+    });
+  });
+
+  test('keeps expiry, quota, allowed models and IPs, limits; get and list never show the secret', async () => {
+    const created = await harness.admin(
+      'POST',
+      '/keys',
+      {
+        name: 'bob',
+        group: 'default',
+        expiresAt: '2030-01-01T00:00:00Z',
+        quota: 12.5,
+        allowedModels: ['gpt-4o-mini'],
+        allowedIps: ['10.0.0.0/8', '2001:db8::/32'],
+        limits: { requestsPerMinute: 60, dailySpend: 2 },
+      },
+      201,
+    );
+    const { key, ...view } = created;
+    assert.match(key, /^sk-/);
+    assert.deepEqual(
+      { ...withoutGenerated(view, 'key_'), keyHint: undefined },
+      {
+        name: 'bob',
+        group: 'default',
+        keyHint: undefined,
+        allowedModels: ['gpt-4o-mini'],
+        allowedIps: ['10.0.0.0/8', '2001:db8::/32'],
+        enabled: true,
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        balance: 12.5,
+        spent: 0,
+        limits: { requestsPerMinute: 60, dailySpend: 2 },
+      },
+    );
+
+    const fetched = await harness.admin('GET', `/keys/${created.id}`);
+    assert.deepEqual(fetched, view);
+    const { data } = await harness.admin('GET', '/keys');
+    assert.deepEqual(data.find((entry: { id: string }) => entry.id === created.id), view);
+    for (const entry of [fetched, ...data]) {
+      assert.equal(entry.key, undefined);
+      assert.equal(entry.keyHash, undefined);
+    }
+    assert.ok(!JSON.stringify(data).includes(key), 'a listed key revealed its secret');
+  });
+
+  test('patches and deletes a key', async () => {
+    const { id } = await harness.addKey();
+    const patched = await harness.admin('PATCH', `/keys/${id}`, { enabled: false, balance: 3, expiresAt: null, allowedModels: ['m'] }, 200);
+    assert.equal(patched.enabled, false);
+    assert.equal(patched.balance, 3);
+    assert.equal(patched.expiresAt, null);
+    assert.deepEqual(patched.allowedModels, ['m']);
+    assert.deepEqual(await harness.admin('GET', `/keys/${id}`), patched);
+
+    await harness.admin('DELETE', `/keys/${id}`, undefined, 204);
+    await harness.admin('GET', `/keys/${id}`, undefined, 404);
+  });
+});
+
+describe('admin API: prices and logs', () => {
+  let harness: Harness;
+  let key: { id: string; key: string };
+  before(async () => {
+    harness = await startHarness();
+    await harness.addChannel({ provider: 'openai', models: ['m-one', 'm-two'] });
+    key = await harness.addKey({ name: 'logger' });
+  });
+  after(() => harness.close());
+
+  test('sets, replaces, lists and deletes a price (USD per million tokens)', async () => {
+    const created = await harness.admin('POST', '/prices', { model: 'm-one', input: 2.5, output: 10, cacheRead: 1.25 }, 201);
+    const { updatedAt, ...rest } = created;
+    assert.match(updatedAt, ISO);
+    assert.deepEqual(rest, { model: 'm-one', input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: null });
+
+    const replaced = await harness.admin('POST', '/prices', { model: 'm-one', input: 3, output: 12 }, 201);
+    assert.deepEqual({ ...replaced, updatedAt: undefined }, { model: 'm-one', input: 3, output: 12, cacheRead: null, cacheWrite: null, updatedAt: undefined });
+    const { data } = await harness.admin('GET', '/prices');
+    assert.deepEqual(data, [replaced]);
+
+    await harness.admin('DELETE', '/prices/m-one', undefined, 204);
+    assert.deepEqual((await harness.admin('GET', '/prices')).data, []);
+    const missing = await harness.admin('DELETE', '/prices/m-one', undefined, 404);
+    assert.equal(missing.error.code, 'not_found');
+  });
+
+  test('logs every request newest first, filtered by model, key and status, limited', async () => {
+    const call = (model: string) =>
+      fetch(`${harness.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+      }).then((response) => response.status);
+    harness.simulator.enqueue({ text: 'one', usage: { input: 11, output: 1 } });
+    assert.equal(await call('m-one'), 200);
+    harness.simulator.enqueue({ text: 'two', usage: { input: 12, output: 1 } });
+    assert.equal(await call('m-two'), 200);
+    assert.equal(await call('not-served'), 404);
+
+    const { data } = await harness.admin('GET', '/logs');
+    assert.deepEqual(data.map((entry: { model: string }) => entry.model), ['not-served', 'm-two', 'm-one']);
+    const newest200 = data[1];
+    assert.match(newest200.requestId, /^req_/);
+    assert.match(newest200.time, ISO);
+    assert.equal(newest200.keyId, key.id);
+    assert.equal(newest200.keyName, 'logger');
+    assert.equal(newest200.group, 'default');
+    assert.equal(newest200.channelName, 'channel-1');
+    assert.equal(newest200.status, 200);
+    assert.equal(newest200.inputTokens, 12);
+    assert.equal(newest200.outputTokens, 1);
+    assert.equal(newest200.stream, false);
+    assert.equal(typeof newest200.latencyMs, 'number');
+
+    assert.deepEqual((await harness.admin('GET', '/logs?model=m-one')).data.map((entry: { inputTokens: number }) => entry.inputTokens), [11]);
+    assert.equal((await harness.admin('GET', '/logs?limit=1')).data.length, 1);
+    assert.deepEqual((await harness.admin('GET', '/logs?status=404')).data.map((entry: { model: string }) => entry.model), ['not-served']);
+    assert.equal((await harness.admin('GET', `/logs?key=${key.id}`)).data.length, 3);
+    assert.deepEqual((await harness.admin('GET', '/logs?key=key_nobody')).data, []);
+  });
+});
+
+describe('admin API: the admin token', () => {
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(() => harness.close());
+
+  const routes: Array<[string, string]> = [
+    ['GET', '/groups'],
+    ['POST', '/groups'],
+    ['DELETE', '/groups/default'],
+    ['GET', '/channels'],
+    ['POST', '/channels'],
+    ['GET', '/channels/ch_x'],
+    ['PATCH', '/channels/ch_x'],
+    ['DELETE', '/channels/ch_x'],
+    ['GET', '/keys'],
+    ['POST', '/keys'],
+    ['GET', '/keys/key_x'],
+    ['PATCH', '/keys/key_x'],
+    ['DELETE', '/keys/key_x'],
+    ['GET', '/prices'],
+    ['POST', '/prices'],
+    ['GET', '/logs'],
+  ];
+  const badHeaders: Array<[string, Record<string, string>]> = [
+    ['no header', {}],
+    ['a wrong token', { authorization: 'Bearer not-the-token' }],
+    ['the token without Bearer', { authorization: ADMIN_TOKEN }],
+    ['the token as x-api-key', { 'x-api-key': ADMIN_TOKEN }],
+  ];
+
+  for (const [label, headers] of badHeaders) {
+    test(`answers 401 to ${label} on every route, before reading the body`, async () => {
+      for (const [method, path] of routes) {
+        const response = await fetch(`${harness.url}/api/admin${path}`, {
+          method,
+          headers: { ...headers, 'content-type': 'application/json' },
+          ...(method === 'POST' || method === 'PATCH' ? { body: JSON.stringify({ name: 'sneaky', group: 'default' }) } : {}),
+        });
+        assert.equal(response.status, 401, `${method} ${path}`);
+        const body = (await response.json()) as { error: { code: string; message: string } };
+        assert.equal(body.error.code, 'admin_unauthorized');
+        assert.match(body.error.message, /GATEWAY_ADMIN_TOKEN/);
+      }
+      assert.deepEqual((await harness.admin('GET', '/groups')).data.map((group: { name: string }) => group.name), ['default']);
+      assert.deepEqual((await harness.admin('GET', '/keys')).data, []);
+    });
+  }
+
+  test('does not take a client API key as the admin token', async () => {
+    const { key } = await harness.addKey();
+    const response = await fetch(`${harness.url}/api/admin/keys`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(response.status, 401);
+  });
+});
