@@ -5,6 +5,8 @@ import { UsageWriter } from './billing/usage-writer.ts';
 import type { RuntimeContext } from './core/runtime-context.ts';
 import { createRuntime, generateAdminToken } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
+import type { StreamGauge } from './relay/stream-gauge.ts';
+import { ChannelHealth } from './routing/channel-health.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
 import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
@@ -19,7 +21,9 @@ export interface GatewayOptions {
   gatewaySecret?: string | undefined;
   bodyLimitBytes: number;
   altPrefix: string;
-  upstream: { connectMs: number; firstByteMs: number; idleMs: number };
+  upstream: { connectMs: number; firstByteMs: number; idleMs: number; totalMs?: number };
+  /** Keep-alive frames to streaming clients after this much upstream silence (default 15 s). */
+  keepAliveMs?: number;
   maxAttempts: number;
   retryStatuses: readonly number[];
   /** Applied to the store after migrations, before serving (the declarative config file). */
@@ -53,6 +57,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const snapshot = await SnapshotHolder.load(store, runtime.now);
   const upstream = new UpstreamClient(options.upstream);
   const usageWriter = new UsageWriter(store.usage, logger);
+  const health = new ChannelHealth(runtime.now);
+  const streams: StreamGauge = { open: 0 };
   const app = createApp({
     settings: {
       bodyLimitBytes: options.bodyLimitBytes,
@@ -69,9 +75,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       upstream,
       runtime,
       logger,
+      health,
+      streams,
       retryStatuses: new Set(options.retryStatuses),
       maxAttempts: options.maxAttempts,
-      pickApiKey: (channel) => channel.apiKeys[0] ?? '',
+      totalTimeoutMs: options.upstream.totalMs ?? 600_000,
+      maxRetryWaitMs: 3_000,
+      keepAliveMs: options.keepAliveMs ?? 15_000,
     },
     runtime,
     logger,

@@ -1,5 +1,5 @@
-import { createParser } from 'eventsource-parser';
-import type { GatewayError } from '../core/gateway-error.ts';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { GatewayError } from '../core/gateway-error.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
@@ -7,6 +7,8 @@ import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-
 import type { SseMessage } from '../sse/sse-message.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
+import { keepAliveFrame } from './keep-alive.ts';
+import { looksWellFormed, markStreamEvent } from './stream-end-marker.ts';
 
 export interface StreamOutcome {
   usage: Usage | undefined;
@@ -29,105 +31,155 @@ export interface PipeStreamInput {
   publicModel: string;
   runtime: RuntimeContext;
   writer: ClientWriter;
+  /** Send the protocol's keep-alive after this much upstream silence. */
+  keepAliveMs: number;
+  /** Stops the upstream when the stream is abandoned (malformed upstream data). */
+  abortUpstream: () => void;
 }
 
 /**
- * Moves an upstream SSE stream to the client, chunk by chunk, never holding more than one
- * upstream chunk. Passthrough forwards bytes untouched (re-framing only when the client's
- * framing differs) and taps usage; the translated lane decodes to canonical events and
- * re-encodes them in the client's protocol.
+ * Moves an upstream SSE stream to the client one upstream chunk at a time, never holding more.
+ * Passthrough forwards the upstream's bytes untouched, cut at event boundaries, and taps usage;
+ * the translated lane decodes to canonical events and re-encodes them for the client. Either
+ * way, a stream that fails or ends early ends with the client protocol's own in-stream error.
  */
 export async function pipeStream(input: PipeStreamInput): Promise<StreamOutcome> {
   const lane = input.passthrough ? createPassthroughLane(input) : createTranslatedLane(input);
-  const decoder = new TextDecoder();
-  let pending = '';
-  const parser = createParser({
-    onEvent: (event) => {
-      pending += lane.onMessage(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data });
-    },
-  });
-
-  const forward = async (chunk: Uint8Array): Promise<void> => {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    if (lane.forwardsRawBytes) await input.writer.write(chunk);
-    else if (pending !== '') {
-      const text = pending;
-      pending = '';
-      await input.writer.write(text);
-    }
-  };
+  const keepAlive = keepAliveFrame(input.clientCodec.id);
+  const timer = keepAlive
+    ? setTimeout(function ping() {
+        void input.writer.write(keepAlive);
+        timer?.refresh();
+      }, input.keepAliveMs)
+    : undefined;
+  timer?.unref();
 
   let failure: GatewayError | undefined;
   try {
-    await forward(input.firstChunk);
-    for (;;) {
-      if (input.writer.closed) break;
+    let chunk: Uint8Array | undefined = input.firstChunk;
+    while (chunk !== undefined && !input.writer.closed) {
+      timer?.refresh();
+      const out = lane.push(chunk);
+      if (out.length > 0) await input.writer.write(out);
+      if (lane.failed) {
+        input.abortUpstream();
+        break;
+      }
       const next = await input.rest.next();
-      if (next.done) break;
-      await forward(next.value);
+      chunk = next.done ? undefined : next.value;
     }
   } catch (error) {
     failure = toGatewayError(error);
+  } finally {
+    if (timer) clearTimeout(timer);
   }
-  if (!input.writer.closed) {
-    pending += failure ? lane.onFailure(failure) : lane.onEnd();
-    input.writer.end(pending);
-  }
+  if (!input.writer.closed) input.writer.end(failure ? lane.fail(failure) : lane.end());
   return lane.outcome(failure);
 }
 
 interface Lane {
-  forwardsRawBytes: boolean;
-  onMessage(message: SseMessage): string;
-  onEnd(): string;
-  onFailure(error: GatewayError): string;
+  /** Text or bytes to write for this upstream chunk. */
+  push(chunk: Uint8Array): string | Uint8Array;
+  /** Whatever closes the stream after the upstream ended (or the error if it ended early). */
+  end(): string;
+  fail(error: GatewayError): string;
+  /** The lane gave up on the upstream (malformed data); the stream is already closed with an error. */
+  readonly failed: boolean;
   outcome(failure: GatewayError | undefined): StreamOutcome;
 }
 
+const NEWLINE = 10;
+const TERMINATOR = new Uint8Array([NEWLINE, NEWLINE]);
+
 function createPassthroughLane(input: PipeStreamInput): Lane {
+  const protocol = input.upstreamCodec.id;
   const tap = input.upstreamCodec.createUsageTap();
-  const hideUsageChunk = input.clientCodec.id === 'openai-chat' && !input.clientWantsUsage;
+  const hideUsageChunk = protocol === 'openai-chat' && !input.clientWantsUsage;
   const jsonArray = input.encoderOptions.format === 'json-array';
-  const forwardsRawBytes = !hideUsageChunk && !jsonArray;
+  const reframe = hideUsageChunk || jsonArray;
+  const decoder = new TextDecoder();
+  let messages: SseMessage[] = [];
+  const parser = createParser({ onEvent: (event: EventSourceMessage) => messages.push(toMessage(event)) });
+  let carry: Uint8Array | undefined;
   let arrayItems = 0;
   let deliveredChars = 0;
-  return {
-    forwardsRawBytes,
-    onMessage(message) {
+  let ended = false;
+  let upstreamError: GatewayError | undefined;
+  let malformed: GatewayError | undefined;
+
+  const renderError = (error: GatewayError): string => {
+    const framed = input.clientCodec.createStreamEncoder(input.runtime, { ...input.encoderOptions, format: 'sse' }).push({ type: 'error', error });
+    if (!jsonArray) return framed;
+    return `${arrayItems === 0 ? '[' : ',\r\n'}${framed.replace(/^data: /, '').trimEnd()}]`;
+  };
+  const frame = (message: SseMessage): string => {
+    if (jsonArray) return `${arrayItems++ === 0 ? '[' : ',\r\n'}${message.data}`;
+    if (hideUsageChunk && message.data.includes('"choices":[]') && message.data.includes('"usage":{')) return '';
+    return message.event === undefined ? `data: ${message.data}\n\n` : `event: ${message.event}\ndata: ${message.data}\n\n`;
+  };
+
+  /** Handles whole events; returns what to write (the bytes themselves when nothing is re-framed). */
+  const forward = (complete: Uint8Array): string | Uint8Array => {
+    messages = [];
+    parser.feed(decoder.decode(complete, { stream: true }));
+    let reframed = '';
+    for (const [index, message] of messages.entries()) {
+      if (!looksWellFormed(message.data)) {
+        malformed = new GatewayError('upstream_invalid_response', 'The upstream sent a malformed event; the reply was cut short.');
+        return messages.slice(0, index).map(frame).join('') + renderError(malformed);
+      }
       tap.observe(message);
       deliveredChars += message.data.length;
-      if (forwardsRawBytes) return '';
-      if (jsonArray) return `${arrayItems++ === 0 ? '[' : ',\r\n'}${message.data}`;
-      if (hideUsageChunk && isOpenAiUsageOnlyChunk(message.data)) return '';
-      return `data: ${message.data}\n\n`;
-    },
-    onEnd: () => (jsonArray ? (arrayItems === 0 ? '[]' : ']') : ''),
-    onFailure(error) {
-      // A fresh encoder renders the client protocol's in-stream error; for a JSON-array
-      // stream its SSE payload becomes the array's last element.
-      const encoder = input.clientCodec.createStreamEncoder(input.runtime, { ...input.encoderOptions, format: 'sse' });
-      const framed = encoder.push({ type: 'error', error });
-      if (!jsonArray) return framed;
-      return `${arrayItems === 0 ? '[' : ',\r\n'}${framed.replace(/^data: /, '').trimEnd()}]`;
-    },
-    outcome: (failure) => ({ usage: tap.usage(), error: failure, deliveredChars }),
+      const mark = markStreamEvent(protocol, message);
+      if (mark === 'end') ended = true;
+      if (mark === 'error') {
+        ended = true;
+        upstreamError = new GatewayError('upstream_error', 'The upstream reported an error mid-stream.');
+      }
+      if (reframe) reframed += frame(message);
+    }
+    return reframe ? reframed : complete;
   };
-}
 
-/** The usage-only chunk OpenAI sends last when asked: `"choices":[]` plus a usage object. */
-function isOpenAiUsageOnlyChunk(data: string): boolean {
-  return data.includes('"choices":[]') && data.includes('"usage":{');
+  return {
+    push(chunk) {
+      // Forward only whole events: bytes after the last blank line wait for the next chunk, so
+      // a stream cut mid-event never hands the client half an event.
+      const bytes = carry ? concat(carry, chunk) : chunk;
+      const boundary = lastEventBoundary(bytes);
+      carry = boundary < bytes.length ? bytes.subarray(boundary) : undefined;
+      return boundary === 0 ? '' : forward(bytes.subarray(0, boundary));
+    },
+    end() {
+      // An upstream that closes without the final blank line still had its last event complete.
+      let tail = '';
+      if (carry && !malformed) {
+        const out = forward(concat(carry, TERMINATOR));
+        tail = typeof out === 'string' ? out : Buffer.from(out).toString('utf8');
+      }
+      if (malformed) return tail;
+      if (ended) return tail + (jsonArray ? (arrayItems === 0 ? '[]' : ']') : '');
+      malformed = new GatewayError('upstream_invalid_response', 'The upstream stream ended before its last event; the reply is incomplete.');
+      return tail + renderError(malformed);
+    },
+    fail: (error) => renderError(error),
+    get failed() {
+      return malformed !== undefined;
+    },
+    outcome: (failure) => ({ usage: tap.usage(), error: failure ?? malformed ?? upstreamError, deliveredChars }),
+  };
 }
 
 function createTranslatedLane(input: PipeStreamInput): Lane {
   const decoder = input.upstreamCodec.createStreamDecoder(input.runtime);
   const encoder = input.clientCodec.createStreamEncoder(input.runtime, input.encoderOptions);
+  const textDecoder = new TextDecoder();
+  let out = '';
   let usage: Usage | undefined;
   let streamError: GatewayError | undefined;
   let deliveredChars = 0;
 
-  const encode = (events: StreamEvent[]): string => {
-    let out = '';
+  const encode = (events: StreamEvent[]): void => {
     for (const event of events) {
       switch (event.type) {
         case 'response-start':
@@ -154,14 +206,50 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
       }
       out += encoder.push(event);
     }
-    return out;
+  };
+  const parser = createParser({ onEvent: (event: EventSourceMessage) => encode(decoder.push(toMessage(event))) });
+  const take = (): string => {
+    const text = out;
+    out = '';
+    return text;
   };
 
   return {
-    forwardsRawBytes: false,
-    onMessage: (message) => encode(decoder.push(message)),
-    onEnd: () => encode(decoder.end()) + encoder.end(),
-    onFailure: (error) => encode([{ type: 'error', error }]),
+    push(chunk) {
+      parser.feed(textDecoder.decode(chunk, { stream: true }));
+      return take();
+    },
+    end() {
+      encode(decoder.end());
+      return take() + encoder.end();
+    },
+    fail(error) {
+      encode([{ type: 'error', error }]);
+      return take();
+    },
+    failed: false,
     outcome: (failure) => ({ usage, error: failure ?? streamError, deliveredChars }),
   };
+}
+
+function toMessage(event: EventSourceMessage): SseMessage {
+  return event.event === undefined ? { data: event.data } : { event: event.event, data: event.data };
+}
+
+/** Index just past the last blank line (`\n\n`, which also ends `\r\n\r\n`), or 0 when none. */
+function lastEventBoundary(bytes: Uint8Array): number {
+  for (let index = bytes.length - 1; index > 0; index -= 1) {
+    if (bytes[index] !== NEWLINE) continue;
+    const previous = bytes[index - 1];
+    if (previous === NEWLINE) return index + 1;
+    if (previous === 13 && index >= 2 && bytes[index - 2] === NEWLINE) return index + 1;
+  }
+  return 0;
+}
+
+function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(first.length + second.length);
+  joined.set(first, 0);
+  joined.set(second, first.length);
+  return joined;
 }

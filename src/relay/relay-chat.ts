@@ -1,30 +1,36 @@
 import type { Logger } from 'pino';
 import type { ChatRequest } from '../core/chat-request.ts';
-import { GatewayError } from '../core/gateway-error.ts';
+import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import { formatWarning, type Warning } from '../core/warning.ts';
-import { getChannelAdapter } from '../channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
-import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
+import type { ChannelHealth } from '../routing/channel-health.ts';
 import type { Channel, UsageAttempt } from '../store/store.ts';
-import { toGatewayError, type UpstreamClient } from '../upstream/upstream-client.ts';
-import { ClientWriter } from './client-writer.ts';
+import type { UpstreamClient } from '../upstream/upstream-client.ts';
+import { attemptChannel, type AttemptFailure } from './attempt-channel.ts';
+import type { ClientWriter } from './client-writer.ts';
 import { pipeStream } from './pipe-stream.ts';
-import { readUpstreamError } from './read-upstream-error.ts';
 import { sendReply } from './send-reply.ts';
-import { planUpstreamRequest } from './upstream-plan.ts';
+import type { StreamGauge } from './stream-gauge.ts';
 
 export interface RelayDeps {
   upstream: UpstreamClient;
   runtime: RuntimeContext;
   logger: Logger;
+  health: ChannelHealth;
+  streams: StreamGauge;
   /** Upstream statuses worth trying on another channel. */
   retryStatuses: ReadonlySet<number>;
+  /** Real upstream attempts per request (channels skipped for an open circuit do not count). */
   maxAttempts: number;
-  /** Picks which of a channel's upstream secrets this attempt uses. */
-  pickApiKey: (channel: Channel) => string;
+  /** The whole request, streams included, ends after this long. */
+  totalTimeoutMs: number;
+  /** An upstream `retry-after` up to this long is waited out when no other channel is left. */
+  maxRetryWaitMs: number;
+  /** Keep-alive frames to the client after this much upstream silence. */
+  keepAliveMs: number;
 }
 
 export interface RelayInput {
@@ -58,166 +64,31 @@ export interface RelayResult {
 }
 
 /**
- * The one orchestrator: for each candidate channel until one succeeds, build the upstream
- * request (passthrough or translated), send it, and stream or send the reply in the client's
- * protocol. Failures before the first byte reaches the client move on to the next channel
- * when they are worth retrying; after that, the client gets its protocol's in-stream error.
+ * The one orchestrator: try the candidate channels in order until one answers, then stream or
+ * send its reply in the client's protocol. Channels whose circuit is open are skipped; failures
+ * before the client has seen a byte move on to the next channel when they are worth retrying;
+ * after that the client gets its protocol's in-stream error. Every attempt's outcome feeds the
+ * channel's health.
  */
 export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
   const clientCodec = getCodec(input.clientProtocol);
   const attempts: UsageAttempt[] = [];
   const warnings = new Set<string>();
+  const deadline = AbortSignal.any([input.signal, AbortSignal.timeout(deps.totalTimeoutMs)]);
   let decoded: { request: ChatRequest; warnings: Warning[] } | undefined;
   const decodeClientRequest = () => {
-    decoded ??= (() => {
+    if (!decoded) {
       const result = clientCodec.decodeRequest(
         input.pathModel === undefined
           ? { body: input.body, pathStream: input.stream }
           : { body: input.body, pathModel: input.pathModel, pathStream: input.stream },
         deps.runtime,
       );
-      return { request: result.value, warnings: result.warnings };
-    })();
+      decoded = { request: result.value, warnings: result.warnings };
+    }
     return decoded;
   };
-
-  let lastError: GatewayError | undefined;
-  for (const channel of input.channels.slice(0, deps.maxAttempts)) {
-    if (input.signal.aborted) break;
-    const adapter = getChannelAdapter(channel.provider);
-    const upstreamProtocol = adapter.selectProtocol(channel, input.clientProtocol);
-    const upstreamCodec = getCodec(upstreamProtocol);
-    const attemptStarted = deps.runtime.now();
-    const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
-    attempts.push(attempt);
-    const finishAttempt = (status: number | null, error?: GatewayError) => {
-      attempt.status = status;
-      attempt.errorCode = error?.code ?? null;
-      attempt.latencyMs = deps.runtime.now() - attemptStarted;
-    };
-
-    let upstreamModel: string;
-    let plan: ReturnType<typeof planUpstreamRequest>;
-    try {
-      upstreamModel = resolveUpstreamModel(channel, input.publicModel);
-      plan = planUpstreamRequest({
-        clientProtocol: input.clientProtocol,
-        upstreamProtocol,
-        upstreamCodec,
-        clientBody: input.body,
-        stream: input.stream,
-        upstreamModel,
-        decodeClientRequest,
-        runtime: deps.runtime,
-      });
-    } catch (error) {
-      // A client body that cannot be decoded fails the same way on every channel.
-      const failure = toGatewayError(error);
-      finishAttempt(null, failure);
-      return result(failure.status, failure);
-    }
-    for (const warning of plan.warnings) warnings.add(formatWarning(warning));
-
-    const target = adapter.buildRequest({
-      channel,
-      apiKey: deps.pickApiKey(channel),
-      protocol: upstreamProtocol,
-      upstreamModel,
-      stream: plan.stream,
-      forwardedHeaders: plan.passthrough ? input.forwardedHeaders : {},
-    });
-
-    let response;
-    try {
-      response = await deps.upstream.send({ url: target.url, headers: target.headers, body: plan.body, signal: input.signal });
-    } catch (error) {
-      lastError = toGatewayError(error);
-      finishAttempt(null, lastError);
-      if (lastError.retryable) continue;
-      return result(lastError.status, lastError);
-    }
-
-    if (response.statusCode >= 400) {
-      lastError = await readUpstreamError(response, upstreamCodec);
-      finishAttempt(response.statusCode, lastError);
-      if (deps.retryStatuses.has(response.statusCode)) continue;
-      return result(lastError.status, lastError);
-    }
-
-    const headers = replyHeaders(input, warnings, plan.stream);
-    if (!plan.stream) {
-      const outcome = await sendReply({
-        response,
-        passthrough: plan.passthrough,
-        clientCodec,
-        upstreamCodec,
-        publicModel: input.publicModel,
-        runtime: deps.runtime,
-        writer: input.writer,
-        headers,
-      });
-      finishAttempt(response.statusCode, outcome.error);
-      if (outcome.error && !input.writer.started && outcome.error.retryable) {
-        lastError = outcome.error;
-        continue;
-      }
-      return { ...result(outcome.error ? outcome.error.status : 200, outcome.error), usage: outcome.usage };
-    }
-
-    // Read the first chunk before committing: an upstream that dies right after its headers
-    // can still be replaced by the next channel, because the client has seen nothing yet.
-    const iterator = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-    let first: IteratorResult<Uint8Array>;
-    try {
-      first = await iterator.next();
-    } catch (error) {
-      lastError = toGatewayError(error);
-      finishAttempt(response.statusCode, lastError);
-      continue;
-    }
-    if (first.done) {
-      lastError = new GatewayError('upstream_invalid_response', 'The upstream sent an empty stream.');
-      finishAttempt(response.statusCode, lastError);
-      continue;
-    }
-    input.writer.writeHead(200, headers);
-    const outcome = await pipeStream({
-      firstChunk: first.value,
-      rest: iterator,
-      passthrough: plan.passthrough,
-      clientCodec,
-      upstreamCodec,
-      encoderOptions: { ...input.encoderOptions, includeUsage: clientAskedForUsage(input.body) },
-      clientWantsUsage: clientAskedForUsage(input.body),
-      publicModel: input.publicModel,
-      runtime: deps.runtime,
-      writer: input.writer,
-    });
-    finishAttempt(response.statusCode, outcome.error);
-    if (!input.writer.closed) input.writer.end();
-    return { ...result(200, outcome.error), usage: outcome.usage, deliveredChars: outcome.deliveredChars };
-
-    function result(status: number, error: GatewayError | undefined): RelayResult {
-      return {
-        status,
-        error,
-        channel,
-        upstreamModel,
-        upstreamProtocol,
-        usage: undefined,
-        deliveredChars: 0,
-        warnings: [...warnings],
-        attempts,
-      };
-    }
-  }
-
-  const error =
-    lastError ??
-    new GatewayError('no_available_channel', `No channel could serve "${input.publicModel}" right now; try again shortly.`);
-  return {
-    status: error.status,
-    error,
+  const finish = (partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>): RelayResult => ({
     channel: undefined,
     upstreamModel: undefined,
     upstreamProtocol: undefined,
@@ -225,17 +96,124 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
     deliveredChars: 0,
     warnings: [...warnings],
     attempts,
-  };
+    ...partial,
+  });
+
+  let lastFailure: AttemptFailure | undefined;
+  let realAttempts = 0;
+  const queue = [...input.channels];
+  let waitedOnce = false;
+  while (queue.length > 0 && realAttempts < deps.maxAttempts) {
+    if (deadline.aborted) break;
+    const channel = queue.shift() as Channel;
+    const lease = deps.health.acquire(channel);
+    if (!lease) {
+      attempts.push({ channelId: channel.id, channelName: channel.name, status: null, errorCode: 'circuit_open', latencyMs: 0 });
+      continue;
+    }
+    realAttempts += 1;
+    let outcome;
+    try {
+      outcome = await attemptChannel(deps, { ...input, signal: deadline }, channel, lease, decodeClientRequest);
+    } catch (error) {
+      // The client's own body could not be translated: the same on every channel.
+      deps.health.release(channel, lease);
+      if (isGatewayError(error)) return finish({ status: error.status, error });
+      throw error;
+    }
+    attempts.push(outcome.attempt);
+    for (const warning of outcome.warnings) warnings.add(formatWarning(warning));
+
+    if (outcome.kind === 'failed') {
+      lastFailure = outcome;
+      if (outcome.retryable) {
+        const retryAfterMs = (outcome.error.retryAfterSeconds ?? 0) * 1000;
+        if (queue.length === 0 && !waitedOnce && retryAfterMs > 0 && retryAfterMs <= deps.maxRetryWaitMs) {
+          // The only channel left asked for a short pause: wait it out once rather than fail.
+          waitedOnce = true;
+          await sleep(retryAfterMs, deadline);
+          queue.push(channel);
+        }
+        continue;
+      }
+      return finish({ status: outcome.error.status, error: outcome.error, channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.protocol });
+    }
+
+    // Committed to this channel: from here on the client sees its reply.
+    const base = { channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol };
+    const upstreamCodec = getCodec(outcome.plan.protocol);
+    const headers = replyHeaders(input, warnings, outcome.plan.stream);
+    if (outcome.first === undefined || outcome.rest === undefined) {
+      const reply = await sendReply({
+        response: outcome.response,
+        passthrough: outcome.plan.passthrough,
+        clientCodec,
+        upstreamCodec,
+        publicModel: input.publicModel,
+        runtime: deps.runtime,
+        writer: input.writer,
+        headers,
+      });
+      settleHealth(deps, channel, lease, outcome.startedAt, reply.error);
+      if (reply.error && !input.writer.started) {
+        // The reply was unusable and nothing reached the client yet: another channel may do better.
+        lastFailure = { ...outcome, kind: 'failed', error: reply.error, retryable: true };
+        continue;
+      }
+      return finish({ ...base, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage });
+    }
+
+    input.writer.writeHead(200, headers);
+    deps.streams.open += 1;
+    try {
+      const streamed = await pipeStream({
+        firstChunk: outcome.first,
+        rest: outcome.rest,
+        passthrough: outcome.plan.passthrough,
+        clientCodec,
+        upstreamCodec,
+        encoderOptions: { ...input.encoderOptions, includeUsage: clientAskedForUsage(input.body) },
+        clientWantsUsage: clientAskedForUsage(input.body),
+        publicModel: input.publicModel,
+        runtime: deps.runtime,
+        writer: input.writer,
+        keepAliveMs: deps.keepAliveMs,
+        abortUpstream: () => outcome.abort(),
+      });
+      // A client that went away is not the channel's fault.
+      settleHealth(deps, channel, lease, outcome.startedAt, input.signal.aborted ? undefined : streamed.error);
+      return finish({ ...base, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
+    } finally {
+      deps.streams.open -= 1;
+    }
+  }
+
+  if (lastFailure) return finish({ status: lastFailure.error.status, error: lastFailure.error });
+  return finish({ status: 503, error: noChannelError(deps, input) });
+}
+
+function settleHealth(deps: RelayDeps, channel: Channel, lease: { keyIndex: number; apiKey: string }, startedAt: number, error: GatewayError | undefined): void {
+  const now = deps.runtime.now();
+  if (!error) deps.health.recordSuccess(channel, lease, now - startedAt);
+  else deps.health.recordFailure(channel, lease, { at: now, status: null, code: error.code, message: error.message });
+}
+
+function noChannelError(deps: RelayDeps, input: RelayInput): GatewayError {
+  const now = deps.runtime.now();
+  const retryAts = input.channels.map((channel) => deps.health.describe(channel).retryAt ?? now);
+  const waitSeconds = Math.max(1, Math.ceil((Math.min(...retryAts) - now) / 1000));
+  return new GatewayError(
+    'no_available_channel',
+    `Every channel serving "${input.publicModel}" is temporarily out of service after repeated upstream failures; try again in about ${waitSeconds} s.`,
+    { retryAfterSeconds: waitSeconds },
+  );
 }
 
 function replyHeaders(input: RelayInput, warnings: Set<string>, stream: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     ...input.replyHeaders,
-    'content-type': stream
-      ? input.encoderOptions.format === 'json-array'
-        ? 'application/json; charset=utf-8'
-        : 'text/event-stream; charset=utf-8'
-      : 'application/json; charset=utf-8',
+    'content-type':
+      stream && input.encoderOptions.format !== 'json-array' ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8',
   };
   if (stream) {
     headers['cache-control'] = 'no-cache';
@@ -248,4 +226,14 @@ function replyHeaders(input: RelayInput, warnings: Set<string>, stream: boolean)
 function clientAskedForUsage(body: Record<string, unknown>): boolean {
   const options = body.stream_options;
   return typeof options === 'object' && options !== null && (options as { include_usage?: unknown }).include_usage === true;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
 }

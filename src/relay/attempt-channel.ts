@@ -1,0 +1,147 @@
+import type { ChatRequest } from '../core/chat-request.ts';
+import { GatewayError } from '../core/gateway-error.ts';
+import type { Warning } from '../core/warning.ts';
+import { getChannelAdapter } from '../channels/channel-registry.ts';
+import { getCodec } from '../protocols/codec-registry.ts';
+import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import type { Lease } from '../routing/channel-health.ts';
+import { classifyFailure } from '../routing/classify-failure.ts';
+import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
+import type { Channel, UsageAttempt } from '../store/store.ts';
+import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
+import { readUpstreamError } from './read-upstream-error.ts';
+import type { RelayDeps, RelayInput } from './relay-chat.ts';
+import { planUpstreamRequest, type UpstreamPlan } from './upstream-plan.ts';
+
+interface AttemptBase {
+  attempt: UsageAttempt;
+  warnings: Warning[];
+  upstreamModel: string;
+  protocol: ProtocolId;
+}
+
+/** The upstream answered and (for streams) sent its first chunk: the relay can commit to it. */
+export interface AttemptReady extends AttemptBase {
+  kind: 'ready';
+  plan: UpstreamPlan;
+  response: UpstreamResponse;
+  /** First body chunk of a stream; undefined for a non-streamed reply. */
+  first: Uint8Array | undefined;
+  /** The rest of a stream's body; undefined for a non-streamed reply (read whole by the relay). */
+  rest: AsyncIterator<Uint8Array> | undefined;
+  startedAt: number;
+  /** Stops this upstream request (used when its stream turns out malformed). */
+  abort(): void;
+}
+
+export interface AttemptFailure extends AttemptBase {
+  kind: 'failed';
+  error: GatewayError;
+  /** Worth trying another channel. */
+  retryable: boolean;
+}
+
+/**
+ * One attempt on one channel, up to the point where the client would see a byte: build the
+ * upstream request (passthrough or translated), send it, check the status and, for streams,
+ * read the first chunk — an upstream that dies right after its headers can still be replaced.
+ * Failures are classified and reported to the channel's health here. Throws only when the
+ * client's own request cannot be translated (a GatewayError the client must see).
+ */
+export async function attemptChannel(
+  deps: RelayDeps,
+  input: RelayInput,
+  channel: Channel,
+  lease: Lease,
+  decodeClientRequest: () => { request: ChatRequest; warnings: Warning[] },
+): Promise<AttemptReady | AttemptFailure> {
+  const startedAt = deps.runtime.now();
+  const adapter = getChannelAdapter(channel.provider);
+  const protocol = adapter.selectProtocol(channel, input.clientProtocol);
+  const upstreamModel = resolveUpstreamModel(channel, input.publicModel);
+  const plan = planUpstreamRequest({
+    clientProtocol: input.clientProtocol,
+    upstreamProtocol: protocol,
+    upstreamCodec: getCodec(protocol),
+    clientBody: input.body,
+    stream: input.stream,
+    upstreamModel,
+    decodeClientRequest,
+    runtime: deps.runtime,
+  });
+  const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
+  const base = { attempt, warnings: plan.warnings, upstreamModel, protocol };
+  const local = new AbortController();
+  const signal = AbortSignal.any([input.signal, local.signal]);
+
+  const fail = (error: GatewayError, status: number | null): AttemptFailure => {
+    const now = deps.runtime.now();
+    attempt.status = status;
+    attempt.errorCode = error.code;
+    attempt.latencyMs = now - startedAt;
+    if (input.signal.aborted) {
+      // The client left or the deadline passed: not the channel's fault, nothing to retry.
+      deps.health.release(channel, lease);
+      return { ...base, kind: 'failed', error: abortError(input), retryable: false };
+    }
+    const failureClass = classifyFailure(error, status, deps.retryStatuses);
+    const lastError = { at: now, status, code: error.code, message: error.message };
+    switch (failureClass) {
+      case 'broken':
+        deps.health.recordBroken(channel, lease, lastError);
+        return { ...base, kind: 'failed', error, retryable: true };
+      case 'transient':
+        deps.health.recordFailure(channel, lease, lastError);
+        if (error.retryAfterSeconds !== undefined) {
+          deps.health.pause(channel, now + error.retryAfterSeconds * 1000, `upstream asked to wait ${error.retryAfterSeconds} s`);
+        }
+        return { ...base, kind: 'failed', error, retryable: true };
+      case 'request':
+        deps.health.release(channel, lease);
+        return { ...base, kind: 'failed', error, retryable: false };
+      default: {
+        const unreachable: never = failureClass;
+        return unreachable;
+      }
+    }
+  };
+
+  const target = adapter.buildRequest({
+    channel,
+    apiKey: lease.apiKey,
+    protocol,
+    upstreamModel,
+    stream: plan.stream,
+    forwardedHeaders: plan.passthrough ? input.forwardedHeaders : {},
+  });
+
+  let response: UpstreamResponse;
+  try {
+    response = await deps.upstream.send({ url: target.url, headers: target.headers, body: plan.body, signal });
+  } catch (error) {
+    return fail(toGatewayError(error), null);
+  }
+  if (response.statusCode >= 400) {
+    return fail(await readUpstreamError(response, getCodec(protocol)), response.statusCode);
+  }
+
+  let rest: AsyncIterator<Uint8Array> | undefined;
+  let first: Uint8Array | undefined;
+  if (plan.stream) {
+    rest = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    try {
+      const next = await rest.next();
+      if (next.done) return fail(new GatewayError('upstream_invalid_response', 'The upstream sent an empty stream.'), response.statusCode);
+      first = next.value;
+    } catch (error) {
+      return fail(toGatewayError(error), response.statusCode);
+    }
+  }
+  attempt.status = response.statusCode;
+  attempt.latencyMs = deps.runtime.now() - startedAt;
+  return { ...base, kind: 'ready', plan, response, first, rest, startedAt, abort: () => local.abort() };
+}
+
+function abortError(input: RelayInput): GatewayError {
+  return new GatewayError('upstream_timeout', `The request for "${input.publicModel}" ran past the gateway's total time limit or the client went away.`);
+}
