@@ -1,12 +1,22 @@
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { hashApiKey } from './store/hash-api-key.ts';
-import { UsageWriter } from './billing/usage-writer.ts';
+import { createAccessServices } from './access/access-services.ts';
+import { loadSpendBaseline } from './billing/load-spend-baseline.ts';
+import { startUsagePruner } from './billing/usage-pruner.ts';
 import type { RuntimeContext } from './core/runtime-context.ts';
+import { createMemoryKv } from './kv/create-memory-kv.ts';
+import type { Kv } from './kv/kv.ts';
 import { createRuntime, generateAdminToken } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
+import { GatewayMetrics } from './server/gateway-metrics.ts';
+import { MeteredUsageWriter } from './server/metered-usage-writer.ts';
+import { probeChannel } from './relay/probe-channel.ts';
+import { startHealthChecker } from './routing/health-checker.ts';
+import type { RelayDeps } from './relay/relay-chat.ts';
 import type { StreamGauge } from './relay/stream-gauge.ts';
 import { ChannelHealth } from './routing/channel-health.ts';
+import { DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from './routing/circuit-breaker.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
 import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
@@ -24,12 +34,24 @@ export interface GatewayOptions {
   upstream: { connectMs: number; firstByteMs: number; idleMs: number; totalMs?: number };
   /** Keep-alive frames to streaming clients after this much upstream silence (default 15 s). */
   keepAliveMs?: number;
+  /** How often open circuits are probed to bring channels back (default 30 s). */
+  healthCheckIntervalMs?: number;
+  /** Circuit breaker tuning (window, threshold, cool-downs); defaults suit production. */
+  circuit?: Partial<CircuitOptions>;
   maxAttempts: number;
   retryStatuses: readonly number[];
   /** Applied to the store after migrations, before serving (the declarative config file). */
   applyConfig?: ((store: Store) => Promise<void>) | undefined;
   logger?: Logger;
   runtime?: RuntimeContext;
+  /** IPs/CIDRs whose X-Forwarded-For/Forwarded is believed (TRUSTED_PROXIES); default none. */
+  trustedProxies?: readonly string[];
+  /** Refuse unpriced models (STRICT_PRICING); default false. */
+  strictPricing?: boolean;
+  /** LOG_RETENTION_DAYS; default 30, 0 keeps logs forever. */
+  logRetentionDays?: number;
+  /** Shared counters; default one in memory. */
+  kv?: Kv;
 }
 
 export interface RunningGateway {
@@ -56,9 +78,42 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(store, options.adminToken);
   const snapshot = await SnapshotHolder.load(store, runtime.now);
   const upstream = new UpstreamClient(options.upstream);
-  const usageWriter = new UsageWriter(store.usage, logger);
-  const health = new ChannelHealth(runtime.now);
+  const usageWriter = new MeteredUsageWriter(store.usage, logger);
+  const access = createAccessServices({
+    kv: options.kv ?? createMemoryKv({ now: runtime.now }),
+    store,
+    snapshot,
+    now: runtime.now,
+    logger,
+    trustedProxies: options.trustedProxies ?? [],
+    strictPricing: options.strictPricing ?? false,
+    spendBaseline: await loadSpendBaseline(store.usage, runtime.now()),
+  });
+  const pruner = startUsagePruner({ usage: store.usage, retentionDays: options.logRetentionDays ?? 30, now: runtime.now, logger });
+  const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
   const streams: StreamGauge = { open: 0 };
+  const relay: RelayDeps = {
+    upstream,
+    runtime,
+    logger,
+    health,
+    streams,
+    retryStatuses: new Set(options.retryStatuses),
+    maxAttempts: options.maxAttempts,
+    totalTimeoutMs: options.upstream.totalMs ?? 600_000,
+    maxRetryWaitMs: 3_000,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+  };
+  const metrics = new GatewayMetrics({ streams, health, snapshot });
+  usageWriter.metrics = metrics;
+  const healthChecker = startHealthChecker({
+    intervalMs: options.healthCheckIntervalMs ?? 30_000,
+    probe: (channel) => probeChannel(relay, channel),
+    channels: () => snapshot.current.channels.values(),
+    health,
+    logger,
+    now: runtime.now,
+  });
   const app = createApp({
     settings: {
       bodyLimitBytes: options.bodyLimitBytes,
@@ -71,18 +126,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     snapshot,
     upstream,
     usageWriter,
-    relay: {
-      upstream,
-      runtime,
-      logger,
-      health,
-      streams,
-      retryStatuses: new Set(options.retryStatuses),
-      maxAttempts: options.maxAttempts,
-      totalTimeoutMs: options.upstream.totalMs ?? 600_000,
-      maxRetryWaitMs: 3_000,
-      keepAliveMs: options.keepAliveMs ?? 15_000,
-    },
+    access,
+    relay,
+    metrics,
     runtime,
     logger,
   });
@@ -97,8 +143,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     generatedAdminToken,
     close() {
       closing ??= (async () => {
+        healthChecker.stop();
         await app.close();
+        pruner.stop();
         await usageWriter.close();
+        await access.close();
         await upstream.close();
         await store.close();
       })();

@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
+import type { AccessServices } from '../access/access-services.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
 import type { RelayDeps } from '../relay/relay-chat.ts';
+import type { GatewayMetrics } from './gateway-metrics.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
@@ -24,8 +26,11 @@ export interface AppDeps {
   snapshot: SnapshotHolder;
   upstream: UpstreamClient;
   usageWriter: UsageWriter;
+  /** Client IP resolution, rate limits, balances and spend caps (kv-backed). */
+  access: AccessServices;
   /** The relay's own dependencies (upstream client, retry policy, channel health), built once. */
   relay: RelayDeps;
+  metrics: GatewayMetrics;
   runtime: RuntimeContext;
   logger: Logger;
 }

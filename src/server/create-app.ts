@@ -4,9 +4,12 @@ import type { AppDeps } from './app-deps.ts';
 import './fastify-context.ts';
 import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
+import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
+import { registerConsoleRoutes } from './routes/console-routes.ts';
 import { registerGenerationRoutes } from './routes/generation-routes.ts';
 import { registerHealthRoutes } from './routes/health-routes.ts';
+import { registerMetricsRoutes } from './routes/metrics-routes.ts';
 import { registerModelListRoutes } from './routes/model-list-routes.ts';
 
 /**
@@ -54,7 +57,10 @@ export function createApp(deps: AppDeps): FastifyInstance {
   });
 
   registerHealthRoutes(app, deps);
+  registerMetricsRoutes(app, deps.metrics, deps.settings.adminTokenHash);
   registerAdminRoutes(app, deps);
+  registerAdminInsightRoutes(app, deps);
+  registerConsoleRoutes(app, deps);
   for (const [prefix, surface] of [['', null], [`/${deps.settings.altPrefix}`, deps.settings.altPrefix]] as const) {
     registerModelListRoutes(app, deps, prefix, surface);
     registerGenerationRoutes(app, deps, prefix, surface);

@@ -5,11 +5,13 @@ import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { z } from 'zod';
 import { generateApiKey } from '../../store/generate-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
-import { StoreConflictError, type KeyLimits, type NewChannel } from '../../store/store.ts';
+import { probeChannel } from '../../relay/probe-channel.ts';
+import { StoreConflictError, type Channel, type KeyLimits, type NewChannel } from '../../store/store.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {
   channelCreateSchema,
   channelPatchSchema,
+  channelTestSchema,
   groupCreateSchema,
   groupPatchSchema,
   keyCreateSchema,
@@ -56,11 +58,21 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       });
 
       // Channels
-      admin.get('/channels', async () => ({ data: (await store.channels.list()).map(channelView) }));
+      const withHealth = (channel: Channel) => channelView(channel, deps.relay.health.describe(channel));
+      admin.get('/channels', async () => ({ data: (await store.channels.list()).map(withHealth) }));
       admin.get('/channels/:id', async (request) => {
         const channel = await store.channels.get(param(request, 'id'));
         if (!channel) throw notFound('channel', param(request, 'id'));
-        return channelView(channel);
+        return withHealth(channel);
+      });
+      admin.post('/channels/:id/test', async (request) => {
+        const channel = await store.channels.get(param(request, 'id'));
+        if (!channel) throw notFound('channel', param(request, 'id'));
+        const { model } = parseAdminInput(channelTestSchema, request.body);
+        if (model !== undefined && !channel.models.includes(model)) {
+          throw invalidRequest(`model: channel "${channel.name}" does not serve "${model}"; it serves ${channel.models.join(', ')}.`, 'model');
+        }
+        return probeChannel(deps.relay, channel, model);
       });
       admin.post('/channels', async (request, reply) => {
         const input = parseAdminInput(channelCreateSchema, request.body);
@@ -176,7 +188,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 }
 
-function requireAdmin(request: FastifyRequest, expectedHash: string): void {
+export function requireAdmin(request: FastifyRequest, expectedHash: string): void {
   const header = request.headers.authorization;
   const token = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined;
   const given = Buffer.from(hashApiKey(token ?? ''), 'hex');

@@ -101,3 +101,5 @@ export const logQuerySchema = z.object({
   from: z.union([isoDateTime, z.coerce.number().int()]).optional(),
   to: z.union([isoDateTime, z.coerce.number().int()]).optional(),
 });
+
+export const channelTestSchema = z.strictObject({ model: modelName.optional() });

@@ -1,3 +1,4 @@
+import type { ChannelHealthView } from '../../routing/channel-health.ts';
 import type { ApiKey, Channel, ModelPrice } from '../../store/store.ts';
 
 const MICROS_PER_USD = 1_000_000;
@@ -11,10 +12,10 @@ export function maskSecret(secret: string): string {
   return `${secret.slice(0, 4)}…${secret.slice(-4)}`;
 }
 
-/** A channel as the admin API shows it: upstream secrets masked, never returned. */
-export function channelView(channel: Channel) {
+/** A channel as the admin API shows it: upstream secrets masked, never returned; live health alongside. */
+export function channelView(channel: Channel, health?: ChannelHealthView) {
   const { apiKeys, ...rest } = channel;
-  return { ...rest, apiKeys: apiKeys.map(maskSecret), apiKeyCount: apiKeys.length };
+  return { ...rest, apiKeys: apiKeys.map(maskSecret), apiKeyCount: apiKeys.length, ...(health ? { health } : {}) };
 }
 
 /** A key as the admin API shows it: the hash stays inside, money in USD. */

@@ -1,0 +1,68 @@
+import type { ChatRequest } from '../core/chat-request.ts';
+import { GatewayError } from '../core/gateway-error.ts';
+import { getChannelAdapter } from '../channels/channel-registry.ts';
+import { getCodec } from '../protocols/codec-registry.ts';
+import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
+import type { Channel } from '../store/store.ts';
+import { toGatewayError } from '../upstream/upstream-client.ts';
+import { readUpstreamError } from './read-upstream-error.ts';
+import type { RelayDeps } from './relay-chat.ts';
+
+export interface ProbeResult {
+  ok: boolean;
+  model: string;
+  status: number | null;
+  latencyMs: number;
+  error: { code: string; message: string } | null;
+}
+
+/**
+ * Sends the smallest real request a channel can answer (a one-word prompt, a few output
+ * tokens) through the channel's own protocol, and reports the outcome to its health: the
+ * console's "test" button and the background health check both use it.
+ */
+export async function probeChannel(deps: RelayDeps, channel: Channel, model = channel.models[0] ?? ''): Promise<ProbeResult> {
+  const startedAt = deps.runtime.now();
+  const adapter = getChannelAdapter(channel.provider);
+  const protocol = adapter.protocols[0] ?? 'openai-chat';
+  const codec = getCodec(protocol);
+  const apiKeyIndex = 0;
+  const lease = { keyIndex: apiKeyIndex, apiKey: channel.apiKeys[apiKeyIndex] ?? '' };
+  const finish = (status: number | null, error?: GatewayError): ProbeResult => {
+    const now = deps.runtime.now();
+    if (error) deps.health.recordFailure(channel, lease, { at: now, status, code: error.code, message: error.message });
+    else deps.health.recordSuccess(channel, lease, now - startedAt);
+    return {
+      ok: !error,
+      model,
+      status,
+      latencyMs: now - startedAt,
+      error: error ? { code: error.code, message: error.message } : null,
+    };
+  };
+
+  try {
+    const upstreamModel = resolveUpstreamModel(channel, model);
+    const request: ChatRequest = {
+      model: upstreamModel,
+      system: [],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'ping' }] }],
+      tools: [],
+      maxOutputTokens: 16,
+      stream: false,
+    };
+    const encoded = codec.encodeRequest(request, deps.runtime).value;
+    const target = adapter.buildRequest({ channel, apiKey: lease.apiKey, protocol, upstreamModel, stream: false, forwardedHeaders: {} });
+    const response = await deps.upstream.send({
+      url: target.url,
+      headers: target.headers,
+      body: JSON.stringify(encoded.body),
+      signal: AbortSignal.timeout(Math.min(deps.totalTimeoutMs, 30_000)),
+    });
+    if (response.statusCode >= 400) return finish(response.statusCode, await readUpstreamError(response, codec));
+    codec.decodeResponse(await response.body.json(), deps.runtime);
+    return finish(response.statusCode);
+  } catch (error) {
+    return finish(null, error instanceof GatewayError ? error : toGatewayError(error));
+  }
+}

@@ -1,0 +1,47 @@
+import type { Logger } from 'pino';
+import type { Channel } from '../store/store.ts';
+import type { ChannelHealth } from './channel-health.ts';
+
+export interface HealthCheckerOptions {
+  intervalMs: number;
+  /** Probes one channel (a tiny real request) and feeds the outcome to its health. */
+  probe: (channel: Channel) => Promise<{ ok: boolean }>;
+  channels: () => Iterable<Channel>;
+  health: ChannelHealth;
+  logger: Logger;
+  now: () => number;
+}
+
+/**
+ * Brings channels back without anyone pressing "test": every interval, each enabled channel
+ * whose circuit is open and whose cool-down has passed gets one probe. A success closes the
+ * circuit; a failure doubles its cool-down. Healthy channels are never probed — real traffic
+ * already tells.
+ */
+export function startHealthChecker(options: HealthCheckerOptions): { stop(): void; runOnce(): Promise<void> } {
+  let running = false;
+  const runOnce = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const now = options.now();
+      const due = [...options.channels()].filter((channel) => {
+        if (!channel.enabled) return false;
+        const view = options.health.describe(channel);
+        return view.state !== 'closed' && (view.retryAt ?? 0) <= now;
+      });
+      for (const channel of due) {
+        // Taking a lease moves the circuit to half-open, so the probe's outcome closes it or
+        // reopens it with a longer cool-down.
+        if (!options.health.acquire(channel)) continue;
+        const result = await options.probe(channel);
+        options.logger.info({ channel: channel.name, ok: result.ok }, 'health check probe');
+      }
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void runOnce(), options.intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), runOnce };
+}

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { GatewayMetrics } from '../gateway-metrics.ts';
+import { requireAdmin } from './admin-routes.ts';
+
+/** `GET /metrics` in Prometheus text format, behind the admin token (it names channels and models). */
+export function registerMetricsRoutes(app: FastifyInstance, metrics: GatewayMetrics, adminTokenHash: string): void {
+  app.get('/metrics', async (request, reply) => {
+    requireAdmin(request, adminTokenHash);
+    const body = await metrics.registry.metrics();
+    return reply.header('content-type', metrics.registry.contentType).send(body);
+  });
+}
