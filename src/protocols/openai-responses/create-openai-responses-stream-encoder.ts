@@ -171,6 +171,21 @@ export function createOpenAiResponsesStreamEncoder(context: RuntimeContext): Str
     return out + emit('response.output_item.done', { output_index: item.index, item: done });
   }
 
+  function partialItem(item: CurrentItem): OutputItem {
+    switch (item.kind) {
+      case 'message':
+        return buildMessageItem(item.itemId, item.text, 'incomplete');
+      case 'function_call':
+        return buildFunctionCallItem(item.itemId, { callId: item.callId, name: item.name, arguments: item.text }, 'incomplete');
+      case 'reasoning':
+        return buildReasoningItem(item.itemId, item.text);
+      default: {
+        const unreachable: never = item.kind;
+        return unreachable;
+      }
+    }
+  }
+
   return {
     push(event: StreamEvent): string {
       if (closed) return '';
@@ -210,6 +225,8 @@ export function createOpenAiResponsesStreamEncoder(context: RuntimeContext): Str
         case 'error': {
           const out = start();
           closed = true;
+          // The failed response keeps what the client already saw, marked unfinished.
+          if (current) output[current.index] = partialItem(current);
           const error = { code: responsesErrorCode(event.error), message: event.error.message };
           return out + emit('response.failed', { response: response({ status: 'failed', output, error, ...(usage ? { usage } : {}) }) });
         }
