@@ -140,7 +140,7 @@ export function encodeAnthropicMessages(
   if (state.droppedUnsignedReasoning > 0) {
     warnings.push({
       type: 'unsupported',
-      feature: 'reasoning-history',
+      feature: 'reasoning_history',
       detail: `${state.droppedUnsignedReasoning} reasoning part(s) without an Anthropic signature were dropped from the history; Anthropic verifies thinking signatures.`,
     });
   }

@@ -192,7 +192,7 @@ describe('encodeAnthropicRequest', () => {
         { type: 'text', text: 'a' },
       ],
     });
-    assert.deepEqual(warnings.map((w) => [w.type, w.feature]), [['unsupported', 'reasoning-history']]);
+    assert.deepEqual(warnings.map((w) => [w.type, w.feature]), [['unsupported', 'reasoning_history']]);
   });
 
   test('temperature above 1 is clamped; n, seed and penalties are warned about', () => {

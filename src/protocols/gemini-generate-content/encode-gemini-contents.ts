@@ -79,7 +79,7 @@ function encodeAssistantPart(part: AssistantContentPart, warnings: Warning[]): G
       // Gemini accepts thoughts in history only with its own signature; anyone else's
       // reasoning (or an unsigned thought) would be rejected or mistaken for plain text.
       if (signature === undefined) {
-        warnings.push({ type: 'unsupported', feature: 'reasoning history', detail: 'reasoning without a Gemini thought signature was dropped' });
+        warnings.push({ type: 'unsupported', feature: 'reasoning_history', detail: 'reasoning without a Gemini thought signature was dropped' });
         return [];
       }
       return [{ text: part.text, thought: true, thoughtSignature: signature }];

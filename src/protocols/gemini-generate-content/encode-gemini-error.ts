@@ -24,6 +24,7 @@ export function geminiStatusName(status: number): string {
       return 'UNIMPLEMENTED';
     case 502:
     case 503:
+    case 529: // Anthropic's "overloaded": temporary, worth a retry, like Google's own 503.
       return 'UNAVAILABLE';
     case 504:
       return 'DEADLINE_EXCEEDED';

@@ -172,7 +172,7 @@ describe('encodeGeminiRequest', () => {
     });
     assert.deepEqual(foreign.value.body.contents, [{ role: 'model', parts: [{ text: 'ok' }] }]);
     assert.deepEqual(foreign.warnings, [
-      { type: 'unsupported', feature: 'reasoning history', detail: 'reasoning without a Gemini thought signature was dropped' },
+      { type: 'unsupported', feature: 'reasoning_history', detail: 'reasoning without a Gemini thought signature was dropped' },
     ]);
   });
 
