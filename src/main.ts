@@ -35,6 +35,9 @@ async function main(): Promise<void> {
       firstByteMs: config.upstreamFirstByteTimeoutMs,
       idleMs: config.streamIdleTimeoutMs,
     },
+    trustedProxies: config.trustedProxies,
+    strictPricing: config.strictPricing,
+    logRetentionDays: config.logRetentionDays,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],
     applyConfig: config.configFile

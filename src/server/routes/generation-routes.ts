@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticateKey } from '../../access/authenticate-key.ts';
 import { authorizeModel } from '../../access/authorize-model.ts';
-import { extractApiKey } from '../../access/extract-api-key.ts';
 import { estimateInputTokens } from '../../core/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import { getCodec } from '../../protocols/codec-registry.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { authenticateRequest } from './authenticate-request.ts';
 import { handleGeneration } from './handle-generation.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
 
@@ -24,7 +23,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
     handleGeneration(deps, { protocol: 'anthropic-messages', credentials: 'anthropic', surface }, request, reply),
   );
   app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' } }, async (request, reply) => {
-    const caller = authenticateKey(deps.snapshot.current, extractApiKey('anthropic', request.headers, {}), deps.runtime.now());
+    const caller = authenticateRequest(deps, request, 'anthropic');
     const decoded = getCodec('anthropic-messages').decodeRequest({ body: request.body }, deps.runtime).value;
     authorizeModel(deps.snapshot.current, caller, decoded.model, surface);
     return reply.send({ input_tokens: estimateInputTokens(decoded) });
@@ -41,11 +40,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
         );
       }
       if (method === 'countTokens') {
-        const caller = authenticateKey(
-          deps.snapshot.current,
-          extractApiKey('gemini', request.headers, request.query as Record<string, unknown>),
-          deps.runtime.now(),
-        );
+        const caller = authenticateRequest(deps, request, 'gemini');
         authorizeModel(deps.snapshot.current, caller, model, surface);
         const body = unwrapCountTokensBody(request.body);
         const decoded = getCodec('gemini-generate-content').decodeRequest({ body, pathModel: model }, deps.runtime).value;

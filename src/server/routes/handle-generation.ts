@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateKey, type Caller } from '../../access/authenticate-key.ts';
+import type { Caller } from '../../access/authenticate-key.ts';
 import { authorizeModel } from '../../access/authorize-model.ts';
-import { extractApiKey, type CredentialStyle } from '../../access/extract-api-key.ts';
-import { computeCostMicros } from '../../billing/compute-cost.ts';
+import type { CredentialStyle } from '../../access/extract-api-key.ts';
 import { estimateTokensFromChars } from '../../core/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { Usage } from '../../core/usage.ts';
@@ -11,8 +10,10 @@ import { ClientWriter } from '../../relay/client-writer.ts';
 import { relayChat, type RelayResult } from '../../relay/relay-chat.ts';
 import { orderAttempts } from '../../routing/order-attempts.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { recordUsage } from '../record-usage.ts';
 import { getCodec } from '../../protocols/codec-registry.ts';
+import { admitGeneration, type Admission } from './admit-generation.ts';
+import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
+import { ESTIMATED_USAGE_WARNING, recordGenerationUsage } from './record-generation-usage.ts';
 
 export interface GenerationRoute {
   protocol: ProtocolId;
@@ -30,9 +31,10 @@ export interface GenerationTarget {
 }
 
 /**
- * One generation request, any client protocol: authenticate, authorise the model, order the
- * channels, relay, and log the outcome. Errors before the relay starts are thrown and rendered
- * by the app's error handler in the caller's shape; the relay writes its own.
+ * One generation request, any client protocol: authenticate (key, expiry, IP), authorise the
+ * model, admit it under price, rate limits, spend caps and balance, relay, settle the exact
+ * cost, and log one row whatever happened. Errors before the relay starts are thrown and
+ * rendered by the app's error handler in the caller's shape; the relay writes its own.
  */
 export async function handleGeneration(
   deps: AppDeps,
@@ -43,14 +45,22 @@ export async function handleGeneration(
 ): Promise<void> {
   const startedAt = deps.runtime.now();
   const snapshot = deps.snapshot.current;
+  const clientIp = clientIpOf(deps, request);
   let caller: Caller | undefined;
   let model: string | null = target.pathModel ?? null;
+  let admission: Admission | undefined;
   const stream = target.pathStream ?? isStreamRequested(request.body);
   try {
-    caller = authenticateKey(snapshot, extractApiKey(route.credentials, request.headers, request.query as Record<string, unknown>), startedAt);
+    caller = authenticateRequest(deps, request, route.credentials);
     const body = requireObjectBody(request.body);
     model = target.pathModel ?? requireModel(body);
     const channels = authorizeModel(snapshot, caller, model, route.surface);
+    admission = await admitGeneration(deps, caller, model, {
+      protocol: route.protocol,
+      body,
+      pathModel: target.pathModel,
+      stream,
+    });
 
     reply.hijack();
     const writer = new ClientWriter(reply.raw, deps.runtime.now);
@@ -78,14 +88,50 @@ export async function handleGeneration(
     );
 
     if (result.error) writeErrorReply(writer, route.protocol, result.error, request.id);
-    logOutcome(deps, { request, route, caller, model, stream, startedAt, result, firstByteAt: writer.firstByteAt });
+    const billed = billedUsage(result, admission);
+    const costMicros = await admission.finish(billed.usage);
+    recordGenerationUsage(deps, {
+      request,
+      route,
+      caller,
+      model,
+      stream,
+      startedAt,
+      clientIp,
+      outcome: { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },
+      warnings: [...admission.warnings, ...billed.warnings],
+    });
   } catch (thrown) {
     const error = thrown instanceof GatewayError ? thrown : internalError(deps, request.id, thrown);
-    logFailure(deps, { request, route, caller, model, stream, startedAt, error });
+    await admission?.finish(undefined);
+    recordGenerationUsage(deps, {
+      request,
+      route,
+      caller,
+      model,
+      stream,
+      startedAt,
+      clientIp,
+      outcome: { kind: 'refused', error },
+      warnings: admission?.warnings ?? [],
+    });
     // Before the hijack the app's error handler renders it; after, nobody else can.
     if (!reply.sent) throw error;
     writeErrorReply(new ClientWriter(reply.raw, deps.runtime.now), route.protocol, error, request.id);
   }
+}
+
+/**
+ * What to bill: the upstream's reported usage, or, for a stream cut before the upstream
+ * reported any, the estimated input plus the output actually delivered to the client.
+ */
+function billedUsage(result: RelayResult, admission: Admission): { usage: Usage | undefined; warnings: string[] } {
+  if (result.usage) return { usage: result.usage, warnings: [] };
+  if (result.deliveredChars === 0) return { usage: undefined, warnings: [] };
+  return {
+    usage: { inputTokens: admission.estimate()?.inputTokens ?? 0, outputTokens: estimateTokensFromChars(result.deliveredChars) },
+    warnings: [ESTIMATED_USAGE_WARNING],
+  };
 }
 
 /** Writes an error reply on a hijacked response, unless the reply already began. */
@@ -132,81 +178,4 @@ function pickForwardedHeaders(request: FastifyRequest): Record<string, string> {
     if (typeof value === 'string') forwarded[name] = value;
   }
   return forwarded;
-}
-
-interface OutcomeInput {
-  request: FastifyRequest;
-  route: GenerationRoute;
-  caller: Caller | undefined;
-  model: string | null;
-  stream: boolean;
-  startedAt: number;
-  result: RelayResult;
-  firstByteAt: number | undefined;
-}
-
-function logOutcome(deps: AppDeps, input: OutcomeInput): void {
-  const { result, caller } = input;
-  // A stream cut before the upstream reported usage is billed for what was delivered.
-  const usage: Usage | undefined =
-    result.usage ??
-    (result.deliveredChars > 0 ? { inputTokens: 0, outputTokens: estimateTokensFromChars(result.deliveredChars) } : undefined);
-  const price = input.model === null ? undefined : deps.snapshot.current.prices.get(input.model);
-  const cost = usage && price && caller ? computeCostMicros(usage, price, caller.group.priceMultiplier) : 0;
-  recordUsage(deps.usageWriter, {
-    requestId: input.request.id,
-    time: input.startedAt,
-    keyId: caller?.key.id ?? null,
-    keyName: caller?.key.name ?? null,
-    group: caller?.group.name ?? null,
-    model: input.model,
-    upstreamModel: result.upstreamModel ?? null,
-    channelId: result.channel?.id ?? null,
-    channelName: result.channel?.name ?? null,
-    clientProtocol: input.route.protocol,
-    upstreamProtocol: result.upstreamProtocol ?? null,
-    surface: input.route.surface,
-    status: result.status,
-    errorCode: result.error?.code ?? null,
-    errorMessage: result.error?.message ?? null,
-    usage,
-    costMicros: cost,
-    latencyMs: deps.runtime.now() - input.startedAt,
-    ttftMs: input.firstByteAt === undefined ? null : input.firstByteAt - input.startedAt,
-    stream: input.stream,
-    warnings: result.warnings,
-    attempts: result.attempts,
-    clientIp: input.request.ip ?? null,
-  });
-}
-
-function logFailure(
-  deps: AppDeps,
-  input: Omit<OutcomeInput, 'result' | 'firstByteAt'> & { error: GatewayError },
-): void {
-  recordUsage(deps.usageWriter, {
-    requestId: input.request.id,
-    time: input.startedAt,
-    keyId: input.caller?.key.id ?? null,
-    keyName: input.caller?.key.name ?? null,
-    group: input.caller?.group.name ?? null,
-    model: input.model,
-    upstreamModel: null,
-    channelId: null,
-    channelName: null,
-    clientProtocol: input.route.protocol,
-    upstreamProtocol: null,
-    surface: input.route.surface,
-    status: input.error.status,
-    errorCode: input.error.code,
-    errorMessage: input.error.message,
-    usage: undefined,
-    costMicros: 0,
-    latencyMs: deps.runtime.now() - input.startedAt,
-    ttftMs: null,
-    stream: input.stream,
-    warnings: [],
-    attempts: [],
-    clientIp: input.request.ip ?? null,
-  });
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticateKey, type Caller } from '../../access/authenticate-key.ts';
+import type { Caller } from '../../access/authenticate-key.ts';
 import { visibleModels } from '../../access/authorize-model.ts';
-import { extractApiKey, type CredentialStyle } from '../../access/extract-api-key.ts';
+import type { CredentialStyle } from '../../access/extract-api-key.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import { encodeGeminiModel, encodeGeminiModelList } from '../../protocols/gemini-generate-content/index.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { authenticateRequest } from './authenticate-request.ts';
 import { encodeAnthropicModelList, encodeOpenaiModelList } from './encode-model-lists.ts';
 
 type ListShape = 'openai' | 'anthropic' | 'gemini' | 'codex';
@@ -16,11 +17,7 @@ type ListShape = 'openai' | 'anthropic' | 'gemini' | 'codex';
  */
 export function registerModelListRoutes(app: FastifyInstance, deps: AppDeps, prefix: string, surface: string | null): void {
   const listModels = (request: FastifyRequest, style: CredentialStyle): { caller: Caller; models: string[] } => {
-    const caller = authenticateKey(
-      deps.snapshot.current,
-      extractApiKey(style, request.headers, request.query as Record<string, unknown>),
-      deps.runtime.now(),
-    );
+    const caller = authenticateRequest(deps, request, style);
     return { caller, models: visibleModels(deps.snapshot.current, caller, surface) };
   };
 

@@ -1,0 +1,50 @@
+import type { Logger } from 'pino';
+import { BalanceMeter, type SpendBaseline } from '../billing/balance-meter.ts';
+import { ChargeWriter } from '../billing/charge-writer.ts';
+import type { Kv } from '../kv/kv.ts';
+import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
+import type { Store } from '../store/store.ts';
+import { RateLimiter } from './rate-limiter.ts';
+import { createClientIpResolver, type ClientIpResolver } from './resolve-client-ip.ts';
+
+/** The stateful parts of access control and metering, built once per process. */
+export interface AccessServices {
+  kv: Kv;
+  clientIp: ClientIpResolver;
+  rateLimiter: RateLimiter;
+  balances: BalanceMeter;
+  charges: ChargeWriter;
+  strictPricing: boolean;
+  close(): Promise<void>;
+}
+
+export function createAccessServices(input: {
+  kv: Kv;
+  store: Store;
+  snapshot: SnapshotHolder;
+  now: () => number;
+  logger: Logger;
+  trustedProxies: readonly string[];
+  strictPricing: boolean;
+  spendBaseline: SpendBaseline;
+}): AccessServices {
+  const charges = new ChargeWriter(input.store.keys, input.logger);
+  return {
+    kv: input.kv,
+    clientIp: createClientIpResolver(input.trustedProxies),
+    rateLimiter: new RateLimiter(input.kv, input.now),
+    balances: new BalanceMeter({
+      kv: input.kv,
+      charges,
+      currentKey: (keyHash) => input.snapshot.current.keysByHash.get(keyHash),
+      spendBaseline: input.spendBaseline,
+      now: input.now,
+    }),
+    charges,
+    strictPricing: input.strictPricing,
+    async close() {
+      await charges.close();
+      await input.kv.close();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { GatewayError } from '../core/gateway-error.ts';
+import type { Kv } from '../kv/kv.ts';
+import type { ApiKey } from '../store/store.ts';
+
+const MINUTE = 60_000;
+
+/** A request's place under its key's rate limits, given back when it ends. */
+export interface RateLease {
+  /** Frees the concurrency slot and corrects the token window to the tokens really used. */
+  release(actualTokens: number): Promise<void>;
+}
+
+/**
+ * Per-key requests per minute, tokens per minute and concurrent requests, in fixed one-minute
+ * windows in the kv (one INCR per window in Redis). Refusals are 429 `rate_limited` with the
+ * seconds until the window turns over (or 1 s for a busy concurrency limit).
+ */
+export class RateLimiter {
+  constructor(
+    private readonly kv: Kv,
+    private readonly now: () => number,
+  ) {}
+
+  async admit(key: ApiKey, estimatedTokens: number): Promise<RateLease> {
+    const { requestsPerMinute, tokensPerMinute, concurrentRequests } = key.limits;
+    const undo: Array<() => Promise<unknown>> = [];
+    const fail = async (error: GatewayError): Promise<never> => {
+      await Promise.all(undo.map((step) => step()));
+      throw error;
+    };
+    const now = this.now();
+    const minute = Math.floor(now / MINUTE);
+    const retryAfterSeconds = Math.max(1, Math.ceil(((minute + 1) * MINUTE - now) / 1000));
+    const ttlMs = 2 * MINUTE;
+
+    if (concurrentRequests !== undefined) {
+      const name = `rate:${key.id}:concurrent`;
+      const result = await this.kv.adjust(name, 1, { max: concurrentRequests });
+      if (!result.applied) {
+        await fail(
+          new GatewayError(
+            'rate_limited',
+            `This API key already has ${result.value} requests in progress, its limit of concurrent requests (${concurrentRequests}). Wait for one to finish and retry, or ask the operator to raise the key's concurrency limit.`,
+            { retryAfterSeconds: 1 },
+          ),
+        );
+      }
+      undo.push(() => this.kv.adjust(name, -1));
+    }
+
+    if (requestsPerMinute !== undefined) {
+      const name = `rate:${key.id}:rpm:${minute}`;
+      const result = await this.kv.adjust(name, 1, { max: requestsPerMinute, ttlMs });
+      if (!result.applied) {
+        await fail(
+          new GatewayError(
+            'rate_limited',
+            `This API key is limited to ${requestsPerMinute} requests per minute and has used them all. Retry in ${retryAfterSeconds} s, or ask the operator to raise the key's requests-per-minute limit.`,
+            { retryAfterSeconds },
+          ),
+        );
+      }
+      undo.push(() => this.kv.adjust(name, -1));
+    }
+
+    let tokenWindow: string | undefined;
+    if (tokensPerMinute !== undefined) {
+      tokenWindow = `rate:${key.id}:tpm:${minute}`;
+      // Admitted while the window is still below the limit, so one large request is not refused forever.
+      const result = await this.kv.adjust(tokenWindow, estimatedTokens, { max: tokensPerMinute - 1 + estimatedTokens, ttlMs });
+      if (!result.applied) {
+        await fail(
+          new GatewayError(
+            'rate_limited',
+            `This API key is limited to ${tokensPerMinute} tokens per minute and has used ${result.value} in this minute. Retry in ${retryAfterSeconds} s, or ask the operator to raise the key's tokens-per-minute limit.`,
+            { retryAfterSeconds },
+          ),
+        );
+      }
+    }
+
+    let released = false;
+    return {
+      release: async (actualTokens) => {
+        if (released) return;
+        released = true;
+        const steps: Array<Promise<unknown>> = [];
+        if (concurrentRequests !== undefined) steps.push(this.kv.adjust(`rate:${key.id}:concurrent`, -1));
+        if (tokenWindow !== undefined && actualTokens !== estimatedTokens) {
+          steps.push(this.kv.adjust(tokenWindow, actualTokens - estimatedTokens, { ttlMs }));
+        }
+        await Promise.all(steps);
+      },
+    };
+  }
+}

@@ -1,0 +1,159 @@
+import { GatewayError } from '../core/gateway-error.ts';
+import type { Kv } from '../kv/kv.ts';
+import type { ApiKey } from '../store/store.ts';
+import type { ChargeWriter } from './charge-writer.ts';
+import { formatUsd } from './format-usd.ts';
+import { spendWindows, type SpendWindow } from './spend-windows.ts';
+
+/** Spend already in the database for a key over `[start, end)`, loaded once at start-up. */
+export type SpendBaseline = (keyId: string, start: number, end: number) => number;
+
+export interface BalanceMeterDeps {
+  kv: Kv;
+  charges: ChargeWriter;
+  /** The key as the snapshot has it now (by hash), or undefined when it is gone. */
+  currentKey: (keyHash: string) => ApiKey | undefined;
+  spendBaseline: SpendBaseline;
+  now: () => number;
+}
+
+/** Money held for one request until its exact cost is known. */
+export interface SpendHold {
+  readonly reservedMicros: number;
+  /** Replaces the hold with the exact cost (0 refunds it all). Call exactly once. */
+  settle(costMicros: number): Promise<void>;
+}
+
+const WINDOW_SLACK_MS = 86_400_000;
+/** Seeding is idempotent (setIfAbsent), so forgetting what was seeded only costs one extra call. */
+const MAX_REMEMBERED_SEEDS = 50_000;
+
+/**
+ * Balances and spend caps, held in the kv so that concurrent requests can never spend more
+ * than a key has: each request reserves its estimate atomically, then settles to its exact
+ * cost. The kv is the authority on the hot path; settled charges reach the database in
+ * batches through the charge writer.
+ *
+ * A balance lives under the key's `updatedAt`: when the operator edits the key (say, a top-up),
+ * the next request starts a fresh account from the snapshot's balance minus the charges not yet
+ * written, and holds made before the edit settle against the new account.
+ */
+export class BalanceMeter {
+  readonly #seededWindows = new Set<string>();
+  readonly #seededAccounts = new Set<string>();
+
+  constructor(private readonly deps: BalanceMeterDeps) {}
+
+  async hold(key: ApiKey, amountMicros: number, model: string): Promise<SpendHold> {
+    const windows = spendWindows(key.limits, this.deps.now());
+    const heldWindows: string[] = [];
+    const releaseWindows = () => Promise.all(heldWindows.map((name) => this.deps.kv.adjust(name, -amountMicros)));
+    for (const window of windows) {
+      const name = await this.#seedWindow(key.id, window);
+      // A zero-cost request is still refused once the cap is reached.
+      const result = await this.deps.kv.adjust(name, amountMicros, {
+        max: amountMicros === 0 ? window.limitMicros - 1 : window.limitMicros,
+      });
+      if (!result.applied) {
+        await releaseWindows();
+        throw spendLimitError(window, result.value, amountMicros);
+      }
+      heldWindows.push(name);
+    }
+
+    let account: string | undefined;
+    if (key.balanceMicros !== null) {
+      account = await this.#seedAccount(key);
+      const result = await this.deps.kv.adjust(account, -amountMicros, { min: amountMicros === 0 ? 1 : 0 });
+      if (!result.applied) {
+        await releaseWindows();
+        throw new GatewayError(
+          'insufficient_balance',
+          result.value <= 0
+            ? `This API key has no balance left (${formatUsd(result.value)}). Ask the operator to top up the key's balance.`
+            : `This API key's balance (${formatUsd(result.value)}) does not cover this request to "${model}" (up to ${formatUsd(amountMicros)} with its output limit). Ask the operator to top up the key, or lower the request's maximum output tokens.`,
+        );
+      }
+    }
+
+    let settled = false;
+    return {
+      reservedMicros: amountMicros,
+      settle: async (costMicros) => {
+        if (settled) return;
+        settled = true;
+        const difference = costMicros - amountMicros;
+        if (difference !== 0) await Promise.all(heldWindows.map((name) => this.deps.kv.adjust(name, difference)));
+        await this.#settleBalance(key, account, amountMicros, costMicros);
+        this.deps.charges.record(key.id, costMicros);
+      },
+    };
+  }
+
+  /** What the key has left right now, for `/api/me`; null = unlimited. */
+  async available(key: ApiKey): Promise<number | null> {
+    if (key.balanceMicros === null) return null;
+    return (await this.deps.kv.get(accountName(key))) ?? key.balanceMicros - this.deps.charges.pending(key.id);
+  }
+
+  /** Spent so far in each of the key's capped windows, for `/api/me`. */
+  async windowSpend(key: ApiKey): Promise<Array<SpendWindow & { spentMicros: number }>> {
+    const windows = spendWindows(key.limits, this.deps.now());
+    return Promise.all(
+      windows.map(async (window) => ({
+        ...window,
+        spentMicros: (await this.deps.kv.get(windowName(key.id, window))) ?? this.deps.spendBaseline(key.id, window.start, window.end),
+      })),
+    );
+  }
+
+  async #settleBalance(key: ApiKey, account: string | undefined, reserved: number, cost: number): Promise<void> {
+    const current = this.deps.currentKey(key.keyHash);
+    const currentAccount = current && current.balanceMicros !== null ? await this.#seedAccount(current) : undefined;
+    if (account !== undefined && account === currentAccount) {
+      if (reserved !== cost) await this.deps.kv.adjust(account, reserved - cost);
+      return;
+    }
+    // The key was edited meanwhile: the old account is abandoned, and the new one (seeded from
+    // the store, which does not know this charge yet) pays the cost.
+    if (currentAccount !== undefined && cost !== 0) await this.deps.kv.adjust(currentAccount, -cost);
+  }
+
+  async #seedAccount(key: ApiKey): Promise<string> {
+    const name = accountName(key);
+    if (!this.#seededAccounts.has(name)) {
+      await this.deps.kv.setIfAbsent(name, (key.balanceMicros ?? 0) - this.deps.charges.pending(key.id));
+      if (this.#seededAccounts.size >= MAX_REMEMBERED_SEEDS) this.#seededAccounts.clear();
+      this.#seededAccounts.add(name);
+    }
+    return name;
+  }
+
+  async #seedWindow(keyId: string, window: SpendWindow): Promise<string> {
+    const name = windowName(keyId, window);
+    if (!this.#seededWindows.has(name)) {
+      const ttlMs = window.end - this.deps.now() + WINDOW_SLACK_MS;
+      await this.deps.kv.setIfAbsent(name, this.deps.spendBaseline(keyId, window.start, window.end), ttlMs);
+      if (this.#seededWindows.size >= MAX_REMEMBERED_SEEDS) this.#seededWindows.clear();
+      this.#seededWindows.add(name);
+    }
+    return name;
+  }
+}
+
+function accountName(key: ApiKey): string {
+  return `balance:${key.id}:${key.updatedAt}`;
+}
+
+function windowName(keyId: string, window: SpendWindow): string {
+  return `spend:${keyId}:${window.period}:${window.id}`;
+}
+
+function spendLimitError(window: SpendWindow, spent: number, amount: number): GatewayError {
+  const label = { daily: 'daily', weekly: 'weekly', monthly: 'monthly' }[window.period];
+  const already = spent >= window.limitMicros;
+  return new GatewayError(
+    'spend_limit_reached',
+    `This API key's ${label} spending limit of ${formatUsd(window.limitMicros)} is ${already ? 'reached' : 'nearly reached'} (${formatUsd(spent)} spent${already ? '' : `; this request may cost up to ${formatUsd(amount)}`}). It resets at ${new Date(window.end).toISOString()}; wait until then, or ask the operator to raise the key's ${label} limit.`,
+  );
+}

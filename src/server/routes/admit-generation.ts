@@ -1,0 +1,82 @@
+import type { Caller } from '../../access/authenticate-key.ts';
+import type { SpendHold } from '../../billing/balance-meter.ts';
+import { computeCostMicros } from '../../billing/compute-cost.ts';
+import { estimateReservationMicros, type RequestEstimate } from '../../billing/estimate-reservation.ts';
+import { resolvePrice, UNPRICED_WARNING } from '../../billing/resolve-price.ts';
+import { spendWindows } from '../../billing/spend-windows.ts';
+import { estimateInputTokens } from '../../core/estimate-tokens.ts';
+import type { Usage } from '../../core/usage.ts';
+import { getCodec } from '../../protocols/codec-registry.ts';
+import type { ProtocolId } from '../../protocols/protocol-codec.ts';
+import type { AppDeps } from '../app-deps.ts';
+
+/** A request admitted under its key's price, rate limits, spend caps and balance. */
+export interface Admission {
+  /** Warnings for the usage row (an unpriced model). */
+  warnings: string[];
+  /** The local estimate of the request (decoded once, on demand); undefined if it cannot be decoded. */
+  estimate(): RequestEstimate | undefined;
+  /** Settles to the exact cost of `usage` (none = nothing to bill, a full refund); returns the cost. */
+  finish(usage: Usage | undefined): Promise<number>;
+}
+
+/**
+ * Everything that costs or counts, in the order a user would want to hear about it: strict
+ * pricing (403 model_not_priced), rate limits (429), spend caps (403 spend_limit_reached) and
+ * the balance (403 insufficient_balance). Each step that fails undoes the ones before it.
+ * The request is decoded for an estimate only when a limit or a balance needs one.
+ */
+export async function admitGeneration(
+  deps: AppDeps,
+  caller: Caller,
+  model: string,
+  request: { protocol: ProtocolId; body: Record<string, unknown>; pathModel: string | undefined; stream: boolean },
+): Promise<Admission> {
+  const { key, group } = caller;
+  const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
+  let estimated: RequestEstimate | undefined | null = null;
+  const estimate = (): RequestEstimate | undefined => {
+    if (estimated !== null) return estimated;
+    try {
+      const decoded = getCodec(request.protocol).decodeRequest(
+        request.pathModel === undefined
+          ? { body: request.body, pathStream: request.stream }
+          : { body: request.body, pathModel: request.pathModel, pathStream: request.stream },
+        deps.runtime,
+      ).value;
+      estimated = { inputTokens: estimateInputTokens(decoded), maxOutputTokens: decoded.maxOutputTokens };
+    } catch {
+      // The relay reports an undecodable body in the client's terms; here it only means "no estimate".
+      estimated = undefined;
+    }
+    return estimated;
+  };
+
+  const guardsMoney = price !== undefined && (key.balanceMicros !== null || spendWindows(key.limits, deps.runtime.now()).length > 0);
+  const tokensLimited = key.limits.tokensPerMinute !== undefined;
+  const estimatedInput = tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
+
+  const lease = await deps.access.rateLimiter.admit(key, estimatedInput);
+  let hold: SpendHold;
+  try {
+    const reserve = guardsMoney ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier) : 0;
+    hold = await deps.access.balances.hold(key, reserve, model);
+  } catch (error) {
+    await lease.release(estimatedInput);
+    throw error;
+  }
+
+  let finished: Promise<number> | undefined;
+  return {
+    warnings: price === undefined ? [UNPRICED_WARNING] : [],
+    estimate,
+    finish(usage) {
+      finished ??= (async () => {
+        const cost = usage !== undefined && price !== undefined ? computeCostMicros(usage, price, group.priceMultiplier) : 0;
+        await Promise.all([hold.settle(cost), lease.release(usage ? usage.inputTokens + usage.outputTokens : 0)]);
+        return cost;
+      })();
+      return finished;
+    },
+  };
+}
