@@ -166,6 +166,54 @@ export interface UsageAggregateRow {
   costMicros: number;
 }
 
+/** Usage aggregated over time buckets, for charts; the same filters as `UsageLogQuery`. */
+export interface UsageSummaryQuery {
+  /** Epoch ms, inclusive; the first bucket starts at `from` rounded down to `bucketMs`. */
+  from: number;
+  /** Epoch ms, exclusive. */
+  to: number;
+  /** Bucket width in ms (a positive integer; buckets are aligned to the epoch, i.e. UTC). */
+  bucketMs: number;
+  keyId?: string;
+  group?: string;
+  model?: string;
+  /** Rows in each breakdown (default 10). */
+  top?: number;
+}
+
+export interface UsageTotals {
+  requests: number;
+  /** Requests answered with status >= 400. */
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  costMicros: number;
+  /** Approximate (log-spaced histogram, interpolated); null when there were no requests. */
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+}
+
+export interface UsageSeriesPoint extends UsageTotals {
+  /** Bucket start, epoch ms. */
+  start: number;
+}
+
+export interface UsageBreakdownRow extends Omit<UsageTotals, 'latencyP50Ms' | 'latencyP95Ms'> {
+  /** The model name, or the key id (null for requests without a valid key). */
+  id: string | null;
+  /** The key's name as logged; the model name again for the model breakdown. */
+  name: string | null;
+}
+
+export interface UsageSummary {
+  /** One point per bucket from `from` to `to`, empty buckets included, oldest first. */
+  series: UsageSeriesPoint[];
+  totals: UsageTotals;
+  /** Most requested first. */
+  byModel: UsageBreakdownRow[];
+  byKey: UsageBreakdownRow[];
+}
+
 export type NewGroup = Pick<Group, 'name'> & Partial<Pick<Group, 'description' | 'priceMultiplier'>>;
 export type GroupPatch = Partial<Pick<Group, 'description' | 'priceMultiplier'>>;
 
@@ -224,6 +272,8 @@ export interface UsageLogRepository {
   /** Batched insert; called off the hot path by the usage writer. */
   insertMany(entries: UsageLogEntry[]): Promise<void>;
   query(query: UsageLogQuery): Promise<UsageLogEntry[]>;
+  /** Counts, tokens, cost and latency percentiles per time bucket, plus top models and keys. */
+  summarize(query: UsageSummaryQuery): Promise<UsageSummary>;
   /** Deletes entries older than the given time; returns how many went. */
   pruneBefore(time: number): Promise<number>;
   /** Totals per UTC day × key or model, oldest day first, then by subject (nulls last). */

@@ -8,6 +8,7 @@ import { describeMigrations } from './conformance/migrations-conformance.ts';
 import { describePricesAndSettings } from './conformance/prices-settings-conformance.ts';
 import { describeUsage } from './conformance/usage-conformance.ts';
 import { describeUsageAggregate } from './conformance/usage-aggregate-conformance.ts';
+import { describeUsageSummary } from './conformance/usage-summary-conformance.ts';
 import type { StoreHarness } from './store-harness.ts';
 
 /**
@@ -40,6 +41,7 @@ export function runStoreConformance(name: string, createHarness: () => Promise<S
     describePricesAndSettings(context);
     describeUsage(context);
     describeUsageAggregate(context);
+    describeUsageSummary(context);
     describeMigrations(context);
   });
 }

@@ -3,6 +3,7 @@ import type { UsageLogsTable } from '../database-schema.ts';
 import type { UsageAttempt, UsageLogEntry, UsageLogRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { aggregateUsage } from './aggregate-usage.ts';
+import { summarizeUsage } from './summarize-usage.ts';
 
 /** 27 columns × 200 rows stays well inside SQLite's and PostgreSQL's bound-parameter limits. */
 const ROWS_PER_STATEMENT = 200;
@@ -44,6 +45,8 @@ export function createUsageLogRepository({ db }: StoreContext): UsageLogReposito
       const rows = await select.orderBy('time', 'desc').orderBy('request_id', 'desc').limit(limit).execute();
       return rows.map(toEntry);
     },
+
+    summarize: (query) => summarizeUsage(db, query),
 
     async pruneBefore(time) {
       const result = await db.deleteFrom('usage_logs').where('time', '<', time).executeTakeFirst();

@@ -1,0 +1,102 @@
+import { useState } from 'preact/hooks';
+import { LoginPage } from './pages/login-page.tsx';
+import { ChannelsPage } from './pages/channels-page.tsx';
+import { ConnectPage } from './pages/connect-page.tsx';
+import { KeysPage } from './pages/keys-page.tsx';
+import { LogsPage } from './pages/logs-page.tsx';
+import { MatrixPage } from './pages/matrix-page.tsx';
+import { ModelCheckPage } from './pages/model-check-page.tsx';
+import { MyKeyPage } from './pages/my-key-page.tsx';
+import { OverviewPage } from './pages/overview-page.tsx';
+import { PricingPage } from './pages/pricing-page.tsx';
+import { followLink, navigate, usePath } from './lib/router.ts';
+import { loadSession, saveSession, type Session } from './lib/session.ts';
+
+interface PageEntry {
+  path: string;
+  label: string;
+  render: (session: Session) => preact.JSX.Element;
+}
+
+const OPERATOR_PAGES: PageEntry[] = [
+  { path: '/', label: 'Overview', render: (session) => <OverviewPage session={session} /> },
+  { path: '/matrix', label: 'Groups & models', render: (session) => <MatrixPage session={session} /> },
+  { path: '/channels', label: 'Channels', render: (session) => <ChannelsPage session={session} /> },
+  { path: '/keys', label: 'Keys', render: (session) => <KeysPage session={session} /> },
+  { path: '/logs', label: 'Logs', render: (session) => <LogsPage session={session} /> },
+  { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
+  { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
+  { path: '/pricing', label: 'Pricing', render: (session) => <PricingPage session={session} /> },
+];
+
+const KEY_PAGES: PageEntry[] = [
+  { path: '/', label: 'My key', render: (session) => <MyKeyPage session={session} /> },
+  { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
+  { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
+];
+
+export function App() {
+  const [session, setSession] = useState<Session | null>(loadSession);
+  const path = usePath();
+
+  const signIn = (next: Session) => {
+    saveSession(next);
+    setSession(next);
+    navigate('/');
+  };
+  const signOut = () => {
+    saveSession(null);
+    setSession(null);
+    navigate('/');
+  };
+
+  if (!session) return <LoginPage onSignIn={signIn} />;
+  const pages = session.role === 'operator' ? OPERATOR_PAGES : KEY_PAGES;
+  const page = pages.find((entry) => entry.path === (path.replace(/\/+$/, '') || '/'));
+
+  return (
+    <div class="layout">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <span class="brand">Switchyard</span>
+        <nav aria-label="Pages">
+          <ul>
+            {pages.map((entry) => (
+              <li key={entry.path}>
+                <a
+                  href={`/console${entry.path === '/' ? '/' : entry.path}`}
+                  aria-current={entry === page ? 'page' : undefined}
+                  onClick={(event) => followLink(event, entry.path)}
+                >
+                  {entry.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span class="who">{session.role === 'operator' ? 'Operator' : 'Key holder'}</span>
+        <button type="button" class="small" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {page ? (
+          page.render(session)
+        ) : (
+          <section>
+            <h1>Page not found</h1>
+            <p>
+              There is no console page at <code>{path}</code>.{' '}
+              <a href="/console/" onClick={(event) => followLink(event, '/')}>
+                Go to the start page
+              </a>
+              .
+            </p>
+          </section>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import type { CheckStep } from '../lib/model-check.ts';
+
+const MARK = { pass: '✓ pass', fail: '✗ fail', warn: '! check', info: 'i note' } as const;
+
+/** The five steps, each with its verdict in words (not colour alone). */
+export function CheckList(props: { steps: CheckStep[]; source: string }) {
+  return (
+    <div class="checklist" aria-live="polite">
+      <ol>
+        {props.steps.map((step) => (
+          <li key={step.title} class={`verdict-${step.verdict}`} data-verdict={step.verdict}>
+            <span class="verdict">{MARK[step.verdict]}</span>
+            <div>
+              <strong>{step.title.replace(/^\d+\.\s*/, '')}</strong>
+              <p>{step.detail}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+      <p class="muted small-text">Checked by {props.source}.</p>
+    </div>
+  );
+}

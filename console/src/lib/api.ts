@@ -1,0 +1,68 @@
+/** A failed call, with the gateway's own words when it gave any. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface CallOptions {
+  method?: string;
+  body?: unknown;
+  bearer?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls the gateway on this origin. JSON in, JSON out; 204 gives undefined. */
+export async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? 'GET',
+      headers,
+      credentials: 'omit',
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+  } catch {
+    throw new ApiError('The gateway could not be reached. Is it running, and is this the right address?', 0, null);
+  }
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  if (!response.ok) throw new ApiError(errorMessage(parsed, response.status), response.status, errorCode(parsed));
+  return parsed as T;
+}
+
+function errorMessage(body: unknown, status: number): string {
+  const error = (body as { error?: unknown } | undefined)?.error;
+  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
+    return (error as { message: string }).message;
+  }
+  if (typeof error === 'string') return error;
+  if (status === 404) return 'This gateway does not offer that yet (404).';
+  return `The gateway answered ${status}.`;
+}
+
+function errorCode(body: unknown): string | null {
+  const error = (body as { error?: { code?: unknown; type?: unknown } } | undefined)?.error;
+  if (error && typeof error === 'object') {
+    if (typeof error.code === 'string') return error.code;
+    if (typeof error.type === 'string') return error.type;
+  }
+  return null;
+}
+
+export function isMissingEndpoint(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 405) && error.code !== 'model_not_found';
+}

@@ -1,0 +1,29 @@
+import type { Channel } from './types.ts';
+
+export interface ChannelStatus {
+  /** Would routing send traffic here now? */
+  usable: boolean;
+  /** One word for the badge: enabled, disabled, open, half-open… */
+  label: string;
+  reason: string | null;
+}
+
+const DOWN_STATES = new Set(['open', 'down', 'unhealthy', 'failing', 'disabled', 'dead', 'removed', 'out']);
+
+/** Reads the channel's enabled flag and, when the gateway reports it, its health and circuit. */
+export function channelStatus(channel: Channel): ChannelStatus {
+  if (!channel.enabled) return { usable: false, label: 'disabled', reason: 'disabled by the operator' };
+  const health = channel.health;
+  if (!health) return { usable: true, label: 'enabled', reason: null };
+  const circuit = health.circuit ?? (typeof health.state === 'string' ? health.state : undefined);
+  const reason = health.reason ?? null;
+  if (circuit && DOWN_STATES.has(circuit.toLowerCase())) return { usable: false, label: circuit, reason };
+  return { usable: true, label: circuit ?? 'enabled', reason };
+}
+
+export function lastErrorText(channel: Channel): string | null {
+  const error = channel.health?.lastError;
+  if (!error) return null;
+  if (typeof error === 'string') return error;
+  return [error.code, error.message].filter(Boolean).join(': ') || null;
+}

@@ -1,0 +1,203 @@
+import { useState } from 'preact/hooks';
+import { AsyncView } from '../components/async-view.tsx';
+import { Drawer } from '../components/drawer.tsx';
+import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
+import { ApiError, call } from '../lib/api.ts';
+import { channelStatus, lastErrorText } from '../lib/channel-status.ts';
+import { DASH, list, ms, percent } from '../lib/format.ts';
+import { bearerOf, type Session } from '../lib/session.ts';
+import type { Channel } from '../lib/types.ts';
+import { useResource } from '../lib/use-resource.ts';
+import { ChannelForm } from './channel-form.tsx';
+
+type Editing = { mode: 'create' } | { mode: 'edit'; channel: Channel } | null;
+
+export function ChannelsPage(props: { session: Session }) {
+  const token = bearerOf(props.session);
+  const data = useResource(() => loadAdminData(token), [token]);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [message, setMessage] = useState<string | null>(null);
+
+  return (
+    <section>
+      <div class="page-head">
+        <h1>Channels</h1>
+        <button type="button" class="primary" onClick={() => setEditing({ mode: 'create' })}>
+          Add channel
+        </button>
+        <button type="button" class="small" onClick={data.reload}>
+          Refresh
+        </button>
+      </div>
+      {message && (
+        <p class="notice" role="status">
+          {message}
+        </p>
+      )}
+      <AsyncView resource={data} what="channels">
+        {(admin) => (
+          <>
+            <ChannelTable admin={admin} token={token} onEdit={(channel) => setEditing({ mode: 'edit', channel })} onChanged={data.reload} onMessage={setMessage} />
+            {editing && (
+              <Drawer title={editing.mode === 'create' ? 'Add a channel' : `Edit channel ${editing.channel.name}`} onClose={() => setEditing(null)}>
+                <ChannelForm
+                  token={token}
+                  groups={admin.groups}
+                  {...(editing.mode === 'edit' ? { channel: editing.channel } : {})}
+                  onCancel={() => setEditing(null)}
+                  onSaved={() => {
+                    setMessage(editing.mode === 'create' ? 'Channel created.' : 'Channel saved.');
+                    setEditing(null);
+                    data.reload();
+                  }}
+                />
+              </Drawer>
+            )}
+          </>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
+
+function ChannelTable(props: { admin: AdminData; token: string; onEdit: (channel: Channel) => void; onChanged: () => void; onMessage: (text: string) => void }) {
+  if (props.admin.channels.length === 0) return <p class="notice">No channels yet. Add one to route requests to an upstream.</p>;
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Channel</th>
+            <th scope="col">Models</th>
+            <th scope="col">Groups</th>
+            <th scope="col" class="num">Priority / weight</th>
+            <th scope="col">State</th>
+            <th scope="col" class="num">Success</th>
+            <th scope="col" class="num">p50 / p95</th>
+            <th scope="col">Last error</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.admin.channels.map((channel) => (
+            <ChannelRow key={channel.id} channel={channel} {...props} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+interface TestResult {
+  ok: boolean;
+  text: string;
+}
+
+function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: Channel) => void; onChanged: () => void; onMessage: (text: string) => void }) {
+  const { channel, token } = props;
+  const [test, setTest] = useState<TestResult | 'running' | null>(null);
+  const status = channelStatus(channel);
+  const health = channel.health;
+  const path = `/api/admin/channels/${encodeURIComponent(channel.id)}`;
+
+  const runTest = async () => {
+    setTest('running');
+    try {
+      const result = await call<Record<string, unknown>>(`${path}/test`, { method: 'POST', body: {}, bearer: token });
+      setTest(describeTest(result));
+    } catch (error) {
+      setTest({
+        ok: false,
+        text:
+          error instanceof ApiError && (error.status === 404 || error.status === 405)
+            ? 'Channel test is not available on this gateway version (POST /api/admin/channels/:id/test answered 404).'
+            : `Test failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  };
+  const toggle = async () => {
+    try {
+      await call(path, { method: 'PATCH', body: { enabled: !channel.enabled }, bearer: token });
+      props.onMessage(`Channel ${channel.name} ${channel.enabled ? 'disabled' : 'enabled'}.`);
+      props.onChanged();
+    } catch (error) {
+      props.onMessage(`Could not change ${channel.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const remove = async () => {
+    if (!confirm(`Delete channel "${channel.name}"? Requests stop going to it at once.`)) return;
+    try {
+      await call(path, { method: 'DELETE', bearer: token });
+      props.onMessage(`Channel ${channel.name} deleted.`);
+      props.onChanged();
+    } catch (error) {
+      props.onMessage(`Could not delete ${channel.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  return (
+    <>
+      <tr data-channel={channel.name}>
+        <td>
+          <strong>{channel.name}</strong>
+          <div class="small-text muted">
+            {channel.provider} · <span class="break">{channel.baseUrl}</span>
+          </div>
+        </td>
+        <td class="small-text">{list(channel.models)}</td>
+        <td class="small-text">{list(channel.groups)}</td>
+        <td class="num">
+          {channel.priority} / {channel.weight}
+        </td>
+        <td>
+          <span class={`badge ${status.usable ? 'ok' : 'down'}`}>{status.label}</span>
+          {status.reason && <div class="small-text muted">{status.reason}</div>}
+        </td>
+        <td class="num">{percent(health?.successRate)}</td>
+        <td class="num">
+          {ms(health?.latencyP50)} / {ms(health?.latencyP95)}
+        </td>
+        <td class="small-text">{lastErrorText(channel) ?? DASH}</td>
+        <td>
+          <div class="actions">
+            <button type="button" class="small" onClick={runTest} disabled={test === 'running'}>
+              {test === 'running' ? 'Testing…' : 'Test'}
+            </button>
+            <button type="button" class="small" onClick={toggle}>
+              {channel.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <button type="button" class="small" onClick={() => props.onEdit(channel)}>
+              Edit
+            </button>
+            <button type="button" class="small danger" onClick={remove}>
+              Delete
+            </button>
+          </div>
+        </td>
+      </tr>
+      {test && test !== 'running' && (
+        <tr class="test-row">
+          <td colSpan={9}>
+            <p class={`notice ${test.ok ? 'success' : 'error'}`} role="status" data-test-result={channel.name}>
+              {test.text}
+            </p>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+/** Tolerant reading of the channel-test answer: status, latency, error. */
+function describeTest(result: Record<string, unknown>): TestResult {
+  const status = typeof result.status === 'number' ? result.status : undefined;
+  const latency = [result.latencyMs, result.latency].find((value) => typeof value === 'number') as number | undefined;
+  const rawError = result.error;
+  const error = typeof rawError === 'string' ? rawError : rawError && typeof rawError === 'object' ? String((rawError as { message?: unknown }).message ?? JSON.stringify(rawError)) : null;
+  const ok = typeof result.ok === 'boolean' ? result.ok : error === null && (status === undefined || status < 400);
+  const parts = [ok ? 'Test passed' : 'Test failed'];
+  if (status !== undefined) parts.push(`status ${status}`);
+  if (latency !== undefined) parts.push(ms(latency));
+  if (typeof result.model === 'string') parts.push(`model ${result.model}`);
+  return { ok, text: `${parts.join(' · ')}${error ? ` — ${error}` : ''}` };
+}

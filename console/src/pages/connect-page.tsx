@@ -1,0 +1,113 @@
+import { useState } from 'preact/hooks';
+import { AsyncView } from '../components/async-view.tsx';
+import { CheckList } from '../components/check-list.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
+import { CLIENT_KINDS, clientSetup, maskKey, type ClientKind } from '../lib/client-kinds.ts';
+import { runModelCheck, type CheckStep } from '../lib/model-check.ts';
+import type { Session } from '../lib/session.ts';
+import { useResource } from '../lib/use-resource.ts';
+import { initialTarget, loadTargetContext, secretFor, TargetPicker, type Target, type TargetContext } from './target-picker.tsx';
+
+/** Copy-ready set-up for every client kind in the specification's base-address table. */
+export function ConnectPage(props: { session: Session }) {
+  const context = useResource(() => loadTargetContext(props.session), [props.session]);
+  return (
+    <section>
+      <h1>Connect a client</h1>
+      <AsyncView resource={context} what="your keys and models">
+        {(loaded) => <ConnectView context={loaded} />}
+      </AsyncView>
+    </section>
+  );
+}
+
+function ConnectView({ context }: { context: TargetContext }) {
+  const [target, setTarget] = useState<Target>(() => initialTarget(context));
+  const root = location.origin;
+  const altPrefix = context.role === 'key' ? context.view.altPrefix : 'antigravity';
+  const secret = secretFor(context, target);
+  const model = target.model || '<MODEL>';
+  return (
+    <>
+      <p class="muted">
+        One address serves every client; what you enter depends on the client. The key is masked on screen;
+        {secret ? ' the copy buttons put the full key in your clipboard.' : ' paste your key where <API_KEY> stands.'}
+      </p>
+      <TargetPicker context={context} target={target} onChange={setTarget} showKind={false} />
+      {context.role === 'key' && context.view.problem && (
+        <p class="notice error" role="alert">
+          This key is refused right now: {context.view.problem}
+        </p>
+      )}
+      <div class="client-list">
+        {CLIENT_KINDS.map(([kind]) => (
+          <ClientCard key={kind} kind={kind} root={root} secret={secret} model={model} altPrefix={altPrefix} context={context} target={target} />
+        ))}
+      </div>
+    </>
+  );
+}
+
+function ClientCard(props: { kind: ClientKind; root: string; secret: string | undefined; model: string; altPrefix: string; context: TargetContext; target: Target }) {
+  const shown = clientSetup(props.kind, props.root, props.secret ? maskKey(props.secret) : '<API_KEY>', props.model, props.altPrefix);
+  const copied = clientSetup(props.kind, props.root, props.secret ?? '<API_KEY>', props.model, props.altPrefix);
+  const [check, setCheck] = useState<{ steps: CheckStep[]; source: string } | 'running' | string | null>(null);
+  const test = async () => {
+    setCheck('running');
+    try {
+      setCheck(
+        await runModelCheck({
+          kind: props.kind,
+          model: props.target.model,
+          root: props.root,
+          altPrefix: props.altPrefix,
+          ...(props.secret ? { key: props.secret } : {}),
+          ...(props.context.role === 'operator' ? { admin: props.context.admin, keyId: props.target.keyId } : {}),
+        }),
+      );
+    } catch (error) {
+      setCheck(`The check could not run: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  return (
+    <article class="card client" data-client={props.kind} aria-labelledby={`client-${props.kind}`}>
+      <h2 id={`client-${props.kind}`}>{shown.label}</h2>
+      <p>
+        Address: <code data-address>{shown.address}</code> <CopyButton text={shown.address} label="Copy address" />
+      </p>
+      <p class="muted small-text">{shown.addressNote}</p>
+      {shown.blocks.map(([title, text], index) => (
+        <CopyBlockMasked key={title} title={title} shown={text} copied={copied.blocks[index]![1]} />
+      ))}
+      {shown.notes.map((note) => (
+        <p class="small-text" key={note}>
+          {note}
+        </p>
+      ))}
+      <button type="button" class="small" onClick={test} disabled={check === 'running' || !props.target.model}>
+        {check === 'running' ? 'Checking…' : 'Test this'}
+      </button>
+      {typeof check === 'string' && check !== 'running' && (
+        <p class="notice error" role="alert">
+          {check}
+        </p>
+      )}
+      {check && typeof check === 'object' && <CheckList steps={check.steps} source={check.source} />}
+    </article>
+  );
+}
+
+/** Shows the masked text, copies the real one. */
+function CopyBlockMasked(props: { title: string; shown: string; copied: string }) {
+  return (
+    <div class="copy-block">
+      <div class="copy-head">
+        <span>{props.title}</span>
+        <CopyButton text={props.copied} label={`Copy ${props.title}`} />
+      </div>
+      <pre tabIndex={0}>
+        <code>{props.shown}</code>
+      </pre>
+    </div>
+  );
+}

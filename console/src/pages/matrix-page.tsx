@@ -1,0 +1,101 @@
+import { AsyncView } from '../components/async-view.tsx';
+import { loadAdminData } from '../lib/admin-data.ts';
+import { usd } from '../lib/format.ts';
+import { buildModelMatrix, cellKey, type ModelMatrix } from '../lib/model-matrix.ts';
+import { followLink } from '../lib/router.ts';
+import { bearerOf, type Session } from '../lib/session.ts';
+import { useResource } from '../lib/use-resource.ts';
+
+/** The specification's "group or channel available" at a glance. */
+export function MatrixPage(props: { session: Session }) {
+  const bearer = bearerOf(props.session);
+  const data = useResource(async () => {
+    const admin = await loadAdminData(bearer);
+    return buildModelMatrix(admin.groups, admin.channels, admin.prices);
+  }, [bearer]);
+  return (
+    <section>
+      <div class="page-head">
+        <h1>Groups &amp; models</h1>
+        <button type="button" class="small" onClick={data.reload}>
+          Refresh
+        </button>
+      </div>
+      <p class="muted">
+        Each cell: usable channels / channels serving the model in that group, the group's price (list price × the group's
+        multiplier, USD per million input / output tokens) and the channels behind it.
+      </p>
+      <AsyncView resource={data} what="the group × model matrix">
+        {(matrix) => <MatrixTable matrix={matrix} />}
+      </AsyncView>
+    </section>
+  );
+}
+
+function MatrixTable({ matrix }: { matrix: ModelMatrix }) {
+  if (matrix.models.length === 0) {
+    return (
+      <p class="notice">
+        No channel serves any model yet.{' '}
+        <a href="/console/channels" onClick={(event) => followLink(event, '/channels')}>
+          Add a channel
+        </a>{' '}
+        to make models available.
+      </p>
+    );
+  }
+  return (
+    <div class="table-wrap">
+      <table class="matrix">
+        <caption class="visually-hidden">Availability of each model in each group</caption>
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            {matrix.groups.map((group) => (
+              <th scope="col" key={group.name}>
+                {group.name}
+                {group.priceMultiplier !== 1 && <span class="muted"> ×{group.priceMultiplier}</span>}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {matrix.models.map((model) => {
+            const price = matrix.prices.get(model);
+            return (
+              <tr key={model}>
+                <th scope="row">
+                  <code>{model}</code>
+                </th>
+                {matrix.groups.map((group) => {
+                  const cell = matrix.cells.get(cellKey(group.name, model));
+                  if (!cell) {
+                    return (
+                      <td key={group.name} class="cell-none" data-cell={`${group.name}/${model}`}>
+                        not offered
+                      </td>
+                    );
+                  }
+                  const state = cell.usable === 0 ? 'down' : cell.usable < cell.total ? 'partial' : 'ok';
+                  return (
+                    <td key={group.name} class={`cell-${state}`} data-cell={`${group.name}/${model}`}>
+                      <strong>
+                        {cell.usable === 0 ? 'unavailable' : 'available'} {cell.usable}/{cell.total}
+                      </strong>
+                      <div class="small-text">
+                        {price ? `${usd(price.input * group.priceMultiplier)} / ${usd(price.output * group.priceMultiplier)}` : 'no price set'}
+                      </div>
+                      <div class="small-text muted">
+                        {cell.channels.map((channel) => `${channel.name}${channel.usable ? '' : ` (${channel.label})`}`).join(', ')}
+                      </div>
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { useState } from 'preact/hooks';
+import { AsyncView } from '../components/async-view.tsx';
+import { CheckList } from '../components/check-list.tsx';
+import { runModelCheck, STEP_TITLES, type CheckStep } from '../lib/model-check.ts';
+import type { Session } from '../lib/session.ts';
+import { useResource } from '../lib/use-resource.ts';
+import { initialTarget, loadTargetContext, secretFor, TargetPicker, type Target, type TargetContext } from './target-picker.tsx';
+
+/** The specification's model check, run live for a key, a model name as typed, and a client. */
+export function ModelCheckPage(props: { session: Session }) {
+  const context = useResource(() => loadTargetContext(props.session), [props.session]);
+  return (
+    <section>
+      <h1>Model check</h1>
+      <p class="muted">When a model is not usable, these five checks, in this order, find out why.</p>
+      <AsyncView resource={context} what="your keys and models">
+        {(loaded) => <CheckView context={loaded} />}
+      </AsyncView>
+    </section>
+  );
+}
+
+function CheckView({ context }: { context: TargetContext }) {
+  const [target, setTarget] = useState<Target>(() => initialTarget(context));
+  const [result, setResult] = useState<{ steps: CheckStep[]; source: string } | 'running' | string | null>(null);
+  const run = async (event: Event) => {
+    event.preventDefault();
+    setResult('running');
+    const key = secretFor(context, target);
+    try {
+      setResult(
+        await runModelCheck({
+          kind: target.kind,
+          model: target.model,
+          root: location.origin,
+          altPrefix: context.role === 'key' ? context.view.altPrefix : 'antigravity',
+          ...(key ? { key } : {}),
+          ...(context.role === 'operator' ? { admin: context.admin, keyId: target.keyId } : {}),
+        }),
+      );
+    } catch (error) {
+      setResult(`The check could not run: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  return (
+    <form onSubmit={run}>
+      <TargetPicker context={context} target={target} onChange={setTarget} freeModel />
+      <button type="submit" class="primary" disabled={result === 'running' || target.model === ''}>
+        {result === 'running' ? 'Checking…' : 'Run the check'}
+      </button>
+      {typeof result === 'string' && result !== 'running' && (
+        <p class="notice error" role="alert">
+          {result}
+        </p>
+      )}
+      {result && typeof result === 'object' ? (
+        <CheckList steps={result.steps} source={result.source} />
+      ) : (
+        <ol class="muted">
+          {STEP_TITLES.map((title) => (
+            <li key={title}>{title.replace(/^\d+\.\s*/, '')}</li>
+          ))}
+        </ol>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,134 @@
+import { AsyncView } from '../components/async-view.tsx';
+import { DASH, dateTime, usd } from '../lib/format.ts';
+import { loadKeyHolderView, type KeyHolderView } from '../lib/key-holder.ts';
+import { followLink } from '../lib/router.ts';
+import type { Session } from '../lib/session.ts';
+import { useResource } from '../lib/use-resource.ts';
+
+/** A key holder's home: group, models, balance and limits, usage. Read-only. */
+export function MyKeyPage(props: { session: Session }) {
+  const key = props.session.role === 'key' ? props.session.key : '';
+  const view = useResource(() => loadKeyHolderView(key), [key]);
+  return (
+    <section>
+      <div class="page-head">
+        <h1>My key</h1>
+        <button type="button" class="small" onClick={view.reload}>
+          Refresh
+        </button>
+      </div>
+      <AsyncView resource={view} what="your key">
+        {(data) => <KeyView view={data} />}
+      </AsyncView>
+    </section>
+  );
+}
+
+function KeyView({ view }: { view: KeyHolderView }) {
+  const limits = Object.entries(view.limits ?? {});
+  return (
+    <>
+      {view.problem && (
+        <p class="notice error" role="alert">
+          This key is refused right now: {view.problem}
+        </p>
+      )}
+      {view.source === 'models' && (
+        <p class="notice" role="note">
+          Balance, limits, expiry and usage are not available for key holders on this gateway version (/api/me is missing); the models below
+          come from the model list.
+        </p>
+      )}
+      <div class="two-columns">
+        <div class="card">
+          <h2>Key</h2>
+          <dl class="facts">
+            <dt>Name</dt>
+            <dd>{view.name ?? DASH}</dd>
+            <dt>Group</dt>
+            <dd data-group>{view.group ?? DASH}</dd>
+            <dt>Balance</dt>
+            <dd>{view.balance === undefined ? DASH : usd(view.balance, 'unlimited')}</dd>
+            <dt>Spent</dt>
+            <dd>{view.spent === undefined ? DASH : usd(view.spent)}</dd>
+            <dt>Expires</dt>
+            <dd>{view.expiresAt === undefined ? DASH : view.expiresAt === null ? 'never' : dateTime(view.expiresAt)}</dd>
+            <dt>Limits</dt>
+            <dd>{limits.length === 0 ? (view.limits ? 'none' : DASH) : limits.map(([name, value]) => `${name}: ${value}`).join(', ')}</dd>
+          </dl>
+        </div>
+        <div class="card">
+          <h2>Models you can use</h2>
+          {view.models.length === 0 ? (
+            <p class="muted">No models are available to this key.</p>
+          ) : (
+            <ul class="model-list" data-models>
+              {view.models.map((model) => (
+                <li key={model}>
+                  <code>{model}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+          <p>
+            <a href="/console/connect" onClick={(event) => followLink(event, '/connect')}>
+              Set up a client
+            </a>{' '}
+            ·{' '}
+            <a href="/console/check" onClick={(event) => followLink(event, '/check')}>
+              Run the model check
+            </a>
+          </p>
+        </div>
+      </div>
+      {view.usage !== undefined && view.usage !== null && (
+        <div class="card">
+          <h2>Recent usage</h2>
+          <UsageBlock usage={view.usage} />
+        </div>
+      )}
+    </>
+  );
+}
+
+/** /api/me's usage shape is not fixed yet: show a table for a list of rows, else the fields. */
+function UsageBlock({ usage }: { usage: unknown }) {
+  const rows = Array.isArray(usage) ? usage : Array.isArray((usage as { data?: unknown }).data) ? (usage as { data: unknown[] }).data : null;
+  if (rows && rows.length > 0 && typeof rows[0] === 'object') {
+    const columns = Object.keys(rows[0] as object).filter((name) => typeof (rows[0] as Record<string, unknown>)[name] !== 'object');
+    return (
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th scope="col" key={column}>
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.slice(0, 50).map((row, index) => (
+              <tr key={index}>
+                {columns.map((column) => (
+                  <td key={column}>{String((row as Record<string, unknown>)[column] ?? DASH)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+  }
+  if (typeof usage === 'object' && usage !== null) {
+    return (
+      <dl class="facts">
+        {Object.entries(usage as Record<string, unknown>)
+          .filter(([, value]) => typeof value !== 'object')
+          .map(([name, value]) => [<dt key={`${name}-t`}>{name}</dt>, <dd key={`${name}-d`}>{String(value)}</dd>])}
+      </dl>
+    );
+  }
+  return <p class="muted">No usage yet.</p>;
+}

@@ -1,0 +1,145 @@
+import { useState } from 'preact/hooks';
+import { AsyncView } from '../components/async-view.tsx';
+import { loadAdminData } from '../lib/admin-data.ts';
+import { call } from '../lib/api.ts';
+import { DASH, usd } from '../lib/format.ts';
+import { bearerOf, type Session } from '../lib/session.ts';
+import { useResource } from '../lib/use-resource.ts';
+
+/** Per-model list prices (USD per million tokens) and each group's multiplier. */
+export function PricingPage(props: { session: Session }) {
+  const token = bearerOf(props.session);
+  const data = useResource(() => loadAdminData(token), [token]);
+  const [form, setForm] = useState({ model: '', input: '', output: '', cacheRead: '', cacheWrite: '' });
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const optional = (value: string) => (value.trim() === '' ? null : Number(value));
+    try {
+      await call('/api/admin/prices', {
+        method: 'POST',
+        bearer: token,
+        body: { model: form.model.trim(), input: Number(form.input), output: Number(form.output), cacheRead: optional(form.cacheRead), cacheWrite: optional(form.cacheWrite) },
+      });
+      setMessage({ ok: true, text: `Price for ${form.model.trim()} saved.` });
+      data.reload();
+    } catch (error) {
+      setMessage({ ok: false, text: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  const setMultiplier = async (group: string, value: string) => {
+    try {
+      await call(`/api/admin/groups/${encodeURIComponent(group)}`, { method: 'PATCH', bearer: token, body: { priceMultiplier: Number(value) } });
+      setMessage({ ok: true, text: `Multiplier of ${group} set to ${value}.` });
+      data.reload();
+    } catch (error) {
+      setMessage({ ok: false, text: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  const input = (name: keyof typeof form, label: string, type = 'number') => (
+    <label>
+      {label}
+      <input
+        name={name}
+        type={type}
+        {...(type === 'number' ? { min: '0', step: 'any' } : {})}
+        required={name === 'model' || name === 'input' || name === 'output'}
+        value={form[name]}
+        onInput={(event) => setForm((current) => ({ ...current, [name]: (event.target as HTMLInputElement).value }))}
+      />
+    </label>
+  );
+
+  return (
+    <section>
+      <h1>Pricing</h1>
+      {message && (
+        <p class={`notice ${message.ok ? 'success' : 'error'}`} role="status">
+          {message.text}
+        </p>
+      )}
+      <AsyncView resource={data} what="prices">
+        {(admin) => (
+          <div class="two-columns">
+            <div class="card">
+              <h2>Model prices (USD per million tokens)</h2>
+              {admin.prices.length === 0 ? (
+                <p class="muted">No prices set: requests are served at zero cost.</p>
+              ) : (
+                <div class="table-wrap">
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Model</th>
+                        <th scope="col" class="num">Input</th>
+                        <th scope="col" class="num">Output</th>
+                        <th scope="col" class="num">Cache read</th>
+                        <th scope="col" class="num">Cache write</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {admin.prices.map((price) => (
+                        <tr key={price.model}>
+                          <td>
+                            <code>{price.model}</code>
+                          </td>
+                          <td class="num">{usd(price.input)}</td>
+                          <td class="num">{usd(price.output)}</td>
+                          <td class="num">{usd(price.cacheRead, DASH)}</td>
+                          <td class="num">{usd(price.cacheWrite, DASH)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              <form class="filters" onSubmit={save} aria-label="Set a model's price">
+                {input('model', 'Model', 'text')}
+                {input('input', 'Input')}
+                {input('output', 'Output')}
+                {input('cacheRead', 'Cache read')}
+                {input('cacheWrite', 'Cache write')}
+                <button type="submit" class="primary">
+                  Save price
+                </button>
+              </form>
+            </div>
+            <div class="card">
+              <h2>Group multipliers</h2>
+              <p class="muted small-text">A group pays list price × its multiplier.</p>
+              <table>
+                <tbody>
+                  {admin.groups.map((group) => (
+                    <tr key={group.name}>
+                      <th scope="row">{group.name}</th>
+                      <td>
+                        <form
+                          class="inline-form"
+                          onSubmit={(event) => {
+                            event.preventDefault();
+                            const field = (event.currentTarget as HTMLFormElement).elements.namedItem('multiplier') as HTMLInputElement;
+                            void setMultiplier(group.name, field.value);
+                          }}
+                        >
+                          <label class="visually-hidden" for={`multiplier-${group.name}`}>
+                            Multiplier of {group.name}
+                          </label>
+                          <input id={`multiplier-${group.name}`} name="multiplier" type="number" min="0.0001" step="any" value={group.priceMultiplier} />
+                          <button type="submit" class="small">
+                            Set
+                          </button>
+                        </form>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        )}
+      </AsyncView>
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
+import { CLIENT_KINDS, type ClientKind } from '../lib/client-kinds.ts';
+import { loadKeyHolderView, type KeyHolderView } from '../lib/key-holder.ts';
+import { buildModelMatrix, modelsOfGroup } from '../lib/model-matrix.ts';
+import type { Session } from '../lib/session.ts';
+
+/** What the connect page and the model check are about: which key, which model, which client. */
+export interface Target {
+  keyId: string;
+  /** A key secret the operator pasted for live tests; held in memory only. */
+  pastedKey: string;
+  model: string;
+  kind: ClientKind;
+}
+
+export type TargetContext = { role: 'operator'; admin: AdminData } | { role: 'key'; view: KeyHolderView; key: string };
+
+export async function loadTargetContext(session: Session): Promise<TargetContext> {
+  if (session.role === 'operator') return { role: 'operator', admin: await loadAdminData(session.token) };
+  return { role: 'key', view: await loadKeyHolderView(session.key), key: session.key };
+}
+
+export function modelsFor(context: TargetContext, keyId: string): string[] {
+  if (context.role === 'key') return context.view.models;
+  const record = context.admin.keys.find((key) => key.id === keyId);
+  if (!record) return [];
+  const matrix = buildModelMatrix(context.admin.groups, context.admin.channels, context.admin.prices);
+  return modelsOfGroup(matrix, record.group).filter((model) => !record.allowedModels || record.allowedModels.includes(model));
+}
+
+/** The secret to use for live checks and in copied text, if the person has one. */
+export function secretFor(context: TargetContext, target: Target): string | undefined {
+  if (context.role === 'key') return context.key;
+  return target.pastedKey.trim() || undefined;
+}
+
+export function TargetPicker(props: { context: TargetContext; target: Target; onChange: (target: Target) => void; showKind?: boolean; freeModel?: boolean }) {
+  const { context, target } = props;
+  const models = modelsFor(context, target.keyId);
+  const set = (patch: Partial<Target>) => props.onChange({ ...target, ...patch });
+  return (
+    <div class="filters">
+      {context.role === 'operator' && (
+        <>
+          <label>
+            Key
+            <select name="key" value={target.keyId} onChange={(event) => set({ keyId: (event.target as HTMLSelectElement).value, model: '' })}>
+              <option value="">Choose a key…</option>
+              {context.admin.keys.map((key) => (
+                <option value={key.id} key={key.id}>
+                  {key.name} ({key.group}, {key.keyHint})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Key secret (optional, for live tests)
+            <input
+              name="pastedKey"
+              type="password"
+              autoComplete="off"
+              value={target.pastedKey}
+              onInput={(event) => set({ pastedKey: (event.target as HTMLInputElement).value })}
+            />
+          </label>
+        </>
+      )}
+      <label>
+        Model
+        {props.freeModel ? (
+          <>
+            <input name="model" list="model-options" value={target.model} onInput={(event) => set({ model: (event.target as HTMLInputElement).value })} />
+            <datalist id="model-options">
+              {models.map((model) => (
+                <option value={model} key={model} />
+              ))}
+            </datalist>
+          </>
+        ) : (
+          <select name="model" value={target.model} onChange={(event) => set({ model: (event.target as HTMLSelectElement).value })}>
+            <option value="">{models.length ? 'Choose a model…' : 'No models for this key'}</option>
+            {models.map((model) => (
+              <option value={model} key={model}>
+                {model}
+              </option>
+            ))}
+          </select>
+        )}
+      </label>
+      {props.showKind !== false && (
+        <label>
+          Client
+          <select name="kind" value={target.kind} onChange={(event) => set({ kind: (event.target as HTMLSelectElement).value as ClientKind })}>
+            {CLIENT_KINDS.map(([kind, label]) => (
+              <option value={kind} key={kind}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </div>
+  );
+}
+
+export function initialTarget(context: TargetContext | undefined): Target {
+  const keyId = context?.role === 'operator' ? (context.admin.keys[0]?.id ?? '') : '';
+  const models = context ? modelsFor(context, keyId) : [];
+  return { keyId, pastedKey: '', model: models[0] ?? '', kind: 'openai-sdk' };
+}

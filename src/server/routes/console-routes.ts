@@ -1,0 +1,100 @@
+import { readFile, stat } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../app-deps.ts';
+
+/** Where `npm run build --prefix console` writes the console (see README, "Console"). */
+const DEFAULT_CONSOLE_DIRECTORY = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+// The console talks only to this origin, with a Bearer header; nothing may frame it.
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/**
+ * Serves the built console at `/console`: hashed files under `assets/` are cached for a year,
+ * everything else is revalidated; a path without a file extension is a page of the single-page
+ * app and gets `index.html`. A browser opening `/` is sent to the console, while API clients
+ * probing the root (Claude Code sends HEAD / and GET /) keep getting the JSON status.
+ */
+export function registerConsoleRoutes(app: FastifyInstance, _deps: AppDeps, directory = DEFAULT_CONSOLE_DIRECTORY): void {
+  const root = resolve(directory);
+  const cache = new Map<string, Buffer>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url !== '/' || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+    const accept = request.headers.accept;
+    if (typeof accept === 'string' && accept.includes('text/html')) return reply.redirect('/console/', 302);
+  });
+
+  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = decodePath((request.params as Record<string, string | undefined>)['*'] ?? '');
+    const file = path === undefined ? undefined : resolve(root, path === '' ? 'index.html' : path);
+    if (file === undefined || (file !== root && !file.startsWith(root + sep))) {
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
+    }
+    const index = resolve(root, 'index.html');
+    const isPage = file === index || extname(file) === '';
+    const found = (await isFile(file)) ? file : isPage ? index : undefined;
+    if (found === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
+    const body = await readCached(cache, found);
+    if (body === undefined) return reply.code(503).headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+
+    const immutable = found.startsWith(resolve(root, 'assets') + sep);
+    return reply
+      .headers(SECURITY_HEADERS)
+      .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .type(CONTENT_TYPES[extname(found)] ?? 'application/octet-stream')
+      .send(body);
+  };
+
+  app.get('/console', serve);
+  app.get('/console/*', serve);
+}
+
+/** Fastify has already percent-decoded the wildcard; a NUL byte is never a file name. */
+function decodePath(raw: string): string | undefined {
+  return raw.includes('\0') ? undefined : raw;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Files of a build never change while the gateway runs, except `index.html` during development. */
+async function readCached(cache: Map<string, Buffer>, path: string): Promise<Buffer | undefined> {
+  const cached = cache.get(path);
+  if (cached) return cached;
+  try {
+    const body = await readFile(path);
+    if (!path.endsWith('index.html')) cache.set(path, body);
+    return body;
+  } catch {
+    return undefined;
+  }
+}
+
+const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Switchyard console not built</title></head>
+<body><h1>The console is not built</h1><p>Run <code>npm run build:console</code> in the gateway's directory (it runs on <code>npm ci</code> too), then reload.</p></body></html>`;
