@@ -136,9 +136,13 @@ describe('admin API: channels', () => {
 
   test('gets, lists, patches and deletes a channel', async () => {
     const created = await harness.addChannel({ provider: 'gemini', models: ['gemini-2.5-flash'] });
-    assert.deepEqual(await harness.admin('GET', `/channels/${created.id}`), created);
+    // Reads add the channel's live health to what was stored.
+    const { health, ...fetched } = await harness.admin('GET', `/channels/${created.id}`);
+    assert.deepEqual(fetched, created);
+    assert.equal(health.state, 'closed');
+    assert.equal(health.requests, 0);
     const { data } = await harness.admin('GET', '/channels');
-    assert.ok(data.some((channel: { id: string }) => channel.id === created.id));
+    assert.deepEqual(data.find((channel: { id: string }) => channel.id === created.id), { ...created, health });
 
     const patched = await harness.admin('PATCH', `/channels/${created.id}`, { priority: 7, models: ['gemini-2.5-pro'], groups: ['premium'] }, 200);
     assert.deepEqual(
@@ -146,15 +150,41 @@ describe('admin API: channels', () => {
       { ...created, priority: 7, models: ['gemini-2.5-pro'], groups: ['premium'], updatedAt: undefined },
     );
     assert.ok(patched.updatedAt >= created.updatedAt);
-    assert.deepEqual(await harness.admin('GET', `/channels/${created.id}`), patched);
+    assert.deepEqual({ ...(await harness.admin('GET', `/channels/${created.id}`)), health: undefined }, { ...patched, health: undefined });
 
     const rotated = await harness.admin('PATCH', `/channels/${created.id}`, { apiKey: 'sk-rotated-secret-abcdefgh' }, 200);
     assert.deepEqual(rotated.apiKeys, ['sk-r…efgh']);
 
     await harness.admin('DELETE', `/channels/${created.id}`, undefined, 204);
     await harness.admin('GET', `/channels/${created.id}`, undefined, 404);
+    await harness.admin('POST', `/channels/${created.id}/test`, {}, 404);
     const afterDelete = await harness.admin('GET', '/channels');
     assert.ok(!afterDelete.data.some((channel: { id: string }) => channel.id === created.id));
+  });
+});
+
+describe('admin API: channel test', () => {
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(() => harness.close());
+
+  test('probes a channel with one small request and reports the outcome', async () => {
+    const channel = await harness.addChannel({ provider: 'openai', models: ['probe-a', 'probe-b'] });
+    const ok = await harness.admin('POST', `/channels/${channel.id}/test`, { model: 'probe-b' }, 200);
+    assert.deepEqual({ ...ok, latencyMs: typeof ok.latencyMs }, { ok: true, model: 'probe-b', status: 200, latencyMs: 'number', error: null });
+    assert.equal((harness.simulator.lastRequest()?.body as { model: string }).model, 'probe-b');
+
+    harness.simulator.enqueue({ fault: { type: 'status', status: 500 } });
+    const failed = await harness.admin('POST', `/channels/${channel.id}/test`, {}, 200);
+    assert.equal(failed.ok, false);
+    assert.equal(failed.model, 'probe-a');
+    assert.equal(failed.status, 500);
+    assert.equal(failed.error.code, 'upstream_error');
+
+    const wrongModel = await harness.admin('POST', `/channels/${channel.id}/test`, { model: 'other' }, 400);
+    assert.equal(wrongModel.error.param, 'model');
   });
 });
 
@@ -320,6 +350,7 @@ describe('admin API: the admin token', () => {
     ['GET', '/channels/ch_x'],
     ['PATCH', '/channels/ch_x'],
     ['DELETE', '/channels/ch_x'],
+    ['POST', '/channels/ch_x/test'],
     ['GET', '/keys'],
     ['POST', '/keys'],
     ['GET', '/keys/key_x'],
