@@ -3,12 +3,24 @@ import { anthropicMessagesCodec } from './anthropic-messages/index.ts';
 import { geminiGenerateContentCodec } from './gemini-generate-content/index.ts';
 import { openaiChatCodec } from './openai-chat/index.ts';
 import { openaiResponsesCodec } from './openai-responses/index.ts';
+import { assertJsonDepth } from './shared/assert-json-depth.ts';
+
+/** Every client body passes one depth check before any (recursive) decoder sees it. */
+function withDepthGuard(codec: ProtocolCodec): ProtocolCodec {
+  return {
+    ...codec,
+    decodeRequest(input, context) {
+      assertJsonDepth(input.body);
+      return codec.decodeRequest(input, context);
+    },
+  };
+}
 
 const CODECS: Record<ProtocolId, ProtocolCodec> = {
-  'openai-chat': openaiChatCodec,
-  'openai-responses': openaiResponsesCodec,
-  'anthropic-messages': anthropicMessagesCodec,
-  'gemini-generate-content': geminiGenerateContentCodec,
+  'openai-chat': withDepthGuard(openaiChatCodec),
+  'openai-responses': withDepthGuard(openaiResponsesCodec),
+  'anthropic-messages': withDepthGuard(anthropicMessagesCodec),
+  'gemini-generate-content': withDepthGuard(geminiGenerateContentCodec),
 };
 
 export function getCodec(protocol: ProtocolId): ProtocolCodec {
