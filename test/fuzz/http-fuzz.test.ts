@@ -89,6 +89,20 @@ describe('HTTP fuzz: junk bodies never crash a surface', () => {
     }
   });
 
+  // Known gap outside the codecs: the passthrough lane never decodes the body, so the depth
+  // check does not run and JSON.stringify overflows in the relay (a 500). Fix belongs in the
+  // server's body parsing; kept here as a todo so it shows up until then.
+  test('a too-deep body on the passthrough lane is a 400, not a 500', { todo: 'depth limit in the server body parser' }, async () => {
+    await harness.addChannel({ provider: 'openai', models: ['fuzz-openai'] });
+    const schema = `${'{"properties":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const response = await fetch(`${harness.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: `{"model":"fuzz-openai","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${schema}}}]}`,
+    });
+    assert.equal(response.status, 400, await response.text());
+  });
+
   test('the gateway still serves after the fuzzing', async () => {
     const health = await fetch(`${harness.url}/healthz`);
     assert.equal(health.status, 200);
