@@ -11,6 +11,8 @@ import { registerGenerationRoutes } from './routes/generation-routes.ts';
 import { registerHealthRoutes } from './routes/health-routes.ts';
 import { registerMetricsRoutes } from './routes/metrics-routes.ts';
 import { registerModelListRoutes } from './routes/model-list-routes.ts';
+import { registerSelfServiceRoutes } from './routes/self-service-routes.ts';
+import { registerUsageStatsRoutes } from './routes/usage-stats-routes.ts';
 
 /**
  * Builds the HTTP app from its dependencies. Every error, wherever it is thrown, ends in the
@@ -48,7 +50,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const miss = explainRouteMiss(request.method, request.url, deps.settings.altPrefix);
+    const miss = explainRouteMiss(request.method, request.url, deps.settings.altPrefix, request.headers);
     return renderError(reply, miss.protocol, miss.error, request.id);
   });
 
@@ -59,6 +61,8 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerHealthRoutes(app, deps);
   registerMetricsRoutes(app, deps.metrics, deps.settings.adminTokenHash);
   registerAdminRoutes(app, deps);
+  registerUsageStatsRoutes(app, deps);
+  registerSelfServiceRoutes(app, deps);
   registerAdminInsightRoutes(app, deps);
   registerConsoleRoutes(app, deps);
   for (const [prefix, surface] of [['', null], [`/${deps.settings.altPrefix}`, deps.settings.altPrefix]] as const) {

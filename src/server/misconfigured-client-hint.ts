@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
 
@@ -10,50 +11,84 @@ export interface RouteMiss {
  * A request for a path the gateway does not serve usually means a client was given the wrong
  * base address. Recognise the common mistakes (specification §7 and its base-address table)
  * and answer with a 404 that says exactly which address to enter, in the client's own shape.
+ * The addresses are spelled out from the request's own Host, so they can be pasted as they are.
  */
-export function explainRouteMiss(method: string, path: string, altPrefix: string): RouteMiss {
-  const bare = path.split('?')[0] ?? path;
-  const gemini = (message: string): RouteMiss => ({
-    protocol: 'gemini-generate-content',
-    error: new GatewayError('route_not_found', message),
-  });
-  const openai = (message: string): RouteMiss => ({ protocol: 'openai-chat', error: new GatewayError('route_not_found', message) });
+export function explainRouteMiss(method: string, url: string, altPrefix: string, headers: IncomingHttpHeaders = {}): RouteMiss {
+  const fullPath = url.split('?')[0] ?? url;
+  const prefixMatch = fullPath.startsWith(`/${altPrefix}/`) || fullPath === `/${altPrefix}`;
+  // The same mistakes happen under the alternative-client prefix; its root is <root>/<prefix>.
+  const path = prefixMatch ? fullPath.slice(altPrefix.length + 1) || '/' : fullPath;
+  const root = `${origin(headers)}${prefixMatch ? `/${altPrefix}` : ''}`;
+  const miss = (protocol: ProtocolId, message: string): RouteMiss => ({ protocol, error: new GatewayError('route_not_found', message) });
 
-  if (/\/v1beta\/v1beta\//.test(bare) || /\/v1beta\/v1\/models/.test(bare)) {
-    return gemini(
-      'This gateway was configured with an address ending in /v1beta, so the client added /v1beta twice. For the Gemini CLI (GOOGLE_GEMINI_BASE_URL) and the @google/genai SDK, configure the root address instead, without /v1beta.',
+  if (/\/v1beta\/v1beta(\/|$)/.test(path) || /^\/v1beta\/v1\//.test(path)) {
+    return miss(
+      'gemini-generate-content',
+      `The Gemini client was given an address that already ends in /v1beta, so /v1beta was added twice (${fullPath}). For the Gemini CLI (GOOGLE_GEMINI_BASE_URL) and the @google/genai SDK, configure the root address ${root} instead, without /v1beta.`,
     );
   }
-  if (/^\/v1\/v1beta\//.test(bare) || (/^\/models\/[^/]+:/.test(bare))) {
-    return gemini(
-      'Gemini-style requests go under /v1beta. For a Gemini provider in another tool, configure the base address ending in /v1beta (the root plus /v1beta); for the Gemini CLI, configure the root address.',
+  if (/^\/v1\/v1beta(\/|$)/.test(path) || /^\/(v1\/)?models\/[^/]+:[A-Za-z]+$/.test(path) || (/^\/(v1\/)?models$/.test(path) && isGeminiClient(headers))) {
+    return miss(
+      'gemini-generate-content',
+      `Gemini-style requests live under /v1beta (this one asked for ${fullPath}). For a Gemini provider in another tool, or raw HTTP, configure the base address ${root}/v1beta and append the endpoint path (for example /models); for the Gemini CLI and the @google/genai SDK, configure the root address ${root}.`,
     );
   }
-  if (/^\/v1\/(chat\/completions|models|responses|messages)\/(chat\/completions|responses|models|messages)$/.test(bare)) {
-    return openai(
-      'The client appended its own path to an address that already ended in an endpoint. For OpenAI SDKs and similar clients, configure the base address ending in /v1 (the root plus /v1), not /v1/chat/completions or /v1/models.',
+  if (/^\/v1\/v1\/messages(\/|$)/.test(path) || /^\/v1\/messages\/v1\//.test(path) || (/^\/v1\/v1\/models$/.test(path) && isAnthropicClient(headers))) {
+    return miss(
+      'anthropic-messages',
+      `The Anthropic-style client (Claude Code, the Anthropic SDK) was given an address with /v1 or an endpoint in it, so the path doubled (${fullPath}). Configure the root address ${root} (ANTHROPIC_BASE_URL), without /v1; the client adds /v1/messages itself.`,
     );
   }
-  if (/^\/(chat\/completions|responses|completions|embeddings)$/.test(bare)) {
-    return openai(
-      `There is no ${bare} at the root. For OpenAI SDKs and similar clients, configure the base address ending in /v1 (the root plus /v1); raw HTTP calls go to /v1${bare}.`,
+  if (/^\/v1\/(chat\/completions|responses|models)\/(chat\/completions|responses|models|completions|embeddings)$/.test(path) || /^\/v1\/v1\//.test(path)) {
+    return miss(
+      'openai-chat',
+      `The client was given an address that already ends in an endpoint or in /v1, and appended its own path to it (${fullPath}). For OpenAI SDKs, Codex and similar clients, configure the base address ${root}/v1 (not ${root}/v1/chat/completions or ${root}/v1/models); for raw HTTP, POST to ${root}/v1/chat/completions.`,
     );
   }
-  if (/^\/messages(\/count_tokens)?$/.test(bare) || /^\/v1\/v1\/messages/.test(bare)) {
-    return {
-      protocol: 'anthropic-messages',
-      error: new GatewayError(
-        'route_not_found',
-        'Anthropic-style clients (Claude Code, the Anthropic SDK) must be configured with the root address, without /v1; they add /v1/messages themselves.',
-      ),
-    };
+  if (/^\/(chat\/completions|responses|completions|embeddings|models)$/.test(path)) {
+    return miss(
+      'openai-chat',
+      `There is no ${fullPath} here: the address is missing /v1. For OpenAI SDKs, Codex and similar clients, configure the base address ${root}/v1; for raw HTTP, use ${root}/v1${path}.`,
+    );
   }
-  const protocol: ProtocolId = bare.includes('/v1beta') ? 'gemini-generate-content' : bare.includes('/messages') ? 'anthropic-messages' : 'openai-chat';
-  return {
+  if (/^\/messages(\/count_tokens)?$/.test(path)) {
+    return miss(
+      'anthropic-messages',
+      `There is no ${fullPath} here: Anthropic-style requests go to /v1/messages. Configure Claude Code or the Anthropic SDK with the root address ${root} (without /v1); they add /v1/messages themselves.`,
+    );
+  }
+  const postOnly = /^\/v1\/(chat\/completions|responses|messages(\/count_tokens)?)$/.exec(path);
+  if (postOnly && method !== 'POST') {
+    return miss(
+      path.startsWith('/v1/messages') ? 'anthropic-messages' : 'openai-chat',
+      `${fullPath} takes POST with a JSON body, not ${method}. To list the models your key can use, GET ${root}/v1/models.`,
+    );
+  }
+
+  const protocol: ProtocolId = isGeminiClient(headers) || path.includes('v1beta')
+    ? 'gemini-generate-content'
+    : isAnthropicClient(headers)
+      ? 'anthropic-messages'
+      : 'openai-chat';
+  const base = origin(headers);
+  return miss(
     protocol,
-    error: new GatewayError(
-      'route_not_found',
-      `No endpoint at ${method} ${bare}. This gateway serves /v1/chat/completions, /v1/responses and /v1/models (OpenAI; base address <root>/v1), /v1/messages (Anthropic; base address <root>), /v1beta/models/{model}:generateContent (Gemini; base address <root>), and the same under /${altPrefix}/.`,
-    ),
-  };
+    `No endpoint at ${method} ${fullPath}. This gateway serves: OpenAI chat completions, responses and model list at ${base}/v1/chat/completions, ${base}/v1/responses and ${base}/v1/models (SDK base address ${base}/v1); Anthropic messages at ${base}/v1/messages (base address ${base}); Gemini at ${base}/v1beta/models and ${base}/v1beta/models/{model}:generateContent (Gemini CLI and @google/genai: base address ${base}; other tools: ${base}/v1beta); and the same under ${base}/${altPrefix}/ for the alternative client.`,
+  );
+}
+
+function isGeminiClient(headers: IncomingHttpHeaders): boolean {
+  return headers['x-goog-api-key'] !== undefined || headers['x-goog-api-client'] !== undefined;
+}
+
+function isAnthropicClient(headers: IncomingHttpHeaders): boolean {
+  return headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined;
+}
+
+/** `http://host:port` as the client reached us, for messages the user can paste from. */
+function origin(headers: IncomingHttpHeaders): string {
+  const host = typeof headers.host === 'string' && /^[A-Za-z0-9.\-:[\]]+$/.test(headers.host) ? headers.host : '<gateway address>';
+  const forwarded = headers['x-forwarded-proto'];
+  const scheme = forwarded === 'https' ? 'https' : 'http';
+  return `${scheme}://${host}`;
 }

@@ -4,6 +4,8 @@ import { estimateInputTokens } from '../../core/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import { getCodec } from '../../protocols/codec-registry.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { explainRouteMiss } from '../misconfigured-client-hint.ts';
+import { renderError } from '../render-error.ts';
 import { authenticateRequest } from './authenticate-request.ts';
 import { handleGeneration } from './handle-generation.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
@@ -33,6 +35,11 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   for (const version of ['v1beta', 'v1alpha', 'v1']) {
     app.post(`${prefix}/${version}/models/*`, { config: { protocol: 'gemini-generate-content' } }, async (request, reply) => {
       const { model, method } = parseGeminiModelPath((request.params as { '*': string })['*']);
+      if (method === undefined) {
+        // No `:method` at all: most likely an OpenAI client given <root>/v1/models as its base.
+        const miss = explainRouteMiss(request.method, request.url, deps.settings.altPrefix, request.headers);
+        return renderError(reply, miss.protocol, miss.error, request.id);
+      }
       if (!isGeminiMethod(method)) {
         throw new GatewayError(
           'route_not_found',

@@ -141,7 +141,11 @@ function writeErrorReply(writer: ClientWriter, protocol: ProtocolId, error: Gate
     return;
   }
   const { status, body } = getCodec(protocol).encodeError(error, requestId);
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': requestId,
+    'x-switchyard-error-code': error.code,
+  };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
   writer.writeHead(status, headers);
   writer.end(JSON.stringify(body));

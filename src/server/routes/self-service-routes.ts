@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticateKey, type Caller } from '../../access/authenticate-key.ts';
+import { visibleModels } from '../../access/authorize-model.ts';
+import { isIpAllowed } from '../../access/check-ip-allowed.ts';
+import { diagnoseModel } from '../../access/diagnose-model.ts';
+import { extractApiKey } from '../../access/extract-api-key.ts';
+import { invalidRequest } from '../../core/gateway-error.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { microsToUsd } from './admin-views.ts';
+import { clientIpOf } from './authenticate-request.ts';
+
+const RECENT_USAGE_ROWS = 20;
+const usd = microsToUsd;
+
+/**
+ * Self-service for key holders: `GET /api/me` (what the key can do and has done) and
+ * `GET /api/diagnose?model=&client=` (the model check). Both take the key in any client's
+ * header and work for expired, disabled or empty keys, so the user can find out why.
+ */
+export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const identify = (request: FastifyRequest): Caller => {
+    const query = request.query as Record<string, unknown>;
+    const secret = extractApiKey('anthropic', request.headers, query) ?? extractApiKey('gemini', request.headers, query);
+    return authenticateKey(deps.snapshot.current, secret, deps.runtime.now(), { strict: false });
+  };
+
+  app.get('/api/me', async (request) => {
+    const caller = identify(request);
+    const { key, group } = caller;
+    const now = deps.runtime.now();
+    const clientIp = clientIpOf(deps, request);
+    const available = await deps.access.balances.available(key);
+    const windows = await deps.access.balances.windowSpend(key);
+    await deps.usageWriter.flush();
+    const recent = await deps.store.usage.query({ keyId: key.id, limit: RECENT_USAGE_ROWS });
+    return {
+      key: {
+        id: key.id,
+        name: key.name,
+        hint: key.keyHint,
+        status: !key.enabled ? 'disabled' : key.expiresAt !== null && key.expiresAt <= now ? 'expired' : 'active',
+        expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
+      },
+      group: { name: group.name, description: group.description, priceMultiplier: group.priceMultiplier },
+      models: visibleModels(deps.snapshot.current, caller),
+      balance: available === null ? null : usd(available),
+      spent: usd(key.spentMicros + deps.access.charges.pending(key.id)),
+      limits: {
+        requestsPerMinute: key.limits.requestsPerMinute ?? null,
+        tokensPerMinute: key.limits.tokensPerMinute ?? null,
+        concurrentRequests: key.limits.concurrentRequests ?? null,
+        spend: windows.map((window) => ({
+          period: window.period,
+          limit: usd(window.limitMicros),
+          spent: usd(window.spentMicros),
+          resetsAt: new Date(window.end).toISOString(),
+        })),
+      },
+      ip: { seen: clientIp, allowed: isIpAllowed(key, clientIp), allowList: key.allowedIps },
+      recentUsage: recent.map((row) => ({
+        requestId: row.requestId,
+        time: new Date(row.time).toISOString(),
+        model: row.model,
+        status: row.status,
+        errorCode: row.errorCode,
+        inputTokens: row.inputTokens,
+        outputTokens: row.outputTokens,
+        cost: usd(row.costMicros),
+        stream: row.stream,
+      })),
+    };
+  });
+
+  app.get('/api/diagnose', async (request) => {
+    const caller = identify(request);
+    const query = request.query as Record<string, unknown>;
+    if (typeof query.model !== 'string' || query.model === '') {
+      throw invalidRequest('Name the model to check: GET /api/diagnose?model=<name>&client=<kind>. Keep any spaces exactly as your client sends them (URL-encoded).', 'model');
+    }
+    const clientIp = clientIpOf(deps, request);
+    return diagnoseModel({
+      snapshot: deps.snapshot.current,
+      caller,
+      model: query.model,
+      client: typeof query.client === 'string' && query.client !== '' ? query.client : undefined,
+      now: deps.runtime.now(),
+      origin: requestOrigin(request),
+      altPrefix: deps.settings.altPrefix,
+      clientIp,
+      ipAllowed: isIpAllowed(caller.key, clientIp),
+      availableMicros: await deps.access.balances.available(caller.key),
+      channelState: (channel) => deps.relay.health.describe(channel).state,
+    });
+  });
+}
+
+/** `http://host:port` as this client reached the gateway; the base addresses are built from it. */
+function requestOrigin(request: FastifyRequest): string {
+  const host = typeof request.headers.host === 'string' && /^[A-Za-z0-9.\-:[\]]+$/.test(request.headers.host) ? request.headers.host : 'localhost';
+  const scheme = request.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+  return `${scheme}://${host}`;
+}
