@@ -1,5 +1,5 @@
 import type { ReplySpec, ToolCallSpec } from './golden-cases.ts';
-import { json, splitArguments, splitText, type RecordedReply, type ReplyBuilder } from './recorded-reply.ts';
+import { json, splitArguments, splitText, type ReplyBuilder } from './recorded-reply.ts';
 
 const ID = 'chatcmpl-AuPstream0001';
 const CREATED = 1_699_999_990;
