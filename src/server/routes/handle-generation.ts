@@ -128,8 +128,11 @@ export async function handleGeneration(
 function billedUsage(result: RelayResult, admission: Admission): { usage: Usage | undefined; warnings: string[] } {
   if (result.usage) return { usage: result.usage, warnings: [] };
   if (result.deliveredChars === 0) return { usage: undefined, warnings: [] };
+  const estimate = admission.estimate();
+  // A cut stream cannot have produced more than the client's own output limit.
+  const delivered = estimateTokensFromChars(result.deliveredChars);
   return {
-    usage: { inputTokens: admission.estimate()?.inputTokens ?? 0, outputTokens: estimateTokensFromChars(result.deliveredChars) },
+    usage: { inputTokens: estimate?.inputTokens ?? 0, outputTokens: Math.min(delivered, estimate?.maxOutputTokens ?? delivered) },
     warnings: [ESTIMATED_USAGE_WARNING],
   };
 }
