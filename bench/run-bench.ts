@@ -1,0 +1,219 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLoad } from './autocannon-run.ts';
+import { benchConfig } from './bench-config.ts';
+import { emptyResults, push, type BenchResults } from './bench-results.ts';
+import { launch, sleep } from './launch.ts';
+import { rssMiB } from './proc-stats.ts';
+import { renderReport } from './report.ts';
+import { BASE, ladder, latencyAtOne, loadWithCpu, maxRpsUnder, warmUp, workloadRound, workloadsFor } from './scenarios.ts';
+import { openStreams } from './sse-client.ts';
+import { cpuPerChunk, gapsProfileA, memoryWithStreams, streamsAtOnce, streamStepPassed, ttfeAtOne } from './stream-scenarios.ts';
+import { GATEWAY_CPU, LOAD_CPU, probeWorkers, startSystems, type Systems } from './systems.ts';
+import { buildRequest, type Target } from './targets.ts';
+import { measureChunkCost } from './translate-chunk.ts';
+
+/**
+ * `npm run bench` (full, 15–25 min) or `npm run bench -- --smoke` (seconds; checks the harness
+ * end to end, measures nothing worth quoting). Writes bench/results/<date>.md (+ .json).
+ */
+const argv = process.argv.slice(2);
+const config = benchConfig(argv);
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const log = (line: string) => process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+function ensureBenchDependencies(): void {
+  if (existsSync(join(repoRoot, 'bench/node_modules/autocannon')) && existsSync(join(repoRoot, 'bench/node_modules/@portkey-ai/gateway'))) return;
+  log('installing the bench dependencies (npm ci --prefix bench)…');
+  const result = spawnSync('npm', ['ci', '--prefix', 'bench', '--no-audit', '--no-fund'], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm ci --prefix bench failed');
+}
+
+function describeMachine(results: BenchResults): void {
+  const limits = readFileSync('/proc/self/limits', 'utf8');
+  const nofile = /Max open files\s+(\S+)\s+(\S+)/.exec(limits);
+  results.machine = {
+    nproc: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    kernel: release(),
+    nofile: nofile ? `${nofile[1]} soft / ${nofile[2]} hard` : 'unknown',
+    pinned: false,
+  };
+  if (cpus().length >= 2) {
+    try {
+      // The load generator (this process) shares core 0 with the upstream; gateways get core 1.
+      execFileSync('taskset', ['-a', '-pc', LOAD_CPU, String(process.pid)], { stdio: 'ignore' });
+      results.machine.pinned = true;
+    } catch {
+      results.notes.push('taskset unavailable: nothing was pinned; per-core figures are not per core.');
+    }
+  } else {
+    results.notes.push('Fewer than 2 CPUs: gateway and load share one core.');
+  }
+}
+
+async function sanityCheck(systems: Systems, results: BenchResults): Promise<Target[]> {
+  const usable: Target[] = [];
+  for (const target of systems.targets) {
+    const plain = await latencyAtOne(target, BASE, { ...config, latencyMs: 200, latencyMaxRequests: 3 });
+    const stream = await openStreams({ request: buildRequest(target, { ...BASE, profile: 'sb', stream: true }), streams: 1, rampMs: 0, sequential: true, expectedDeltas: 200, upstreamGapMs: 0, timeoutMs: 5_000 }).finished;
+    if (plain.errors > 0 || stream.clean !== 1) {
+      const why = plain.firstError ?? stream.firstError ?? `${stream.deltasDelivered} of 200 deltas`;
+      results.notes.push(`${target.label} failed the sanity check and was left out: ${why}`);
+      log(`${target.id}: sanity check failed (${why})`);
+      continue;
+    }
+    usable.push(target);
+  }
+  return usable;
+}
+
+async function upstreamCeiling(results: BenchResults): Promise<void> {
+  // A second upstream alone on the gateway core, loaded from core 0: what one core of it can serve.
+  const spare = await launch({ name: 'bench-upstream-ceiling', cwd: repoRoot, cpus: GATEWAY_CPU, args: ['--import', 'tsx', 'bench/bench-upstream.ts', '--port', '0'], ready: { printsUrl: true } });
+  try {
+    const target: Target = { id: 'ceiling', label: 'upstream', baseUrl: spare.url, client: 'openai', modelPrefix: 'oa', headers: {}, pid: spare.pid };
+    await runLoad({ request: buildRequest(target, BASE), connections: 64, durationS: Math.min(1, config.upstreamCeilingS) });
+    results.upstreamCeiling = await loadWithCpu(target, BASE, 64, config.upstreamCeilingS);
+    log(`upstream ceiling on one core: ${Math.round(results.upstreamCeiling.rps)} RPS at c=64`);
+  } finally {
+    await spare.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  ensureBenchDependencies();
+  const results = emptyResults(config, `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`);
+  describeMachine(results);
+  results.loadavg.start = readFileSync('/proc/loadavg', 'utf8').trim();
+  log(`${config.smoke ? 'SMOKE' : 'full'} run: ${results.machine.nproc} CPUs (${results.machine.cpuModel}), Node ${results.machine.node}, nofile ${results.machine.nofile}`);
+
+  const systems = await startSystems(repoRoot, log);
+  try {
+    if (systems.portkeyError) results.notes.push(`Portkey did not start: ${systems.portkeyError}`);
+    for (const target of systems.targets) results.labels[target.id] = target.label;
+    for (const launched of [systems.proxy, systems.switchyard, systems.portkey]) {
+      if (launched) results.idleRssMiB[launched.name] = rssMiB(launched.pid);
+    }
+    const targets = await sanityCheck(systems, results);
+    const probe = await fetch(`${systems.switchyard.url}/v1/chat/completions`, { method: 'POST', headers: buildRequest(targets.find((t) => t.id === 'switchyard') as Target, BASE).headers, body: buildRequest(targets.find((t) => t.id === 'switchyard') as Target, BASE).body });
+    await probe.arrayBuffer();
+    results.overheadHeader = probe.headers.get('server-timing') ?? probe.headers.get('x-gateway-overhead') ?? probe.headers.get('x-switchyard-overhead-us') ?? undefined;
+
+    await upstreamCeiling(results);
+    log('warming up');
+    await warmUp(targets, config);
+    const byId = (ids: string[]) => targets.filter((target) => ids.includes(target.id));
+    const heavy = byId(['direct', 'proxy', 'switchyard', 'sy-oa-an', 'portkey']);
+
+    for (let round = 1; round <= config.rounds; round++) {
+      log(`round ${round}/${config.rounds}: latency at concurrency 1`);
+      for (const target of targets) push(results.latencyAtOne, target.id, await latencyAtOne(target, BASE, config));
+      log(`round ${round}: concurrency ladder ${config.ladder.join(', ')}`);
+      for (const target of targets) {
+        const steps = await ladder(target, config);
+        push(results.ladder, target.id, Object.fromEntries(steps));
+        log(`  ${target.id}: max RPS (p99 < 10 ms) ${Math.round(maxRpsUnder(steps, 10))}`);
+      }
+      log(`round ${round}: request/reply sizes and upstream latency`);
+      for (const named of workloadsFor(config)) {
+        for (const target of heavy) {
+          const sample = await workloadRound(target, named, config);
+          ((results.workloads[named.name] ??= {})[target.id] ??= []).push(sample);
+        }
+      }
+      log(`round ${round}: streams (TTFE, profile A gaps, CPU per chunk)`);
+      for (const target of targets) push(results.ttfe, target.id, await ttfeAtOne(target, config));
+      for (const target of targets) push(results.gaps, target.id, await gapsProfileA(target, config));
+      for (const target of targets) push(results.chunkCpu, target.id, await cpuPerChunk(target, config));
+    }
+
+    const switchyardMax = median(
+      (results.ladder.switchyard ?? []).map((round) => Math.max(...Object.values(round).map((step) => step.rps))),
+    );
+    if (Number.isFinite(switchyardMax) && switchyardMax > 0) {
+      log(`fixed-rate runs at ${config.fixedRateFractions.map((f) => `${f * 100}%`).join('/')} of ${Math.round(switchyardMax)} RPS`);
+      for (let round = 1; round <= config.rounds; round++) {
+        for (const target of byId(['proxy', 'switchyard', 'portkey'])) {
+          for (const fraction of config.fixedRateFractions) {
+            const rate = Math.max(1, Math.round(switchyardMax * fraction));
+            const sample = await loadWithCpu(target, BASE, 64, config.fixedRateS, rate);
+            ((results.fixedRate[target.id] ??= {})[rate] ??= []).push(sample);
+          }
+        }
+      }
+    }
+
+    log(`concurrent profile-A streams: ${config.streamLadder.join(', ')}`);
+    for (const target of heavy) {
+      const steps: Record<number, (typeof results.streamLadder)[string][number]> = {};
+      for (const streams of config.streamLadder) {
+        const summary = await streamsAtOnce(target, streams, config);
+        steps[streams] = summary;
+        log(`  ${target.id} × ${streams}: ${summary.clean} clean, ${summary.droppedDeltas} dropped, gap p99 ${(summary.gapP99Us / 1000).toFixed(1)} ms`);
+        await sleep(config.smoke ? 50 : 1_000);
+        if (!streamStepPassed(summary, config)) break;
+      }
+      results.streamLadder[target.id] = steps;
+    }
+
+    const nofileLimit = Number(/Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? 1024);
+    log(`memory with open profile-C streams: ${config.memoryStreams.join(', ')}`);
+    for (const target of byId(['proxy', 'switchyard', 'portkey'])) {
+      for (const streams of config.memoryStreams) {
+        if (streams * 2 + 200 > nofileLimit) {
+          results.notes.push(`${target.label}: ${streams} streams skipped, they need ${streams * 2} descriptors in one process (limit ${nofileLimit}).`);
+          continue;
+        }
+        const sample = await memoryWithStreams(target, streams, config);
+        push(results.memory, target.id, sample);
+        log(`  ${target.id} × ${sample.opened}/${streams}: RSS ${sample.rssMiB.toFixed(0)} MiB (${sample.perThousandMiB.toFixed(1)} MiB per 1k)`);
+        await sleep(config.smoke ? 100 : 3_000);
+      }
+    }
+
+    await sleep(config.smoke ? 200 : 5_000);
+    for (const launched of [systems.proxy, systems.switchyard, systems.portkey]) {
+      if (launched) results.rssAfterLoadMiB[launched.name] = rssMiB(launched.pid);
+    }
+
+    const workers = await probeWorkers(repoRoot);
+    results.workers = workers.ok ? 'WORKERS=2 served (whole-box figures not yet automated in this harness)' : workers.note;
+    await workers.launched?.stop();
+    log(`WORKERS=2: ${results.workers}`);
+
+    log('per-chunk translation micro-benchmark');
+    results.translate = measureChunkCost(config.translateIterations);
+  } finally {
+    await systems.stop();
+  }
+
+  results.durationS = (performance.now() - began) / 1000;
+  results.loadavg.end = readFileSync('/proc/loadavg', 'utf8').trim();
+  const markdown = renderReport(results);
+  const directory = config.smoke ? join(tmpdir(), 'switchyard-bench-smoke') : join(repoRoot, 'bench/results');
+  mkdirSync(directory, { recursive: true });
+  const stamp = results.startedAt.slice(0, 16).replace(/[:T]/g, '-');
+  writeFileSync(join(directory, `${stamp}.md`), markdown);
+  writeFileSync(join(directory, `${stamp}.json`), `${JSON.stringify(results, null, 1)}\n`);
+  process.stdout.write(`\n${markdown}\n`);
+  log(`written ${join(directory, `${stamp}.md`)} in ${results.durationS.toFixed(0)} s`);
+}
+
+function median(values: number[]): number {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return sorted.length ? (sorted[sorted.length >> 1] as number) : Number.NaN;
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
+    process.exit(1);
+  },
+);

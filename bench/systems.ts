@@ -1,0 +1,151 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, launch, LaunchError, type Launched } from './launch.ts';
+import { clientAuth, type Target } from './targets.ts';
+import { PROFILES } from './upstream-payloads.ts';
+
+export const ADMIN_TOKEN = 'sya-bench-admin-token-0123456789abcdef';
+const UPSTREAM_SECRET = 'sk-bench-upstream';
+/** The gateway under test and the peers share this core; the upstream and the load use the other. */
+export const GATEWAY_CPU = '1';
+export const LOAD_CPU = '0';
+
+export interface Systems {
+  upstream: Launched;
+  proxy: Launched;
+  switchyard: Launched;
+  portkey: Launched | undefined;
+  portkeyError: string | undefined;
+  targets: Target[];
+  stop(): Promise<void>;
+}
+
+/** Starts the bench upstream, the minimal proxy, Switchyard (configured) and Portkey. */
+export async function startSystems(repoRoot: string, log: (line: string) => void): Promise<Systems> {
+  const started: Launched[] = [];
+  const directory = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
+  const stop = async () => {
+    for (const process of started.reverse()) await process.stop();
+    rmSync(directory, { recursive: true, force: true });
+  };
+  try {
+    const upstream = await launch({ name: 'bench-upstream', cwd: repoRoot, cpus: LOAD_CPU, args: ['--import', 'tsx', 'bench/bench-upstream.ts', '--port', '0'], ready: { printsUrl: true } });
+    started.push(upstream);
+    const proxy = await launch({
+      name: 'minimal-proxy',
+      cwd: repoRoot,
+      cpus: GATEWAY_CPU,
+      args: ['--import', 'tsx', 'bench/minimal-proxy.ts', '--port', '0', '--upstream', upstream.url],
+      ready: { printsUrl: true },
+    });
+    started.push(proxy);
+
+    const switchyardPort = await freePort();
+    const switchyard = await launch({
+      name: 'switchyard',
+      cwd: repoRoot,
+      cpus: GATEWAY_CPU,
+      args: ['--import', 'tsx', 'src/main.ts'],
+      env: { PORT: String(switchyardPort), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'bench.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '1' },
+      ready: { url: `http://127.0.0.1:${switchyardPort}`, path: '/healthz' },
+    });
+    started.push(switchyard);
+    const key = await configureSwitchyard(switchyard.url, upstream.url);
+    log(`switchyard configured: 2 channels, key in group "default", prices for ${Object.keys(PROFILES).length * 2} models`);
+
+    let portkey: Launched | undefined;
+    let portkeyError: string | undefined;
+    try {
+      const portkeyPort = await freePort();
+      portkey = await launch({
+        name: 'portkey',
+        cwd: repoRoot,
+        cpus: GATEWAY_CPU,
+        args: ['bench/node_modules/@portkey-ai/gateway/build/start-server.js', `--port=${portkeyPort}`, '--headless'],
+        env: { NODE_ENV: 'production' },
+        ready: { url: `http://127.0.0.1:${portkeyPort}`, path: '/' },
+      });
+      started.push(portkey);
+    } catch (error) {
+      portkeyError = error instanceof LaunchError ? error.message.split('\n')[0] : (error as Error).message;
+      log(`portkey did not start: ${portkeyError}`);
+    }
+
+    const sy = (id: string, label: string, client: Target['client'], modelPrefix: Target['modelPrefix']): Target => ({
+      id,
+      label,
+      baseUrl: switchyard.url,
+      client,
+      modelPrefix,
+      headers: clientAuth(client, key),
+      pid: switchyard.pid,
+    });
+    const targets: Target[] = [
+      { id: 'direct', label: 'direct', baseUrl: upstream.url, client: 'openai', modelPrefix: 'oa', headers: clientAuth('openai', UPSTREAM_SECRET), pid: undefined },
+      { id: 'proxy', label: 'minimal proxy', baseUrl: proxy.url, client: 'openai', modelPrefix: 'oa', headers: clientAuth('openai', UPSTREAM_SECRET), pid: proxy.pid },
+      sy('switchyard', 'Switchyard (OpenAI → OpenAI)', 'openai', 'oa'),
+      sy('sy-oa-an', 'Switchyard OpenAI → Anthropic', 'openai', 'an'),
+      sy('sy-an-oa', 'Switchyard Anthropic → OpenAI', 'anthropic', 'oa'),
+      sy('sy-gm-oa', 'Switchyard Gemini → OpenAI', 'gemini', 'oa'),
+    ];
+    if (portkey) {
+      targets.push({
+        id: 'portkey',
+        label: 'Portkey 1.15.2',
+        baseUrl: portkey.url,
+        client: 'openai',
+        modelPrefix: 'oa',
+        headers: { ...clientAuth('openai', UPSTREAM_SECRET), 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${upstream.url}/v1` },
+        pid: portkey.pid,
+      });
+    }
+    return { upstream, proxy, switchyard, portkey, portkeyError, targets, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Two channels (OpenAI, Anthropic) on the bench upstream, prices, and one key with a balance. */
+async function configureSwitchyard(url: string, upstreamUrl: string): Promise<string> {
+  const admin = async (path: string, body: unknown) => {
+    const response = await fetch(`${url}/api/admin${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status >= 400) throw new Error(`admin POST ${path} answered ${response.status}: ${text}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const profiles = Object.keys(PROFILES);
+  await admin('/channels', { name: 'bench-openai', provider: 'openai', baseUrl: `${upstreamUrl}/v1`, apiKey: UPSTREAM_SECRET, models: profiles.map((p) => `oa-${p}`), groups: ['default'] });
+  await admin('/channels', { name: 'bench-anthropic', provider: 'anthropic', baseUrl: upstreamUrl, apiKey: UPSTREAM_SECRET, models: profiles.map((p) => `an-${p}`), groups: ['default'] });
+  for (const model of profiles.flatMap((p) => [`oa-${p}`, `an-${p}`])) await admin('/prices', { model, input: 0.15, output: 0.6 });
+  const key = await admin('/keys', { name: 'bench', group: 'default', balance: 1_000_000 });
+  return key.key as string;
+}
+
+/** Tries WORKERS=2 on the whole box; returns why it is not available, or undefined if it served. */
+export async function probeWorkers(repoRoot: string): Promise<{ ok: boolean; note: string; launched?: Launched; dir?: string }> {
+  const directory = mkdtempSync(join(tmpdir(), 'switchyard-bench-w2-'));
+  const port = await freePort();
+  try {
+    const launched = await launch({
+      name: 'switchyard-workers-2',
+      cwd: repoRoot,
+      cpus: undefined,
+      args: ['--import', 'tsx', 'src/main.ts'],
+      env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'bench.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '2' },
+      ready: { url: `http://127.0.0.1:${port}`, path: '/healthz' },
+      timeoutMs: 15_000,
+    });
+    return { ok: true, note: 'served', launched, dir: directory };
+  } catch (error) {
+    rmSync(directory, { recursive: true, force: true });
+    const log = error instanceof LaunchError ? error.log : (error as Error).message;
+    const reason = /WORKERS > 1[^\n"]*/.exec(log)?.[0] ?? log.split('\n').filter(Boolean).slice(-1)[0] ?? 'unknown';
+    return { ok: false, note: `not yet available: the gateway refuses WORKERS=2 ("${reason.trim()}")` };
+  }
+}
