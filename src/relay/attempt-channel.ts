@@ -5,7 +5,7 @@ import { getChannelAdapter } from '../channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
 import type { Lease } from '../routing/channel-health.ts';
-import { classifyFailure } from '../routing/classify-failure.ts';
+import { classifyFailure, type FailureClass } from '../routing/classify-failure.ts';
 import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import type { Channel, UsageAttempt } from '../store/store.ts';
 import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
@@ -39,6 +39,8 @@ export interface AttemptFailure extends AttemptBase {
   error: GatewayError;
   /** Worth trying another channel. */
   retryable: boolean;
+  /** `broken` means the upstream refused this channel's credentials (or its key alone). */
+  failureClass: FailureClass | 'aborted';
 }
 
 /**
@@ -82,23 +84,23 @@ export async function attemptChannel(
     if (input.signal.aborted) {
       // The client left or the deadline passed: not the channel's fault, nothing to retry.
       deps.health.release(channel, lease);
-      return { ...base, kind: 'failed', error: abortError(input), retryable: false };
+      return { ...base, kind: 'failed', error: abortError(input), retryable: false, failureClass: 'aborted' };
     }
     const failureClass = classifyFailure(error, status, deps.retryStatuses);
     const lastError = { at: now, status, code: error.code, message: error.message };
     switch (failureClass) {
       case 'broken':
         deps.health.recordBroken(channel, lease, lastError);
-        return { ...base, kind: 'failed', error, retryable: true };
+        return { ...base, kind: 'failed', error, retryable: true, failureClass };
       case 'transient':
         deps.health.recordFailure(channel, lease, lastError);
         if (error.retryAfterSeconds !== undefined) {
           deps.health.pause(channel, now + error.retryAfterSeconds * 1000, `upstream asked to wait ${error.retryAfterSeconds} s`);
         }
-        return { ...base, kind: 'failed', error, retryable: true };
+        return { ...base, kind: 'failed', error, retryable: true, failureClass };
       case 'request':
         deps.health.release(channel, lease);
-        return { ...base, kind: 'failed', error, retryable: false };
+        return { ...base, kind: 'failed', error, retryable: false, failureClass };
       default: {
         const unreachable: never = failureClass;
         return unreachable;

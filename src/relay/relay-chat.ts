@@ -126,6 +126,8 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
 
     if (outcome.kind === 'failed') {
       lastFailure = outcome;
+      // One upstream key refused: the channel's other keys may still work.
+      if (outcome.failureClass === 'broken' && channel.apiKeys.length > 1) queue.unshift(channel);
       if (outcome.retryable) {
         const retryAfterMs = (outcome.error.retryAfterSeconds ?? 0) * 1000;
         if (queue.length === 0 && !waitedOnce && retryAfterMs > 0 && retryAfterMs <= deps.maxRetryWaitMs) {
@@ -157,7 +159,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
       settleHealth(deps, channel, lease, outcome.startedAt, reply.error);
       if (reply.error && !input.writer.started) {
         // The reply was unusable and nothing reached the client yet: another channel may do better.
-        lastFailure = { ...outcome, kind: 'failed', error: reply.error, retryable: true };
+        lastFailure = { ...outcome, kind: 'failed', error: reply.error, retryable: true, failureClass: 'transient' };
         continue;
       }
       return finish({ ...base, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage });

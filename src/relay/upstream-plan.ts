@@ -1,4 +1,5 @@
 import type { ChatRequest } from '../core/chat-request.ts';
+import { invalidRequest } from '../core/gateway-error.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Warning } from '../core/warning.ts';
 import type { ProtocolCodec, ProtocolId } from '../protocols/protocol-codec.ts';
@@ -34,7 +35,7 @@ export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
     return {
       protocol: input.upstreamProtocol,
       passthrough: true,
-      body: JSON.stringify(rewriteForPassthrough(input)),
+      body: serializeClientBody(rewriteForPassthrough(input)),
       stream: input.stream,
       warnings: [],
     };
@@ -71,6 +72,19 @@ function rewriteForPassthrough(input: PlanInput): Record<string, unknown> {
       const unreachable: never = input.upstreamProtocol;
       return unreachable;
     }
+  }
+}
+
+/**
+ * The passthrough lane never decodes the body, so a pathologically nested one first shows up
+ * here, as the serializer running out of stack: that is the client's fault, not a crash.
+ */
+function serializeClientBody(body: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    if (error instanceof RangeError) throw invalidRequest('The request body is nested too deeply to process.');
+    throw error;
   }
 }
 
