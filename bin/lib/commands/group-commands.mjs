@@ -1,0 +1,51 @@
+import { formatTable } from '../format-table.mjs';
+import { usageError } from '../cli-error.mjs';
+import { defined, number } from '../option-values.mjs';
+
+/** @type {import('../command.mjs').Noun} */
+export const groupCommands = {
+  summary: 'groups of keys that share a set of models',
+  verbs: {
+    list: {
+      usage: 'group list',
+      summary: 'list groups',
+      options: {},
+      async run({ client }) {
+        const { data } = await client.request('GET', '/groups');
+        return {
+          json: data,
+          text: formatTable(
+            ['NAME', 'MULTIPLIER', 'DESCRIPTION'],
+            data.map((/** @type {any} */ group) => [group.name, group.priceMultiplier, group.description]),
+          ),
+        };
+      },
+    },
+    create: {
+      usage: 'group create <name> [--description TEXT] [--multiplier N]',
+      summary: 'create a group',
+      options: { name: { type: 'string' }, description: { type: 'string' }, multiplier: { type: 'string' } },
+      async run({ client, values, positionals }) {
+        const name = positionals[0] ?? values.name;
+        if (typeof name !== 'string' || name === '') throw usageError('give the group name: group create <name>');
+        const group = await client.request(
+          'POST',
+          '/groups',
+          defined({ name, description: values.description, priceMultiplier: number(values, 'multiplier') }),
+        );
+        return { json: group, text: `Created group ${group.name}.\n` };
+      },
+    },
+    delete: {
+      usage: 'group delete <name>',
+      summary: 'delete a group no key or channel uses',
+      options: {},
+      async run({ client, positionals }) {
+        const name = positionals[0];
+        if (!name) throw usageError('give the group name: group delete <name>');
+        await client.request('DELETE', `/groups/${encodeURIComponent(name)}`);
+        return { json: { deleted: name }, text: `Deleted group ${name}.\n` };
+      },
+    },
+  },
+};
