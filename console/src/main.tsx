@@ -2,4 +2,7 @@ import { render } from 'preact';
 import { App } from './app.tsx';
 import './styles.css';
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// Replace the static "Loading…" placeholder rather than render beside it.
+root.textContent = '';
+render(<App />, root);

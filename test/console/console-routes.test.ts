@@ -49,7 +49,7 @@ describe('the console as served by the gateway', () => {
 
     const probe = await fetch(`${harness.url}/`, { headers: { accept: '*/*' } });
     assert.equal(probe.status, 200);
-    assert.equal((await probe.json()).status, 'ok');
+    assert.equal(((await probe.json()) as { status: string }).status, 'ok');
     const head = await fetch(`${harness.url}/`, { method: 'HEAD' });
     assert.equal(head.status, 200);
     const bare = await fetch(`${harness.url}/`, { headers: { accept: 'application/json' } });
@@ -72,12 +72,12 @@ describe('the console as served by the gateway', () => {
 
     const answer = await fetch(`${harness.url}/api/admin/insight/summary?range=1h`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     assert.equal(answer.status, 200);
-    const summary = await answer.json();
+    const summary = (await answer.json()) as { series: Array<{ requests: number }>; totals: { requests: number; inputTokens: number }; topModels: Array<{ id: string }> };
     assert.equal(summary.series.length, 60);
     assert.equal(summary.totals.requests, 1);
     assert.equal(summary.totals.inputTokens, 11);
-    assert.equal(summary.series.at(-1).requests, 1, 'the newest bucket holds the request');
-    assert.deepEqual(summary.topModels.map((row: { id: string }) => row.id), ['gpt-4o-mini']);
+    assert.equal(summary.series.at(-1)?.requests, 1, 'the newest bucket holds the request');
+    assert.deepEqual(summary.topModels.map((row) => row.id), ['gpt-4o-mini']);
 
     const badRange = await fetch(`${harness.url}/api/admin/insight/summary?range=2y`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     assert.equal(badRange.status, 400);

@@ -24,8 +24,8 @@ export function TimeChart(props: { title: string; times: number[]; series: Chart
       legend: { show: true },
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true } },
-      axes: [{ stroke: '#5b6472' }, { stroke: '#5b6472', size: 60, values: (_chart, ticks) => ticks.map(format) }],
-      series: [{}, ...props.series.map((series) => ({ label: series.label, stroke: series.color, width: 2, fill: `${series.color}22`, value: (_chart: uPlot, value: number | null) => (value === null ? '—' : format(value)) }))],
+      axes: [{ stroke: '#5b6472' }, { stroke: '#5b6472', size: 72, values: (_chart, ticks) => ticks.map(format) }],
+      series: [{}, ...props.series.map((series) => ({ label: series.label, stroke: series.color, width: 2, points: { show: true, size: 4 }, fill: `${series.color}22`, value: (_chart: uPlot, value: number | null) => (value === null ? '—' : format(value)) }))],
     };
     const data = [props.times.map((time) => time / 1000), ...props.series.map((series) => series.values)] as uPlot.AlignedData;
     const chart = new uPlot(options, data, element);

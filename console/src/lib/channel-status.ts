@@ -17,8 +17,9 @@ export function channelStatus(channel: Channel): ChannelStatus {
   if (!health) return { usable: true, label: 'enabled', reason: null };
   const circuit = health.circuit ?? (typeof health.state === 'string' ? health.state : undefined);
   const reason = health.reason ?? null;
-  if (circuit && DOWN_STATES.has(circuit.toLowerCase())) return { usable: false, label: circuit, reason };
-  return { usable: true, label: circuit ?? 'enabled', reason };
+  if (circuit && DOWN_STATES.has(circuit.toLowerCase())) return { usable: false, label: `circuit ${circuit}`, reason };
+  if (circuit === 'half-open') return { usable: true, label: 'half-open (probing)', reason };
+  return { usable: true, label: circuit === 'closed' || circuit === undefined ? 'healthy' : circuit, reason };
 }
 
 export function lastErrorText(channel: Channel): string | null {

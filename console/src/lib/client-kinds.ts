@@ -1,5 +1,5 @@
 /** The specification's base-address table, one entry per client kind, with copy-ready set-up. */
-export type ClientKind = 'openai-sdk' | 'openai-http' | 'claude-code' | 'gemini-cli' | 'gemini-http' | 'codex' | 'alt-prefix';
+export type ClientKind = 'openai-sdk' | 'openai-http' | 'claude-code' | 'gemini-cli' | 'gemini-http' | 'codex' | 'antigravity';
 
 export interface ClientSetup {
   kind: ClientKind;
@@ -21,7 +21,7 @@ export const CLIENT_KINDS: Array<[ClientKind, string]> = [
   ['gemini-cli', 'Gemini CLI'],
   ['gemini-http', 'Raw Gemini HTTP and other tools’ Gemini providers'],
   ['codex', 'Codex CLI (Responses API)'],
-  ['alt-prefix', 'Alternative clients (path prefix)'],
+  ['antigravity', 'Alternative clients (path prefix)'],
 ];
 
 /** `key` is what goes in the text: the real key for the clipboard, a masked one for the screen. */
@@ -119,7 +119,7 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
         notes: [],
         probe: { path: '/v1/models', header: 'bearer' },
       };
-    case 'alt-prefix':
+    case 'antigravity':
       return {
         kind,
         label,

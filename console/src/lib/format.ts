@@ -38,3 +38,9 @@ export function splitList(text: string): string[] {
     .map((part) => part.trim())
     .filter((part) => part !== '');
 }
+
+/** Leading or trailing spaces make a different model name: quote such a name and say so. */
+export function visibleName(name: string | null | undefined): string {
+  if (name === null || name === undefined) return DASH;
+  return name.trim() === name ? name : `${JSON.stringify(name)} (extra spaces)`;
+}

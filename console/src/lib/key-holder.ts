@@ -11,7 +11,8 @@ export interface KeyHolderView {
   spent: number | undefined;
   expiresAt: string | null | undefined;
   enabled: boolean | undefined;
-  limits: Record<string, number> | undefined;
+  /** Each limit in words; empty = none; undefined = not reported. */
+  limits: string[] | undefined;
   /** Recent usage rows or totals, as /api/me gives them. */
   usage: unknown;
   /** Why the key cannot be used right now (expired, out of balance…), in the gateway's words. */
@@ -40,28 +41,62 @@ export async function loadKeyHolderView(key: string): Promise<KeyHolderView> {
 }
 
 function fromMe(me: Record<string, unknown>): KeyHolderView {
-  const key = (typeof me.key === 'object' && me.key !== null ? me.key : me) as Record<string, unknown>;
+  const key = (isObject(me.key) ? me.key : me) as Record<string, unknown>;
   const rawModels = me.models ?? key.models;
   const models = Array.isArray(rawModels)
     ? rawModels.map((model) => (typeof model === 'string' ? model : String((model as { id?: unknown; name?: unknown }).id ?? (model as { name?: unknown }).name ?? ''))).filter(Boolean)
     : [];
   const groupValue = me.group ?? key.group;
-  const group = typeof groupValue === 'string' ? groupValue : typeof groupValue === 'object' && groupValue !== null ? String((groupValue as { name?: unknown }).name ?? '') : null;
-  const problem = me.problem ?? me.status ?? me.state;
+  const group = typeof groupValue === 'string' ? groupValue : isObject(groupValue) ? String(groupValue.name ?? '') : null;
+  const balance = pick(me.balance, key.balance);
+  const status = pick(key.status, me.status);
+  const problems: string[] = [];
+  if (typeof status === 'string' && status !== 'active' && status !== 'ok') problems.push(`the key is ${status}`);
+  if (typeof balance === 'number' && balance <= 0) problems.push('the key has no balance left');
+  const ip = isObject(me.ip) ? me.ip : undefined;
+  if (ip && ip.allowed === false) problems.push(`requests from ${String(ip.seen)} are outside the key's IP allow-list`);
+  const expiresAt = pick(key.expiresAt, me.expiresAt);
+  const spent = pick(me.spent, key.spent);
+  const limits = pick(me.limits, key.limits);
   return {
     source: 'me',
     group,
     models,
     name: typeof key.name === 'string' ? key.name : null,
-    balance: typeof key.balance === 'number' || key.balance === null ? (key.balance as number | null) : undefined,
-    spent: typeof key.spent === 'number' ? key.spent : undefined,
-    expiresAt: typeof key.expiresAt === 'string' || key.expiresAt === null ? (key.expiresAt as string | null) : undefined,
-    enabled: typeof key.enabled === 'boolean' ? key.enabled : undefined,
-    limits: typeof key.limits === 'object' && key.limits !== null ? (key.limits as Record<string, number>) : undefined,
-    usage: me.usage ?? me.recentUsage,
-    problem: typeof problem === 'string' && problem !== 'active' && problem !== 'ok' ? problem : null,
+    balance: typeof balance === 'number' || balance === null ? balance : undefined,
+    spent: typeof spent === 'number' ? spent : undefined,
+    expiresAt: typeof expiresAt === 'string' || expiresAt === null ? expiresAt : undefined,
+    enabled: typeof key.enabled === 'boolean' ? key.enabled : status === undefined ? undefined : status !== 'disabled',
+    limits: isObject(limits) ? describeLimits(limits) : undefined,
+    usage: me.recentUsage ?? me.usage,
+    problem: problems.length > 0 ? `${problems.join('; ')}.` : null,
     altPrefix: typeof me.altPrefix === 'string' ? me.altPrefix : 'antigravity',
   };
+}
+
+/** Limits in words; unset ones (null) are left out. */
+function describeLimits(limits: Record<string, unknown>): string[] {
+  const lines: string[] = [];
+  const names: Record<string, string> = { requestsPerMinute: 'requests per minute', tokensPerMinute: 'tokens per minute', concurrentRequests: 'concurrent requests' };
+  for (const [name, value] of Object.entries(limits)) {
+    if (typeof value === 'number') lines.push(`${names[name] ?? name}: ${value.toLocaleString('en-US')}`);
+    if (Array.isArray(value)) {
+      for (const window of value) {
+        if (!isObject(window)) continue;
+        const reset = typeof window.resetsAt === 'string' ? `, resets ${new Date(window.resetsAt).toLocaleString()}` : '';
+        lines.push(`${String(window.period)} spend: $${Number(window.spent).toFixed(2)} of $${Number(window.limit).toFixed(2)}${reset}`);
+      }
+    }
+  }
+  return lines;
+}
+
+function pick(first: unknown, second: unknown): unknown {
+  return first === undefined ? second : first;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function empty(source: KeyHolderView['source']): KeyHolderView {

@@ -39,12 +39,12 @@ export const STEP_TITLES = [
  * always calls the chosen client's own model-list endpoint with the key, so it is a live test.
  */
 export async function runModelCheck(input: CheckInput): Promise<{ steps: CheckStep[]; source: string }> {
-  if (input.key && !input.admin) {
+  if (input.key) {
     try {
       const query = new URLSearchParams({ model: input.model, client: input.kind });
       const answer = await call<Record<string, unknown>>(`/api/diagnose?${query}`, { bearer: input.key });
       const steps = fromDiagnose(answer);
-      if (steps.length > 0) return { steps, source: 'the gateway’s own diagnosis (/api/diagnose)' };
+      if (steps.length > 0) return { steps: await withLiveProbe(steps, input), source: 'the gateway’s own diagnosis (/api/diagnose), and a live call of the client’s model list' };
     } catch (error) {
       if (!isMissingEndpoint(error)) throw error;
     }
@@ -131,6 +131,17 @@ async function localCheck(input: CheckInput): Promise<CheckStep[]> {
   return [keyStep, groupStep, spellingStep, await protocolStep(input), availability];
 }
 
+/** Adds what the gateway cannot see from its side: this client kind's address answering with this key. */
+async function withLiveProbe(steps: CheckStep[], input: CheckInput): Promise<CheckStep[]> {
+  const live = await protocolStep(input);
+  return steps.map((step, index) => {
+    if (index !== 3) return step;
+    const probe = live.detail.slice(live.detail.indexOf('Live:'));
+    const verdict = step.verdict === 'fail' || live.verdict === 'fail' ? 'fail' : step.verdict === 'pass' && live.verdict === 'pass' ? 'pass' : live.verdict === 'warn' ? 'warn' : step.verdict;
+    return { ...step, verdict, detail: `${step.detail} ${probe}` };
+  });
+}
+
 async function protocolStep(input: CheckInput): Promise<CheckStep> {
   const setup = clientSetup(input.kind, input.root, '', input.model, input.altPrefix);
   const advice = `Enter ${setup.address} in ${setup.label}. ${setup.addressNote}`;
@@ -166,9 +177,10 @@ function fromDiagnose(answer: Record<string, unknown>): CheckStep[] {
           : verdictValue === 'warn' || verdictValue === 'warning'
             ? 'warn'
             : 'info';
-    const title = [step.title, step.name, step.check].find((value) => typeof value === 'string') as string | undefined;
+    // The gateway names its steps with slugs; the specification's wording reads better.
+    const title = STEP_TITLES[index] ?? `${index + 1}. ${String(step.title ?? step.name ?? 'Further check')}`;
     const detail = [step.detail, step.message, step.explanation, step.fix].filter((value) => typeof value === 'string').join(' ');
-    return { title: title ? `${index + 1}. ${title}` : (STEP_TITLES[index] ?? `Step ${index + 1}`), verdict, detail };
+    return { title, verdict, detail };
   });
 }
 

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { count, DASH, dateTime, ms, usd } from '../lib/format.ts';
+import { count, DASH, dateTime, ms, usd, visibleName } from '../lib/format.ts';
 import type { LogEntry } from '../lib/types.ts';
 import { logCost } from './logs-page.tsx';
 
@@ -10,7 +10,7 @@ export function LogDetail({ entry }: { entry: LogEntry }) {
     ['Status', `${entry.status}${entry.errorCode ? ` · ${entry.errorCode}` : ''}`],
     ['Key', `${entry.keyName ?? DASH}${entry.keyId ? ` (${entry.keyId})` : ''}`],
     ['Group', entry.group ?? DASH],
-    ['Model asked / sent upstream', `${entry.model ?? DASH} → ${entry.upstreamModel ?? DASH}`],
+    ['Model asked / sent upstream', `${visibleName(entry.model)} → ${visibleName(entry.upstreamModel)}`],
     ['Channel', entry.channelName ?? DASH],
     ['Protocols (client → upstream)', `${entry.clientProtocol ?? DASH} → ${entry.upstreamProtocol ?? DASH}${entry.surface ? ` via /${entry.surface}` : ''}`],
     ['Streamed', entry.stream ? 'yes' : 'no'],

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
 import { Drawer } from '../components/drawer.tsx';
 import { call } from '../lib/api.ts';
-import { count, DASH, dateTime, ms, usd } from '../lib/format.ts';
+import { count, DASH, dateTime, ms, usd, visibleName } from '../lib/format.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { ListAnswer, LogEntry } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
@@ -109,7 +109,7 @@ export function LogsPage(props: { session: Session }) {
                       <td class="small-text">{dateTime(entry.time)}</td>
                       <td>{entry.keyName ?? DASH}</td>
                       <td>
-                        <code>{entry.model ?? DASH}</code>
+                        <code>{visibleName(entry.model)}</code>
                       </td>
                       <td>{entry.channelName ?? DASH}</td>
                       <td class="num">{entry.status}</td>

@@ -25,7 +25,6 @@ export function MyKeyPage(props: { session: Session }) {
 }
 
 function KeyView({ view }: { view: KeyHolderView }) {
-  const limits = Object.entries(view.limits ?? {});
   return (
     <>
       {view.problem && (
@@ -54,7 +53,7 @@ function KeyView({ view }: { view: KeyHolderView }) {
             <dt>Expires</dt>
             <dd>{view.expiresAt === undefined ? DASH : view.expiresAt === null ? 'never' : dateTime(view.expiresAt)}</dd>
             <dt>Limits</dt>
-            <dd>{limits.length === 0 ? (view.limits ? 'none' : DASH) : limits.map(([name, value]) => `${name}: ${value}`).join(', ')}</dd>
+            <dd>{view.limits === undefined ? DASH : view.limits.length === 0 ? 'none' : view.limits.join('; ')}</dd>
           </dl>
         </div>
         <div class="card">

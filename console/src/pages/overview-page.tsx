@@ -2,7 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
 import { TimeChart } from '../components/time-chart.tsx';
 import { call } from '../lib/api.ts';
-import { count, DASH, ms, usd } from '../lib/format.ts';
+import { count, DASH, ms, usd, visibleName } from '../lib/format.ts';
 import { loadOpenStreams } from '../lib/open-streams.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { UsageSummary } from '../lib/types.ts';
@@ -122,7 +122,7 @@ function TopTable(props: { title: string; nameHeader: string; rows: UsageSummary
             <tbody>
               {props.rows.map((row) => (
                 <tr key={row.id ?? 'none'}>
-                  <td>{row.name ?? row.id ?? '(no key)'}</td>
+                  <td>{row.name === null && row.id === null ? '(no key)' : visibleName(row.name ?? row.id)}</td>
                   <td class="num">{count(row.requests)}</td>
                   <td class="num">{count(row.errors)}</td>
                   <td class="num">{compact(row.inputTokens + row.outputTokens)}</td>
