@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { explainRouteMiss } from '../../src/server/misconfigured-client-hint.ts';
+import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+
+const HOST = { host: 'gw.example:8080' };
+
+describe('404s that teach the right base address', () => {
+  const cases: Array<[string, string, string, Record<string, string>, string, RegExp]> = [
+    ['Gemini CLI given <root>/v1beta', 'POST', '/v1beta/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse', HOST, 'gemini-generate-content', /configure the root address http:\/\/gw\.example:8080 instead, without \/v1beta/],
+    ['genai SDK given <root>/v1beta, model list', 'GET', '/v1beta/v1beta/models', HOST, 'gemini-generate-content', /without \/v1beta/],
+    ['Gemini provider given the root', 'POST', '/models/gemini-2.5-pro:generateContent', HOST, 'gemini-generate-content', /configure the base address http:\/\/gw\.example:8080\/v1beta/],
+    ['Gemini provider given <root>/v1', 'POST', '/v1/v1beta/models/x:generateContent', HOST, 'gemini-generate-content', /http:\/\/gw\.example:8080\/v1beta/],
+    ['Gemini provider listing models at the root', 'GET', '/models', { ...HOST, 'x-goog-api-key': 'k' }, 'gemini-generate-content', /\/v1beta/],
+    ['chat SDK given <root>/v1/chat/completions', 'POST', '/v1/chat/completions/chat/completions', HOST, 'openai-chat', /configure the base address http:\/\/gw\.example:8080\/v1 \(not/],
+    ['chat SDK given <root>/v1/models', 'POST', '/v1/models/chat/completions', HOST, 'openai-chat', /base address http:\/\/gw\.example:8080\/v1 /],
+    ['chat SDK given the root without /v1', 'POST', '/chat/completions', HOST, 'openai-chat', /missing \/v1.*base address http:\/\/gw\.example:8080\/v1;/],
+    ['model list without /v1', 'GET', '/models', HOST, 'openai-chat', /missing \/v1/],
+    ['Claude Code given <root>/v1', 'POST', '/v1/v1/messages?beta=true', HOST, 'anthropic-messages', /root address http:\/\/gw\.example:8080 \(ANTHROPIC_BASE_URL\), without \/v1/],
+    ['Anthropic client hitting /messages', 'POST', '/messages', HOST, 'anthropic-messages', /root address http:\/\/gw\.example:8080 \(without \/v1\)/],
+    ['the same mistakes under the alternative prefix', 'POST', '/antigravity/chat/completions', HOST, 'openai-chat', /http:\/\/gw\.example:8080\/antigravity\/v1/],
+    ['GET on a POST endpoint', 'GET', '/v1/chat/completions', HOST, 'openai-chat', /takes POST with a JSON body, not GET/],
+    ['anything else lists the surfaces', 'GET', '/nothing/here', HOST, 'openai-chat', /No endpoint at GET \/nothing\/here\. This gateway serves: .*\/v1\/chat\/completions.*\/v1\/messages.*\/v1beta\/models.*\/antigravity\//],
+  ];
+
+  for (const [name, method, url, headers, protocol, message] of cases) {
+    test(name, () => {
+      const miss = explainRouteMiss(method, url, 'antigravity', headers);
+      assert.equal(miss.protocol, protocol);
+      assert.equal(miss.error.code, 'route_not_found');
+      assert.equal(miss.error.status, 404);
+      assert.match(miss.error.message, message);
+    });
+  }
+});
+
+describe('the 404s through HTTP, in each client shape', () => {
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(() => harness.close());
+
+  test('Gemini shape for a doubled /v1beta', async () => {
+    const response = await fetch(`${harness.url}/v1beta/v1beta/models/gemini-2.5-flash:generateContent`, { method: 'POST', body: '{}' });
+    assert.equal(response.status, 404);
+    const body = await response.json();
+    assert.equal(body.error.status, 'NOT_FOUND');
+    assert.equal(body.error.details[0].reason, 'ROUTE_NOT_FOUND');
+    assert.match(body.error.message, new RegExp(`root address ${harness.url.replace(/[.]/g, '\\.')} instead`));
+  });
+
+  test('OpenAI shape for /v1/models used as a base (POST /v1/models/chat/completions)', async () => {
+    const response = await fetch(`${harness.url}/v1/models/chat/completions`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    assert.equal(response.status, 404);
+    const body = await response.json();
+    assert.equal(body.error.code, 'route_not_found');
+    assert.match(body.error.message, /\/v1 \(not/);
+    assert.equal(response.headers.get('x-switchyard-error-code'), 'route_not_found');
+  });
+
+  test('Anthropic shape for Claude Code given <root>/v1', async () => {
+    const response = await fetch(`${harness.url}/v1/v1/messages?beta=true`, { method: 'POST', body: '{}', headers: { 'anthropic-version': '2023-06-01' } });
+    assert.equal(response.status, 404);
+    const body = await response.json();
+    assert.equal(body.type, 'error');
+    assert.equal(body.error.type, 'not_found_error');
+    assert.match(body.error.message, /without \/v1/);
+  });
+});
