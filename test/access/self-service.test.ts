@@ -19,7 +19,7 @@ describe('self-service: /api/me and the model check', () => {
 
   const getJson = async (path: string, key: string) => {
     const response = await fetch(`${harness.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as any };
   };
 
   test('/api/me: group, models, balance, limits, expiry and recent usage', async () => {

@@ -24,7 +24,12 @@ export async function callSurface(
   options: KeyPlacement & { model?: string; body?: Record<string, unknown> } = {},
 ): Promise<SurfaceReply> {
   const model = options.model ?? 'gpt-4o-mini';
-  const { url, method, headers, body } = buildRequest(baseUrl, surface, model, options);
+  const { url, method, headers, body } = buildRequest(baseUrl, surface, model, options) as {
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    body: Record<string, unknown> | undefined;
+  };
   const response = await fetch(url, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

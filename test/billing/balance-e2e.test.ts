@@ -41,7 +41,7 @@ describe('balances under concurrency', () => {
       assert.equal(reply.status, 403);
       assert.equal(reply.code, 'insufficient_balance');
     }
-    const me = await (await fetch(`${harness.url}/api/me`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const me: any = await (await fetch(`${harness.url}/api/me`, { headers: { authorization: `Bearer ${key}` } })).json();
     assert.equal(me.balance, 0);
     // The database catches up off the hot path (the charge writer flushes every 250 ms), to the micro-unit.
     await waitForValue(() => balanceOf(id), 0);
@@ -100,10 +100,10 @@ describe('IP fences behind proxies', () => {
     try {
       await harness.addChannel({ provider: 'openai', models: ['gpt-4o-mini'] });
       const { key } = await harness.addKey(fenced);
-      for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }]) {
+      for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }] as Array<Record<string, string>>) {
         const response = await fetch(`${harness.url}/v1/models`, { headers: { authorization: `Bearer ${key}`, ...headers } });
         assert.equal(response.status, 403);
-        assert.equal((await response.json()).error.code, 'ip_not_allowed');
+        assert.equal(((await response.json()) as any).error.code, 'ip_not_allowed');
       }
     } finally {
       await harness.close();
@@ -119,7 +119,7 @@ describe('IP fences behind proxies', () => {
       assert.equal(allowed.status, 200);
       const outside = await fetch(`${harness.url}/v1/models`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '198.51.100.1' } });
       assert.equal(outside.status, 403);
-      assert.match((await outside.json()).error.message, /may not be used from 198\.51\.100\.1/);
+      assert.match(((await outside.json()) as any).error.message, /may not be used from 198\.51\.100\.1/);
     } finally {
       await harness.close();
     }

@@ -44,7 +44,7 @@ describe('the 404s through HTTP, in each client shape', () => {
   test('Gemini shape for a doubled /v1beta', async () => {
     const response = await fetch(`${harness.url}/v1beta/v1beta/models/gemini-2.5-flash:generateContent`, { method: 'POST', body: '{}' });
     assert.equal(response.status, 404);
-    const body = await response.json();
+    const body = (await response.json()) as any;
     assert.equal(body.error.status, 'NOT_FOUND');
     assert.equal(body.error.details[0].reason, 'ROUTE_NOT_FOUND');
     assert.match(body.error.message, new RegExp(`root address ${harness.url.replace(/[.]/g, '\\.')} instead`));
@@ -53,7 +53,7 @@ describe('the 404s through HTTP, in each client shape', () => {
   test('OpenAI shape for /v1/models used as a base (POST /v1/models/chat/completions)', async () => {
     const response = await fetch(`${harness.url}/v1/models/chat/completions`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     assert.equal(response.status, 404);
-    const body = await response.json();
+    const body = (await response.json()) as any;
     assert.equal(body.error.code, 'route_not_found');
     assert.match(body.error.message, /\/v1 \(not/);
     assert.equal(response.headers.get('x-switchyard-error-code'), 'route_not_found');
@@ -62,7 +62,7 @@ describe('the 404s through HTTP, in each client shape', () => {
   test('Anthropic shape for Claude Code given <root>/v1', async () => {
     const response = await fetch(`${harness.url}/v1/v1/messages?beta=true`, { method: 'POST', body: '{}', headers: { 'anthropic-version': '2023-06-01' } });
     assert.equal(response.status, 404);
-    const body = await response.json();
+    const body = (await response.json()) as any;
     assert.equal(body.type, 'error');
     assert.equal(body.error.type, 'not_found_error');
     assert.match(body.error.message, /without \/v1/);
