@@ -40,7 +40,7 @@ export class RateLimiter {
         await fail(
           new GatewayError(
             'rate_limited',
-            `This API key already has ${result.value} requests in progress, its limit of concurrent requests (${concurrentRequests}). Wait for one to finish and retry, or ask the operator to raise the key's concurrency limit.`,
+            `This API key already has ${plural(result.value, 'request')} in progress, its limit of concurrent requests (${concurrentRequests}). Wait for one to finish and retry, or ask the operator to raise the key's concurrency limit.`,
             { retryAfterSeconds: 1 },
           ),
         );
@@ -55,7 +55,7 @@ export class RateLimiter {
         await fail(
           new GatewayError(
             'rate_limited',
-            `This API key is limited to ${requestsPerMinute} requests per minute and has used them all. Retry in ${retryAfterSeconds} s, or ask the operator to raise the key's requests-per-minute limit.`,
+            `This API key is limited to ${plural(requestsPerMinute, 'request')} per minute and has used them all. Retry in ${retryAfterSeconds} s, or ask the operator to raise the key's requests-per-minute limit.`,
             { retryAfterSeconds },
           ),
         );
@@ -93,4 +93,8 @@ export class RateLimiter {
       },
     };
   }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

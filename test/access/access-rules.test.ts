@@ -46,6 +46,8 @@ describe('key and model rules on every surface', () => {
       test('401 invalid_api_key: missing, unknown, truncated, or in another surface\'s header', async () => {
         const missing = await expectError(surface, {}, 401, 'invalid_api_key');
         assert.match(missing.message, /No API key was sent/);
+        const wrong = await expectError(surface, { key: keys.good, header: 'wrong' }, 401, 'invalid_api_key');
+        assert.match(wrong.message, /The API key was sent in the "x-api-key" header|The API key was sent in the "x-goog-api-key" header/);
         assert.match(missing.message, /Check the request address, the key \(it must be the complete key\) and the header/);
         await expectError(surface, { key: 'sk-not-a-key-at-all' }, 401, 'invalid_api_key');
         await expectError(surface, { key: keys.good!.slice(0, -4) }, 401, 'invalid_api_key');
@@ -102,7 +104,7 @@ describe('key and model rules on every surface', () => {
         assert.equal((await callSurface(harness.url, surface, { key })).status, 200);
         const limited = await expectError(surface, { key }, 429, 'rate_limited');
         assert.ok(Number(limited.retryAfter) >= 1 && Number(limited.retryAfter) <= 60, `retry-after ${limited.retryAfter}`);
-        assert.match(limited.message, /limited to 1 requests per minute/);
+        assert.match(limited.message, /limited to 1 request per minute/);
         // Another key is not affected.
         assert.equal((await callSurface(harness.url, surface, { key: keys.good })).status, 200);
       });
