@@ -193,7 +193,10 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
     await form.getByLabel(startsWith('Output')).fill('0.6');
     await form.getByRole('button', { name: 'Save price' }).click();
     await page.getByText('Price for gpt-4o-mini saved.').waitFor();
-    assert.match(await page.locator('table').first().innerText(), /gpt-4o-mini\s+\$0\.15\s+\$0\.60/);
+    // The list reloads after the confirmation appears: wait for the row itself.
+    const row = page.locator('tr').filter({ hasText: 'gpt-4o-mini' });
+    await row.waitFor();
+    assert.match(await row.innerText(), /gpt-4o-mini\s+\$0\.15\s+\$0\.60/);
     await shot('09-pricing');
   });
 

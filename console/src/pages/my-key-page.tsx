@@ -1,5 +1,5 @@
 import { AsyncView } from '../components/async-view.tsx';
-import { DASH, dateTime, usd } from '../lib/format.ts';
+import { count, DASH, dateTime, usd, visibleName } from '../lib/format.ts';
 import { loadKeyHolderView, type KeyHolderView } from '../lib/key-holder.ts';
 import { followLink } from '../lib/router.ts';
 import type { Session } from '../lib/session.ts';
@@ -93,6 +93,40 @@ function KeyView({ view }: { view: KeyHolderView }) {
 /** /api/me's usage shape is not fixed yet: show a table for a list of rows, else the fields. */
 function UsageBlock({ usage }: { usage: unknown }) {
   const rows = Array.isArray(usage) ? usage : Array.isArray((usage as { data?: unknown }).data) ? (usage as { data: unknown[] }).data : null;
+  if (rows && rows.length > 0 && isUsageRow(rows[0])) {
+    return (
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Model</th>
+              <th scope="col" class="num">Status</th>
+              <th scope="col">Code</th>
+              <th scope="col" class="num">Tokens in / out</th>
+              <th scope="col" class="num">Cost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(rows as UsageRow[]).map((row, index) => (
+              <tr key={row.requestId ?? index}>
+                <td class="small-text">{dateTime(row.time)}</td>
+                <td>
+                  <code>{visibleName(row.model)}</code>
+                </td>
+                <td class="num">{row.status}</td>
+                <td class="small-text">{row.errorCode ?? DASH}</td>
+                <td class="num">
+                  {count(row.inputTokens)} / {count(row.outputTokens)}
+                </td>
+                <td class="num">{usd(row.cost)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+  }
   if (rows && rows.length > 0 && typeof rows[0] === 'object') {
     const columns = Object.keys(rows[0] as object).filter((name) => typeof (rows[0] as Record<string, unknown>)[name] !== 'object');
     return (
@@ -130,4 +164,19 @@ function UsageBlock({ usage }: { usage: unknown }) {
     );
   }
   return <p class="muted">No usage yet.</p>;
+}
+
+interface UsageRow {
+  requestId?: string;
+  time: string;
+  model: string | null;
+  status: number;
+  errorCode?: string | null;
+  inputTokens?: number;
+  outputTokens?: number;
+  cost?: number;
+}
+
+function isUsageRow(value: unknown): value is UsageRow {
+  return typeof value === 'object' && value !== null && typeof (value as UsageRow).time === 'string' && typeof (value as UsageRow).status === 'number';
 }
