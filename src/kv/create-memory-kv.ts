@@ -16,6 +16,7 @@ const SWEEP_EVERY_WRITES = 10_000;
 export function createMemoryKv(options: { now?: () => number } = {}): Kv {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
+  const leases = new Map<string, Map<string, number>>();
   let writes = 0;
 
   const live = (key: string): Entry | undefined => {
@@ -56,6 +57,7 @@ export function createMemoryKv(options: { now?: () => number } = {}): Kv {
     async adjust(key, delta, adjustOptions: KvAdjustOptions = {}): Promise<KvAdjustResult> {
       requireInteger(delta, 'delta');
       const existing = live(key);
+      if (!existing && adjustOptions.requireExisting) return { applied: false, value: 0, missing: true };
       const current = existing?.value ?? 0;
       const next = current + delta;
       if ((adjustOptions.min !== undefined && next < adjustOptions.min) || (adjustOptions.max !== undefined && next > adjustOptions.max)) {
@@ -69,10 +71,32 @@ export function createMemoryKv(options: { now?: () => number } = {}): Kv {
 
     async delete(key) {
       entries.delete(key);
+      leases.delete(key);
+    },
+
+    async acquireLease(key, holder, leaseOptions) {
+      const time = now();
+      const held = leases.get(key) ?? new Map<string, number>();
+      for (const [name, expiresAt] of held) if (expiresAt <= time) held.delete(name);
+      if (!held.has(holder) && held.size >= leaseOptions.max) {
+        if (held.size === 0) leases.delete(key);
+        return { applied: false, value: held.size };
+      }
+      held.set(holder, time + leaseOptions.ttlMs);
+      leases.set(key, held);
+      return { applied: true, value: held.size };
+    },
+
+    async releaseLease(key, holder) {
+      const held = leases.get(key);
+      if (!held) return;
+      held.delete(holder);
+      if (held.size === 0) leases.delete(key);
     },
 
     async close() {
       entries.clear();
+      leases.clear();
     },
   };
 }

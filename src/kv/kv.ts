@@ -2,6 +2,8 @@
 export interface KvAdjustResult {
   applied: boolean;
   value: number;
+  /** Set when `requireExisting` refused the change because the key is absent. */
+  missing?: true;
 }
 
 export interface KvAdjustOptions {
@@ -11,6 +13,19 @@ export interface KvAdjustOptions {
   max?: number;
   /** Lifetime of the entry when this call creates it; an existing entry keeps its expiry. */
   ttlMs?: number;
+  /**
+   * Refuse the change when the key is absent (`missing: true`), instead of counting it as 0.
+   * Callers whose keys must be seeded first (balances) use it, so a kv that lost its data
+   * (a Redis restart, a switch to the local fallback) is noticed and re-seeded, never read as 0.
+   */
+  requireExisting?: boolean;
+}
+
+export interface KvLeaseOptions {
+  /** Refuse when this many unexpired leases are already held. */
+  max: number;
+  /** The lease ends by itself after this long, so a crashed holder cannot keep it forever. */
+  ttlMs: number;
 }
 
 /**
@@ -34,5 +49,12 @@ export interface Kv {
    */
   adjust(key: string, delta: number, options?: KvAdjustOptions): Promise<KvAdjustResult>;
   delete(key: string): Promise<void>;
+  /**
+   * Takes one of at most `max` leases under `key` for `holder` (a unique id per request),
+   * dropping expired ones first; `value` is the number held now (after the change, if applied).
+   */
+  acquireLease(key: string, holder: string, options: KvLeaseOptions): Promise<KvAdjustResult>;
+  /** Gives a lease back; a lease that has expired or is unknown is ignored. */
+  releaseLease(key: string, holder: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -73,6 +73,39 @@ export function runKvConformance(name: string, createHarness: () => Promise<KvHa
       assert.equal(await kv.setIfAbsent('s', 2, 500), 2);
     });
 
+    test('requireExisting refuses an absent key without creating it, and adjusts a present one', async () => {
+      const { kv } = harness;
+      assert.deepEqual(await kv.adjust('account', -5, { min: 0, requireExisting: true }), { applied: false, value: 0, missing: true });
+      assert.equal(await kv.get('account'), undefined);
+      await kv.setIfAbsent('account', 8);
+      assert.deepEqual(await kv.adjust('account', -5, { min: 0, requireExisting: true }), { applied: true, value: 3 });
+      assert.deepEqual(await kv.adjust('account', -5, { min: 0, requireExisting: true }), { applied: false, value: 3 });
+    });
+
+    test('large balances stay exact to the unit', async () => {
+      const { kv } = harness;
+      const big = 2 ** 52 + 1;
+      assert.equal(await kv.setIfAbsent('big', big), big);
+      assert.deepEqual(await kv.adjust('big', -1, { min: 0 }), { applied: true, value: 2 ** 52 });
+      assert.deepEqual(await kv.adjust('big', 2, { max: 2 ** 52 + 1 }), { applied: false, value: 2 ** 52 });
+    });
+
+    test('leases: at most max holders, released ones free a place, expired ones free it by themselves', async () => {
+      const { kv } = harness;
+      const options = { max: 2, ttlMs: 1_000 };
+      assert.deepEqual(await kv.acquireLease('slots', 'r1', options), { applied: true, value: 1 });
+      assert.deepEqual(await kv.acquireLease('slots', 'r2', options), { applied: true, value: 2 });
+      assert.deepEqual(await kv.acquireLease('slots', 'r3', options), { applied: false, value: 2 });
+      await kv.releaseLease('slots', 'r1');
+      await kv.releaseLease('slots', 'unknown');
+      assert.deepEqual(await kv.acquireLease('slots', 'r3', options), { applied: true, value: 2 });
+      // r2 and r3 belong to an instance that crashed: nobody releases them.
+      await harness.advanceTime(1_000);
+      assert.deepEqual(await kv.acquireLease('slots', 'r4', options), { applied: true, value: 1 });
+      const many = await Promise.all(Array.from({ length: 20 }, (_, index) => kv.acquireLease('busy', `h${index}`, { max: 3, ttlMs: 60_000 })));
+      assert.equal(many.filter((result) => result.applied).length, 3);
+    });
+
     test('concurrent bounded adjustments never pass the bound: exactly the ones that fit apply', async () => {
       const { kv } = harness;
       await kv.setIfAbsent('balance', 1_000);

@@ -1,0 +1,126 @@
+import type { Redis } from 'ioredis';
+import type { Kv, KvAdjustOptions, KvAdjustResult, KvLeaseOptions } from './kv.ts';
+
+/**
+ * Each method is one Lua script or one command, so it is atomic in Redis however many
+ * instances call it at once. Arithmetic is INCRBY (exact integers, keeps the expiry);
+ * Lua only compares, in doubles, which is exact below 2^53 like the JavaScript side.
+ */
+const ADJUST = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then
+  if ARGV[5] == '1' then return {0, '0', 1} end
+  raw = '0'
+end
+local delta = tonumber(ARGV[1])
+local next = tonumber(raw) + delta
+if (ARGV[2] ~= '' and next < tonumber(ARGV[2])) or (ARGV[3] ~= '' and next > tonumber(ARGV[3])) then
+  return {0, raw, 0}
+end
+local created = redis.call('EXISTS', KEYS[1]) == 0
+local stored = redis.call('INCRBY', KEYS[1], ARGV[1])
+if created and ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return {1, stored, 0}
+`;
+
+const SET_IF_ABSENT = `
+local existing = redis.call('GET', KEYS[1])
+if existing then return existing end
+if ARGV[2] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+else
+  redis.call('SET', KEYS[1], ARGV[1])
+end
+return ARGV[1]
+`;
+
+// Leases are a sorted set of holder -> expiry (the caller's clock, so every instance and the
+// tests agree on one notion of time); the set itself lives as long as its newest lease.
+const ACQUIRE_LEASE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local held = redis.call('ZCARD', KEYS[1])
+if not redis.call('ZSCORE', KEYS[1], ARGV[2]) and held >= tonumber(ARGV[3]) then
+  return {0, held}
+end
+redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[4]), ARGV[2])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return {1, redis.call('ZCARD', KEYS[1])}
+`;
+
+interface ScriptedRedis extends Redis {
+  kvAdjust(key: string, delta: string, min: string, max: string, ttl: string, requireExisting: string): Promise<[number, string | number, number]>;
+  kvSetIfAbsent(key: string, value: string, ttl: string): Promise<string>;
+  kvAcquireLease(key: string, now: string, holder: string, max: string, ttl: string): Promise<[number, number]>;
+}
+
+export interface RedisKvOptions {
+  /** Prepended to every key, so several gateways (or test runs) can share one Redis. */
+  prefix?: string;
+  now?: () => number;
+}
+
+/** The shared `Kv` for several instances; passes the same conformance suite as the memory one. */
+export function createRedisKv(redis: Redis, options: RedisKvOptions = {}): Kv {
+  const prefix = options.prefix ?? '';
+  const now = options.now ?? Date.now;
+  const client = redis as ScriptedRedis;
+  if (typeof client.kvAdjust !== 'function') {
+    redis.defineCommand('kvAdjust', { numberOfKeys: 1, lua: ADJUST });
+    redis.defineCommand('kvSetIfAbsent', { numberOfKeys: 1, lua: SET_IF_ABSENT });
+    redis.defineCommand('kvAcquireLease', { numberOfKeys: 1, lua: ACQUIRE_LEASE });
+  }
+  const bound = (value: number | undefined) => (value === undefined ? '' : String(value));
+
+  return {
+    async get(key) {
+      const value = await client.get(prefix + key);
+      return value === null ? undefined : Number(value);
+    },
+
+    async setIfAbsent(key, value, ttlMs) {
+      requireInteger(value, 'value');
+      return Number(await client.kvSetIfAbsent(prefix + key, String(value), bound(ttlMs)));
+    },
+
+    async adjust(key, delta, adjustOptions: KvAdjustOptions = {}): Promise<KvAdjustResult> {
+      requireInteger(delta, 'delta');
+      const [applied, value, missing] = await client.kvAdjust(
+        prefix + key,
+        String(delta),
+        bound(adjustOptions.min),
+        bound(adjustOptions.max),
+        bound(adjustOptions.ttlMs),
+        adjustOptions.requireExisting ? '1' : '0',
+      );
+      if (missing === 1) return { applied: false, value: 0, missing: true };
+      return { applied: applied === 1, value: Number(value) };
+    },
+
+    async delete(key) {
+      await client.del(prefix + key);
+    },
+
+    async acquireLease(key, holder, leaseOptions: KvLeaseOptions) {
+      const [applied, value] = await client.kvAcquireLease(
+        prefix + key,
+        String(now()),
+        holder,
+        String(leaseOptions.max),
+        String(leaseOptions.ttlMs),
+      );
+      return { applied: applied === 1, value: Number(value) };
+    },
+
+    async releaseLease(key, holder) {
+      await client.zrem(prefix + key, holder);
+    },
+
+    async close() {
+      // The connection belongs to whoever opened it (it also carries pub/sub and locks).
+    },
+  };
+}
+
+function requireInteger(value: number, name: string): void {
+  if (!Number.isSafeInteger(value)) throw new TypeError(`kv ${name} must be a safe integer, got ${value}`);
+}

@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+
+/** The Redis the tests share (`.ci/run` starts it); REDIS_TEST_URL overrides. */
+export function redisTestUrl(): string {
+  return process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+}
+
+/** PostgreSQL for the scale-out tests; POSTGRES_TEST_URL overrides. */
+export function postgresTestUrl(): string {
+  return process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
+/** A key prefix no other run uses, so parallel runs never see each other's keys. */
+export function uniquePrefix(label: string): string {
+  return `test:${label}:${randomBytes(6).toString('hex')}:`;
+}
