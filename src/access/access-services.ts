@@ -27,17 +27,20 @@ export function createAccessServices(input: {
   trustedProxies: readonly string[];
   strictPricing: boolean;
   spendBaseline: SpendBaseline;
+  /** How long an unreleased concurrency slot lives (longer than the longest request). */
+  slotLeaseMs?: number;
 }): AccessServices {
   const charges = new ChargeWriter(input.store.keys, input.logger);
   return {
     kv: input.kv,
     clientIp: createClientIpResolver(input.trustedProxies),
-    rateLimiter: new RateLimiter(input.kv, input.now),
+    rateLimiter: new RateLimiter(input.kv, input.now, input.slotLeaseMs),
     balances: new BalanceMeter({
       kv: input.kv,
       charges,
       currentKey: (keyHash) => input.snapshot.current.keysByHash.get(keyHash),
       spendBaseline: input.spendBaseline,
+      readBalance: async (keyId) => (await input.store.keys.get(keyId))?.balanceMicros,
       now: input.now,
     }),
     charges,

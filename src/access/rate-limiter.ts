@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Kv } from '../kv/kv.ts';
 import type { ApiKey } from '../store/store.ts';
 
 const MINUTE = 60_000;
+/** A concurrency slot ends by itself after this long unless given back (a crashed instance's slots). */
+export const DEFAULT_SLOT_LEASE_MS = 11 * MINUTE;
 
 /** A request's place under its key's rate limits, given back when it ends. */
 export interface RateLease {
@@ -19,6 +22,8 @@ export class RateLimiter {
   constructor(
     private readonly kv: Kv,
     private readonly now: () => number,
+    /** Longer than the longest request (the upstream total timeout), so live requests keep their slot. */
+    private readonly slotLeaseMs = DEFAULT_SLOT_LEASE_MS,
   ) {}
 
   async admit(key: ApiKey, estimatedTokens: number): Promise<RateLease> {
@@ -33,9 +38,10 @@ export class RateLimiter {
     const retryAfterSeconds = Math.max(1, Math.ceil(((minute + 1) * MINUTE - now) / 1000));
     const ttlMs = 2 * MINUTE;
 
+    const slots = `rate:${key.id}:concurrent`;
+    const holder = randomUUID();
     if (concurrentRequests !== undefined) {
-      const name = `rate:${key.id}:concurrent`;
-      const result = await this.kv.adjust(name, 1, { max: concurrentRequests });
+      const result = await this.kv.acquireLease(slots, holder, { max: concurrentRequests, ttlMs: this.slotLeaseMs });
       if (!result.applied) {
         await fail(
           new GatewayError(
@@ -45,7 +51,7 @@ export class RateLimiter {
           ),
         );
       }
-      undo.push(() => this.kv.adjust(name, -1));
+      undo.push(() => this.kv.releaseLease(slots, holder));
     }
 
     if (requestsPerMinute !== undefined) {
@@ -85,7 +91,7 @@ export class RateLimiter {
         if (released) return;
         released = true;
         const steps: Array<Promise<unknown>> = [];
-        if (concurrentRequests !== undefined) steps.push(this.kv.adjust(`rate:${key.id}:concurrent`, -1));
+        if (concurrentRequests !== undefined) steps.push(this.kv.releaseLease(slots, holder));
         if (tokenWindow !== undefined && actualTokens !== estimatedTokens) {
           steps.push(this.kv.adjust(tokenWindow, actualTokens - estimatedTokens, { ttlMs }));
         }

@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/gateway-error.ts';
-import type { Kv } from '../kv/kv.ts';
+import type { Kv, KvAdjustResult } from '../kv/kv.ts';
 import type { ApiKey } from '../store/store.ts';
 import type { ChargeWriter } from './charge-writer.ts';
 import { formatUsd } from './format-usd.ts';
@@ -14,6 +14,11 @@ export interface BalanceMeterDeps {
   /** The key as the snapshot has it now (by hash), or undefined when it is gone. */
   currentKey: (keyHash: string) => ApiKey | undefined;
   spendBaseline: SpendBaseline;
+  /**
+   * The key's balance as the database has it now (settled charges included), read when an
+   * account has to be seeded; undefined (or a failure) falls back to the snapshot's value.
+   */
+  readBalance?: (keyId: string) => Promise<number | null | undefined>;
   now: () => number;
 }
 
@@ -25,8 +30,6 @@ export interface SpendHold {
 }
 
 const WINDOW_SLACK_MS = 86_400_000;
-/** Seeding is idempotent (setIfAbsent), so forgetting what was seeded only costs one extra call. */
-const MAX_REMEMBERED_SEEDS = 50_000;
 
 /**
  * Balances and spend caps, held in the kv so that concurrent requests can never spend more
@@ -35,25 +38,28 @@ const MAX_REMEMBERED_SEEDS = 50_000;
  * batches through the charge writer.
  *
  * A balance lives under the key's `updatedAt`: when the operator edits the key (say, a top-up),
- * the next request starts a fresh account from the snapshot's balance minus the charges not yet
- * written, and holds made before the edit settle against the new account.
+ * the next request starts a fresh account from the database's balance minus the charges not
+ * yet written, and holds made before the edit settle against the new account. Accounts and
+ * windows are seeded when the kv says they are missing (never assumed to be there), so a kv
+ * that lost its data (a Redis restart, the local fallback during an outage) is re-seeded
+ * instead of read as zero. With a shared kv the first instance to seed wins (setIfAbsent) and
+ * every instance spends from the same account.
  */
 export class BalanceMeter {
-  readonly #seededWindows = new Set<string>();
-  readonly #seededAccounts = new Set<string>();
-
   constructor(private readonly deps: BalanceMeterDeps) {}
 
   async hold(key: ApiKey, amountMicros: number, model: string): Promise<SpendHold> {
     const windows = spendWindows(key.limits, this.deps.now());
     const heldWindows: string[] = [];
-    const releaseWindows = () => Promise.all(heldWindows.map((name) => this.deps.kv.adjust(name, -amountMicros)));
+    const releaseWindows = () =>
+      Promise.all(heldWindows.map((name) => this.deps.kv.adjust(name, -amountMicros, { requireExisting: true })));
     for (const window of windows) {
-      const name = await this.#seedWindow(key.id, window);
+      const name = windowName(key.id, window);
       // A zero-cost request is still refused once the cap is reached.
-      const result = await this.deps.kv.adjust(name, amountMicros, {
-        max: amountMicros === 0 ? window.limitMicros - 1 : window.limitMicros,
-      });
+      const result = await this.#adjustSeeded(name, amountMicros, { max: amountMicros === 0 ? window.limitMicros - 1 : window.limitMicros }, async () => ({
+        value: this.deps.spendBaseline(key.id, window.start, window.end),
+        ttlMs: window.end - this.deps.now() + WINDOW_SLACK_MS,
+      }));
       if (!result.applied) {
         await releaseWindows();
         throw spendLimitError(window, result.value, amountMicros);
@@ -63,8 +69,8 @@ export class BalanceMeter {
 
     let account: string | undefined;
     if (key.balanceMicros !== null) {
-      account = await this.#seedAccount(key);
-      const result = await this.deps.kv.adjust(account, -amountMicros, { min: amountMicros === 0 ? 1 : 0 });
+      account = accountName(key);
+      const result = await this.#adjustSeeded(account, -amountMicros, { min: amountMicros === 0 ? 1 : 0 }, () => this.#accountSeed(key));
       if (!result.applied) {
         await releaseWindows();
         throw new GatewayError(
@@ -83,9 +89,12 @@ export class BalanceMeter {
         if (settled) return;
         settled = true;
         const difference = costMicros - amountMicros;
-        if (difference !== 0) await Promise.all(heldWindows.map((name) => this.deps.kv.adjust(name, difference)));
-        await this.#settleBalance(key, account, amountMicros, costMicros);
+        // Recorded first: an account seeded from here on subtracts it as a pending charge.
         this.deps.charges.record(key.id, costMicros);
+        if (difference !== 0) {
+          await Promise.all(heldWindows.map((name) => this.deps.kv.adjust(name, difference, { requireExisting: true })));
+        }
+        await this.#settleBalance(key, account, amountMicros, costMicros);
       },
     };
   }
@@ -109,35 +118,44 @@ export class BalanceMeter {
 
   async #settleBalance(key: ApiKey, account: string | undefined, reserved: number, cost: number): Promise<void> {
     const current = this.deps.currentKey(key.keyHash);
-    const currentAccount = current && current.balanceMicros !== null ? await this.#seedAccount(current) : undefined;
+    const currentAccount = current && current.balanceMicros !== null ? accountName(current) : undefined;
+    // An account that is missing now will be seeded from the database minus pending charges,
+    // which already include this one: adjusting it here would count the charge twice.
     if (account !== undefined && account === currentAccount) {
-      if (reserved !== cost) await this.deps.kv.adjust(account, reserved - cost);
+      if (reserved !== cost) await this.deps.kv.adjust(account, reserved - cost, { requireExisting: true });
       return;
     }
     // The key was edited meanwhile: the old account is abandoned, and the new one (seeded from
-    // the store, which does not know this charge yet) pays the cost.
-    if (currentAccount !== undefined && cost !== 0) await this.deps.kv.adjust(currentAccount, -cost);
+    // the store, which may not know this charge yet) pays the cost.
+    if (currentAccount !== undefined && cost !== 0) await this.deps.kv.adjust(currentAccount, -cost, { requireExisting: true });
   }
 
-  async #seedAccount(key: ApiKey): Promise<string> {
-    const name = accountName(key);
-    if (!this.#seededAccounts.has(name)) {
-      await this.deps.kv.setIfAbsent(name, (key.balanceMicros ?? 0) - this.deps.charges.pending(key.id));
-      if (this.#seededAccounts.size >= MAX_REMEMBERED_SEEDS) this.#seededAccounts.clear();
-      this.#seededAccounts.add(name);
+  /** Adjusts a key that must exist, seeding it first when the kv says it is missing. */
+  async #adjustSeeded(
+    name: string,
+    delta: number,
+    bounds: { min?: number; max?: number },
+    seed: () => Promise<{ value: number; ttlMs?: number }>,
+  ): Promise<KvAdjustResult> {
+    for (let attempt = 0; ; attempt += 1) {
+      const result = await this.deps.kv.adjust(name, delta, { ...bounds, requireExisting: true });
+      if (!result.missing || attempt === 2) return result;
+      const { value, ttlMs } = await seed();
+      await this.deps.kv.setIfAbsent(name, value, ttlMs);
     }
-    return name;
   }
 
-  async #seedWindow(keyId: string, window: SpendWindow): Promise<string> {
-    const name = windowName(keyId, window);
-    if (!this.#seededWindows.has(name)) {
-      const ttlMs = window.end - this.deps.now() + WINDOW_SLACK_MS;
-      await this.deps.kv.setIfAbsent(name, this.deps.spendBaseline(keyId, window.start, window.end), ttlMs);
-      if (this.#seededWindows.size >= MAX_REMEMBERED_SEEDS) this.#seededWindows.clear();
-      this.#seededWindows.add(name);
+  async #accountSeed(key: ApiKey): Promise<{ value: number }> {
+    // Pending charges are read before the balance, so a flush landing in between is subtracted
+    // twice (the key briefly has less) rather than not at all (it could overspend).
+    const pending = this.deps.charges.pending(key.id);
+    let balance: number | null | undefined;
+    try {
+      balance = await this.deps.readBalance?.(key.id);
+    } catch {
+      balance = undefined;
     }
-    return name;
+    return { value: (balance ?? key.balanceMicros ?? 0) - pending };
   }
 }
 

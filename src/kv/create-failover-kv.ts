@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createMemoryKv } from './create-memory-kv.ts';
+import type { Kv } from './kv.ts';
+
+export interface FailoverKvOptions {
+  redis: Redis;
+  /** The shared kv on `redis`. */
+  primary: Kv;
+  /** Key prefix of `primary`, for the generation marker. */
+  prefix: string;
+  logger: Logger;
+  now: () => number;
+  /**
+   * Keys whose changes made locally during an outage are applied to Redis when it returns
+   * (balances and spend windows), so money spent meanwhile is not given back.
+   */
+  replayPrefixes: readonly string[];
+}
+
+export interface FailoverKv extends Kv {
+  /** False while requests are served from the per-process fallback. */
+  readonly shared: boolean;
+  /** Resolves when the current recovery (if any) has finished; for tests and shutdown. */
+  settled(): Promise<void>;
+}
+
+/**
+ * The Redis kv with a per-process fallback: when Redis cannot be reached, requests keep being
+ * served with in-memory counters (logged once), and when it is back the kv switches over
+ * again (logged). Changes to balances and spend windows made locally are replayed onto Redis
+ * if it kept its data (same generation marker); if Redis came back empty, nothing is replayed:
+ * balances are then re-seeded from the database, which already holds every settled charge.
+ * Either way no charge is counted twice.
+ */
+export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
+  const { redis, primary, logger } = options;
+  const generationKey = `${options.prefix}kv:generation`;
+  let fallback: Kv = createMemoryKv({ now: options.now });
+  let down = redis.status !== 'ready';
+  let deltas = new Map<string, number>();
+  let generation: string | undefined;
+  let recovering: Promise<void> = Promise.resolve();
+
+  const readGeneration = async (): Promise<string> => {
+    await redis.set(generationKey, randomBytes(8).toString('hex'), 'NX');
+    return (await redis.get(generationKey)) ?? '';
+  };
+
+  const markDown = (error: unknown) => {
+    if (down) return;
+    down = true;
+    logger.error(
+      { err: error },
+      'Redis is unreachable: serving with per-process fallbacks (rate limits, concurrency, balances and spend caps are enforced per instance, circuit and key changes are not shared) until it returns',
+    );
+  };
+
+  const recover = async () => {
+    if (!down) {
+      // First connection: remember which Redis dataset we are talking to.
+      generation ??= await readGeneration().catch(() => undefined);
+      return;
+    }
+    let current: string;
+    try {
+      current = await readGeneration();
+    } catch {
+      return; // Gone again; the next 'ready' retries.
+    }
+    const kept = generation !== undefined && generation === current;
+    generation = current;
+    const pending = deltas;
+    deltas = new Map();
+    down = false;
+    fallback = createMemoryKv({ now: options.now });
+    let replayed = 0;
+    if (kept) {
+      for (const [key, delta] of pending) {
+        if (delta === 0) continue;
+        try {
+          await primary.adjust(key, delta, { requireExisting: true });
+          replayed += 1;
+        } catch (error) {
+          markDown(error);
+          deltas.set(key, (deltas.get(key) ?? 0) + delta);
+        }
+      }
+    }
+    logger.info(
+      { replayedKeys: replayed, redisKeptData: kept },
+      kept
+        ? 'Redis is back: shared counters resumed; balance changes made meanwhile were applied to it'
+        : 'Redis is back without its data: shared counters resumed; balances are re-seeded from the database',
+    );
+  };
+
+  const onReady = () => {
+    recovering = recovering.then(recover, recover);
+  };
+  redis.on('ready', onReady);
+  if (redis.status === 'ready') onReady();
+  else logger.warn('Redis is not reachable yet: serving with per-process fallbacks until it is');
+  redis.on('close', () => markDown(new Error('connection closed')));
+
+  const tracked = (key: string) => options.replayPrefixes.some((prefix) => key.startsWith(prefix));
+
+  async function run<T>(onPrimary: () => Promise<T>, onFallback: (kv: Kv) => Promise<T>): Promise<T> {
+    if (!down) {
+      try {
+        return await onPrimary();
+      } catch (error) {
+        // A caller's mistake (a fraction) is not an outage.
+        if (error instanceof TypeError) throw error;
+        markDown(error);
+      }
+    }
+    return onFallback(fallback);
+  }
+
+  return {
+    get shared() {
+      return !down;
+    },
+    settled: () => recovering,
+    get: (key) => run(() => primary.get(key), (kv) => kv.get(key)),
+    setIfAbsent: (key, value, ttlMs) => run(() => primary.setIfAbsent(key, value, ttlMs), (kv) => kv.setIfAbsent(key, value, ttlMs)),
+    adjust: (key, delta, adjustOptions) =>
+      run(
+        () => primary.adjust(key, delta, adjustOptions),
+        async (kv) => {
+          const result = await kv.adjust(key, delta, adjustOptions);
+          if (result.applied && tracked(key)) deltas.set(key, (deltas.get(key) ?? 0) + delta);
+          return result;
+        },
+      ),
+    delete: (key) => run(() => primary.delete(key), (kv) => kv.delete(key)),
+    acquireLease: (key, holder, leaseOptions) =>
+      run(() => primary.acquireLease(key, holder, leaseOptions), (kv) => kv.acquireLease(key, holder, leaseOptions)),
+    // A lease taken in Redis before an outage and given back during it simply expires there.
+    releaseLease: (key, holder) => run(() => primary.releaseLease(key, holder), (kv) => kv.releaseLease(key, holder)),
+    async close() {
+      redis.off('ready', onReady);
+      await recovering;
+      await fallback.close();
+      await primary.close();
+    },
+  };
+}
