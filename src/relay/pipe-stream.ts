@@ -7,6 +7,7 @@ import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-
 import type { SseMessage } from '../sse/sse-message.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
+import { countDeltaChars } from './count-delta-chars.ts';
 import { keepAliveFrame } from './keep-alive.ts';
 import { looksWellFormed, markStreamEvent } from './stream-end-marker.ts';
 
@@ -28,7 +29,6 @@ export interface PipeStreamInput {
   encoderOptions: StreamEncoderOptions;
   /** The client asked for OpenAI's usage chunk (passthrough must hide the one we forced on). */
   clientWantsUsage: boolean;
-  publicModel: string;
   runtime: RuntimeContext;
   writer: ClientWriter;
   /** Send the protocol's keep-alive after this much upstream silence. */
@@ -129,7 +129,7 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
         return messages.slice(0, index).map(frame).join('') + renderError(malformed);
       }
       tap.observe(message);
-      deliveredChars += message.data.length;
+      deliveredChars += countDeltaChars(protocol, message.data);
       const mark = markStreamEvent(protocol, message);
       if (mark === 'end') ended = true;
       if (mark === 'error') {
@@ -182,9 +182,6 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
   const encode = (events: StreamEvent[]): void => {
     for (const event of events) {
       switch (event.type) {
-        case 'response-start':
-          out += encoder.push({ ...event, model: input.publicModel });
-          continue;
         case 'usage':
           usage = event.usage;
           break;

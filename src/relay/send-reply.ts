@@ -10,7 +10,6 @@ export interface SendReplyInput {
   passthrough: boolean;
   clientCodec: ProtocolCodec;
   upstreamCodec: ProtocolCodec;
-  publicModel: string;
   runtime: RuntimeContext;
   writer: ClientWriter;
   headers: Record<string, string>;
@@ -56,7 +55,7 @@ export async function sendReply(input: SendReplyInput): Promise<ReplyOutcome> {
 
   try {
     const decoded = input.upstreamCodec.decodeResponse(parsed, input.runtime).value;
-    const body = input.clientCodec.encodeResponse({ ...decoded, model: input.publicModel }, input.runtime);
+    const body = input.clientCodec.encodeResponse(decoded, input.runtime);
     input.writer.writeHead(200, input.headers);
     input.writer.end(JSON.stringify(body));
     return { usage: decoded.usage, error: undefined };

@@ -136,6 +136,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           ...(balance === undefined && quota === undefined ? {} : { balanceMicros: toBalance(balance ?? quota) }),
           ...(limits === undefined ? {} : { limits: toLimits(limits) }),
         };
+        // A new balance is the balance from now on: charges still queued from earlier requests
+        // must reach the database first, or they would be taken off the new amount too.
+        if (patch.balanceMicros !== undefined) await deps.access.charges.flush();
         const key = await withConflicts(() => store.keys.update(param(request, 'id'), patch));
         if (!key) throw notFound('key', param(request, 'id'));
         await changed();
