@@ -1,12 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ChatResponse } from '../../core/chat-response.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
+import { serveCannedReply, type CannedReply, type CannedRequest, type CannedServer } from '../../../test/helpers/serve-canned-reply.ts';
 import { createAnthropicStreamEncoder } from './create-anthropic-stream-encoder.ts';
 import { encodeAnthropicError } from './encode-anthropic-error.ts';
 import { encodeAnthropicResponse } from './encode-anthropic-response.ts';
@@ -62,56 +61,37 @@ const expectedContent = [
 type Scenario = 'ok' | 'mid-stream-error' | 'http-error';
 
 describe('@anthropic-ai/sdk reads our Anthropic encoding', () => {
-  let server: Server;
-  let root = '';
+  let server: CannedServer;
   let scenario: Scenario = 'ok';
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    let raw = '';
-    for await (const chunk of request) raw += String(chunk);
-    const body = JSON.parse(raw) as { stream?: boolean };
+  function reply(request: CannedRequest): CannedReply {
     const runtime = createFixedRuntime();
     if (scenario === 'http-error') {
       const encoded = encodeAnthropicError(new GatewayError('upstream_error', 'The upstream is overloaded.', { status: 529 }), 'req_9');
-      response.writeHead(encoded.status, { 'content-type': 'application/json', 'request-id': 'req_9' });
-      response.end(JSON.stringify(encoded.body));
-      return;
+      return { status: encoded.status, contentType: 'application/json', headers: { 'request-id': 'req_9' }, body: JSON.stringify(encoded.body) };
     }
-    if (!body.stream) {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(encodeAnthropicResponse(plainResponse, runtime)));
-      return;
+    if (!(request.body as { stream?: boolean }).stream) {
+      return { contentType: 'application/json', body: JSON.stringify(encodeAnthropicResponse(plainResponse, runtime)) };
     }
     const encoder = createAnthropicStreamEncoder(runtime);
     const events: StreamEvent[] =
       scenario === 'ok'
         ? streamEvents
         : [...streamEvents.slice(0, 8), { type: 'error', error: new GatewayError('upstream_error', 'Overloaded', { upstreamType: 'overloaded_error' }) }];
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     // One write per canonical event, as the relay does, so the SDK sees frames split across reads.
-    for (const event of events) {
-      const bytes = encoder.push(event);
-      if (bytes !== '') response.write(bytes);
-    }
-    response.end(encoder.end());
+    const body = [...events.map((event) => encoder.push(event)), encoder.end()];
+    return { contentType: 'text/event-stream', headers: { 'cache-control': 'no-cache' }, body };
   }
 
   before(async () => {
-    server = createServer((request, response) => {
-      handle(request, response).catch((error: unknown) => {
-        response.writeHead(500);
-        response.end(String(error));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveCannedReply(reply);
   });
 
   after(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   });
 
-  const client = () => new Anthropic({ baseURL: root, apiKey: 'x', maxRetries: 0 });
+  const client = () => new Anthropic({ baseURL: server.url, apiKey: 'x', maxRetries: 0 });
   const params = {
     model: 'some-model',
     max_tokens: 1024,

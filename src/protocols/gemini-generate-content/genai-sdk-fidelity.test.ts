@@ -1,12 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ApiError, GoogleGenAI, Type } from '@google/genai';
 import type { ChatResponse } from '../../core/chat-response.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
+import { serveCannedReply, type CannedReply, type CannedRequest, type CannedServer } from '../../../test/helpers/serve-canned-reply.ts';
 import { createGeminiStreamEncoder } from './create-gemini-stream-encoder.ts';
 import { decodeGeminiRequest } from './decode-gemini-request.ts';
 import { encodeGeminiError } from './encode-gemini-error.ts';
@@ -50,53 +49,42 @@ const response: ChatResponse = {
 };
 const models = Array.from({ length: 5 }, (_, i) => `gemini-model-${i}`);
 
-let server: Server;
+let server: CannedServer;
 let ai: GoogleGenAI;
-const received: Array<{ url: string; body: unknown }> = [];
 
-async function readBody(request: IncomingMessage): Promise<unknown> {
-  let text = '';
-  for await (const chunk of request) text += String(chunk);
-  return text === '' ? undefined : JSON.parse(text);
+function reply(request: CannedRequest): CannedReply {
+  const url = new URL(request.url, 'http://localhost');
+  const match = /^\/v1beta\/models\/([^:]+):(\w+)$/.exec(url.pathname);
+  if (request.method === 'GET' && url.pathname === '/v1beta/models') {
+    const pageSize = url.searchParams.get('pageSize');
+    const pageToken = url.searchParams.get('pageToken');
+    const list = encodeGeminiModelList(models, {
+      ...(pageSize === null ? {} : { pageSize: Number(pageSize) }),
+      ...(pageToken === null ? {} : { pageToken }),
+    });
+    return { contentType: 'application/json', body: JSON.stringify(list) };
+  }
+  if (match?.[1] === 'rate-limited') {
+    const error = encodeGeminiError(new GatewayError('rate_limited', 'Too many requests for this key.'), 'req-42');
+    return { status: error.status, contentType: 'application/json', body: JSON.stringify(error.body) };
+  }
+  if (match?.[2] === 'streamGenerateContent') {
+    const encoder = createGeminiStreamEncoder(createFixedRuntime(), { format: 'sse' });
+    return { contentType: 'text/event-stream', body: [...streamEvents.map((event) => encoder.push(event)), encoder.end()] };
+  }
+  if (match?.[2] === 'generateContent') {
+    return { contentType: 'application/json', body: JSON.stringify(encodeGeminiResponse(response, createFixedRuntime())) };
+  }
+  return { status: 404, contentType: 'text/plain', body: '' };
 }
 
 before(async () => {
-  server = createServer((request, reply) => {
-    void (async () => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      const body = await readBody(request);
-      received.push({ url: `${url.pathname}${url.search}`, body });
-      const match = /^\/v1beta\/models\/([^:]+):(\w+)$/.exec(url.pathname);
-      if (request.method === 'GET' && url.pathname === '/v1beta/models') {
-        const pageSize = url.searchParams.get('pageSize');
-        const pageToken = url.searchParams.get('pageToken');
-        const list = encodeGeminiModelList(models, {
-          ...(pageSize === null ? {} : { pageSize: Number(pageSize) }),
-          ...(pageToken === null ? {} : { pageToken }),
-        });
-        reply.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));
-      } else if (match?.[1] === 'rate-limited') {
-        const error = encodeGeminiError(new GatewayError('rate_limited', 'Too many requests for this key.'), 'req-42');
-        reply.writeHead(error.status, { 'content-type': 'application/json' }).end(JSON.stringify(error.body));
-      } else if (match?.[2] === 'streamGenerateContent') {
-        const encoder = createGeminiStreamEncoder(createFixedRuntime(), { format: 'sse' });
-        reply.writeHead(200, { 'content-type': 'text/event-stream' });
-        for (const event of streamEvents) reply.write(encoder.push(event));
-        reply.end(encoder.end());
-      } else if (match?.[2] === 'generateContent') {
-        reply.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(encodeGeminiResponse(response, createFixedRuntime())));
-      } else {
-        reply.writeHead(404).end();
-      }
-    })();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  ai = new GoogleGenAI({ apiKey: 'x', httpOptions: { baseUrl: `http://127.0.0.1:${port}`, apiVersion: 'v1beta' } });
+  server = await serveCannedReply(reply);
+  ai = new GoogleGenAI({ apiKey: 'x', httpOptions: { baseUrl: server.url, apiVersion: 'v1beta' } });
 });
 
 after(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
 });
 
 describe('@google/genai against this codec', () => {
@@ -141,7 +129,7 @@ describe('@google/genai against this codec', () => {
     });
 
     // What the SDK sent decodes into the request the caller meant.
-    const sent = received.find((entry) => entry.url.includes(':streamGenerateContent'));
+    const sent = server.requests.find((entry) => entry.url.includes(':streamGenerateContent'));
     assert.equal(sent?.url, '/v1beta/models/gemini-test:streamGenerateContent?alt=sse');
     const decoded = decodeGeminiRequest({ body: sent?.body, pathModel: 'gemini-test', pathStream: true }, createFixedRuntime()).value;
     assert.deepEqual(decoded.system, [{ type: 'text', text: 'Be brief.' }]);
@@ -167,7 +155,7 @@ describe('@google/genai against this codec', () => {
     const names: string[] = [];
     for await (const model of pager) names.push(model.name ?? '');
     assert.deepEqual(names, models.map((id) => `models/${id}`));
-    const pageRequests = received.filter((entry) => entry.url.startsWith('/v1beta/models?')).map((entry) => entry.url);
+    const pageRequests = server.requests.filter((entry) => entry.url.startsWith('/v1beta/models?')).map((entry) => entry.url);
     assert.deepEqual(pageRequests, ['/v1beta/models?pageSize=2', '/v1beta/models?pageSize=2&pageToken=2', '/v1beta/models?pageSize=2&pageToken=4']);
     const first = await ai.models.list({ config: { pageSize: 10 } });
     assert.deepEqual(first.page[0]?.supportedActions, ['generateContent', 'streamGenerateContent', 'countTokens']);

@@ -4,12 +4,16 @@ import OpenAI from 'openai';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
+import { withCannedReply, type CannedReply } from '../../../test/helpers/serve-canned-reply.ts';
 import { openaiChatCodec } from './index.ts';
-import { serveCannedReply } from './serve-canned-reply.test-support.ts';
 
 function encodeStream(events: StreamEvent[], includeUsage: boolean): string {
   const encoder = openaiChatCodec.createStreamEncoder(createFixedRuntime(), { includeUsage });
   return events.map((event) => encoder.push(event)).join('') + encoder.end();
+}
+
+function withClient<T>(reply: CannedReply, run: (client: OpenAI) => Promise<T>): Promise<T> {
+  return withCannedReply(reply, (server) => run(new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'x', maxRetries: 0 })));
 }
 
 const toolStream: StreamEvent[] = [
@@ -31,9 +35,7 @@ const toolStream: StreamEvent[] = [
 
 describe('openai SDK reads what the chat encoders write', () => {
   test('stream: finalChatCompletion accumulates text, parallel tool calls and usage', async () => {
-    const server = await serveCannedReply({ contentType: 'text/event-stream', body: encodeStream(toolStream, true) });
-    try {
-      const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+    await withClient({ contentType: 'text/event-stream', body: encodeStream(toolStream, true) }, async (client) => {
       const stream = client.chat.completions.stream({
         model: 'gpt-test',
         messages: [{ role: 'user', content: 'weather and time in Paris?' }],
@@ -55,9 +57,7 @@ describe('openai SDK reads what the chat encoders write', () => {
       assert.equal(completion.usage?.prompt_tokens, 20);
       assert.equal(completion.usage?.completion_tokens, 9);
       assert.equal(completion.usage?.prompt_tokens_details?.cached_tokens, 4);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   test('stream without include_usage still completes with finish_reason length', async () => {
@@ -71,17 +71,13 @@ describe('openai SDK reads what the chat encoders write', () => {
       { type: 'text-end', id: 't' },
       { type: 'response-end', finishReason: { unified: 'length' }, usage: { inputTokens: 1, outputTokens: 2 } },
     ];
-    const server = await serveCannedReply({ contentType: 'text/event-stream', body: encodeStream(events, false) });
-    try {
-      const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+    await withClient({ contentType: 'text/event-stream', body: encodeStream(events, false) }, async (client) => {
       const completion = await client.chat.completions
         .stream({ model: 'gpt-test', messages: [{ role: 'user', content: 'go' }] })
         .finalChatCompletion();
       assert.equal(completion.choices[0]?.finish_reason, 'length');
       assert.equal(completion.choices[0]?.message.content, 'cut off');
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   test('stream: an in-stream error surfaces as an APIError with our message', async () => {
@@ -91,18 +87,14 @@ describe('openai SDK reads what the chat encoders write', () => {
       { type: 'text-delta', id: 't', delta: 'par' },
       { type: 'error', error: new GatewayError('upstream_error', 'The upstream reset the connection.') },
     ];
-    const server = await serveCannedReply({ contentType: 'text/event-stream', body: encodeStream(events, true) });
-    try {
-      const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+    await withClient({ contentType: 'text/event-stream', body: encodeStream(events, true) }, async (client) => {
       const stream = client.chat.completions.stream({ model: 'gpt-test', messages: [{ role: 'user', content: 'go' }] });
       await assert.rejects(stream.finalChatCompletion(), (error: unknown) => {
         assert.ok(error instanceof OpenAI.APIError);
         assert.match(error.message, /reset the connection/);
         return true;
       });
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   test('non-stream create parses encodeResponse, and encodeError becomes a typed SDK error', async () => {
@@ -120,21 +112,15 @@ describe('openai SDK reads what the chat encoders write', () => {
       },
       createFixedRuntime(),
     );
-    const server = await serveCannedReply({ contentType: 'application/json', body: JSON.stringify(body) });
-    try {
-      const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 });
+    await withClient({ contentType: 'application/json', body: JSON.stringify(body) }, async (client) => {
       const completion = await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
       assert.equal(completion.id, 'chatcmpl-0001');
       assert.equal(completion.choices[0]?.message.content, 'Hello');
       assert.equal(completion.choices[0]?.finish_reason, 'tool_calls');
       assert.equal(completion.usage?.completion_tokens_details?.reasoning_tokens, 1);
-    } finally {
-      await server.close();
-    }
+    });
     const failure = openaiChatCodec.encodeError(new GatewayError('model_not_found', 'No model named x.', { param: 'model' }), 'req_1');
-    const errorServer = await serveCannedReply({ status: failure.status, contentType: 'application/json', body: JSON.stringify(failure.body) });
-    try {
-      const client = new OpenAI({ baseURL: errorServer.baseURL, apiKey: 'x', maxRetries: 0 });
+    await withClient({ status: failure.status, contentType: 'application/json', body: JSON.stringify(failure.body) }, async (client) => {
       await assert.rejects(client.chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hi' }] }), (error: unknown) => {
         assert.ok(error instanceof OpenAI.NotFoundError);
         assert.equal(error.code, 'model_not_found');
@@ -142,8 +128,6 @@ describe('openai SDK reads what the chat encoders write', () => {
         assert.match(error.message, /No model named x\. \(request id: req_1\)/);
         return true;
       });
-    } finally {
-      await errorServer.close();
-    }
+    });
   });
 });

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
-import { serveCannedReply } from '../openai-chat/serve-canned-reply.test-support.ts';
+import { withCannedReply } from '../../../test/helpers/serve-canned-reply.ts';
 import { openaiResponsesCodec } from './index.ts';
 
 function encodeStream(events: StreamEvent[]): string {
@@ -35,13 +35,8 @@ const fullStream: StreamEvent[] = [
   { type: 'response-end', finishReason: { unified: 'tool-calls' } },
 ];
 
-async function withClient<T>(body: string, contentType: string, run: (client: OpenAI) => Promise<T>, status = 200): Promise<T> {
-  const server = await serveCannedReply({ status, contentType, body });
-  try {
-    return await run(new OpenAI({ baseURL: server.baseURL, apiKey: 'x', maxRetries: 0 }));
-  } finally {
-    await server.close();
-  }
+function withClient<T>(body: string, contentType: string, run: (client: OpenAI) => Promise<T>, status = 200): Promise<T> {
+  return withCannedReply({ status, contentType, body }, (server) => run(new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'x', maxRetries: 0 })));
 }
 
 describe('openai SDK reads what the Responses encoders write', () => {
