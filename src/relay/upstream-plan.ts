@@ -3,6 +3,7 @@ import { invalidRequest } from '../core/gateway-error.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Warning } from '../core/warning.ts';
 import type { ProtocolCodec, ProtocolId } from '../protocols/protocol-codec.ts';
+import { isRecord } from '../protocols/shared/is-record.ts';
 
 /** How one attempt talks to its upstream: same protocol (passthrough) or translated. */
 export interface UpstreamPlan {
@@ -61,7 +62,7 @@ function rewriteForPassthrough(input: PlanInput): Record<string, unknown> {
       return body;
     case 'openai-chat':
       if (input.stream) {
-        const streamOptions = isObject(body.stream_options) ? body.stream_options : {};
+        const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
         return { ...body, model: input.upstreamModel, stream_options: { ...streamOptions, include_usage: true } };
       }
       return { ...body, model: input.upstreamModel };
@@ -86,8 +87,4 @@ function serializeClientBody(body: Record<string, unknown>): string {
     if (error instanceof RangeError) throw invalidRequest('The request body is nested too deeply to process.');
     throw error;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,6 @@
 import { uncachedInputTokens, type Usage } from '../../core/usage.ts';
+import { isRecord } from '../shared/is-record.ts';
 import type { AnthropicUsage } from './anthropic-wire-types.ts';
-import { isRecord } from './is-record.ts';
 
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;

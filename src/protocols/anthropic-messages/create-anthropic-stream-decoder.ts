@@ -5,8 +5,8 @@ import type { StreamEvent } from '../../core/stream-event.ts';
 import type { Usage } from '../../core/usage.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
 import type { StreamDecoder } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeAnthropicUsage, mergeAnthropicUsage } from './convert-anthropic-usage.ts';
-import { isRecord } from './is-record.ts';
 import { decodeAnthropicStopReason } from './map-anthropic-stop-reason.ts';
 
 type OpenBlock =

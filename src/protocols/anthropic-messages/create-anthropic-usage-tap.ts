@@ -1,8 +1,8 @@
 import type { Usage } from '../../core/usage.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
 import type { UsageTap } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { mergeAnthropicUsage } from './convert-anthropic-usage.ts';
-import { isRecord } from './is-record.ts';
 
 /**
  * Meters a passthrough Anthropic stream. Only `message_start` and `message_delta` carry usage,

@@ -1,4 +1,4 @@
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 const MAX_TEXT_MESSAGE = 500;
 

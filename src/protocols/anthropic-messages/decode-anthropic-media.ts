@@ -2,7 +2,7 @@ import type { FilePart, ImagePart, MediaSource } from '../../core/chat-request.t
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { ProviderMetadata } from '../../core/provider-metadata.ts';
 import type { Warning } from '../../core/warning.ts';
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /** `cache_control` rides along as provider metadata so an Anthropic round trip keeps it. */
 export function readCacheControl(block: Record<string, unknown>): ProviderMetadata | undefined {

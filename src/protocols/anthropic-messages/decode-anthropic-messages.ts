@@ -8,8 +8,8 @@ import type {
 } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeAnthropicDocument, decodeAnthropicImage, readCacheControl } from './decode-anthropic-media.ts';
-import { isRecord } from './is-record.ts';
 
 /** Per-request state: tool names by call id, so results (which carry only the id) get their name. */
 interface DecodeState {

@@ -2,9 +2,9 @@ import type { ChatRequest, ReasoningConfig, ReasoningEffort, TextPart } from '..
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { ClientRequestInput, Decoded } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeAnthropicMessages, decodeAnthropicText } from './decode-anthropic-messages.ts';
 import { decodeAnthropicToolChoice, decodeAnthropicTools } from './decode-anthropic-tools.ts';
-import { isRecord } from './is-record.ts';
 
 /** Claude Code's first system block is attribution for Anthropic's billing, not instructions. */
 const BILLING_HEADER_PREFIX = 'x-anthropic-billing-header:';

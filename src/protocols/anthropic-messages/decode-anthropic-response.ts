@@ -4,8 +4,8 @@ import { GatewayError } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { Decoded } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeAnthropicUsage } from './convert-anthropic-usage.ts';
-import { isRecord } from './is-record.ts';
 import { decodeAnthropicStopReason } from './map-anthropic-stop-reason.ts';
 
 function invalidResponse(detail: string): GatewayError {

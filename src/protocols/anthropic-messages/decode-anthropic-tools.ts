@@ -1,8 +1,8 @@
 import type { ToolChoice, ToolDefinition } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { readCacheControl } from './decode-anthropic-media.ts';
-import { isRecord } from './is-record.ts';
 
 /**
  * Client tools become canonical definitions. Server tools (`web_search_*`, `bash_*`,

@@ -1,4 +1,4 @@
-import { isJsonObject } from './is-json-object.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /** Keys whose value is a map of property name → schema. */
 const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'patternProperties']);
@@ -15,7 +15,7 @@ const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
  * Unknown keywords are kept; they are harmless in JSON Schema.
  */
 export function convertGeminiSchema(schema: unknown): Record<string, unknown> {
-  if (!isJsonObject(schema)) return {};
+  if (!isRecord(schema)) return {};
   return convertNode(schema);
 }
 
@@ -26,17 +26,17 @@ function convertNode(node: Record<string, unknown>): Record<string, unknown> {
     if (key === 'type') {
       if (value === 'TYPE_UNSPECIFIED') continue;
       result.type = convertType(value);
-    } else if (SCHEMA_MAPS.has(key) && isJsonObject(value)) {
+    } else if (SCHEMA_MAPS.has(key) && isRecord(value)) {
       const map: Record<string, unknown> = {};
       for (const [name, inner] of Object.entries(value)) {
         if (name === '__proto__') continue;
-        map[name] = isJsonObject(inner) ? convertNode(inner) : inner;
+        map[name] = isRecord(inner) ? convertNode(inner) : inner;
       }
       result[key] = map;
-    } else if (SCHEMA_VALUES.has(key) && isJsonObject(value)) {
+    } else if (SCHEMA_VALUES.has(key) && isRecord(value)) {
       result[key] = convertNode(value);
     } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
-      result[key] = value.map((inner) => (isJsonObject(inner) ? convertNode(inner) : inner));
+      result[key] = value.map((inner) => (isRecord(inner) ? convertNode(inner) : inner));
     } else {
       result[key] = value;
     }

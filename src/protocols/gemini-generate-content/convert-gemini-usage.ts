@@ -1,6 +1,6 @@
 import type { Usage } from '../../core/usage.ts';
+import { isRecord } from '../shared/is-record.ts';
 import type { GeminiUsageMetadata } from './gemini-wire.ts';
-import { isJsonObject } from './is-json-object.ts';
 
 function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
@@ -12,7 +12,7 @@ function count(value: unknown): number | undefined {
  * prompt tokens the caller pays for, so they count as input. Absent fields stay absent.
  */
 export function decodeGeminiUsage(metadata: unknown): Usage | undefined {
-  if (!isJsonObject(metadata)) return undefined;
+  if (!isRecord(metadata)) return undefined;
   const prompt = count(metadata.promptTokenCount);
   const toolUsePrompt = count(metadata.toolUsePromptTokenCount);
   const candidates = count(metadata.candidatesTokenCount);

@@ -5,10 +5,10 @@ import type { StreamEvent } from '../../core/stream-event.ts';
 import type { Usage } from '../../core/usage.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
 import type { StreamDecoder } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeGeminiUsage } from './convert-gemini-usage.ts';
 import { gatewayErrorFromGemini } from './decode-gemini-error.ts';
 import { geminiSignatureMetadata } from './decode-gemini-model-part.ts';
-import { isJsonObject } from './is-json-object.ts';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.ts';
 import { normalizeGeminiKeys } from './normalize-gemini-keys.ts';
 import { readGeminiPart } from './read-gemini-part.ts';
@@ -62,8 +62,8 @@ export function createGeminiStreamDecoder(context: RuntimeContext): StreamDecode
         createdAt: context.now(),
       });
     }
-    const candidate = Array.isArray(chunk.candidates) && isJsonObject(chunk.candidates[0]) ? chunk.candidates[0] : undefined;
-    const parts = candidate && isJsonObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
+    const candidate = Array.isArray(chunk.candidates) && isRecord(chunk.candidates[0]) ? chunk.candidates[0] : undefined;
+    const parts = candidate && isRecord(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     for (const part of parts) {
       const view = readGeminiPart(part);
       if (view.kind === 'text') {
@@ -89,7 +89,7 @@ export function createGeminiStreamDecoder(context: RuntimeContext): StreamDecode
       }
     }
     if (candidate && typeof candidate.finishReason === 'string') finishRaw = candidate.finishReason;
-    if (isJsonObject(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string') {
+    if (isRecord(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string') {
       blockReason = chunk.promptFeedback.blockReason;
     }
     const chunkUsage = decodeGeminiUsage(chunk.usageMetadata);
@@ -116,7 +116,7 @@ export function createGeminiStreamDecoder(context: RuntimeContext): StreamDecode
       }
       const events: StreamEvent[] = [];
       for (const chunk of Array.isArray(parsed) ? parsed : [parsed]) {
-        if (!isJsonObject(chunk)) {
+        if (!isRecord(chunk)) {
           return fail(new GatewayError('upstream_invalid_response', 'The Gemini upstream sent a stream chunk that is not a JSON object.'), events);
         }
         if (chunk.error !== undefined) return fail(gatewayErrorFromGemini(chunk), events);

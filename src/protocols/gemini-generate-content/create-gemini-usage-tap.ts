@@ -1,8 +1,8 @@
 import type { Usage } from '../../core/usage.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
 import type { UsageTap } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeGeminiUsage } from './convert-gemini-usage.ts';
-import { isJsonObject } from './is-json-object.ts';
 
 /**
  * Meters a Gemini stream on the passthrough lane. `usageMetadata` is cumulative, so only the
@@ -31,8 +31,8 @@ export function createGeminiUsageTap(): UsageTap {
 function readUsage(data: string): Usage | undefined {
   try {
     const value: unknown = JSON.parse(data);
-    const chunk = Array.isArray(value) ? value.findLast((item) => isJsonObject(item) && item.usageMetadata !== undefined) : value;
-    return isJsonObject(chunk) ? decodeGeminiUsage(chunk.usageMetadata) : undefined;
+    const chunk = Array.isArray(value) ? value.findLast((item) => isRecord(item) && item.usageMetadata !== undefined) : value;
+    return isRecord(chunk) ? decodeGeminiUsage(chunk.usageMetadata) : undefined;
   } catch {
     return undefined;
   }

@@ -2,9 +2,9 @@ import type { Message, UserContentPart } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Warning } from '../../core/warning.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeGeminiModelPart } from './decode-gemini-model-part.ts';
 import { decodeGeminiToolResult } from './decode-gemini-tool-result.ts';
-import { isJsonObject } from './is-json-object.ts';
 import { readGeminiPart, type GeminiPartView } from './read-gemini-part.ts';
 
 type Role = 'user' | 'model' | 'function';
@@ -40,7 +40,7 @@ export function decodeGeminiContents(contents: unknown, runtime: RuntimeContext,
 
   contents.forEach((content, i) => {
     const path = `contents[${i}]`;
-    if (!isJsonObject(content)) throw invalidRequest(`\`${path}\` must be an object with \`role\` and \`parts\`.`, path);
+    if (!isRecord(content)) throw invalidRequest(`\`${path}\` must be an object with \`role\` and \`parts\`.`, path);
     const role = readRole(content.role, `${path}.role`);
     if (!Array.isArray(content.parts)) {
       throw invalidRequest(`\`${path}.parts\` must be an array of parts.`, `${path}.parts`);

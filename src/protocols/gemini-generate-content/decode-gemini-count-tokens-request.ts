@@ -1,8 +1,8 @@
 import type { ChatRequest } from '../../core/chat-request.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { ClientRequestInput, Decoded } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeGeminiRequest } from './decode-gemini-request.ts';
-import { isJsonObject } from './is-json-object.ts';
 import { normalizeGeminiKeys } from './normalize-gemini-keys.ts';
 
 /**
@@ -11,7 +11,7 @@ import { normalizeGeminiKeys } from './normalize-gemini-keys.ts';
  */
 export function decodeGeminiCountTokensRequest(input: ClientRequestInput, context: RuntimeContext): Decoded<ChatRequest> {
   const body = normalizeGeminiKeys(input.body);
-  const inner = isJsonObject(body) && isJsonObject(body.generateContentRequest) ? body.generateContentRequest : body;
+  const inner = isRecord(body) && isRecord(body.generateContentRequest) ? body.generateContentRequest : body;
   return decodeGeminiRequest({ ...input, body: inner, pathStream: false }, context);
 }
 

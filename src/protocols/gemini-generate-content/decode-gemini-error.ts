@@ -1,5 +1,5 @@
 import { GatewayError } from '../../core/gateway-error.ts';
-import { isJsonObject } from './is-json-object.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /**
  * Reads an upstream Gemini error body: `{error:{code,message,status}}`, the same wrapped in an
@@ -16,11 +16,11 @@ export function decodeGeminiError(status: number, body: unknown): { message: str
     }
   }
   if (Array.isArray(value)) value = value[0];
-  const error = isJsonObject(value) && isJsonObject(value.error) ? value.error : undefined;
+  const error = isRecord(value) && isRecord(value.error) ? value.error : undefined;
   if (error === undefined) return { message: `HTTP ${status} with an unrecognised error body` };
   const message = typeof error.message === 'string' && error.message !== '' ? error.message : `HTTP ${status}`;
   const reason = Array.isArray(error.details)
-    ? error.details.find((detail): detail is Record<string, unknown> => isJsonObject(detail) && typeof detail.reason === 'string')?.reason
+    ? error.details.find((detail): detail is Record<string, unknown> => isRecord(detail) && typeof detail.reason === 'string')?.reason
     : undefined;
   const type = typeof reason === 'string' ? reason : typeof error.status === 'string' ? error.status : undefined;
   return type === undefined ? { message } : { message, type };
@@ -28,7 +28,7 @@ export function decodeGeminiError(status: number, body: unknown): { message: str
 
 /** An error Gemini reported inside a 200 response (a stream chunk or body) → a gateway error. */
 export function gatewayErrorFromGemini(body: unknown): GatewayError {
-  const error = isJsonObject(body) && isJsonObject(body.error) ? body.error : {};
+  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
   const code = typeof error.code === 'number' && error.code >= 400 && error.code <= 599 ? error.code : 502;
   const { message, type } = decodeGeminiError(code, body);
   const options = { status: code, ...(type === undefined ? {} : { upstreamType: type }) };

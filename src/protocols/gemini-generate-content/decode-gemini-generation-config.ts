@@ -1,8 +1,8 @@
 import type { ChatRequest, ReasoningConfig, ReasoningEffort, ResponseFormat } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { convertGeminiSchema } from './convert-gemini-schema.ts';
-import { isJsonObject } from './is-json-object.ts';
 
 type GenerationFields = Pick<
   ChatRequest,
@@ -33,7 +33,7 @@ const NUMBER_FIELDS = [
 /** `generationConfig` → canonical sampling, output and reasoning settings. */
 export function decodeGeminiGenerationConfig(config: unknown, warnings: Warning[]): GenerationFields {
   if (config === undefined || config === null) return {};
-  if (!isJsonObject(config)) throw invalidRequest('`generationConfig` must be an object.', 'generationConfig');
+  if (!isRecord(config)) throw invalidRequest('`generationConfig` must be an object.', 'generationConfig');
   const fields: GenerationFields = {};
   for (const name of NUMBER_FIELDS) {
     const value = config[name];
@@ -72,8 +72,8 @@ function decodeResponseFormat(config: Record<string, unknown>, warnings: Warning
     warnings.push({ type: 'unsupported', feature: 'generationConfig.responseMimeType', detail: String(mimeType) });
     return undefined;
   }
-  if (isJsonObject(config.responseJsonSchema)) return { type: 'json', schema: config.responseJsonSchema };
-  if (isJsonObject(config.responseSchema)) return { type: 'json', schema: convertGeminiSchema(config.responseSchema) };
+  if (isRecord(config.responseJsonSchema)) return { type: 'json', schema: config.responseJsonSchema };
+  if (isRecord(config.responseSchema)) return { type: 'json', schema: convertGeminiSchema(config.responseSchema) };
   return { type: 'json' };
 }
 
@@ -85,7 +85,7 @@ const LEVELS: Record<string, ReasoningEffort> = { MINIMAL: 'minimal', LOW: 'low'
  * anyway, so with no budget or level it says nothing about whether to think.
  */
 function decodeThinkingConfig(thinking: unknown): ReasoningConfig | undefined {
-  if (!isJsonObject(thinking)) return undefined;
+  if (!isRecord(thinking)) return undefined;
   const budget = typeof thinking.thinkingBudget === 'number' ? thinking.thinkingBudget : undefined;
   const level = typeof thinking.thinkingLevel === 'string' ? LEVELS[thinking.thinkingLevel.toUpperCase()] : undefined;
   if (budget === 0) return { enabled: false };

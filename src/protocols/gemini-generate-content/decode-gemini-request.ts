@@ -3,10 +3,10 @@ import { invalidRequest } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { ClientRequestInput, Decoded } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeGeminiContents } from './decode-gemini-contents.ts';
 import { decodeGeminiGenerationConfig } from './decode-gemini-generation-config.ts';
 import { decodeGeminiToolConfig, decodeGeminiTools } from './decode-gemini-tools.ts';
-import { isJsonObject } from './is-json-object.ts';
 import { normalizeGeminiKeys } from './normalize-gemini-keys.ts';
 import { readGeminiPart } from './read-gemini-part.ts';
 import { uniqueWarnings } from './unique-warnings.ts';
@@ -25,7 +25,7 @@ export function stripGeminiModelPrefix(model: string): string {
  */
 export function decodeGeminiRequest(input: ClientRequestInput, context: RuntimeContext): Decoded<ChatRequest> {
   const body = normalizeGeminiKeys(input.body);
-  if (!isJsonObject(body)) {
+  if (!isRecord(body)) {
     throw invalidRequest('The request body must be a JSON object with `contents`.', 'body');
   }
   const warnings: Warning[] = [];
@@ -50,7 +50,7 @@ export function decodeGeminiRequest(input: ClientRequestInput, context: RuntimeC
 function decodeSystemInstruction(instruction: unknown): TextPart[] {
   if (instruction === undefined || instruction === null) return [];
   if (typeof instruction === 'string') return instruction === '' ? [] : [{ type: 'text', text: instruction }];
-  if (!isJsonObject(instruction) || !Array.isArray(instruction.parts)) {
+  if (!isRecord(instruction) || !Array.isArray(instruction.parts)) {
     throw invalidRequest('`systemInstruction` must be an object with a `parts` array of text parts.', 'systemInstruction');
   }
   return instruction.parts.map((part, i): TextPart => {

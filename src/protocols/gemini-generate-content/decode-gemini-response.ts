@@ -6,10 +6,10 @@ import type { RuntimeContext } from '../../core/runtime-context.ts';
 import { emptyUsage } from '../../core/usage.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { Decoded } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeGeminiUsage } from './convert-gemini-usage.ts';
 import { decodeGeminiError } from './decode-gemini-error.ts';
 import { decodeGeminiModelPart } from './decode-gemini-model-part.ts';
-import { isJsonObject } from './is-json-object.ts';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.ts';
 import { normalizeGeminiKeys } from './normalize-gemini-keys.ts';
 import { readGeminiPart } from './read-gemini-part.ts';
@@ -22,17 +22,17 @@ import { uniqueWarnings } from './unique-warnings.ts';
  */
 export function decodeGeminiResponse(body: unknown, context: RuntimeContext): Decoded<ChatResponse> {
   const response = normalizeGeminiKeys(body);
-  if (!isJsonObject(response)) {
+  if (!isRecord(response)) {
     throw new GatewayError('upstream_invalid_response', 'The Gemini upstream replied with something other than a JSON object.');
   }
-  if (isJsonObject(response.error)) {
+  if (isRecord(response.error)) {
     const { message, type } = decodeGeminiError(502, response);
     throw new GatewayError('upstream_error', `The Gemini upstream reported an error: ${message}`, type === undefined ? {} : { upstreamType: type });
   }
   const warnings: Warning[] = [];
-  const candidate = Array.isArray(response.candidates) && isJsonObject(response.candidates[0]) ? response.candidates[0] : undefined;
+  const candidate = Array.isArray(response.candidates) && isRecord(response.candidates[0]) ? response.candidates[0] : undefined;
   const content: AssistantContentPart[] = [];
-  const parts = candidate && isJsonObject(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
+  const parts = candidate && isRecord(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
   for (const part of parts) {
     const view = readGeminiPart(part);
     const decoded = decodeGeminiModelPart(view, () => context.generateId('call_'));
@@ -56,7 +56,7 @@ export function decodeGeminiResponse(body: unknown, context: RuntimeContext): De
 
 function readFinishReason(candidate: Record<string, unknown> | undefined, feedback: unknown, hasFunctionCall: boolean): FinishReason {
   if (candidate && typeof candidate.finishReason === 'string') return mapGeminiFinishReason(candidate.finishReason, hasFunctionCall);
-  if (isJsonObject(feedback) && typeof feedback.blockReason === 'string') {
+  if (isRecord(feedback) && typeof feedback.blockReason === 'string') {
     return { unified: 'content-filter', raw: feedback.blockReason };
   }
   return hasFunctionCall ? { unified: 'tool-calls' } : { unified: 'other' };

@@ -1,8 +1,8 @@
 import type { ToolChoice, ToolDefinition } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { convertGeminiSchema } from './convert-gemini-schema.ts';
-import { isJsonObject } from './is-json-object.ts';
 
 /**
  * `tools[].functionDeclarations` → canonical tools. `parametersJsonSchema` is already JSON
@@ -15,7 +15,7 @@ export function decodeGeminiTools(tools: unknown, warnings: Warning[]): ToolDefi
   if (!Array.isArray(tools)) throw invalidRequest('`tools` must be an array of Tool objects.', 'tools');
   const definitions: ToolDefinition[] = [];
   tools.forEach((tool, i) => {
-    if (!isJsonObject(tool)) throw invalidRequest(`\`tools[${i}]\` must be an object.`, `tools[${i}]`);
+    if (!isRecord(tool)) throw invalidRequest(`\`tools[${i}]\` must be an object.`, `tools[${i}]`);
     for (const [key, value] of Object.entries(tool)) {
       if (key !== 'functionDeclarations') {
         warnings.push({ type: 'unsupported', feature: `tools.${key}` });
@@ -31,13 +31,13 @@ export function decodeGeminiTools(tools: unknown, warnings: Warning[]): ToolDefi
 }
 
 function decodeDeclaration(declaration: unknown, path: string): ToolDefinition {
-  if (!isJsonObject(declaration)) throw invalidRequest(`\`${path}\` must be an object.`, path);
+  if (!isRecord(declaration)) throw invalidRequest(`\`${path}\` must be an object.`, path);
   if (typeof declaration.name !== 'string' || declaration.name === '') {
     throw invalidRequest(`\`${path}.name\` must be a non-empty string.`, `${path}.name`);
   }
   let parameters: Record<string, unknown>;
-  if (isJsonObject(declaration.parametersJsonSchema)) parameters = declaration.parametersJsonSchema;
-  else if (isJsonObject(declaration.parameters)) parameters = convertGeminiSchema(declaration.parameters);
+  if (isRecord(declaration.parametersJsonSchema)) parameters = declaration.parametersJsonSchema;
+  else if (isRecord(declaration.parameters)) parameters = convertGeminiSchema(declaration.parameters);
   else parameters = { type: 'object', properties: {} };
   return {
     name: declaration.name,
@@ -48,9 +48,9 @@ function decodeDeclaration(declaration: unknown, path: string): ToolDefinition {
 
 /** `toolConfig.functionCallingConfig` → canonical tool choice. */
 export function decodeGeminiToolConfig(toolConfig: unknown, warnings: Warning[]): ToolChoice | undefined {
-  if (!isJsonObject(toolConfig)) return undefined;
+  if (!isRecord(toolConfig)) return undefined;
   const config = toolConfig.functionCallingConfig;
-  if (!isJsonObject(config)) return undefined;
+  if (!isRecord(config)) return undefined;
   const allowed = Array.isArray(config.allowedFunctionNames)
     ? config.allowedFunctionNames.filter((name): name is string => typeof name === 'string')
     : [];

@@ -1,9 +1,9 @@
 import type { AssistantContentPart, Message, ToolResultPart, UserContentPart } from '../../core/chat-request.ts';
 import type { Warning } from '../../core/warning.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { parseToolArguments } from '../shared/parse-tool-arguments.ts';
 import { encodeGeminiMedia } from './encode-gemini-media.ts';
 import type { GeminiContent, GeminiPart } from './gemini-wire.ts';
-import { isJsonObject } from './is-json-object.ts';
 
 /**
  * The documented placeholder Gemini 3 accepts in place of a real thought signature. Gemini 3
@@ -127,7 +127,7 @@ function toResponseObject(text: string): Record<string, unknown> {
   if (trimmed.startsWith('{')) {
     try {
       const value: unknown = JSON.parse(trimmed);
-      if (isJsonObject(value)) {
+      if (isRecord(value)) {
         const keys = Object.keys(value);
         const looksWrapped = keys.length === 1 && WRAPPER_KEYS.has(keys[0] ?? '') && typeof value[keys[0] ?? ''] === 'string';
         if (!looksWrapped) return value;

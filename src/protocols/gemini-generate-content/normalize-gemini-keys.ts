@@ -1,4 +1,4 @@
-import { isJsonObject } from './is-json-object.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /**
  * Values whose keys belong to the caller, not to the Gemini schema: function arguments,
@@ -38,7 +38,7 @@ export function normalizeGeminiKeys(value: unknown): unknown {
     });
     return result ?? value;
   }
-  if (!isJsonObject(value)) return value;
+  if (!isRecord(value)) return value;
   let changed = false;
   const entries: Array<[string, unknown]> = [];
   for (const [key, inner] of Object.entries(value)) {

@@ -1,4 +1,4 @@
-import { isJsonObject } from './is-json-object.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /** One Gemini part, checked and classified. Input must already have camelCase keys. */
 export type GeminiPartView =
@@ -17,39 +17,39 @@ export type GeminiPartView =
 const UNSUPPORTED_FIELDS = ['executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'];
 
 export function readGeminiPart(part: unknown): GeminiPartView {
-  if (!isJsonObject(part)) return { kind: 'invalid', field: '', reason: 'must be an object' };
+  if (!isRecord(part)) return { kind: 'invalid', field: '', reason: 'must be an object' };
   const signature = typeof part.thoughtSignature === 'string' ? part.thoughtSignature : undefined;
   if (part.functionCall !== undefined) {
     const call = part.functionCall;
-    if (!isJsonObject(call)) return { kind: 'invalid', field: 'functionCall', reason: 'must be an object' };
+    if (!isRecord(call)) return { kind: 'invalid', field: 'functionCall', reason: 'must be an object' };
     if (typeof call.name !== 'string' || call.name === '') {
       return { kind: 'invalid', field: 'functionCall.name', reason: 'must be a non-empty string' };
     }
-    if (call.args !== undefined && call.args !== null && !isJsonObject(call.args)) {
+    if (call.args !== undefined && call.args !== null && !isRecord(call.args)) {
       return { kind: 'invalid', field: 'functionCall.args', reason: 'must be an object' };
     }
     return {
       kind: 'function-call',
       ...(typeof call.id === 'string' && call.id !== '' ? { id: call.id } : {}),
       name: call.name,
-      args: isJsonObject(call.args) ? call.args : {},
+      args: isRecord(call.args) ? call.args : {},
       ...(signature === undefined ? {} : { thoughtSignature: signature }),
     };
   }
   if (part.functionResponse !== undefined) {
     const result = part.functionResponse;
-    if (!isJsonObject(result)) return { kind: 'invalid', field: 'functionResponse', reason: 'must be an object' };
+    if (!isRecord(result)) return { kind: 'invalid', field: 'functionResponse', reason: 'must be an object' };
     if (typeof result.name !== 'string' || result.name === '') {
       return { kind: 'invalid', field: 'functionResponse.name', reason: 'must be a non-empty string' };
     }
-    if (result.response !== undefined && result.response !== null && !isJsonObject(result.response)) {
+    if (result.response !== undefined && result.response !== null && !isRecord(result.response)) {
       return { kind: 'invalid', field: 'functionResponse.response', reason: 'must be an object' };
     }
     return {
       kind: 'function-response',
       ...(typeof result.id === 'string' && result.id !== '' ? { id: result.id } : {}),
       name: result.name,
-      response: isJsonObject(result.response) ? result.response : {},
+      response: isRecord(result.response) ? result.response : {},
       parts: Array.isArray(result.parts) ? result.parts : [],
     };
   }
@@ -64,7 +64,7 @@ export function readGeminiPart(part: unknown): GeminiPartView {
   }
   if (part.inlineData !== undefined) {
     const inline = part.inlineData;
-    if (!isJsonObject(inline)) return { kind: 'invalid', field: 'inlineData', reason: 'must be an object' };
+    if (!isRecord(inline)) return { kind: 'invalid', field: 'inlineData', reason: 'must be an object' };
     if (typeof inline.mimeType !== 'string' || inline.mimeType === '') {
       return { kind: 'invalid', field: 'inlineData.mimeType', reason: 'must be a non-empty string' };
     }
@@ -73,7 +73,7 @@ export function readGeminiPart(part: unknown): GeminiPartView {
   }
   if (part.fileData !== undefined) {
     const file = part.fileData;
-    if (!isJsonObject(file)) return { kind: 'invalid', field: 'fileData', reason: 'must be an object' };
+    if (!isRecord(file)) return { kind: 'invalid', field: 'fileData', reason: 'must be an object' };
     if (typeof file.fileUri !== 'string' || file.fileUri === '') {
       return { kind: 'invalid', field: 'fileData.fileUri', reason: 'must be a non-empty string' };
     }

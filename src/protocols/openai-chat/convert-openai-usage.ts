@@ -1,5 +1,5 @@
 import type { Usage } from '../../core/usage.ts';
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 export interface OpenAiChatUsage {
   prompt_tokens: number;

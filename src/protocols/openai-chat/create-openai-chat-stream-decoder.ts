@@ -5,9 +5,9 @@ import type { StreamEvent } from '../../core/stream-event.ts';
 import type { Usage } from '../../core/usage.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
 import type { StreamDecoder } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { convertOpenAiUsage } from './convert-openai-usage.ts';
 import { decodeOpenAiError } from './decode-openai-error.ts';
-import { isRecord } from './is-record.ts';
 import { mapOpenAiFinishReason } from './map-openai-finish-reason.ts';
 
 interface ToolState {

@@ -1,8 +1,8 @@
 import type { Usage } from '../../core/usage.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
 import type { UsageTap } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { convertOpenAiUsage } from './convert-openai-usage.ts';
-import { isRecord } from './is-record.ts';
 
 /** True when the text has `"usage":` followed (after optional spaces) by an object. */
 export function hasUsageObject(data: string): boolean {

@@ -7,7 +7,7 @@ import type {
 } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { mediaSourceFromUrl, parseDataUrl } from './parse-data-url.ts';
 
 const ROLES = 'system, developer, user, assistant or tool';

@@ -2,9 +2,9 @@ import type { ChatRequest, ReasoningEffort, ResponseFormat } from '../../core/ch
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { ClientRequestInput, Decoded } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeOpenAiChatMessages } from './decode-openai-chat-messages.ts';
 import { decodeOpenAiChatToolChoice, decodeOpenAiChatTools } from './decode-openai-chat-tools.ts';
-import { isRecord } from './is-record.ts';
 import {
   readModel,
   readOptionalBoolean,

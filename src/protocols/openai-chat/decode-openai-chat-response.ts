@@ -4,8 +4,8 @@ import { GatewayError } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import { emptyUsage } from '../../core/usage.ts';
 import type { Decoded } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { convertOpenAiUsage } from './convert-openai-usage.ts';
-import { isRecord } from './is-record.ts';
 import { mapOpenAiFinishReason } from './map-openai-finish-reason.ts';
 
 function invalid(detail: string): GatewayError {

@@ -1,7 +1,7 @@
 import type { ToolChoice, ToolDefinition } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /** Freeform (`custom`) tools become a function taking one string, which every upstream can call. */
 export const CUSTOM_TOOL_PARAMETERS: Record<string, unknown> = {

@@ -1,4 +1,4 @@
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 function fromObject(value: Record<string, unknown>): { message?: string; type?: string } {
   const inner = value.error;

@@ -1,5 +1,5 @@
 import { invalidRequest } from '../../core/gateway-error.ts';
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /*
  * Optional request fields: absent and `null` both mean "not said" (the OpenAI SDKs send

@@ -1,5 +1,5 @@
 import type { Usage } from '../../core/usage.ts';
-import { isRecord } from '../openai-chat/is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 export interface OpenAiResponsesUsage {
   input_tokens: number;

@@ -3,8 +3,8 @@ import type { ProviderMetadata } from '../../core/provider-metadata.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
-import { isRecord } from '../openai-chat/is-record.ts';
 import type { StreamDecoder } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { convertOpenAiResponsesUsage } from './convert-openai-responses-usage.ts';
 import { mapOpenAiResponsesStatus } from './map-openai-responses-status.ts';
 

@@ -1,7 +1,7 @@
 import type { Usage } from '../../core/usage.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
-import { isRecord } from '../openai-chat/is-record.ts';
 import type { UsageTap } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { convertOpenAiResponsesUsage } from './convert-openai-responses-usage.ts';
 
 const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);

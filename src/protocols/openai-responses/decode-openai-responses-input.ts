@@ -8,8 +8,8 @@ import type {
 } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
-import { isRecord } from '../openai-chat/is-record.ts';
 import { mediaSourceFromUrl, parseDataUrl } from '../openai-chat/parse-data-url.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 type Part = TextPart | ImagePart | UserContentPart;
 

@@ -1,5 +1,5 @@
 import type { AssistantContentPart } from '../../core/chat-request.ts';
-import { isRecord } from '../openai-chat/is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /** Response output items → canonical assistant parts; ids and encrypted reasoning ride along. */
 export function decodeOpenAiResponsesOutput(output: unknown): AssistantContentPart[] {

@@ -1,7 +1,6 @@
 import type { ChatRequest, ReasoningEffort, ResponseFormat, TextPart } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
-import { isRecord } from '../openai-chat/is-record.ts';
 import {
   readModel,
   readOptionalBoolean,
@@ -12,6 +11,7 @@ import {
   readRequestBody,
 } from '../openai-chat/read-optional-fields.ts';
 import type { ClientRequestInput, Decoded } from '../protocol-codec.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { decodeOpenAiResponsesInput } from './decode-openai-responses-input.ts';
 import { decodeOpenAiResponsesToolChoice, decodeOpenAiResponsesTools } from './decode-openai-responses-tools.ts';
 

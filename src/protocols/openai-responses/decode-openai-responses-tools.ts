@@ -2,7 +2,7 @@ import type { ToolChoice, ToolDefinition } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
 import { CUSTOM_TOOL_PARAMETERS } from '../openai-chat/decode-openai-chat-tools.ts';
-import { isRecord } from '../openai-chat/is-record.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 const EMPTY_PARAMETERS: Record<string, unknown> = { type: 'object', properties: {} };
 
