@@ -1,6 +1,6 @@
 import type { BenchResults } from './bench-results.ts';
 import { median } from './latency-probe.ts';
-import { addedOverDirect, cpuPerChunk, maxRps, num, signedUs, us } from './report.ts';
+import { addedOverDirect, cpuPerChunk, maxRps, num, rssPerThousand, signedUs, us } from './report.ts';
 
 /** The per-scenario tables under the summary. */
 export function renderDetails(results: BenchResults): string[] {
@@ -117,6 +117,8 @@ export function renderDetails(results: BenchResults): string[] {
   for (const [id, samples] of Object.entries(results.memory)) {
     for (const s of samples) lines.push(`| ${label(id)} | ${s.streams} / ${s.opened} | ${num(s.idleRssMiB)} MiB | ${num(s.rssMiB)} MiB | ${num(s.perThousandMiB, 1)} | ${num(s.coreUtilisation * 100)}% of a core |`);
   }
+  lines.push('');
+  lines.push(`MiB per 1,000 from the slope between the two largest N: ${Object.keys(results.memory).map((id) => `${label(id)} ${num(rssPerThousand(results, id), 1)}`).join(', ')}.`);
   lines.push('');
   lines.push(`Idle RSS (cold, before the first generation request): ${Object.entries(results.idleRssMiB).map(([n, v]) => `${n} ${num(v)} MiB`).join(', ')}. After the run (5 s idle): ${Object.entries(results.rssAfterLoadMiB).map(([n, v]) => `${n} ${num(v)} MiB`).join(', ')}.`);
   lines.push('');

@@ -210,7 +210,15 @@ function median(values: number[]): number {
   return sorted.length ? (sorted[sorted.length >> 1] as number) : Number.NaN;
 }
 
-main().then(
+/** `--render <results.json>`: rebuild the Markdown of an earlier run (after a change to report.ts). */
+function render(path: string): void {
+  const results = JSON.parse(readFileSync(path, 'utf8')) as BenchResults;
+  writeFileSync(path.replace(/\.json$/, '.md'), renderReport(results));
+  log(`rendered ${path.replace(/\.json$/, '.md')}`);
+}
+
+const renderIndex = argv.indexOf('--render');
+(renderIndex >= 0 ? Promise.resolve(render(argv[renderIndex + 1] as string)) : main()).then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
