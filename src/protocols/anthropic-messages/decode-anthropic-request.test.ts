@@ -1,23 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GatewayError } from '../../core/gateway-error.ts';
+import { assertInvalidRequest } from '../../../test/helpers/assert-invalid-request.ts';
 import { decodeAnthropicRequest } from './decode-anthropic-request.ts';
 
 const decode = (body: unknown) => decodeAnthropicRequest({ body });
 const base = { model: 'claude-sonnet-4-6', max_tokens: 1024 };
 
 function assertInvalid(body: unknown, param: string, pattern: RegExp): void {
-  assert.throws(
-    () => decode(body),
-    (error: unknown) => {
-      assert.ok(error instanceof GatewayError, `expected a GatewayError, got ${String(error)}`);
-      assert.equal(error.code, 'invalid_request');
-      assert.equal(error.status, 400);
-      assert.equal(error.param, param);
-      assert.match(error.message, pattern);
-      return true;
-    },
-  );
+  assertInvalidRequest(() => decode(body), param, pattern);
 }
 
 describe('decodeAnthropicRequest', () => {

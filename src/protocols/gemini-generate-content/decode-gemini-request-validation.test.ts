@@ -1,22 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GatewayError } from '../../core/gateway-error.ts';
+import { assertInvalidRequest } from '../../../test/helpers/assert-invalid-request.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
 import { decodeGeminiRequest } from './decode-gemini-request.ts';
 
 const decode = (body: unknown) => decodeGeminiRequest({ body, pathModel: 'gemini-2.5-flash' }, createFixedRuntime());
 
 function assertInvalid(body: unknown, param: string, pattern: RegExp): void {
-  assert.throws(
-    () => decode(body),
-    (error: unknown) => {
-      assert.ok(error instanceof GatewayError, `expected a GatewayError, got ${String(error)}`);
-      assert.equal(error.code, 'invalid_request');
-      assert.equal(error.param, param);
-      assert.match(error.message, pattern);
-      return true;
-    },
-  );
+  assertInvalidRequest(() => decode(body), param, pattern);
 }
 
 describe('decodeGeminiRequest validation', () => {

@@ -1,22 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GatewayError } from '../../core/gateway-error.ts';
+import { assertInvalidRequest } from '../../../test/helpers/assert-invalid-request.ts';
 import { decodeOpenAiChatRequest, readOpenAiChatIncludeUsage } from './decode-openai-chat-request.ts';
 
 const decode = (body: unknown) => decodeOpenAiChatRequest({ body });
 
-function rejects(body: unknown, param: string | undefined, message: RegExp): void {
-  assert.throws(
-    () => decode(body),
-    (error: unknown) => {
-      assert.ok(error instanceof GatewayError, `expected GatewayError, got ${String(error)}`);
-      assert.equal(error.code, 'invalid_request');
-      assert.equal(error.status, 400);
-      assert.equal(error.param, param);
-      assert.match(error.message, message);
-      return true;
-    },
-  );
+function assertInvalid(body: unknown, param: string | undefined, pattern: RegExp): void {
+  assertInvalidRequest(() => decode(body), param, pattern);
 }
 
 describe('decodeOpenAiChatRequest', () => {
@@ -219,27 +209,27 @@ describe('decodeOpenAiChatRequest', () => {
   });
 
   test('junk bodies are rejected by name, never with a TypeError', () => {
-    rejects(null, undefined, /JSON object/);
-    rejects([1, 2], undefined, /JSON object/);
-    rejects(42, undefined, /JSON object/);
-    rejects('hello', undefined, /JSON object/);
-    rejects({ messages: [{ role: 'user', content: 'x' }] }, 'model', /'model' is required/);
-    rejects({ model: 5, messages: [] }, 'model', /string/);
-    rejects({ model: 'm' }, 'messages', /non-empty array/);
-    rejects({ model: 'm', messages: [] }, 'messages', /non-empty array/);
-    rejects({ model: 'm', messages: 'hi' }, 'messages', /non-empty array/);
-    rejects({ model: 'm', messages: [null] }, 'messages[0]', /message object/);
-    rejects({ model: 'm', messages: [{ role: 'wizard', content: 'x' }] }, 'messages[0].role', /got "wizard"/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: 7 }] }, 'messages[0].content', /string or an array/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: [{ type: 'video' }] }] }, 'messages[0].content[0].type', /text, image_url/);
-    rejects({ model: 'm', messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id', /tool_call_id/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: 'x' }], temperature: 'hot' }, 'temperature', /number/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: 'x' }], max_tokens: -1 }, 'max_tokens', /non-negative integer/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: 'x' }], stop: [1] }, 'stop', /strings/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: {} }, 'tools', /array/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function' }] }, 'tools[0].function.name', /function/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: 'x' }], tool_choice: 'sometimes' }, 'tool_choice', /auto/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: 'x' }], reasoning_effort: 'extreme' }, 'reasoning_effort', /one of/);
-    rejects({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: 'yes' }, 'stream', /true or false/);
+    assertInvalid(null, undefined, /JSON object/);
+    assertInvalid([1, 2], undefined, /JSON object/);
+    assertInvalid(42, undefined, /JSON object/);
+    assertInvalid('hello', undefined, /JSON object/);
+    assertInvalid({ messages: [{ role: 'user', content: 'x' }] }, 'model', /'model' is required/);
+    assertInvalid({ model: 5, messages: [] }, 'model', /string/);
+    assertInvalid({ model: 'm' }, 'messages', /non-empty array/);
+    assertInvalid({ model: 'm', messages: [] }, 'messages', /non-empty array/);
+    assertInvalid({ model: 'm', messages: 'hi' }, 'messages', /non-empty array/);
+    assertInvalid({ model: 'm', messages: [null] }, 'messages[0]', /message object/);
+    assertInvalid({ model: 'm', messages: [{ role: 'wizard', content: 'x' }] }, 'messages[0].role', /got "wizard"/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: 7 }] }, 'messages[0].content', /string or an array/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: [{ type: 'video' }] }] }, 'messages[0].content[0].type', /text, image_url/);
+    assertInvalid({ model: 'm', messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id', /tool_call_id/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: 'x' }], temperature: 'hot' }, 'temperature', /number/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: 'x' }], max_tokens: -1 }, 'max_tokens', /non-negative integer/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: 'x' }], stop: [1] }, 'stop', /strings/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: {} }, 'tools', /array/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function' }] }, 'tools[0].function.name', /function/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: 'x' }], tool_choice: 'sometimes' }, 'tool_choice', /auto/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: 'x' }], reasoning_effort: 'extreme' }, 'reasoning_effort', /one of/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: 'yes' }, 'stream', /true or false/);
   });
 });
