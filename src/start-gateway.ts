@@ -5,8 +5,10 @@ import { createAccessServices } from './access/access-services.ts';
 import { loadSpendBaseline } from './billing/load-spend-baseline.ts';
 import { startUsagePruner } from './billing/usage-pruner.ts';
 import type { RuntimeContext } from './core/runtime-context.ts';
-import { createMemoryKv } from './kv/create-memory-kv.ts';
 import type { Kv } from './kv/kv.ts';
+import { createReadiness } from './cluster/readiness.ts';
+import { startClusterServices } from './cluster/start-cluster-services.ts';
+import { registerReadinessRoute } from './server/routes/health-routes.ts';
 import { createRuntime, generateAdminToken } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
 import { GatewayMetrics } from './server/gateway-metrics.ts';
@@ -50,8 +52,12 @@ export interface GatewayOptions {
   strictPricing?: boolean;
   /** LOG_RETENTION_DAYS; default 30, 0 keeps logs forever. */
   logRetentionDays?: number;
-  /** Shared counters; default one in memory. */
+  /** Shared counters; default Redis when `redisUrl` is set, else one in memory. */
   kv?: Kv;
+  /** REDIS_URL: shared counters, pub/sub invalidation, shared circuits and the leader lock. */
+  redisUrl?: string | undefined;
+  /** Prepended to every Redis key and channel (REDIS_KEY_PREFIX; default `switchyard:`). */
+  redisPrefix?: string;
 }
 
 export interface RunningGateway {
@@ -59,6 +65,18 @@ export interface RunningGateway {
   store: Store;
   /** Set only when this start generated a new admin token (to be shown once). */
   generatedAdminToken: string | undefined;
+  /** Scale-out state, for operators' logs and the tests. */
+  cluster: {
+    /** Whether counters are shared through Redis right now (false without Redis or during an outage). */
+    shared(): boolean;
+    /** Whether this instance runs the leader work (health checks, log pruning). */
+    leader(): boolean;
+    /** The counters this instance uses. */
+    kv: Kv;
+  };
+  /** Stops accepting new work: /readyz answers 503 from now on. `close()` also does it. */
+  drain(): void;
+  /** Drains, waits for open requests and streams to finish, then closes everything. */
   close(): Promise<void>;
 }
 
@@ -79,8 +97,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const snapshot = await SnapshotHolder.load(store, runtime.now);
   const upstream = new UpstreamClient(options.upstream);
   const usageWriter = new MeteredUsageWriter(store.usage, logger);
+  const cluster = await startClusterServices({
+    redisUrl: options.redisUrl,
+    redisPrefix: options.redisPrefix,
+    databaseUrl: options.databaseUrl,
+    logger,
+    now: runtime.now,
+  });
+  const kv = options.kv ?? cluster.kv;
+  const totalTimeoutMs = options.upstream.totalMs ?? 600_000;
   const access = createAccessServices({
-    kv: options.kv ?? createMemoryKv({ now: runtime.now }),
+    kv,
+    slotLeaseMs: totalTimeoutMs + 60_000,
     store,
     snapshot,
     now: runtime.now,
@@ -89,8 +117,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     strictPricing: options.strictPricing ?? false,
     spendBaseline: await loadSpendBaseline(store.usage, runtime.now()),
   });
-  const pruner = startUsagePruner({ usage: store.usage, retentionDays: options.logRetentionDays ?? 30, now: runtime.now, logger });
+  const leader = () => cluster.leader.isLeader();
+  const pruner = startUsagePruner({
+    usage: store.usage,
+    retentionDays: options.logRetentionDays ?? 30,
+    now: runtime.now,
+    logger,
+    isLeader: leader,
+  });
   const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
+  cluster.attach(snapshot, health);
   const streams: StreamGauge = { open: 0 };
   const relay: RelayDeps = {
     upstream,
@@ -100,7 +136,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     streams,
     retryStatuses: new Set(options.retryStatuses),
     maxAttempts: options.maxAttempts,
-    totalTimeoutMs: options.upstream.totalMs ?? 600_000,
+    totalTimeoutMs,
     maxRetryWaitMs: 3_000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
   };
@@ -113,6 +149,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     health,
     logger,
     now: runtime.now,
+    isLeader: leader,
+  });
+  const readiness = createReadiness({
+    pingStore: () => store.settings.get(ADMIN_TOKEN_HASH_SETTING),
+    pingRedis: cluster.redis ? () => (cluster.redis as NonNullable<typeof cluster.redis>).ping() : undefined,
+    snapshotLoaded: () => snapshot.current !== undefined,
   });
   const app = createApp({
     settings: {
@@ -132,6 +174,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     runtime,
     logger,
   });
+  registerReadinessRoute(app, readiness);
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -141,13 +184,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     url: `http://${host}:${address.port}`,
     store,
     generatedAdminToken,
+    cluster: { shared: () => cluster.shared(), leader, kv },
+    drain: () => readiness.startDraining(),
     close() {
       closing ??= (async () => {
+        readiness.startDraining();
         healthChecker.stop();
+        // Idle keep-alive connections are closed at once; open requests and streams finish.
         await app.close();
         pruner.stop();
         await usageWriter.close();
         await access.close();
+        await cluster.close();
         await upstream.close();
         await store.close();
       })();

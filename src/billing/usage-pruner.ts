@@ -6,14 +6,16 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Deletes usage rows older than the retention period: once at start, then hourly on an
- * unref'd timer (it never keeps the process alive). 0 days keeps everything. Each process
- * prunes on its own; with several instances the deletes simply overlap.
+ * unref'd timer (it never keeps the process alive). 0 days keeps everything. With several
+ * instances only the leader prunes.
  */
 export function startUsagePruner(input: {
   usage: Pick<UsageLogRepository, 'pruneBefore'>;
   retentionDays: number;
   now: () => number;
   logger: Logger;
+  /** Default: always. */
+  isLeader?: () => boolean;
 }): { prune(): Promise<number>; stop(): void } {
   const prune = async (): Promise<number> => {
     if (input.retentionDays <= 0) return 0;
@@ -27,8 +29,9 @@ export function startUsagePruner(input: {
     }
   };
   if (input.retentionDays <= 0) return { prune, stop: () => {} };
-  void prune();
-  const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+  const pruneIfLeader = () => (input.isLeader?.() === false ? undefined : void prune());
+  pruneIfLeader();
+  const timer = setInterval(pruneIfLeader, PRUNE_EVERY_MS);
   timer.unref();
   return { prune, stop: () => clearInterval(timer) };
 }

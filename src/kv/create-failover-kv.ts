@@ -102,7 +102,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   redis.on('ready', onReady);
   if (redis.status === 'ready') onReady();
   else logger.warn('Redis is not reachable yet: serving with per-process fallbacks until it is');
-  redis.on('close', () => markDown(new Error('connection closed')));
+  const onClose = () => markDown(new Error('connection to Redis closed'));
+  redis.on('close', onClose);
 
   const tracked = (key: string) => options.replayPrefixes.some((prefix) => key.startsWith(prefix));
 
@@ -142,6 +143,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     releaseLease: (key, holder) => run(() => primary.releaseLease(key, holder), (kv) => kv.releaseLease(key, holder)),
     async close() {
       redis.off('ready', onReady);
+      redis.off('close', onClose);
       await recovering;
       await fallback.close();
       await primary.close();

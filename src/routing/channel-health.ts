@@ -29,6 +29,17 @@ export interface Lease {
 
 const LATENCY_SAMPLES = 256;
 
+/** A circuit that opened or closed here, for other instances to mirror. */
+export interface CircuitTransition {
+  channelId: string;
+  /** The upstream key's index, or null for the channel's own circuit. */
+  keyIndex: number | null;
+  state: 'open' | 'closed';
+  retryAt: number;
+  openedAt: number | null;
+  reason: string | null;
+}
+
 class ChannelRecord {
   readonly circuit: CircuitBreaker;
   readonly keyCircuits: CircuitBreaker[] = [];
@@ -53,9 +64,14 @@ class ChannelRecord {
  * circuit state, recent success rate, latency percentiles and the last error, which the admin
  * API and the console show. The relay asks it for a lease before each attempt and reports the
  * outcome after.
+ *
+ * With several instances, circuits are shared without a round trip per request: every
+ * decision is local, and each time a circuit opens or closes here `onTransition` is told (the
+ * gateway publishes it); transitions decided elsewhere arrive through `applyRemote`.
  */
 export class ChannelHealth {
   readonly #records = new Map<string, ChannelRecord>();
+  onTransition: ((transition: CircuitTransition) => void) | undefined;
 
   constructor(
     private readonly now: () => number,
@@ -67,6 +83,10 @@ export class ChannelHealth {
    * admits traffic), or undefined when the channel is out right now.
    */
   acquire(channel: Channel): Lease | undefined {
+    return this.#watch(channel, () => this.#acquire(channel));
+  }
+
+  #acquire(channel: Channel): Lease | undefined {
     const record = this.#record(channel.id);
     const now = this.now();
     if (!record.circuit.tryAcquire(now)) return undefined;
@@ -84,6 +104,10 @@ export class ChannelHealth {
   }
 
   recordSuccess(channel: Channel, lease: Lease, latencyMs: number): void {
+    this.#watch(channel, () => this.#recordSuccess(channel, lease, latencyMs));
+  }
+
+  #recordSuccess(channel: Channel, lease: Lease, latencyMs: number): void {
     const record = this.#record(channel.id);
     const now = this.now();
     record.requests += 1;
@@ -95,6 +119,10 @@ export class ChannelHealth {
 
   /** A transient failure: counts towards the error rate of the channel and of the key. */
   recordFailure(channel: Channel, lease: Lease, error: LastError): void {
+    this.#watch(channel, () => this.#recordFailure(channel, lease, error));
+  }
+
+  #recordFailure(channel: Channel, lease: Lease, error: LastError): void {
     const record = this.#record(channel.id);
     record.requests += 1;
     record.lastError = error;
@@ -105,6 +133,10 @@ export class ChannelHealth {
 
   /** The upstream refused the credentials or has no credit: take out that key, or the whole channel. */
   recordBroken(channel: Channel, lease: Lease, error: LastError): void {
+    this.#watch(channel, () => this.#recordBroken(channel, lease, error));
+  }
+
+  #recordBroken(channel: Channel, lease: Lease, error: LastError): void {
     const record = this.#record(channel.id);
     record.requests += 1;
     record.lastError = error;
@@ -115,6 +147,10 @@ export class ChannelHealth {
 
   /** Neither success nor failure of the channel (the client's own request was at fault). */
   release(channel: Channel, lease: Lease): void {
+    this.#watch(channel, () => this.#release(channel, lease));
+  }
+
+  #release(channel: Channel, lease: Lease): void {
     const record = this.#record(channel.id);
     record.requests += 1;
     // A half-open probe that ends this way proves the channel answers.
@@ -124,7 +160,40 @@ export class ChannelHealth {
 
   /** The upstream asked for a pause (`retry-after` on a 429): skip it until then. */
   pause(channel: Channel, until: number, reason: string): void {
-    this.#record(channel.id).circuit.pauseUntil(this.now(), until, reason);
+    this.#watch(channel, () => this.#record(channel.id).circuit.pauseUntil(this.now(), until, reason));
+  }
+
+  /** A circuit another instance opened or closed. */
+  applyRemote(transition: CircuitTransition): void {
+    const record = this.#record(transition.channelId);
+    const circuit = transition.keyIndex === null ? record.circuit : record.keyCircuit(transition.keyIndex);
+    circuit.mirror(transition.state, transition.retryAt, transition.openedAt ?? undefined, transition.reason ?? undefined);
+  }
+
+  /** Runs a change and reports each circuit of the channel that opened, reopened or closed. */
+  #watch<T>(channel: Channel, change: () => T): T {
+    if (!this.onTransition) return change();
+    const record = this.#record(channel.id);
+    const circuits = [record.circuit, ...record.keyCircuits];
+    const before = circuits.map((circuit) => `${circuit.state}:${circuit.retryAt}`);
+    const result = change();
+    const all: Array<[CircuitBreaker, number | null]> = [[record.circuit, null], ...record.keyCircuits.map((circuit, index): [CircuitBreaker, number] => [circuit, index])];
+    all.forEach(([circuit, keyIndex], position) => {
+      if (circuit.state === 'half-open') return; // a local probe; its outcome is what counts
+      const was = before[position];
+      const wasClosed = was === undefined || was.startsWith('closed:');
+      const changed = circuit.state === 'closed' ? !wasClosed : was !== `open:${circuit.retryAt}`;
+      if (!changed) return;
+      this.onTransition?.({
+        channelId: channel.id,
+        keyIndex,
+        state: circuit.state,
+        retryAt: circuit.retryAt,
+        openedAt: circuit.openedAt ?? null,
+        reason: circuit.reason ?? null,
+      });
+    });
+    return result;
   }
 
   describe(channel: Channel): ChannelHealthView {

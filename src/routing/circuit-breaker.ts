@@ -110,6 +110,25 @@ export class CircuitBreaker {
     this.#probeInFlight = false;
   }
 
+  /**
+   * Takes the state another instance decided (shared circuits): open until `retryAt`, or
+   * closed. Counts nothing, so the local error window stays this instance's own.
+   */
+  mirror(state: 'open' | 'closed', retryAt: number, openedAt: number | undefined, reason: string | undefined): void {
+    this.#probeInFlight = false;
+    if (state === 'closed') {
+      this.state = 'closed';
+      this.reason = undefined;
+      this.openedAt = undefined;
+      this.#cooldownMs = this.options.cooldownMs;
+      return;
+    }
+    this.state = 'open';
+    this.reason = reason;
+    this.openedAt = openedAt;
+    this.#retryAt = retryAt;
+  }
+
   /** Share of successes in the window, or undefined with no traffic. */
   successRate(now: number): number | undefined {
     const { ok, failed } = this.#totals(now);

@@ -10,18 +10,21 @@ export interface HealthCheckerOptions {
   health: ChannelHealth;
   logger: Logger;
   now: () => number;
+  /** With several instances only the leader probes (default: always). */
+  isLeader?: () => boolean;
 }
 
 /**
  * Brings channels back without anyone pressing "test": every interval, each enabled channel
  * whose circuit is open and whose cool-down has passed gets one probe. A success closes the
  * circuit; a failure doubles its cool-down. Healthy channels are never probed — real traffic
- * already tells.
+ * already tells. With several instances only the leader probes; the circuits it closes reach
+ * the others through the shared circuit state.
  */
 export function startHealthChecker(options: HealthCheckerOptions): { stop(): void; runOnce(): Promise<void> } {
   let running = false;
   const runOnce = async () => {
-    if (running) return;
+    if (running || options.isLeader?.() === false) return;
     running = true;
     try {
       const now = options.now();

@@ -26,6 +26,9 @@ export function createApp(deps: AppDeps): FastifyInstance {
     // Long streams: never time out an open request here; upstream timeouts govern.
     requestTimeout: 0,
     keepAliveTimeout: 65_000,
+    // close() ends idle keep-alive connections at once instead of waiting out keepAliveTimeout;
+    // connections with a request in flight finish it first (graceful drain).
+    forceCloseConnections: 'idle',
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });

@@ -6,11 +6,17 @@ import { buildSnapshot, type Snapshot } from './snapshot.ts';
  * assignment, so a request sees either the old or the new state, never a mix. Concurrent
  * reload calls coalesce: at most one read runs, and one more follows if changes arrived
  * meanwhile.
+ *
+ * `reload()` is what a change made here calls: after reading, it tells the other instances
+ * (`onReloaded`, a pub/sub publish when Redis is configured). `refresh()` only reads, and is
+ * what an instance calls when told by another one, so messages never echo.
  */
 export class SnapshotHolder {
   #current: Snapshot;
   #running: Promise<void> | undefined;
   #again = false;
+  /** Called after each `reload()` (not `refresh()`); failures are the listener's to log. */
+  onReloaded: (() => Promise<void>) | undefined;
 
   private constructor(
     private readonly store: Store,
@@ -28,7 +34,12 @@ export class SnapshotHolder {
     return this.#current;
   }
 
-  reload(): Promise<void> {
+  async reload(): Promise<void> {
+    await this.refresh();
+    await this.onReloaded?.();
+  }
+
+  refresh(): Promise<void> {
     if (this.#running) {
       this.#again = true;
       return this.#running;

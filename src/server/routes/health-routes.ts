@@ -1,10 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import type { Readiness } from '../../cluster/readiness.ts';
 import type { AppDeps } from '../app-deps.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, _deps: AppDeps): void {
+  // Liveness: the process serves. Dependencies are /readyz's business, so an outage of the
+  // database or Redis never gets healthy instances restarted.
   app.get('/healthz', async () => ({ status: 'ok' }));
   // Claude Code probes the root with HEAD before its first request.
   app.get('/', async (_request, reply) =>
     reply.send({ name: 'switchyard', status: 'ok', docs: 'See /console for set-up help and the client configuration table.' }),
   );
+}
+
+/** Readiness: 200 when this instance should get traffic, 503 (with the failing checks) otherwise. */
+export function registerReadinessRoute(app: FastifyInstance, readiness: Readiness): void {
+  app.get('/readyz', async (_request, reply) => {
+    const report = await readiness.check();
+    return reply
+      .code(report.ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({ status: report.ready ? 'ready' : report.draining ? 'draining' : 'not ready', ...report });
+  });
 }

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createFailoverKv, type FailoverKv } from '../kv/create-failover-kv.ts';
+import { createMemoryKv } from '../kv/create-memory-kv.ts';
+import { createRedisKv } from '../kv/create-redis-kv.ts';
+import type { Kv } from '../kv/kv.ts';
+import { openRedis, waitForRedis } from '../kv/open-redis.ts';
+import type { ChannelHealth } from '../routing/channel-health.ts';
+import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
+import { createLocalEventBus, createRedisEventBus, type ClusterEvent, type EventBus } from './event-bus.ts';
+import { alwaysLeader, startPostgresLeaderElection, startRedisLeaderElection, type LeaderElection } from './leader-election.ts';
+
+/** What instances share, or its single-process stand-ins when Redis is not configured. */
+export interface ClusterServices {
+  kv: Kv;
+  bus: EventBus;
+  leader: LeaderElection;
+  /** Present when REDIS_URL is set. */
+  redis: Redis | undefined;
+  /** True when the kv is shared right now (Redis configured and reachable). */
+  shared(): boolean;
+  /** Wires snapshot invalidation and circuit sharing through the bus. */
+  attach(snapshot: SnapshotHolder, health: ChannelHealth): void;
+  close(): Promise<void>;
+}
+
+/** Arbitrary but fixed: the advisory lock every instance of one database contends for. */
+const LEADER_LOCK_ID = 0x53_77_59_64;
+const MAX_REFRESH_RETRY_MS = 30_000;
+
+export async function startClusterServices(input: {
+  redisUrl: string | undefined;
+  /** Prepended to every Redis key and channel (default `switchyard:`). */
+  redisPrefix?: string;
+  databaseUrl: string;
+  logger: Logger;
+  now: () => number;
+}): Promise<ClusterServices> {
+  const { logger } = input;
+  if (input.redisUrl === undefined) {
+    const leader = /^postgres(ql)?:/.test(input.databaseUrl)
+      ? startPostgresLeaderElection({ databaseUrl: input.databaseUrl, lockId: LEADER_LOCK_ID, logger })
+      : alwaysLeader();
+    const kv = createMemoryKv({ now: input.now });
+    return services({ kv, bus: createLocalEventBus(), leader, redis: undefined, subscriber: undefined, shared: () => false, logger });
+  }
+
+  const prefix = input.redisPrefix ?? 'switchyard:';
+  const redis = openRedis(input.redisUrl, { name: 'switchyard' });
+  const subscriber = openRedis(input.redisUrl, { name: 'switchyard-events', subscriber: true });
+  // ioredis reports connection errors as events; the failover kv logs the outage once.
+  redis.on('error', () => {});
+  subscriber.on('error', () => {});
+  await waitForRedis(redis, 3_000);
+  const kv: FailoverKv = createFailoverKv({
+    redis,
+    primary: createRedisKv(redis, { prefix, now: input.now }),
+    prefix,
+    logger,
+    now: input.now,
+    replayPrefixes: ['balance:', 'spend:'],
+  });
+  await kv.settled();
+  const bus = createRedisEventBus({
+    publisher: redis,
+    subscriber,
+    channel: `${prefix}events`,
+    instanceId: randomBytes(8).toString('hex'),
+    logger,
+  });
+  const leader = startRedisLeaderElection({ redis, key: `${prefix}leader`, logger });
+  return services({ kv, bus, leader, redis, subscriber, shared: () => kv.shared, logger });
+}
+
+function services(parts: {
+  kv: Kv;
+  bus: EventBus;
+  leader: LeaderElection;
+  redis: Redis | undefined;
+  subscriber: Redis | undefined;
+  shared: () => boolean;
+  logger: Logger;
+}): ClusterServices {
+  const { kv, bus, leader, redis, subscriber, logger } = parts;
+  let closed = false;
+  return {
+    kv,
+    bus,
+    leader,
+    redis,
+    shared: parts.shared,
+    attach(snapshot, health) {
+      if (!redis) return;
+      const refresh = (delayMs = 1_000) => {
+        snapshot.refresh().catch((error: unknown) => {
+          if (closed) return;
+          // The database is down: keep serving the snapshot we have and try again, slower each time.
+          logger.error({ err: error }, `snapshot reload failed; retrying in ${delayMs / 1000} s`);
+          setTimeout(() => refresh(Math.min(delayMs * 2, MAX_REFRESH_RETRY_MS)), delayMs).unref();
+        });
+      };
+      snapshot.onReloaded = () => bus.publish({ type: 'snapshot-changed' });
+      health.onTransition = (transition) => void bus.publish({ type: 'circuit', ...transition });
+      bus.subscribe((event: ClusterEvent) => {
+        switch (event.type) {
+          case 'snapshot-changed':
+            refresh();
+            return;
+          case 'circuit':
+            health.applyRemote(event);
+            return;
+          default: {
+            const unreachable: never = event;
+            return unreachable;
+          }
+        }
+      });
+      // Changes published while we could not hear them are caught up in one read.
+      bus.onResubscribed(() => refresh());
+    },
+    async close() {
+      closed = true;
+      await leader.stop();
+      await bus.close();
+      await kv.close();
+      if (redis) redis.disconnect();
+      if (subscriber) subscriber.disconnect();
+    },
+  };
+}
