@@ -5,6 +5,8 @@ import type { ClientRequestInput, Decoded } from '../protocol-codec.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { decodeOpenAiChatMessages } from './decode-openai-chat-messages.ts';
 import { decodeOpenAiChatToolChoice, decodeOpenAiChatTools } from './decode-openai-chat-tools.ts';
+import { isOpenAiReasoningEffort, OPENAI_REASONING_EFFORTS } from './openai-reasoning-effort.ts';
+import { decodeOpenAiResponseFormat } from './openai-response-format.ts';
 import {
   readModel,
   readOptionalBoolean,
@@ -14,8 +16,6 @@ import {
   readOptionalString,
   readRequestBody,
 } from './read-optional-fields.ts';
-
-const EFFORTS: readonly ReasoningEffort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
 
 function readStop(raw: unknown): string[] | undefined {
   if (raw === undefined || raw === null) return undefined;
@@ -27,32 +27,19 @@ function readStop(raw: unknown): string[] | undefined {
 function readResponseFormat(body: Record<string, unknown>): ResponseFormat | undefined {
   const format = readOptionalRecord(body, 'response_format');
   if (format === undefined) return undefined;
-  switch (format.type) {
-    case 'text':
-      return { type: 'text' };
-    case 'json_object':
-      return { type: 'json' };
-    case 'json_schema': {
-      const spec = isRecord(format.json_schema) ? format.json_schema : {};
-      return {
-        type: 'json',
-        ...(isRecord(spec.schema) ? { schema: spec.schema } : {}),
-        ...(typeof spec.name === 'string' ? { name: spec.name } : {}),
-        ...(typeof spec.strict === 'boolean' ? { strict: spec.strict } : {}),
-      };
-    }
-    default:
-      throw invalidRequest("'response_format.type' must be text, json_object or json_schema.", 'response_format.type');
-  }
+  return decodeOpenAiResponseFormat(format, isRecord(format.json_schema) ? format.json_schema : {}, 'response_format.type');
 }
 
 function readEffort(body: Record<string, unknown>): ReasoningEffort | undefined {
   const effort = readOptionalString(body, 'reasoning_effort');
   if (effort === undefined) return undefined;
-  if (!(EFFORTS as readonly string[]).includes(effort)) {
-    throw invalidRequest(`'reasoning_effort' must be one of ${EFFORTS.join(', ')}; got ${JSON.stringify(effort)}.`, 'reasoning_effort');
+  if (!isOpenAiReasoningEffort(effort)) {
+    throw invalidRequest(
+      `'reasoning_effort' must be one of ${OPENAI_REASONING_EFFORTS.join(', ')}; got ${JSON.stringify(effort)}.`,
+      'reasoning_effort',
+    );
   }
-  return effort as ReasoningEffort;
+  return effort;
 }
 
 /** A Chat Completions body from a client → the canonical request. */

@@ -1,7 +1,9 @@
-import type { ChatRequest, ReasoningConfig, ResponseFormat, ToolChoice } from '../../core/chat-request.ts';
+import type { ChatRequest, ToolChoice } from '../../core/chat-request.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { Decoded, UpstreamRequestOutput } from '../protocol-codec.ts';
 import { encodeOpenAiChatMessages } from './encode-openai-chat-messages.ts';
+import { encodeOpenAiReasoningEffort } from './openai-reasoning-effort.ts';
+import { encodeOpenAiResponseFormat } from './openai-response-format.ts';
 
 type WireToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 
@@ -18,24 +20,6 @@ function toolChoice(choice: ToolChoice): WireToolChoice {
       return unreachable;
     }
   }
-}
-
-function responseFormat(format: ResponseFormat): Record<string, unknown> {
-  if (format.type === 'text') return { type: 'text' };
-  if (format.schema === undefined) return { type: 'json_object' };
-  const spec: Record<string, unknown> = { name: format.name ?? 'response', schema: format.schema };
-  if (format.strict !== undefined) spec.strict = format.strict;
-  return { type: 'json_schema', json_schema: spec };
-}
-
-/** OpenAI speaks efforts, not budgets: a budget-only request gets the nearest effort. */
-function reasoningEffort(reasoning: ReasoningConfig, warnings: Warning[]): string | undefined {
-  if (!reasoning.enabled) return 'none';
-  if (reasoning.effort !== undefined) return reasoning.effort;
-  if (reasoning.budgetTokens === undefined) return undefined;
-  const effort = reasoning.budgetTokens <= 2048 ? 'low' : reasoning.budgetTokens <= 8192 ? 'medium' : 'high';
-  warnings.push({ type: 'clamped', feature: 'reasoning.budget_tokens', from: reasoning.budgetTokens, to: effort });
-  return effort;
 }
 
 /** The canonical request → a strict Chat Completions body for an upstream. */
@@ -71,9 +55,9 @@ export function encodeOpenAiChatRequest(request: ChatRequest): Decoded<UpstreamR
   if (request.seed !== undefined) body.seed = request.seed;
   if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
   if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
-  if (request.responseFormat) body.response_format = responseFormat(request.responseFormat);
+  if (request.responseFormat) body.response_format = encodeOpenAiResponseFormat(request.responseFormat, (spec) => ({ json_schema: spec }));
   if (request.reasoning) {
-    const effort = reasoningEffort(request.reasoning, warnings);
+    const effort = encodeOpenAiReasoningEffort(request.reasoning, warnings);
     if (effort !== undefined) body.reasoning_effort = effort;
   }
   if (request.user !== undefined) body.user = request.user;

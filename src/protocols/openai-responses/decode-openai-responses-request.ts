@@ -1,6 +1,8 @@
-import type { ChatRequest, ReasoningEffort, ResponseFormat, TextPart } from '../../core/chat-request.ts';
+import type { ChatRequest, ResponseFormat, TextPart } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
+import { isOpenAiReasoningEffort, OPENAI_REASONING_EFFORTS } from '../openai-chat/openai-reasoning-effort.ts';
+import { decodeOpenAiResponseFormat } from '../openai-chat/openai-response-format.ts';
 import {
   readModel,
   readOptionalBoolean,
@@ -15,27 +17,11 @@ import { isRecord } from '../shared/is-record.ts';
 import { decodeOpenAiResponsesInput } from './decode-openai-responses-input.ts';
 import { decodeOpenAiResponsesToolChoice, decodeOpenAiResponsesTools } from './decode-openai-responses-tools.ts';
 
-const EFFORTS: readonly string[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
-
 function readFormat(body: Record<string, unknown>): ResponseFormat | undefined {
   const text = readOptionalRecord(body, 'text');
   const format = text && isRecord(text.format) ? text.format : undefined;
   if (!format) return undefined;
-  switch (format.type) {
-    case 'text':
-      return { type: 'text' };
-    case 'json_object':
-      return { type: 'json' };
-    case 'json_schema':
-      return {
-        type: 'json',
-        ...(isRecord(format.schema) ? { schema: format.schema } : {}),
-        ...(typeof format.name === 'string' ? { name: format.name } : {}),
-        ...(typeof format.strict === 'boolean' ? { strict: format.strict } : {}),
-      };
-    default:
-      throw invalidRequest("'text.format.type' must be text, json_object or json_schema.", 'text.format.type');
-  }
+  return decodeOpenAiResponseFormat(format, format, 'text.format.type');
 }
 
 /** A Responses API body from a client (Codex, the openai SDK) → the canonical request. */
@@ -65,10 +51,10 @@ export function decodeOpenAiResponsesRequest(input: ClientRequestInput): Decoded
   if (topP !== undefined) request.topP = topP;
   const reasoning = readOptionalRecord(body, 'reasoning');
   if (reasoning && reasoning.effort !== undefined && reasoning.effort !== null) {
-    if (typeof reasoning.effort !== 'string' || !EFFORTS.includes(reasoning.effort)) {
-      throw invalidRequest(`'reasoning.effort' must be one of ${EFFORTS.join(', ')}.`, 'reasoning.effort');
+    const effort = reasoning.effort;
+    if (typeof effort !== 'string' || !isOpenAiReasoningEffort(effort)) {
+      throw invalidRequest(`'reasoning.effort' must be one of ${OPENAI_REASONING_EFFORTS.join(', ')}.`, 'reasoning.effort');
     }
-    const effort = reasoning.effort as ReasoningEffort;
     request.reasoning = { enabled: effort !== 'none', effort };
   }
   const format = readFormat(body);

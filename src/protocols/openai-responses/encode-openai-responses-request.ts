@@ -1,5 +1,7 @@
-import type { ChatRequest, ResponseFormat, ToolChoice } from '../../core/chat-request.ts';
+import type { ChatRequest, ToolChoice } from '../../core/chat-request.ts';
 import type { Warning } from '../../core/warning.ts';
+import { encodeOpenAiReasoningEffort } from '../openai-chat/openai-reasoning-effort.ts';
+import { encodeOpenAiResponseFormat } from '../openai-chat/openai-response-format.ts';
 import type { Decoded, UpstreamRequestOutput } from '../protocol-codec.ts';
 import { encodeOpenAiResponsesInput } from './encode-openai-responses-input.ts';
 
@@ -16,14 +18,6 @@ function toolChoice(choice: ToolChoice): unknown {
       return unreachable;
     }
   }
-}
-
-function textFormat(format: ResponseFormat): Record<string, unknown> {
-  if (format.type === 'text') return { type: 'text' };
-  if (format.schema === undefined) return { type: 'json_object' };
-  const spec: Record<string, unknown> = { type: 'json_schema', name: format.name ?? 'response', schema: format.schema };
-  if (format.strict !== undefined) spec.strict = format.strict;
-  return spec;
 }
 
 /** The canonical request → a strict Responses body for an OpenAI host, stateless (`store:false`). */
@@ -61,16 +55,10 @@ export function encodeOpenAiResponsesRequest(request: ChatRequest): Decoded<Upst
     }
   }
   if (request.reasoning) {
-    if (!request.reasoning.enabled) body.reasoning = { effort: 'none' };
-    else if (request.reasoning.effort !== undefined) body.reasoning = { effort: request.reasoning.effort };
-    else if (request.reasoning.budgetTokens !== undefined) {
-      const budget = request.reasoning.budgetTokens;
-      const effort = budget <= 2048 ? 'low' : budget <= 8192 ? 'medium' : 'high';
-      warnings.push({ type: 'clamped', feature: 'reasoning.budget_tokens', from: budget, to: effort });
-      body.reasoning = { effort };
-    }
+    const effort = encodeOpenAiReasoningEffort(request.reasoning, warnings);
+    if (effort !== undefined) body.reasoning = { effort };
   }
-  if (request.responseFormat) body.text = { format: textFormat(request.responseFormat) };
+  if (request.responseFormat) body.text = { format: encodeOpenAiResponseFormat(request.responseFormat, (spec) => spec) };
   if (request.user !== undefined) body.user = request.user;
   body.stream = request.stream;
   body.store = false;

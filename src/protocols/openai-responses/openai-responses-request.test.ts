@@ -184,6 +184,20 @@ describe('encodeOpenAiResponsesRequest', () => {
     assert.deepEqual(warnings.map((warning) => warning.feature).sort(), ['reasoning_history', 'stop']);
   });
 
+  test('a json schema sits flat in text.format; a thinking budget becomes the nearest effort, or none when disabled', () => {
+    const base: ChatRequest = { model: 'gpt-5', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }], tools: [], stream: false };
+    const { value, warnings } = encodeOpenAiResponsesRequest({
+      ...base,
+      responseFormat: { type: 'json', schema: { type: 'object' }, name: 'out', strict: true },
+      reasoning: { enabled: true, budgetTokens: 10_000 },
+    });
+    assert.deepEqual(value.body.text, { format: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true } });
+    assert.deepEqual(value.body.reasoning, { effort: 'high' });
+    assert.deepEqual(warnings, [{ type: 'clamped', feature: 'reasoning.budget_tokens', from: 10_000, to: 'high' }]);
+    assert.deepEqual(encodeOpenAiResponsesRequest({ ...base, reasoning: { enabled: false } }).value.body.reasoning, { effort: 'none' });
+    assert.equal('reasoning' in encodeOpenAiResponsesRequest({ ...base, reasoning: { enabled: true } }).value.body, false);
+  });
+
   test('decode → encode → decode keeps a Codex turn', () => {
     const first = decode(codexBody).value;
     const again = decode(encodeOpenAiResponsesRequest(first).value.body).value;
