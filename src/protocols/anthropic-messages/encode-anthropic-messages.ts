@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../../core/chat-request.ts';
+import type { AssistantMessage, Message, TextPart, ToolMessage, UserMessage } from '../../core/chat-request.ts';
 import type { Warning } from '../../core/warning.ts';
 import { parseToolArguments } from '../shared/parse-tool-arguments.ts';
 import type {
@@ -19,14 +19,17 @@ interface EncodeState {
   droppedUnsignedReasoning: number;
 }
 
-const isBlank = (text: string): boolean => text.trim() === '';
+/** Blank text blocks are left out: Anthropic rejects them. */
+function pushText(blocks: { push(block: AnthropicTextBlock): unknown }, part: TextPart): void {
+  if (part.text.trim() !== '') blocks.push(withCacheControl<AnthropicTextBlock>({ type: 'text', text: part.text }, part.providerMetadata));
+}
 
 function encodeUser(message: UserMessage, state: EncodeState): AnthropicRequestBlock[] {
   const blocks: AnthropicRequestBlock[] = [];
   for (const part of message.content) {
     switch (part.type) {
       case 'text':
-        if (!isBlank(part.text)) blocks.push(withCacheControl<AnthropicTextBlock>({ type: 'text', text: part.text }, part.providerMetadata));
+        pushText(blocks, part);
         break;
       case 'image': {
         const block = encodeAnthropicImage(part, state.warnings);
@@ -52,7 +55,7 @@ function encodeAssistant(message: AssistantMessage, state: EncodeState): Anthrop
   for (const part of message.content) {
     switch (part.type) {
       case 'text':
-        if (!isBlank(part.text)) blocks.push(withCacheControl<AnthropicTextBlock>({ type: 'text', text: part.text }, part.providerMetadata));
+        pushText(blocks, part);
         break;
       case 'reasoning':
         // Anthropic verifies signatures, so only its own thinking can be replayed.
@@ -83,7 +86,7 @@ function encodeToolResults(message: ToolMessage, state: EncodeState): AnthropicR
     const content: Array<AnthropicTextBlock | AnthropicImageBlock> = [];
     for (const inner of part.content) {
       if (inner.type === 'text') {
-        if (!isBlank(inner.text)) content.push(withCacheControl<AnthropicTextBlock>({ type: 'text', text: inner.text }, inner.providerMetadata));
+        pushText(content, inner);
       } else {
         const image = encodeAnthropicImage(inner, state.warnings);
         if (image) content.push(image);
