@@ -5,15 +5,16 @@ import type { CredentialStyle } from '../../access/extract-api-key.ts';
 import { estimateTokensFromChars } from '../../core/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { Usage } from '../../core/usage.ts';
+import { getCodec } from '../../protocols/codec-registry.ts';
 import type { ProtocolId, StreamEncoderOptions } from '../../protocols/protocol-codec.ts';
+import { isRecord } from '../../protocols/shared/is-record.ts';
 import { ClientWriter } from '../../relay/client-writer.ts';
 import { relayChat, type RelayResult } from '../../relay/relay-chat.ts';
 import { orderAttempts } from '../../routing/order-attempts.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { getCodec } from '../../protocols/codec-registry.ts';
 import { admitGeneration, type Admission } from './admit-generation.ts';
 import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
-import { ESTIMATED_USAGE_WARNING, recordGenerationUsage } from './record-generation-usage.ts';
+import { ESTIMATED_USAGE_WARNING, recordGenerationUsage, type GenerationOutcome } from './record-generation-usage.ts';
 
 export interface GenerationRoute {
   protocol: ProtocolId;
@@ -50,6 +51,9 @@ export async function handleGeneration(
   let model: string | null = target.pathModel ?? null;
   let admission: Admission | undefined;
   const stream = target.pathStream ?? isStreamRequested(request.body);
+  // Reads caller and model when called: the row names as much as was known by then.
+  const record = (outcome: GenerationOutcome, warnings: string[]): void =>
+    recordGenerationUsage(deps, { request, route, caller, model, stream, startedAt, clientIp, outcome, warnings });
   try {
     caller = authenticateRequest(deps, request, route.credentials);
     const body = requireObjectBody(request.body);
@@ -90,31 +94,14 @@ export async function handleGeneration(
     if (result.error) writeErrorReply(writer, route.protocol, result.error, request.id);
     const billed = billedUsage(result, admission);
     const costMicros = await admission.finish(billed.usage);
-    recordGenerationUsage(deps, {
-      request,
-      route,
-      caller,
-      model,
-      stream,
-      startedAt,
-      clientIp,
-      outcome: { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },
-      warnings: [...admission.warnings, ...billed.warnings],
-    });
+    record(
+      { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },
+      [...admission.warnings, ...billed.warnings],
+    );
   } catch (thrown) {
     const error = thrown instanceof GatewayError ? thrown : internalError(deps, request.id, thrown);
     await admission?.finish(undefined);
-    recordGenerationUsage(deps, {
-      request,
-      route,
-      caller,
-      model,
-      stream,
-      startedAt,
-      clientIp,
-      outcome: { kind: 'refused', error },
-      warnings: admission?.warnings ?? [],
-    });
+    record({ kind: 'refused', error }, admission?.warnings ?? []);
     // Before the hijack the app's error handler renders it; after, nobody else can.
     if (!reply.sent) throw error;
     writeErrorReply(new ClientWriter(reply.raw, deps.runtime.now), route.protocol, error, request.id);
@@ -160,14 +147,12 @@ function internalError(deps: AppDeps, requestId: string, thrown: unknown): Gatew
 }
 
 function isStreamRequested(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+  return isRecord(body) && body.stream === true;
 }
 
 function requireObjectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw invalidRequest('The request body must be a JSON object.');
-  }
-  return body as Record<string, unknown>;
+  if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
+  return body;
 }
 
 function requireModel(body: Record<string, unknown>): string {
