@@ -209,7 +209,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
  * on the very first start a token is generated, only its hash is stored, and it is returned
  * so the caller can show it once.
  */
-async function resolveAdminToken(
+export async function resolveAdminToken(
   store: Store,
   configured: string | undefined,
 ): Promise<{ adminTokenHash: string; generatedAdminToken: string | undefined }> {

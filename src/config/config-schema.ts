@@ -10,11 +10,16 @@ export interface Config {
   host: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** Prepended to every Redis key and pub/sub channel, so several gateways can share one Redis. */
+  redisKeyPrefix: string;
   adminToken: string | undefined;
   gatewaySecret: string | undefined;
   /** Path of the declarative YAML file (GATEWAY_CONFIG) applied at start-up. */
   configFile: string | undefined;
+  /** Processes serving on this machine (a Node cluster when > 1). */
   workers: number;
+  /** On SIGTERM, how long open requests and streams may take before connections are closed. */
+  drainTimeoutMs: number;
   logLevel: LogLevel;
   bodyLimitBytes: number;
   streamIdleTimeoutMs: number;
@@ -91,7 +96,14 @@ export const envSchema = z.object({
     secret: true,
   }),
   GATEWAY_CONFIG: text({ expects: 'a file path' }),
-  WORKERS: integer({ min: 1, max: 256, fallback: 1 }),
+  // Unset: all CPUs in production (NODE_ENV=production), else 1; decided in loadConfig.
+  WORKERS: integer({ min: 1, max: 256, fallback: 0 }),
+  DRAIN_TIMEOUT_MS: integer({ min: 0, max: MAX_TIMEOUT_MS, fallback: 30_000 }),
+  REDIS_KEY_PREFIX: text({
+    fallback: 'switchyard:',
+    check: (value) => /^[A-Za-z0-9:._-]{1,64}$/.test(value),
+    expects: 'up to 64 letters, digits, ":", ".", "_" or "-"',
+  }),
   LOG_LEVEL: raw.transform((value, context) => {
     if (value === undefined) return 'info' as LogLevel;
     const level = value.toLowerCase();

@@ -10,10 +10,12 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       databaseUrl: 'sqlite:./data/switchyard.db',
       redisUrl: undefined,
+      redisKeyPrefix: 'switchyard:',
       adminToken: undefined,
       gatewaySecret: undefined,
       configFile: undefined,
       workers: 1,
+      drainTimeoutMs: 30_000,
       logLevel: 'info',
       bodyLimitBytes: 20 * 1024 * 1024,
       streamIdleTimeoutMs: 120_000,
@@ -25,6 +27,13 @@ describe('loadConfig', () => {
       logRetentionDays: 30,
       strictPricing: false,
     });
+  });
+
+  test('WORKERS defaults to every CPU in production and to 1 otherwise', async () => {
+    const { availableParallelism } = await import('node:os');
+    assert.equal(loadConfig({ NODE_ENV: 'production' }).workers, availableParallelism());
+    assert.equal(loadConfig({ NODE_ENV: 'production', WORKERS: '3' }).workers, 3);
+    assert.equal(loadConfig({ NODE_ENV: 'development' }).workers, 1);
   });
 
   test('every variable is read and converted', () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError } from './config-error.ts';
 import type { Config } from './config-schema.ts';
 import { envSchema } from './config-schema.ts';
@@ -18,10 +19,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: values.HOST ?? '127.0.0.1',
     databaseUrl: values.DATABASE_URL ?? 'sqlite:./data/switchyard.db',
     redisUrl: values.REDIS_URL,
+    redisKeyPrefix: values.REDIS_KEY_PREFIX ?? 'switchyard:',
     adminToken: values.GATEWAY_ADMIN_TOKEN,
     gatewaySecret: values.GATEWAY_SECRET,
     configFile: values.GATEWAY_CONFIG,
-    workers: values.WORKERS,
+    workers: values.WORKERS !== 0 ? values.WORKERS : env.NODE_ENV === 'production' ? availableParallelism() : 1,
+    drainTimeoutMs: values.DRAIN_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     streamIdleTimeoutMs: values.STREAM_IDLE_TIMEOUT_MS,

@@ -14,3 +14,19 @@ export function postgresTestUrl(): string {
 export function uniquePrefix(label: string): string {
   return `test:${label}:${randomBytes(6).toString('hex')}:`;
 }
+
+/** Deletes every key under `prefix` (what a test run leaves behind: accounts, windows, locks). */
+export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

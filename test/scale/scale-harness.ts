@@ -4,7 +4,7 @@ import pino from 'pino';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/start-gateway.ts';
 import { ADMIN_TOKEN, UPSTREAM_SECRET } from '../helpers/gateway-harness.ts';
 import { startProviderSimulator, type ProviderSimulator } from '../simulator/provider-simulator.ts';
-import { postgresTestUrl, redisTestUrl, uniquePrefix } from './redis-test-support.ts';
+import { deleteKeys, postgresTestUrl, redisTestUrl, uniquePrefix } from './redis-test-support.ts';
 
 export const GATEWAY_SECRET = 'scale-test-gateway-secret-0123456789';
 
@@ -89,6 +89,7 @@ export async function startScaleHarness(input: {
     },
     async close() {
       await Promise.all(instances.map((instance) => instance.close()));
+      await deleteKeys(input.redisUrl ?? redisTestUrl(), redisPrefix).catch(() => undefined);
       await simulator.close();
       await raw.end();
       await adminClient.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);

@@ -19,6 +19,7 @@ export function registerReadinessRoute(app: FastifyInstance, readiness: Readines
     return reply
       .code(report.ready ? 200 : 503)
       .header('cache-control', 'no-store')
-      .send({ status: report.ready ? 'ready' : report.draining ? 'draining' : 'not ready', ...report });
+      // The pid tells operators (and the cluster test) which worker answered.
+      .send({ status: report.ready ? 'ready' : report.draining ? 'draining' : 'not ready', ...report, pid: process.pid });
   });
 }
