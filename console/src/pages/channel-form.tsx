@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { call } from '../lib/api.ts';
+import { errorMessage } from '../lib/error-message.ts';
 import { splitList } from '../lib/format.ts';
+import { inputValue } from '../lib/input-value.ts';
 import type { Channel, Group } from '../lib/types.ts';
 
 const PROVIDERS = [
@@ -59,7 +61,7 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
       else await call('/api/admin/channels', { method: 'POST', body, bearer: props.token });
       props.onSaved();
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(errorMessage(caught));
     } finally {
       setBusy(false);
     }
@@ -70,11 +72,11 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
     <form onSubmit={submit} class="form">
       <label>
         Name
-        <input name="name" value={name} onInput={(event) => setName(value(event))} required />
+        <input name="name" value={name} onInput={(event) => setName(inputValue(event))} required />
       </label>
       <label>
         Provider
-        <select name="provider" value={provider} onChange={(event) => setProvider(value(event))}>
+        <select name="provider" value={provider} onChange={(event) => setProvider(inputValue(event))}>
           {PROVIDERS.map(([kind, label]) => (
             <option value={kind} key={kind}>
               {label}
@@ -84,7 +86,7 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
       </label>
       <label>
         Base address
-        <input name="baseUrl" type="url" value={baseUrl} placeholder={placeholder} onInput={(event) => setBaseUrl(value(event))} required />
+        <input name="baseUrl" type="url" value={baseUrl} placeholder={placeholder} onInput={(event) => setBaseUrl(inputValue(event))} required />
         <span class="hint">As the provider's SDK takes it: OpenAI-compatible hosts end in /v1, Anthropic and Gemini are the root.</span>
       </label>
       <label>
@@ -94,14 +96,14 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
           type="password"
           autoComplete="off"
           value={apiKey}
-          onInput={(event) => setApiKey(value(event))}
+          onInput={(event) => setApiKey(inputValue(event))}
           required={!existing}
           placeholder={existing ? `${existing.apiKeyCount} key(s) stored; type to replace` : ''}
         />
       </label>
       <label>
         Models
-        <textarea name="models" rows={2} value={models} onInput={(event) => setModels(value(event))} required />
+        <textarea name="models" rows={2} value={models} onInput={(event) => setModels(inputValue(event))} required />
         <span class="hint">Public model names, separated by commas or new lines.</span>
       </label>
       <fieldset>
@@ -125,17 +127,17 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
       </fieldset>
       <label>
         Model map (optional)
-        <textarea name="modelMap" rows={2} value={modelMap} placeholder="public-name=upstream-name" onInput={(event) => setModelMap(value(event))} />
+        <textarea name="modelMap" rows={2} value={modelMap} placeholder="public-name=upstream-name" onInput={(event) => setModelMap(inputValue(event))} />
       </label>
       <div class="row">
         <label>
           Priority
-          <input name="priority" type="number" step="1" value={priority} onInput={(event) => setPriority(value(event))} />
+          <input name="priority" type="number" step="1" value={priority} onInput={(event) => setPriority(inputValue(event))} />
           <span class="hint">Higher tiers are tried first.</span>
         </label>
         <label>
           Weight
-          <input name="weight" type="number" min="0" step="1" value={weight} onInput={(event) => setWeight(value(event))} />
+          <input name="weight" type="number" min="0" step="1" value={weight} onInput={(event) => setWeight(inputValue(event))} />
           <span class="hint">Share of traffic inside a tier.</span>
         </label>
       </div>
@@ -168,8 +170,4 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
       </div>
     </form>
   );
-}
-
-function value(event: Event): string {
-  return (event.target as HTMLInputElement).value;
 }

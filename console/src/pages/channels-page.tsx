@@ -4,6 +4,7 @@ import { Drawer } from '../components/drawer.tsx';
 import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
 import { ApiError, call } from '../lib/api.ts';
 import { channelStatus, lastErrorText } from '../lib/channel-status.ts';
+import { errorMessage } from '../lib/error-message.ts';
 import { DASH, list, ms, percent } from '../lib/format.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { Channel } from '../lib/types.ts';
@@ -111,7 +112,7 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
         text:
           error instanceof ApiError && (error.status === 404 || error.status === 405)
             ? 'Channel test is not available on this gateway version (POST /api/admin/channels/:id/test answered 404).'
-            : `Test failed: ${error instanceof Error ? error.message : String(error)}`,
+            : `Test failed: ${errorMessage(error)}`,
       });
     }
   };
@@ -121,7 +122,7 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
       props.onMessage(`Channel ${channel.name} ${channel.enabled ? 'disabled' : 'enabled'}.`);
       props.onChanged();
     } catch (error) {
-      props.onMessage(`Could not change ${channel.name}: ${error instanceof Error ? error.message : String(error)}`);
+      props.onMessage(`Could not change ${channel.name}: ${errorMessage(error)}`);
     }
   };
   const remove = async () => {
@@ -131,7 +132,7 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
       props.onMessage(`Channel ${channel.name} deleted.`);
       props.onChanged();
     } catch (error) {
-      props.onMessage(`Could not delete ${channel.name}: ${error instanceof Error ? error.message : String(error)}`);
+      props.onMessage(`Could not delete ${channel.name}: ${errorMessage(error)}`);
     }
   };
 

@@ -3,6 +3,7 @@ import { AsyncView } from '../components/async-view.tsx';
 import { CheckList } from '../components/check-list.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { CLIENT_KINDS, clientSetup, maskKey, type ClientKind } from '../lib/client-kinds.ts';
+import { errorMessage } from '../lib/error-message.ts';
 import { runModelCheck, type CheckStep } from '../lib/model-check.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
@@ -66,7 +67,7 @@ function ClientCard(props: { kind: ClientKind; root: string; secret: string | un
         }),
       );
     } catch (error) {
-      setCheck(`The check could not run: ${error instanceof Error ? error.message : String(error)}`);
+      setCheck(`The check could not run: ${errorMessage(error)}`);
     }
   };
   return (

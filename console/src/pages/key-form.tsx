@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { call } from '../lib/api.ts';
+import { errorMessage } from '../lib/error-message.ts';
 import { splitList } from '../lib/format.ts';
+import { inputValue } from '../lib/input-value.ts';
 import type { ApiKeyRecord, Group, KeyLimits } from '../lib/types.ts';
 
 const LIMIT_FIELDS: Array<[keyof KeyLimits, string, string]> = [
@@ -58,7 +60,7 @@ export function KeyForm(props: {
         props.onCreated(created.key, created.name);
       }
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(errorMessage(caught));
     } finally {
       setBusy(false);
     }
@@ -68,11 +70,11 @@ export function KeyForm(props: {
     <form onSubmit={submit} class="form">
       <label>
         Name
-        <input name="name" value={name} onInput={(event) => setName(text(event))} required />
+        <input name="name" value={name} onInput={(event) => setName(inputValue(event))} required />
       </label>
       <label>
         Group
-        <select name="group" value={group} onChange={(event) => setGroup(text(event))}>
+        <select name="group" value={group} onChange={(event) => setGroup(inputValue(event))}>
           {props.groups.map((entry) => (
             <option value={entry.name} key={entry.name}>
               {entry.name}
@@ -83,22 +85,22 @@ export function KeyForm(props: {
       </label>
       <label>
         Expires
-        <input name="expiresAt" type="datetime-local" value={expiresAt} onInput={(event) => setExpiresAt(text(event))} />
+        <input name="expiresAt" type="datetime-local" value={expiresAt} onInput={(event) => setExpiresAt(inputValue(event))} />
         <span class="hint">Empty: never expires.</span>
       </label>
       <label>
         Balance (USD)
-        <input name="balance" type="number" min="0" step="0.01" value={balance} onInput={(event) => setBalance(text(event))} />
+        <input name="balance" type="number" min="0" step="0.01" value={balance} onInput={(event) => setBalance(inputValue(event))} />
         <span class="hint">Empty: unlimited.</span>
       </label>
       <label>
         Allowed models
-        <input name="allowedModels" value={allowedModels} onInput={(event) => setAllowedModels(text(event))} />
+        <input name="allowedModels" value={allowedModels} onInput={(event) => setAllowedModels(inputValue(event))} />
         <span class="hint">Empty: every model of the group. Comma-separated.</span>
       </label>
       <label>
         Allowed IPs
-        <input name="allowedIps" value={allowedIps} placeholder="203.0.113.0/24, 2001:db8::/32" onInput={(event) => setAllowedIps(text(event))} />
+        <input name="allowedIps" value={allowedIps} placeholder="203.0.113.0/24, 2001:db8::/32" onInput={(event) => setAllowedIps(inputValue(event))} />
         <span class="hint">Empty: any address.</span>
       </label>
       <fieldset>
@@ -113,7 +115,7 @@ export function KeyForm(props: {
                 min="0"
                 step={step}
                 value={limits[field]}
-                onInput={(event) => setLimits((current) => ({ ...current, [field]: text(event) }))}
+                onInput={(event) => setLimits((current) => ({ ...current, [field]: inputValue(event) }))}
               />
             </label>
           ))}
@@ -134,10 +136,6 @@ export function KeyForm(props: {
       </div>
     </form>
   );
-}
-
-function text(event: Event): string {
-  return (event.target as HTMLInputElement).value;
 }
 
 function toLocalInput(iso: string): string {

@@ -4,6 +4,7 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { Drawer } from '../components/drawer.tsx';
 import { loadAdminData } from '../lib/admin-data.ts';
 import { call } from '../lib/api.ts';
+import { errorMessage } from '../lib/error-message.ts';
 import { dateTime, list, usd } from '../lib/format.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { ApiKeyRecord } from '../lib/types.ts';
@@ -34,7 +35,7 @@ export function KeysPage(props: { session: Session }) {
       }
       data.reload();
     } catch (error) {
-      setMessage(`Could not change ${key.name}: ${error instanceof Error ? error.message : String(error)}`);
+      setMessage(`Could not change ${key.name}: ${errorMessage(error)}`);
     }
   };
 

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, call } from '../lib/api.ts';
+import { errorMessage } from '../lib/error-message.ts';
+import { inputValue } from '../lib/input-value.ts';
 import { loadKeyHolderView } from '../lib/key-holder.ts';
 import type { Session } from '../lib/session.ts';
 
@@ -31,9 +33,7 @@ export function LoginPage(props: { onSignIn: (session: Session) => void }) {
           ? role === 'operator'
             ? 'That admin token was not accepted. It is GATEWAY_ADMIN_TOKEN, printed when the gateway first started.'
             : 'That API key was not recognised. Paste the complete key, as it was shown when it was created.'
-          : caught instanceof Error
-            ? caught.message
-            : String(caught),
+          : errorMessage(caught),
       );
     } finally {
       setBusy(false);
@@ -60,7 +60,7 @@ export function LoginPage(props: { onSignIn: (session: Session) => void }) {
             name="secret"
             autoComplete="off"
             value={secret}
-            onInput={(event) => setSecret((event.target as HTMLInputElement).value)}
+            onInput={(event) => setSecret(inputValue(event))}
             required
           />
         </label>

@@ -3,6 +3,7 @@ import { AsyncView } from '../components/async-view.tsx';
 import { Drawer } from '../components/drawer.tsx';
 import { call } from '../lib/api.ts';
 import { count, DASH, dateTime, ms, usd, visibleName } from '../lib/format.ts';
+import { inputValue } from '../lib/input-value.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { ListAnswer, LogEntry } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
@@ -38,7 +39,7 @@ export function LogsPage(props: { session: Session }) {
         name={name}
         type={type}
         value={draft[name]}
-        onInput={(event) => setDraft((current) => ({ ...current, [name]: (event.target as HTMLInputElement).value }))}
+        onInput={(event) => setDraft((current) => ({ ...current, [name]: inputValue(event) }))}
       />
     </label>
   );

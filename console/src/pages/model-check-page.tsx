@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
 import { CheckList } from '../components/check-list.tsx';
+import { errorMessage } from '../lib/error-message.ts';
 import { runModelCheck, STEP_TITLES, type CheckStep } from '../lib/model-check.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
@@ -39,7 +40,7 @@ function CheckView({ context }: { context: TargetContext }) {
         }),
       );
     } catch (error) {
-      setResult(`The check could not run: ${error instanceof Error ? error.message : String(error)}`);
+      setResult(`The check could not run: ${errorMessage(error)}`);
     }
   };
   return (

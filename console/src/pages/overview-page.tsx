@@ -3,6 +3,7 @@ import { AsyncView } from '../components/async-view.tsx';
 import { TimeChart } from '../components/time-chart.tsx';
 import { call } from '../lib/api.ts';
 import { count, DASH, ms, usd, visibleName } from '../lib/format.ts';
+import { inputValue } from '../lib/input-value.ts';
 import { loadOpenStreams } from '../lib/open-streams.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { UsageSummary } from '../lib/types.ts';
@@ -27,7 +28,7 @@ export function OverviewPage(props: { session: Session }) {
         <h1>Overview</h1>
         <label class="inline">
           Range{' '}
-          <select value={range} onChange={(event) => setRange((event.target as HTMLSelectElement).value)}>
+          <select value={range} onChange={(event) => setRange(inputValue(event))}>
             {RANGES.map(([value, label]) => (
               <option value={value} key={value}>
                 {label}

@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
 import { loadAdminData } from '../lib/admin-data.ts';
 import { call } from '../lib/api.ts';
+import { errorMessage } from '../lib/error-message.ts';
 import { DASH, usd } from '../lib/format.ts';
+import { inputValue } from '../lib/input-value.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 
@@ -25,7 +27,7 @@ export function PricingPage(props: { session: Session }) {
       setMessage({ ok: true, text: `Price for ${form.model.trim()} saved.` });
       data.reload();
     } catch (error) {
-      setMessage({ ok: false, text: error instanceof Error ? error.message : String(error) });
+      setMessage({ ok: false, text: errorMessage(error) });
     }
   };
   const setMultiplier = async (group: string, value: string) => {
@@ -34,7 +36,7 @@ export function PricingPage(props: { session: Session }) {
       setMessage({ ok: true, text: `Multiplier of ${group} set to ${value}.` });
       data.reload();
     } catch (error) {
-      setMessage({ ok: false, text: error instanceof Error ? error.message : String(error) });
+      setMessage({ ok: false, text: errorMessage(error) });
     }
   };
 
@@ -47,7 +49,7 @@ export function PricingPage(props: { session: Session }) {
         {...(type === 'number' ? { min: '0', step: 'any' } : {})}
         required={name === 'model' || name === 'input' || name === 'output'}
         value={form[name]}
-        onInput={(event) => setForm((current) => ({ ...current, [name]: (event.target as HTMLInputElement).value }))}
+        onInput={(event) => setForm((current) => ({ ...current, [name]: inputValue(event) }))}
       />
     </label>
   );

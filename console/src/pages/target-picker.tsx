@@ -1,5 +1,6 @@
 import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
 import { CLIENT_KINDS, type ClientKind } from '../lib/client-kinds.ts';
+import { inputValue } from '../lib/input-value.ts';
 import { loadKeyHolderView, type KeyHolderView } from '../lib/key-holder.ts';
 import { buildModelMatrix, modelsOfGroup } from '../lib/model-matrix.ts';
 import type { Session } from '../lib/session.ts';
@@ -44,7 +45,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
         <>
           <label>
             Key
-            <select name="key" value={target.keyId} onChange={(event) => set({ keyId: (event.target as HTMLSelectElement).value, model: '' })}>
+            <select name="key" value={target.keyId} onChange={(event) => set({ keyId: inputValue(event), model: '' })}>
               <option value="">Choose a key…</option>
               {context.admin.keys.map((key) => (
                 <option value={key.id} key={key.id}>
@@ -60,7 +61,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
               type="password"
               autoComplete="off"
               value={target.pastedKey}
-              onInput={(event) => set({ pastedKey: (event.target as HTMLInputElement).value })}
+              onInput={(event) => set({ pastedKey: inputValue(event) })}
             />
           </label>
         </>
@@ -69,7 +70,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
         Model
         {props.freeModel ? (
           <>
-            <input name="model" list="model-options" value={target.model} onInput={(event) => set({ model: (event.target as HTMLInputElement).value })} />
+            <input name="model" list="model-options" value={target.model} onInput={(event) => set({ model: inputValue(event) })} />
             <datalist id="model-options">
               {models.map((model) => (
                 <option value={model} key={model} />
@@ -77,7 +78,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
             </datalist>
           </>
         ) : (
-          <select name="model" value={target.model} onChange={(event) => set({ model: (event.target as HTMLSelectElement).value })}>
+          <select name="model" value={target.model} onChange={(event) => set({ model: inputValue(event) })}>
             <option value="">{models.length ? 'Choose a model…' : 'No models for this key'}</option>
             {models.map((model) => (
               <option value={model} key={model}>
@@ -90,7 +91,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
       {props.showKind !== false && (
         <label>
           Client
-          <select name="kind" value={target.kind} onChange={(event) => set({ kind: (event.target as HTMLSelectElement).value as ClientKind })}>
+          <select name="kind" value={target.kind} onChange={(event) => set({ kind: inputValue(event) as ClientKind })}>
             {CLIENT_KINDS.map(([kind, label]) => (
               <option value={kind} key={kind}>
                 {label}

@@ -1,0 +1,4 @@
+/** The current value of the input, select or textarea an event came from. */
+export function inputValue(event: Event): string {
+  return (event.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement).value;
+}
