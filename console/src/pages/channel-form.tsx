@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import { ErrorNotice } from '../components/error-notice.tsx';
+import { FormActions } from '../components/form-actions.tsx';
 import { call } from '../lib/api.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { splitList } from '../lib/format.ts';
@@ -155,19 +157,8 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
           Host also serves the Responses API (/responses)
         </label>
       )}
-      {error && (
-        <p class="notice error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : existing ? 'Save channel' : 'Create channel'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <FormActions busy={busy} submitLabel={existing ? 'Save channel' : 'Create channel'} onCancel={props.onCancel} />
     </form>
   );
 }

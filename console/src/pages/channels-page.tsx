@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
 import { Drawer } from '../components/drawer.tsx';
+import { PageHead } from '../components/page-head.tsx';
 import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
 import { ApiError, call } from '../lib/api.ts';
 import { channelStatus, lastErrorText } from '../lib/channel-status.ts';
@@ -21,15 +22,11 @@ export function ChannelsPage(props: { session: Session }) {
 
   return (
     <section>
-      <div class="page-head">
-        <h1>Channels</h1>
+      <PageHead title="Channels" onRefresh={data.reload}>
         <button type="button" class="primary" onClick={() => setEditing({ mode: 'create' })}>
           Add channel
         </button>
-        <button type="button" class="small" onClick={data.reload}>
-          Refresh
-        </button>
-      </div>
+      </PageHead>
       {message && (
         <p class="notice" role="status">
           {message}

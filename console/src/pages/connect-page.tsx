@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
 import { CheckList } from '../components/check-list.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
+import { ErrorNotice } from '../components/error-notice.tsx';
 import { CLIENT_KINDS, clientSetup, maskKey, type ClientKind } from '../lib/client-kinds.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { runModelCheck, type CheckStep } from '../lib/model-check.ts';
@@ -35,11 +36,7 @@ function ConnectView({ context }: { context: TargetContext }) {
         {secret ? ' the copy buttons put the full key in your clipboard.' : ' paste your key where <API_KEY> stands.'}
       </p>
       <TargetPicker context={context} target={target} onChange={setTarget} showKind={false} />
-      {context.role === 'key' && context.view.problem && (
-        <p class="notice error" role="alert">
-          This key is refused right now: {context.view.problem}
-        </p>
-      )}
+      {context.role === 'key' && context.view.problem && <ErrorNotice>This key is refused right now: {context.view.problem}</ErrorNotice>}
       <div class="client-list">
         {CLIENT_KINDS.map(([kind]) => (
           <ClientCard key={kind} kind={kind} root={root} secret={secret} model={model} altPrefix={altPrefix} context={context} target={target} />
@@ -88,11 +85,7 @@ function ClientCard(props: { kind: ClientKind; root: string; secret: string | un
       <button type="button" class="small" onClick={test} disabled={check === 'running' || !props.target.model}>
         {check === 'running' ? 'Checking…' : 'Test this'}
       </button>
-      {typeof check === 'string' && check !== 'running' && (
-        <p class="notice error" role="alert">
-          {check}
-        </p>
-      )}
+      {typeof check === 'string' && check !== 'running' && <ErrorNotice>{check}</ErrorNotice>}
       {check && typeof check === 'object' && <CheckList steps={check.steps} source={check.source} />}
     </article>
   );

@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import { ErrorNotice } from '../components/error-notice.tsx';
+import { FormActions } from '../components/form-actions.tsx';
 import { call } from '../lib/api.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { splitList } from '../lib/format.ts';
@@ -121,19 +123,8 @@ export function KeyForm(props: {
           ))}
         </div>
       </fieldset>
-      {error && (
-        <p class="notice error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : existing ? 'Save key' : 'Create key'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      {error && <ErrorNotice>{error}</ErrorNotice>}
+      <FormActions busy={busy} submitLabel={existing ? 'Save key' : 'Create key'} onCancel={props.onCancel} />
     </form>
   );
 }

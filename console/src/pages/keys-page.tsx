@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Drawer } from '../components/drawer.tsx';
+import { PageHead } from '../components/page-head.tsx';
 import { loadAdminData } from '../lib/admin-data.ts';
 import { call } from '../lib/api.ts';
 import { errorMessage } from '../lib/error-message.ts';
@@ -41,15 +42,11 @@ export function KeysPage(props: { session: Session }) {
 
   return (
     <section>
-      <div class="page-head">
-        <h1>Keys</h1>
+      <PageHead title="Keys" onRefresh={data.reload}>
         <button type="button" class="primary" onClick={() => setPanel({ mode: 'create' })}>
           Create key
         </button>
-        <button type="button" class="small" onClick={data.reload}>
-          Refresh
-        </button>
-      </div>
+      </PageHead>
       {secret && (
         <div class="notice secret" role="alert" data-secret-panel>
           <p>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ErrorNotice } from '../components/error-notice.tsx';
 import { ApiError, call } from '../lib/api.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { inputValue } from '../lib/input-value.ts';
@@ -67,11 +68,7 @@ export function LoginPage(props: { onSignIn: (session: Session) => void }) {
         <p class="muted small-text">
           Kept only in this browser tab (session storage) and sent as a Bearer header; never stored in a cookie.
         </p>
-        {error && (
-          <p class="notice error" role="alert">
-            {error}
-          </p>
-        )}
+        {error && <ErrorNotice>{error}</ErrorNotice>}
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Checking…' : 'Sign in'}
         </button>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
 import { Drawer } from '../components/drawer.tsx';
+import { PageHead } from '../components/page-head.tsx';
 import { call } from '../lib/api.ts';
 import { count, DASH, dateTime, ms, usd, visibleName } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
@@ -46,12 +47,7 @@ export function LogsPage(props: { session: Session }) {
 
   return (
     <section>
-      <div class="page-head">
-        <h1>Logs</h1>
-        <button type="button" class="small" onClick={logs.reload}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title="Logs" onRefresh={logs.reload} />
       <form
         class="filters"
         aria-label="Filter the logs"

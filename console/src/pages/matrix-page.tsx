@@ -1,4 +1,5 @@
 import { AsyncView } from '../components/async-view.tsx';
+import { PageHead } from '../components/page-head.tsx';
 import { loadAdminData } from '../lib/admin-data.ts';
 import { usd } from '../lib/format.ts';
 import { buildModelMatrix, cellKey, type ModelMatrix } from '../lib/model-matrix.ts';
@@ -15,12 +16,7 @@ export function MatrixPage(props: { session: Session }) {
   }, [bearer]);
   return (
     <section>
-      <div class="page-head">
-        <h1>Groups &amp; models</h1>
-        <button type="button" class="small" onClick={data.reload}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title="Groups & models" onRefresh={data.reload} />
       <p class="muted">
         Each cell: usable channels / channels serving the model in that group, the group's price (list price × the group's
         multiplier, USD per million input / output tokens) and the channels behind it.

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
 import { CheckList } from '../components/check-list.tsx';
+import { ErrorNotice } from '../components/error-notice.tsx';
 import { errorMessage } from '../lib/error-message.ts';
 import { runModelCheck, STEP_TITLES, type CheckStep } from '../lib/model-check.ts';
 import type { Session } from '../lib/session.ts';
@@ -49,11 +50,7 @@ function CheckView({ context }: { context: TargetContext }) {
       <button type="submit" class="primary" disabled={result === 'running' || target.model === ''}>
         {result === 'running' ? 'Checking…' : 'Run the check'}
       </button>
-      {typeof result === 'string' && result !== 'running' && (
-        <p class="notice error" role="alert">
-          {result}
-        </p>
-      )}
+      {typeof result === 'string' && result !== 'running' && <ErrorNotice>{result}</ErrorNotice>}
       {result && typeof result === 'object' ? (
         <CheckList steps={result.steps} source={result.source} />
       ) : (

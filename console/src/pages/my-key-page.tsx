@@ -1,4 +1,6 @@
 import { AsyncView } from '../components/async-view.tsx';
+import { ErrorNotice } from '../components/error-notice.tsx';
+import { PageHead } from '../components/page-head.tsx';
 import { count, DASH, dateTime, usd, visibleName } from '../lib/format.ts';
 import { loadKeyHolderView, type KeyHolderView } from '../lib/key-holder.ts';
 import { followLink } from '../lib/router.ts';
@@ -11,12 +13,7 @@ export function MyKeyPage(props: { session: Session }) {
   const view = useResource(() => loadKeyHolderView(key), [key]);
   return (
     <section>
-      <div class="page-head">
-        <h1>My key</h1>
-        <button type="button" class="small" onClick={view.reload}>
-          Refresh
-        </button>
-      </div>
+      <PageHead title="My key" onRefresh={view.reload} />
       <AsyncView resource={view} what="your key">
         {(data) => <KeyView view={data} />}
       </AsyncView>
@@ -27,11 +24,7 @@ export function MyKeyPage(props: { session: Session }) {
 function KeyView({ view }: { view: KeyHolderView }) {
   return (
     <>
-      {view.problem && (
-        <p class="notice error" role="alert">
-          This key is refused right now: {view.problem}
-        </p>
-      )}
+      {view.problem && <ErrorNotice>This key is refused right now: {view.problem}</ErrorNotice>}
       {view.source === 'models' && (
         <p class="notice" role="note">
           Balance, limits, expiry and usage are not available for key holders on this gateway version (/api/me is missing); the models below

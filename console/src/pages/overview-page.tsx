@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
+import { PageHead } from '../components/page-head.tsx';
 import { TimeChart } from '../components/time-chart.tsx';
 import { call } from '../lib/api.ts';
 import { count, DASH, ms, usd, visibleName } from '../lib/format.ts';
@@ -24,8 +25,7 @@ export function OverviewPage(props: { session: Session }) {
 
   return (
     <section>
-      <div class="page-head">
-        <h1>Overview</h1>
+      <PageHead title="Overview" onRefresh={summary.reload}>
         <label class="inline">
           Range{' '}
           <select value={range} onChange={(event) => setRange(inputValue(event))}>
@@ -36,10 +36,7 @@ export function OverviewPage(props: { session: Session }) {
             ))}
           </select>
         </label>
-        <button type="button" class="small" onClick={summary.reload}>
-          Refresh
-        </button>
-      </div>
+      </PageHead>
       <AsyncView resource={summary} what="usage">
         {(data) => <SummaryView data={data} openStreams={openStreams.data ?? null} />}
       </AsyncView>
