@@ -175,6 +175,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger,
   });
   registerReadinessRoute(app, readiness);
+  // While draining, keep-alive connections are let go after their response: a client's next
+  // request goes (through the load balancer) to an instance that stays, and close() does not
+  // wait out keepAliveTimeout for connections that went idle after it began.
+  app.addHook('onSend', async (_request, reply) => {
+    if (readiness.draining) reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async () => {
+    if (readiness.draining) setImmediate(() => app.server.closeIdleConnections());
+  });
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
