@@ -1,4 +1,9 @@
-/** Shapes the admin API answers with. Fields other engineers add later are optional here. */
+/**
+ * Shapes the admin API answers with, as built by src/server/routes/admin-views.ts and the log and
+ * insight routes: money in USD and times as ISO strings, where the store's records
+ * (src/store/store.ts) keep micro-USD and epoch ms, so they are written here rather than
+ * imported from there. Fields other engineers add later are optional here.
+ */
 export interface Group {
   name: string;
   description: string;
