@@ -1,8 +1,8 @@
 /**
  * Shapes the admin API answers with, as built by src/server/routes/admin-views.ts and the log and
- * insight routes: money in USD and times as ISO strings, where the store's records
- * (src/store/store.ts) keep micro-USD and epoch ms, so they are written here rather than
- * imported from there. Fields other engineers add later are optional here.
+ * insight routes: times as ISO strings and money in USD (log rows also keep costMicros), where
+ * the store's records (src/store/store.ts) keep epoch ms and micro-USD; so they are written here
+ * rather than imported from there. Fields other engineers add later are optional here.
  */
 export interface Group {
   name: string;
