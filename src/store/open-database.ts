@@ -36,6 +36,12 @@ export function openDatabase(location: DatabaseLocation): Kysely<DatabaseSchema>
               : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
         },
       });
+      // An idle pooled connection that breaks (the database restarts, the network drops) is
+      // reported here; without a listener it would crash the process. The pool replaces it, and
+      // the query that next needs the database gets the error instead.
+      pool.on('error', () => {});
+      // The same for a connection that breaks while checked out between two queries.
+      pool.on('connect', (client) => client.on('error', () => {}));
       return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
     }
     default: {

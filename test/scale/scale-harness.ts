@@ -29,6 +29,8 @@ export async function startScaleHarness(input: {
   instances?: number;
   redisUrl?: string;
   overrides?: Partial<GatewayOptions>;
+  /** How the gateways reach the database (e.g. through a proxy the test can cut); default direct. */
+  gatewayDatabaseUrl?: (databaseUrl: string) => string;
 } = {}): Promise<ScaleHarness> {
   const adminClient = new pg.Client({ connectionString: postgresTestUrl() });
   await adminClient.connect();
@@ -48,7 +50,7 @@ export async function startScaleHarness(input: {
       await startGateway({
         port: 0,
         host: '127.0.0.1',
-        databaseUrl,
+        databaseUrl: input.gatewayDatabaseUrl?.(databaseUrl) ?? databaseUrl,
         redisUrl: input.redisUrl ?? redisTestUrl(),
         redisPrefix,
         adminToken: ADMIN_TOKEN,
