@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { FormActions } from '../components/form-actions.tsx';
 import { call } from '../lib/api.ts';
-import { errorMessage } from '../lib/error-message.ts';
 import { splitList } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
 import type { Channel, Group } from '../lib/types.ts';
+import { useSubmit } from '../lib/use-submit.ts';
 
 const PROVIDERS = [
   ['openai', 'OpenAI or OpenAI-compatible', 'https://api.openai.com/v1'],
@@ -31,17 +31,15 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
   const [weight, setWeight] = useState(String(existing?.weight ?? 1));
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [supportsResponses, setSupportsResponses] = useState(existing?.supportsResponses ?? false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const submission = useSubmit();
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setError(null);
     const map: Record<string, string> = {};
     for (const line of modelMap.split('\n')) {
       if (line.trim() === '') continue;
       const [from, to] = line.split('=').map((part) => part.trim());
-      if (!from || !to) return setError(`Model map line "${line}" must look like public-name=upstream-name.`);
+      if (!from || !to) return submission.setError(`Model map line "${line}" must look like public-name=upstream-name.`);
       map[from] = to;
     }
     const body: Record<string, unknown> = {
@@ -57,16 +55,11 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
       supportsResponses,
     };
     if (apiKey.trim() !== '') body.apiKey = apiKey.trim();
-    setBusy(true);
-    try {
+    await submission.run(async () => {
       if (existing) await call(`/api/admin/channels/${encodeURIComponent(existing.id)}`, { method: 'PATCH', body, bearer: props.token });
       else await call('/api/admin/channels', { method: 'POST', body, bearer: props.token });
       props.onSaved();
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const placeholder = PROVIDERS.find(([value]) => value === provider)?.[2] ?? '';
@@ -157,8 +150,8 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
           Host also serves the Responses API (/responses)
         </label>
       )}
-      {error && <ErrorNotice>{error}</ErrorNotice>}
-      <FormActions busy={busy} submitLabel={existing ? 'Save channel' : 'Create channel'} onCancel={props.onCancel} />
+      {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
+      <FormActions busy={submission.busy} submitLabel={existing ? 'Save channel' : 'Create channel'} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { FormActions } from '../components/form-actions.tsx';
 import { call } from '../lib/api.ts';
-import { errorMessage } from '../lib/error-message.ts';
 import { splitList } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
 import type { ApiKeyRecord, Group, KeyLimits } from '../lib/types.ts';
+import { useSubmit } from '../lib/use-submit.ts';
 
 const LIMIT_FIELDS: Array<[keyof KeyLimits, string, string]> = [
   ['requestsPerMinute', 'Requests per minute', '1'],
@@ -35,12 +35,10 @@ export function KeyForm(props: {
   const [limits, setLimits] = useState<Record<string, string>>(
     Object.fromEntries(LIMIT_FIELDS.map(([field]) => [field, existing?.limits[field] === undefined ? '' : String(existing.limits[field])])),
   );
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const submission = useSubmit();
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setError(null);
     const limitBody: Record<string, number> = {};
     for (const [field] of LIMIT_FIELDS) if (limits[field]?.trim()) limitBody[field] = Number(limits[field]);
     const body: Record<string, unknown> = {
@@ -52,8 +50,7 @@ export function KeyForm(props: {
       allowedIps: allowedIps.trim() === '' ? null : splitList(allowedIps),
       limits: limitBody,
     };
-    setBusy(true);
-    try {
+    await submission.run(async () => {
       if (existing) {
         await call(`/api/admin/keys/${encodeURIComponent(existing.id)}`, { method: 'PATCH', body, bearer: props.token });
         props.onSaved();
@@ -61,11 +58,7 @@ export function KeyForm(props: {
         const created = await call<{ key: string; name: string }>('/api/admin/keys', { method: 'POST', body, bearer: props.token });
         props.onCreated(created.key, created.name);
       }
-    } catch (caught) {
-      setError(errorMessage(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -123,8 +116,8 @@ export function KeyForm(props: {
           ))}
         </div>
       </fieldset>
-      {error && <ErrorNotice>{error}</ErrorNotice>}
-      <FormActions busy={busy} submitLabel={existing ? 'Save key' : 'Create key'} onCancel={props.onCancel} />
+      {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
+      <FormActions busy={submission.busy} submitLabel={existing ? 'Save key' : 'Create key'} onCancel={props.onCancel} />
     </form>
   );
 }

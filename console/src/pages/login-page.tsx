@@ -5,40 +5,35 @@ import { errorMessage } from '../lib/error-message.ts';
 import { inputValue } from '../lib/input-value.ts';
 import { loadKeyHolderView } from '../lib/key-holder.ts';
 import type { Session } from '../lib/session.ts';
+import { useSubmit } from '../lib/use-submit.ts';
 
 /** Two ways in: the operator's admin token, or a key holder's own API key (read-only). */
 export function LoginPage(props: { onSignIn: (session: Session) => void }) {
   const [role, setRole] = useState<'operator' | 'key'>('operator');
   const [secret, setSecret] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const submission = useSubmit();
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const value = secret.trim();
-    if (value === '') return setError(role === 'operator' ? 'Enter the admin token.' : 'Enter your API key.');
-    setBusy(true);
-    setError(null);
-    try {
-      if (role === 'operator') {
-        await call('/api/admin/groups', { bearer: value });
-        props.onSignIn({ role: 'operator', token: value });
-      } else {
-        await loadKeyHolderView(value);
-        props.onSignIn({ role: 'key', key: value });
-      }
-    } catch (caught) {
-      const status = caught instanceof ApiError ? caught.status : 0;
-      setError(
-        status === 401
+    if (value === '') return submission.setError(role === 'operator' ? 'Enter the admin token.' : 'Enter your API key.');
+    await submission.run(
+      async () => {
+        if (role === 'operator') {
+          await call('/api/admin/groups', { bearer: value });
+          props.onSignIn({ role: 'operator', token: value });
+        } else {
+          await loadKeyHolderView(value);
+          props.onSignIn({ role: 'key', key: value });
+        }
+      },
+      (caught) =>
+        caught instanceof ApiError && caught.status === 401
           ? role === 'operator'
             ? 'That admin token was not accepted. It is GATEWAY_ADMIN_TOKEN, printed when the gateway first started.'
             : 'That API key was not recognised. Paste the complete key, as it was shown when it was created.'
           : errorMessage(caught),
-      );
-    } finally {
-      setBusy(false);
-    }
+    );
   };
 
   return (
@@ -68,9 +63,9 @@ export function LoginPage(props: { onSignIn: (session: Session) => void }) {
         <p class="muted small-text">
           Kept only in this browser tab (session storage) and sent as a Bearer header; never stored in a cookie.
         </p>
-        {error && <ErrorNotice>{error}</ErrorNotice>}
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Checking…' : 'Sign in'}
+        {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
+        <button type="submit" class="primary" disabled={submission.busy}>
+          {submission.busy ? 'Checking…' : 'Sign in'}
         </button>
       </form>
     </main>
