@@ -39,6 +39,9 @@ export class UsageWriter {
     if (this.#queue.length > this.options.maxQueued) {
       this.#queue.shift();
       this.dropped += 1;
+      if (this.dropped === 1 || this.dropped % 10_000 === 0) {
+        this.logger.warn({ dropped: this.dropped, maxQueued: this.options.maxQueued }, 'usage log queue full (database unreachable): dropping the oldest rows');
+      }
     }
     if (this.#queue.length >= this.options.batchSize) void this.flush();
   }
