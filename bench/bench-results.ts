@@ -11,7 +11,7 @@ export interface BenchResults {
   durationS: number;
   command: string;
   config: BenchConfig;
-  machine: { nproc: number; cpuModel: string; node: string; kernel: string; nofile: string; pinned: boolean };
+  machine: { nproc: number; cpuModel: string; node: string; kernel: string; nofile: string; pinned: boolean; nice?: number };
   /** /proc/loadavg at the start and the end: other work on the box makes every figure noisier. */
   loadavg: { start: string; end: string };
   labels: Record<string, string>;

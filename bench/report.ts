@@ -60,7 +60,7 @@ export function renderReport(results: BenchResults): string {
   lines.push(`# Switchyard benchmark — ${results.startedAt.slice(0, 10)}${results.config.smoke ? ' (SMOKE: harness check only, figures meaningless)' : ''}`);
   lines.push('');
   lines.push(`Machine: ${m.nproc} CPUs (${m.cpuModel}), Node ${m.node}, Linux ${m.kernel}, open files ${m.nofile}. ` +
-    `Pinning: ${m.pinned ? `gateways on CPU 1 (\`taskset -c 1\`), upstream + load generator on CPU 0` : 'none'}. ` +
+    `Niceness ${m.nice ?? 'not recorded'}. Pinning: ${m.pinned ? `gateways on CPU 1 (\`taskset -c 1\`), upstream + load generator on CPU 0` : 'none'}. ` +
     `Command: \`${results.command}\`; ${results.config.rounds} interleaved round(s), medians; took ${Math.round(results.durationS)} s. ` +
     `Load average at start ${results.loadavg.start.split(' ').slice(0, 3).join(' ')}, at end ${results.loadavg.end.split(' ').slice(0, 3).join(' ')} (anything above ~2 means other work shared the box).`);
   lines.push('');

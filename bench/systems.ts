@@ -145,7 +145,9 @@ export async function probeWorkers(repoRoot: string): Promise<{ ok: boolean; not
   } catch (error) {
     rmSync(directory, { recursive: true, force: true });
     const log = error instanceof LaunchError ? error.log : (error as Error).message;
-    const reason = /WORKERS > 1[^\n"]*/.exec(log)?.[0] ?? log.split('\n').filter(Boolean).slice(-1)[0] ?? 'unknown';
-    return { ok: false, note: `not yet available: the gateway refuses WORKERS=2 ("${reason.trim()}")` };
+    // The refusal is a pino JSON line; its `msg` is the reason.
+    const lines = log.split('\n').filter(Boolean);
+    const reason = lines.map((line) => /"msg":"((?:[^"\\]|\\.)*)"/.exec(line)?.[1]).find(Boolean) ?? lines.slice(-1)[0] ?? 'unknown';
+    return { ok: false, note: `not available in this run: the gateway refused WORKERS=2: ${reason.trim()}` };
   }
 }
