@@ -34,10 +34,11 @@ const SECRET_CHECK_PLAINTEXT = 'switchyard';
 /** Opens the database, brings its schema up to date and returns the repositories. */
 export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const location = parseDatabaseUrl(options.databaseUrl);
-  const db = openDatabase(location);
+  const { db, sqlite } = openDatabase(location);
   const context: StoreContext = {
     db,
     dialect: location.dialect,
+    sqlite,
     now: options.now ?? Date.now,
     generateId: options.generateId ?? generateRandomId,
     secretBox: createSecretBox(options.secretKey),

@@ -9,8 +9,14 @@ import type { DatabaseLocation } from './parse-database-url.ts';
 const PG_INT8_OID = 20;
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
+export interface OpenedDatabase {
+  db: Kysely<DatabaseSchema>;
+  /** The raw SQLite handle, for the one hot write that bypasses the query builder (usage logs). */
+  sqlite: BetterSqlite3.Database | undefined;
+}
+
 /** The one place that knows how each dialect is opened and tuned. */
-export function openDatabase(location: DatabaseLocation): Kysely<DatabaseSchema> {
+export function openDatabase(location: DatabaseLocation): OpenedDatabase {
   switch (location.dialect) {
     case 'sqlite': {
       if (location.path !== ':memory:') mkdirSync(dirname(resolve(location.path)), { recursive: true });
@@ -21,7 +27,7 @@ export function openDatabase(location: DatabaseLocation): Kysely<DatabaseSchema>
       database.pragma('synchronous = NORMAL');
       database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
       database.pragma('foreign_keys = ON');
-      return new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) });
+      return { db: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) }), sqlite: database };
     }
     case 'postgres': {
       const pool = new pg.Pool({
@@ -42,7 +48,7 @@ export function openDatabase(location: DatabaseLocation): Kysely<DatabaseSchema>
       pool.on('error', () => {});
       // The same for a connection that breaks while checked out between two queries.
       pool.on('connect', (client) => client.on('error', () => {}));
-      return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+      return { db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) }), sqlite: undefined };
     }
     default: {
       const unreachable: never = location;

@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './database-schema.ts';
 import type { IdPrefix } from './generate-id.ts';
@@ -7,6 +8,8 @@ import type { SecretBox } from './secret-box.ts';
 export interface StoreContext {
   db: Kysely<DatabaseSchema>;
   dialect: 'sqlite' | 'postgres';
+  /** The raw SQLite handle (SQLite only), for hot writes that skip the query builder. */
+  sqlite: BetterSqlite3.Database | undefined;
   now: () => number;
   generateId: (prefix: IdPrefix) => string;
   secretBox: SecretBox;
