@@ -30,7 +30,7 @@ export interface AttemptReady extends AttemptBase {
   /** The rest of a stream's body; undefined for a non-streamed reply (read whole by the relay). */
   rest: AsyncIterator<Uint8Array> | undefined;
   startedAt: number;
-  /** Stops this upstream request (used when its stream turns out malformed). */
+  /** Stops this upstream request (used when its stream turns out malformed; the relay is done then). */
   abort(): void;
 }
 
@@ -56,6 +56,7 @@ export async function attemptChannel(
   channel: Channel,
   lease: Lease,
   decodeClientRequest: () => { request: ChatRequest; warnings: Warning[] },
+  abortRequest: () => void,
 ): Promise<AttemptReady | AttemptFailure> {
   const startedAt = deps.runtime.now();
   const adapter = getChannelAdapter(channel.provider);
@@ -66,6 +67,7 @@ export async function attemptChannel(
     upstreamProtocol: protocol,
     upstreamCodec: getCodec(protocol),
     clientBody: input.body,
+    ...(input.rawBody === undefined ? {} : { rawBody: input.rawBody }),
     stream: input.stream,
     upstreamModel,
     decodeClientRequest,
@@ -73,8 +75,7 @@ export async function attemptChannel(
   });
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
   const base = { attempt, warnings: plan.warnings, upstreamModel, protocol };
-  const local = new AbortController();
-  const signal = AbortSignal.any([input.signal, local.signal]);
+  const signal = input.signal;
 
   const fail = (error: GatewayError, status: number | null): AttemptFailure => {
     const now = deps.runtime.now();
@@ -141,7 +142,7 @@ export async function attemptChannel(
   }
   attempt.status = response.statusCode;
   attempt.latencyMs = deps.runtime.now() - startedAt;
-  return { ...base, kind: 'ready', plan, response, first, rest, startedAt, abort: () => local.abort() };
+  return { ...base, kind: 'ready', plan, response, first, rest, startedAt, abort: abortRequest };
 }
 
 function abortError(input: RelayInput): GatewayError {

@@ -96,7 +96,6 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
   const tap = input.upstreamCodec.createUsageTap();
   const hideUsageChunk = protocol === 'openai-chat' && !input.clientWantsUsage;
   const jsonArray = input.encoderOptions.format === 'json-array';
-  const reframe = hideUsageChunk || jsonArray;
   const decoder = new TextDecoder();
   let messages: SseMessage[] = [];
   const parser = createParser({ onEvent: (event: EventSourceMessage) => messages.push(toMessage(event)) });
@@ -112,17 +111,22 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
     if (!jsonArray) return framed;
     return `${arrayItems === 0 ? '[' : ',\r\n'}${framed.replace(/^data: /, '').trimEnd()}]`;
   };
+  const isHiddenUsage = (message: SseMessage): boolean =>
+    hideUsageChunk && message.data.includes('"choices":[]') && message.data.includes('"usage":{');
   const frame = (message: SseMessage): string => {
     if (jsonArray) return `${arrayItems++ === 0 ? '[' : ',\r\n'}${message.data}`;
-    if (hideUsageChunk && message.data.includes('"choices":[]') && message.data.includes('"usage":{')) return '';
+    if (isHiddenUsage(message)) return '';
     return message.event === undefined ? `data: ${message.data}\n\n` : `event: ${message.event}\ndata: ${message.data}\n\n`;
   };
 
-  /** Handles whole events; returns what to write (the bytes themselves when nothing is re-framed). */
+  /**
+   * Handles whole events; returns what to write: the upstream's bytes themselves, unless the
+   * client's framing differs (a JSON array) or this piece holds the usage event the gateway
+   * asked for on the client's behalf — then the events are re-framed without it.
+   */
   const forward = (complete: Uint8Array): string | Uint8Array => {
     messages = [];
     parser.feed(decoder.decode(complete, { stream: true }));
-    let reframed = '';
     for (const [index, message] of messages.entries()) {
       if (!looksWellFormed(message.data)) {
         malformed = new GatewayError('upstream_invalid_response', 'The upstream sent a malformed event; the reply was cut short.');
@@ -136,9 +140,8 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
         ended = true;
         upstreamError = new GatewayError('upstream_error', 'The upstream reported an error mid-stream.');
       }
-      if (reframe) reframed += frame(message);
     }
-    return reframe ? reframed : complete;
+    return jsonArray || messages.some(isHiddenUsage) ? messages.map(frame).join('') : complete;
   };
 
   return {

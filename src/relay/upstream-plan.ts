@@ -19,6 +19,8 @@ export interface PlanInput {
   upstreamProtocol: ProtocolId;
   upstreamCodec: ProtocolCodec;
   clientBody: Record<string, unknown>;
+  /** The client body's JSON text as received, forwarded as is when nothing in it changes. */
+  rawBody?: string;
   stream: boolean;
   upstreamModel: string;
   /** Decodes the client body once, on first need (passthrough attempts never need it). */
@@ -36,7 +38,7 @@ export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
     return {
       protocol: input.upstreamProtocol,
       passthrough: true,
-      body: serializeClientBody(rewriteForPassthrough(input)),
+      body: passthroughBody(input),
       stream: input.stream,
       warnings: [],
     };
@@ -53,6 +55,32 @@ export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
     stream: input.stream,
     warnings: [...warnings, ...encoded.warnings],
   };
+}
+
+/**
+ * The cheapest correct passthrough body: the client's own text when the model name stays and
+ * nothing needs adding (re-serialising a 50 KB body costs ~120 µs), the text with usage
+ * reporting spliced in when only that is missing, and a re-serialised copy otherwise.
+ */
+function passthroughBody(input: PlanInput): string {
+  const body = input.clientBody;
+  const raw = input.rawBody;
+  const modelKept = input.upstreamProtocol === 'gemini-generate-content' || body.model === input.upstreamModel;
+  if (raw !== undefined && modelKept) {
+    const needsUsage =
+      input.upstreamProtocol === 'openai-chat' &&
+      input.stream &&
+      !(isRecord(body.stream_options) && body.stream_options.include_usage === true);
+    if (!needsUsage) return raw;
+    if (body.stream_options === undefined) return appendField(raw, '"stream_options":{"include_usage":true}');
+  }
+  return serializeClientBody(rewriteForPassthrough(input));
+}
+
+/** Adds a member to the top-level JSON object `raw` (known to be an object with members). */
+function appendField(raw: string, member: string): string {
+  const end = raw.lastIndexOf('}');
+  return `${raw.slice(0, end)},${member}${raw.slice(end)}`;
 }
 
 function rewriteForPassthrough(input: PlanInput): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GatewayError, invalidRequest, isGatewayError } from '../core/gateway-error.ts';
 import type { AppDeps } from './app-deps.ts';
 import './fastify-context.ts';
@@ -36,9 +36,11 @@ export function createApp(deps: AppDeps): FastifyInstance {
   // Parse JSON ourselves: plain JSON.parse is faster than the default prototype-poisoning
   // scan, and the result is only ever read, never merged into other objects. Any content type
   // is read as JSON, because some clients send none.
-  const parseJson = (_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) => {
+  const parseJson = (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => {
     if (body === '') return done(null, undefined);
     try {
+      // The text is kept too: the passthrough lane forwards it instead of re-serialising.
+      request.rawBody = body;
       done(null, JSON.parse(body));
     } catch {
       done(invalidRequest('The request body is not valid JSON.'));

@@ -1,6 +1,11 @@
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body as received, for the passthrough lane. */
+    rawBody?: string;
+  }
+
   interface FastifyContextConfig {
     /** The client protocol of a route: errors on it are rendered in this protocol's shape. */
     protocol?: ProtocolId;

@@ -79,6 +79,7 @@ export async function handleGeneration(
         requestId: request.id,
         clientProtocol: route.protocol,
         body,
+        ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
         ...(target.pathModel === undefined ? {} : { pathModel: target.pathModel }),
         stream,
         encoderOptions: target.encoderOptions ?? {},
