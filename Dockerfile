@@ -5,12 +5,10 @@ WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
-COPY console ./console
-# postinstall builds the web console (console/dist) with its own lockfile.
-RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm prune --omit=dev --no-audit --no-fund
+# postinstall compiles src/ to dist/ and builds the web console (console/dist, its own lockfile).
+RUN npm ci --no-audit --no-fund \
+ && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 WORKDIR /app
@@ -24,4 +22,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node (not npm) is PID 1's child-free entry, so SIGTERM reaches the gateway and it drains.
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "dist/main.js"]

@@ -32,6 +32,13 @@ function ensureBenchDependencies(): void {
   if (result.status !== 0) throw new Error('npm ci --prefix bench failed');
 }
 
+/** The gateway runs as `npm start` runs it: compiled JavaScript in dist/, freshly built. */
+function buildGateway(): void {
+  log('building the gateway (npm run build)…');
+  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm run build failed');
+}
+
 function describeMachine(results: BenchResults): void {
   const limits = readFileSync('/proc/self/limits', 'utf8');
   const nofile = /Max open files\s+(\S+)\s+(\S+)/.exec(limits);
@@ -90,6 +97,7 @@ async function upstreamCeiling(results: BenchResults): Promise<void> {
 async function main(): Promise<void> {
   const began = performance.now();
   ensureBenchDependencies();
+  buildGateway();
   const results = emptyResults(config, `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`);
   describeMachine(results);
   results.loadavg.start = readFileSync('/proc/loadavg', 'utf8').trim();

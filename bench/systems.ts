@@ -46,7 +46,7 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
       name: 'switchyard',
       cwd: repoRoot,
       cpus: GATEWAY_CPU,
-      args: ['--import', 'tsx', 'src/main.ts'],
+      args: ['dist/main.js'],
       env: { PORT: String(switchyardPort), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'bench.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '1' },
       ready: { url: `http://127.0.0.1:${switchyardPort}`, path: '/healthz' },
     });
@@ -136,7 +136,7 @@ export async function probeWorkers(repoRoot: string): Promise<{ ok: boolean; not
       name: 'switchyard-workers-2',
       cwd: repoRoot,
       cpus: undefined,
-      args: ['--import', 'tsx', 'src/main.ts'],
+      args: ['dist/main.js'],
       env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'bench.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '2' },
       ready: { url: `http://127.0.0.1:${port}`, path: '/healthz' },
       timeoutMs: 15_000,

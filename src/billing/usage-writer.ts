@@ -24,7 +24,9 @@ export class UsageWriter {
   constructor(
     private readonly repository: UsageLogRepository,
     private readonly logger: Logger,
-    private readonly options: UsageWriterOptions = { flushIntervalMs: 250, batchSize: 500, maxQueued: 100_000 },
+    // Small, frequent batches: rows held across garbage collections get copied and promoted,
+    // which cost more than the extra transactions (measured at ~2k requests/s).
+    private readonly options: UsageWriterOptions = { flushIntervalMs: 100, batchSize: 200, maxQueued: 100_000 },
   ) {
     this.#timer = setInterval(() => void this.flush(), options.flushIntervalMs);
     this.#timer.unref();

@@ -7,11 +7,35 @@ export type UsageRow = Omit<
   'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'reasoningTokens'
 > & { usage: Usage | undefined };
 
-/** Flattens canonical usage into a log row and queues it (written in batches, off the hot path). */
+/**
+ * Flattens canonical usage into a log row and queues it (written in batches, off the hot path).
+ * Built field by field: object rest/spread over ~25 fields costs several µs a request here.
+ */
 export function recordUsage(writer: UsageWriter, row: UsageRow): void {
-  const { usage, ...rest } = row;
+  const usage = row.usage;
   writer.record({
-    ...rest,
+    requestId: row.requestId,
+    time: row.time,
+    keyId: row.keyId,
+    keyName: row.keyName,
+    group: row.group,
+    model: row.model,
+    upstreamModel: row.upstreamModel,
+    channelId: row.channelId,
+    channelName: row.channelName,
+    clientProtocol: row.clientProtocol,
+    upstreamProtocol: row.upstreamProtocol,
+    surface: row.surface,
+    status: row.status,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    costMicros: row.costMicros,
+    latencyMs: row.latencyMs,
+    ttftMs: row.ttftMs,
+    stream: row.stream,
+    warnings: row.warnings,
+    attempts: row.attempts,
+    clientIp: row.clientIp,
     inputTokens: usage?.inputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,
     cacheReadTokens: usage?.cacheReadTokens ?? 0,
