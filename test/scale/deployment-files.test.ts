@@ -42,7 +42,7 @@ test('deploy/nginx.conf balances over every gateway in the compose file and stre
 
 test('the Dockerfile runs the gateway as node with a /readyz health check', () => {
   const dockerfile = readFileSync('Dockerfile', 'utf8');
-  assert.match(dockerfile, /CMD \["node", "--import", "tsx", "src\/main\.ts"\]/);
+  assert.match(dockerfile, /CMD \["node", "dist\/main\.js"\]/);
   assert.match(dockerfile, /\/readyz/);
   assert.match(dockerfile, /NODE_ENV=production/);
 });
