@@ -27,8 +27,6 @@ export interface PipeStreamInput {
   clientCodec: ProtocolCodec;
   upstreamCodec: ProtocolCodec;
   encoderOptions: StreamEncoderOptions;
-  /** The client asked for OpenAI's usage chunk (passthrough must hide the one we forced on). */
-  clientWantsUsage: boolean;
   runtime: RuntimeContext;
   writer: ClientWriter;
   /** Send the protocol's keep-alive after this much upstream silence. */
@@ -94,7 +92,7 @@ const TERMINATOR = new Uint8Array([NEWLINE, NEWLINE]);
 function createPassthroughLane(input: PipeStreamInput): Lane {
   const protocol = input.upstreamCodec.id;
   const tap = input.upstreamCodec.createUsageTap();
-  const hideUsageChunk = protocol === 'openai-chat' && !input.clientWantsUsage;
+  const hideUsageChunk = protocol === 'openai-chat' && input.encoderOptions.includeUsage !== true;
   const jsonArray = input.encoderOptions.format === 'json-array';
   const decoder = new TextDecoder();
   let messages: SseMessage[] = [];

@@ -193,7 +193,6 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         clientCodec,
         upstreamCodec,
         encoderOptions: { ...input.encoderOptions, includeUsage: clientAskedForUsage(input.body) },
-        clientWantsUsage: clientAskedForUsage(input.body),
         runtime: deps.runtime,
         writer: input.writer,
         keepAliveMs: deps.keepAliveMs,

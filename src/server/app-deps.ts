@@ -6,7 +6,6 @@ import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
 import type { RelayDeps } from '../relay/relay-chat.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
-import type { UpstreamClient } from '../upstream/upstream-client.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {
@@ -15,8 +14,6 @@ export interface ServerSettings {
   altPrefix: string;
   /** SHA-256 of the admin token. */
   adminTokenHash: string;
-  maxAttempts: number;
-  retryStatuses: ReadonlySet<number>;
 }
 
 /** Everything `createApp` is given; no module reaches for a global instead. */
@@ -24,7 +21,6 @@ export interface AppDeps {
   settings: ServerSettings;
   store: Store;
   snapshot: SnapshotHolder;
-  upstream: UpstreamClient;
   usageWriter: UsageWriter;
   /** Client IP resolution, rate limits, balances and spend caps (kv-backed). */
   access: AccessServices;
