@@ -88,7 +88,9 @@ export class GatewayMetrics {
 
   observe(entry: UsageLogEntry): void {
     const protocol = entry.clientProtocol ?? 'unknown';
-    const model = entry.model ?? '';
+    // A refused request's model name is whatever the client typed: labelling series with it
+    // would let anyone grow the registry (and this cache) without bound.
+    const model = entry.channelId === null ? '' : (entry.model ?? '');
     const surface = entry.surface ?? 'root';
     const channel = entry.channelName ?? '';
     const status = String(entry.status);
