@@ -9,7 +9,9 @@ import { storeMigrationProvider } from './migration-provider.ts';
  * then finds nothing left to do.
  */
 export async function runMigrations(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
-  const migrator = new Migrator({ db, provider: storeMigrationProvider });
+  // Unordered: features developed side by side add migrations under their own names, and an
+  // existing database must accept one that sorts before a migration it already ran.
+  const migrator = new Migrator({ db, provider: storeMigrationProvider, allowUnorderedMigrations: true });
   const attempts = dialect === 'sqlite' ? 2 : 1;
   let lastError: unknown;
   for (let attempt = 0; attempt < attempts; attempt += 1) {
