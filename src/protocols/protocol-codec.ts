@@ -66,6 +66,63 @@ export interface UsageTap {
   usage(): Usage | undefined;
 }
 
+/**
+ * What the gateway reads from a client body before (and instead of) decoding it: enough to
+ * authorise, route and meter. Tolerant: a missing or mistyped field is simply absent.
+ */
+export interface RequestPeek {
+  /** The model the client named (Gemini: in the path); undefined when absent or not a string. */
+  model: string | undefined;
+  stream: boolean;
+  /**
+   * The client's stream should carry usage: OpenAI chat only when it asked
+   * (`stream_options.include_usage`); the other protocols always report it.
+   */
+  includeUsage: boolean;
+}
+
+export interface PassthroughBodyInput {
+  body: Record<string, unknown>;
+  /** The body's JSON text as received, forwarded as is when nothing in it changes. */
+  rawBody?: string;
+  upstreamModel: string;
+  stream: boolean;
+}
+
+/** What one upstream event of a same-protocol stream means to the relay. */
+export type PassthroughMark = 'end' | 'error' | 'malformed' | undefined;
+
+/**
+ * One same-protocol stream on its way to the client, event by event. The relay cuts the
+ * upstream's bytes at event boundaries and forwards them as they are whenever it can; this
+ * says what each event means (metering, end, error) and frames events when the client's
+ * framing differs or an event must not reach it.
+ */
+export interface PassthroughStream {
+  /** Reads one complete upstream event: taps usage, counts delivered text, spots the end. */
+  observe(message: SseMessage): PassthroughMark;
+  /** False when this event cannot go to the client as the upstream's own bytes. */
+  forwardsAsIs(message: SseMessage): boolean;
+  /** The client's bytes for one event ('' hides it). */
+  frame(message: SseMessage): string;
+  /** What closes a stream that ended properly. */
+  end(): string;
+  /** An in-stream error in the client's framing, closing the stream. */
+  error(error: GatewayError): string;
+  usage(): Usage | undefined;
+  /** Characters of text and tool arguments seen so far (billing for a stream cut short). */
+  readonly deliveredChars: number;
+}
+
+/** The passthrough lane of one protocol: its client's JSON and stream, relayed without decoding. */
+export interface PassthroughLane {
+  /** The upstream body: the client's JSON with the model and usage options rewritten as needed. */
+  upstreamBody(input: PassthroughBodyInput): string;
+  openStream(context: RuntimeContext, options: StreamEncoderOptions): PassthroughStream;
+  /** Sent to this protocol's clients after upstream silence (either lane); undefined when none is safe. */
+  readonly keepAliveFrame: string | undefined;
+}
+
 export interface ErrorBody {
   status: number;
   body: unknown;
@@ -79,6 +136,9 @@ export interface ErrorBody {
  */
 export interface ProtocolCodec {
   readonly id: ProtocolId;
+  /** Reads model, stream and include-usage from a client body without decoding it. */
+  peek(input: ClientRequestInput): RequestPeek;
+  readonly passthrough: PassthroughLane;
   decodeRequest(input: ClientRequestInput, context: RuntimeContext): Decoded<ChatRequest>;
   encodeRequest(request: ChatRequest, context: RuntimeContext): Decoded<UpstreamRequestOutput>;
   decodeResponse(body: unknown, context: RuntimeContext): Decoded<ChatResponse>;

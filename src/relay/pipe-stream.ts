@@ -7,9 +7,6 @@ import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-
 import type { SseMessage } from '../sse/sse-message.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
-import { countDeltaChars } from './count-delta-chars.ts';
-import { keepAliveFrame } from './keep-alive.ts';
-import { looksWellFormed, markStreamEvent } from './stream-end-marker.ts';
 
 export interface StreamOutcome {
   usage: Usage | undefined;
@@ -43,7 +40,7 @@ export interface PipeStreamInput {
  */
 export async function pipeStream(input: PipeStreamInput): Promise<StreamOutcome> {
   const lane = input.passthrough ? createPassthroughLane(input) : createTranslatedLane(input);
-  const keepAlive = keepAliveFrame(input.clientCodec.id);
+  const keepAlive = input.clientCodec.passthrough.keepAliveFrame;
   const timer = keepAlive
     ? setTimeout(function ping() {
         void input.writer.write(keepAlive);
@@ -89,57 +86,45 @@ interface Lane {
 const NEWLINE = 10;
 const TERMINATOR = new Uint8Array([NEWLINE, NEWLINE]);
 
+/**
+ * The passthrough lane: the upstream speaks the client's protocol, so its bytes go to the client
+ * as they are, whole events at a time, while the protocol's passthrough stream meters them and
+ * spots the end. Each byte is read once by the incremental SSE parser; the boundary search
+ * only reads back over the incomplete tail of a chunk.
+ */
 function createPassthroughLane(input: PipeStreamInput): Lane {
-  const protocol = input.upstreamCodec.id;
-  const tap = input.upstreamCodec.createUsageTap();
-  const hideUsageChunk = protocol === 'openai-chat' && input.encoderOptions.includeUsage !== true;
-  const jsonArray = input.encoderOptions.format === 'json-array';
+  const wire = input.upstreamCodec.passthrough.openStream(input.runtime, input.encoderOptions);
   const decoder = new TextDecoder();
   let messages: SseMessage[] = [];
   const parser = createParser({ onEvent: (event: EventSourceMessage) => messages.push(toMessage(event)) });
   let carry: Uint8Array | undefined;
-  let arrayItems = 0;
-  let deliveredChars = 0;
   let ended = false;
   let upstreamError: GatewayError | undefined;
   let malformed: GatewayError | undefined;
 
-  const renderError = (error: GatewayError): string => {
-    const framed = input.clientCodec.createStreamEncoder(input.runtime, { ...input.encoderOptions, format: 'sse' }).push({ type: 'error', error });
-    if (!jsonArray) return framed;
-    return `${arrayItems === 0 ? '[' : ',\r\n'}${framed.replace(/^data: /, '').trimEnd()}]`;
-  };
-  const isHiddenUsage = (message: SseMessage): boolean =>
-    hideUsageChunk && message.data.includes('"choices":[]') && message.data.includes('"usage":{');
-  const frame = (message: SseMessage): string => {
-    if (jsonArray) return `${arrayItems++ === 0 ? '[' : ',\r\n'}${message.data}`;
-    if (isHiddenUsage(message)) return '';
-    return message.event === undefined ? `data: ${message.data}\n\n` : `event: ${message.event}\ndata: ${message.data}\n\n`;
-  };
-
   /**
-   * Handles whole events; returns what to write: the upstream's bytes themselves, unless the
-   * client's framing differs (a JSON array) or this piece holds the usage event the gateway
-   * asked for on the client's behalf — then the events are re-framed without it.
+   * Handles whole events; returns what to write: the upstream's bytes themselves, unless one of
+   * these events cannot go out as it came (the client's framing differs, or it is the usage
+   * event the gateway asked for on the client's behalf) — then the protocol re-frames them.
    */
   const forward = (complete: Uint8Array): string | Uint8Array => {
     messages = [];
     parser.feed(decoder.decode(complete, { stream: true }));
+    let asIs = true;
     for (const [index, message] of messages.entries()) {
-      if (!looksWellFormed(message.data)) {
+      const mark = wire.observe(message);
+      if (mark === 'malformed') {
         malformed = new GatewayError('upstream_invalid_response', 'The upstream sent a malformed event; the reply was cut short.');
-        return messages.slice(0, index).map(frame).join('') + renderError(malformed);
+        return messages.slice(0, index).map((message) => wire.frame(message)).join('') + wire.error(malformed);
       }
-      tap.observe(message);
-      deliveredChars += countDeltaChars(protocol, message.data);
-      const mark = markStreamEvent(protocol, message);
       if (mark === 'end') ended = true;
       if (mark === 'error') {
         ended = true;
         upstreamError = new GatewayError('upstream_error', 'The upstream reported an error mid-stream.');
       }
+      if (asIs && !wire.forwardsAsIs(message)) asIs = false;
     }
-    return jsonArray || messages.some(isHiddenUsage) ? messages.map(frame).join('') : complete;
+    return asIs ? complete : messages.map((message) => wire.frame(message)).join('');
   };
 
   return {
@@ -159,15 +144,15 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
         tail = typeof out === 'string' ? out : Buffer.from(out).toString('utf8');
       }
       if (malformed) return tail;
-      if (ended) return tail + (jsonArray ? (arrayItems === 0 ? '[]' : ']') : '');
+      if (ended) return tail + wire.end();
       malformed = new GatewayError('upstream_invalid_response', 'The upstream stream ended before its last event; the reply is incomplete.');
-      return tail + renderError(malformed);
+      return tail + wire.error(malformed);
     },
-    fail: (error) => renderError(error),
+    fail: (error) => wire.error(error),
     get failed() {
       return malformed !== undefined;
     },
-    outcome: (failure) => ({ usage: tap.usage(), error: failure ?? malformed ?? upstreamError, deliveredChars }),
+    outcome: (failure) => ({ usage: wire.usage(), error: failure ?? malformed ?? upstreamError, deliveredChars: wire.deliveredChars }),
   };
 }
 

@@ -41,6 +41,7 @@ export interface RelayInput {
   rawBody?: string;
   pathModel?: string;
   stream: boolean;
+  /** The client's stream framing and whether it asked for usage (from the codec's peek). */
   encoderOptions: StreamEncoderOptions;
   publicModel: string;
   /** Candidate channels in attempt order. */
@@ -192,7 +193,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         passthrough: outcome.plan.passthrough,
         clientCodec,
         upstreamCodec,
-        encoderOptions: { ...input.encoderOptions, includeUsage: clientAskedForUsage(input.body) },
+        encoderOptions: input.encoderOptions,
         runtime: deps.runtime,
         writer: input.writer,
         keepAliveMs: deps.keepAliveMs,
@@ -239,11 +240,6 @@ function replyHeaders(input: RelayInput, warnings: Set<string>, stream: boolean)
   }
   if (warnings.size > 0) headers['x-switchyard-warnings'] = [...warnings].join(', ');
   return headers;
-}
-
-function clientAskedForUsage(body: Record<string, unknown>): boolean {
-  const options = body.stream_options;
-  return typeof options === 'object' && options !== null && (options as { include_usage?: unknown }).include_usage === true;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

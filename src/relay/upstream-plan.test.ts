@@ -16,26 +16,28 @@ const plan = (overrides: Partial<PlanInput> & Pick<PlanInput, 'clientBody'>) =>
     ...overrides,
   });
 
-test('passthrough forwards the client text untouched when nothing changes', () => {
+test('a same-protocol attempt is passthrough: the codec’s lane writes the body, nothing is decoded', () => {
   const rawBody = '{ "model": "m",  "messages": [], "x_unknown": 1 }';
   const result = plan({ clientBody: JSON.parse(rawBody), rawBody });
   assert.equal(result.passthrough, true);
   assert.equal(result.body, rawBody);
 });
 
-test('an OpenAI stream gets usage reporting spliced into the client text', () => {
-  const rawBody = '{"model":"m","messages":[],"stream":true}\n';
-  const result = plan({ clientBody: JSON.parse(rawBody), rawBody, stream: true });
-  assert.deepEqual(JSON.parse(result.body), { model: 'm', messages: [], stream: true, stream_options: { include_usage: true } });
-});
-
-test('a mapped model or other stream options fall back to re-serialising', () => {
-  const mapped = plan({ clientBody: { model: 'public', messages: [] }, rawBody: '{"model":"public","messages":[]}' });
-  assert.deepEqual(JSON.parse(mapped.body), { model: 'm', messages: [] });
-  const options = plan({
-    clientBody: { model: 'm', stream: true, stream_options: { include_obfuscation: false } },
-    rawBody: '{"model":"m","stream":true,"stream_options":{"include_obfuscation":false}}',
-    stream: true,
+test('a cross-protocol attempt decodes the client request once and encodes it for the upstream', () => {
+  let decodes = 0;
+  const clientBody = { model: 'public', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 };
+  const decoded = getCodec('openai-chat').decodeRequest({ body: clientBody }, createFixedRuntime());
+  const result = plan({
+    clientBody,
+    upstreamProtocol: 'anthropic-messages',
+    upstreamCodec: getCodec('anthropic-messages'),
+    upstreamModel: 'claude-x',
+    decodeClientRequest: () => {
+      decodes += 1;
+      return { request: decoded.value, warnings: decoded.warnings };
+    },
   });
-  assert.deepEqual(JSON.parse(options.body).stream_options, { include_obfuscation: false, include_usage: true });
+  assert.equal(decodes, 1);
+  assert.equal(result.passthrough, false);
+  assert.deepEqual(JSON.parse(result.body), { model: 'claude-x', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false });
 });

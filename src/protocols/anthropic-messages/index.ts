@@ -8,10 +8,15 @@ import { decodeAnthropicResponse } from './decode-anthropic-response.ts';
 import { encodeAnthropicError } from './encode-anthropic-error.ts';
 import { encodeAnthropicRequest } from './encode-anthropic-request.ts';
 import { encodeAnthropicResponse } from './encode-anthropic-response.ts';
+import { anthropicPassthroughLane } from './anthropic-passthrough-lane.ts';
+import { peekBody } from '../shared/peek-body.ts';
 
 /** The Anthropic Messages wire format (`POST /v1/messages`), both directions. */
 export const anthropicMessagesCodec: ProtocolCodec = {
   id: 'anthropic-messages',
+  // Anthropic streams always report usage (message_start, message_delta).
+  peek: (input) => peekBody(input, () => true),
+  passthrough: anthropicPassthroughLane,
   decodeRequest: (input) => decodeAnthropicRequest(input),
   encodeRequest: encodeAnthropicRequest,
   decodeResponse: decodeAnthropicResponse,

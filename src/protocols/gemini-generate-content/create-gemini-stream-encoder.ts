@@ -4,7 +4,7 @@ import type { Usage } from '../../core/usage.ts';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.ts';
 import { parseToolArguments } from '../shared/parse-tool-arguments.ts';
 import { encodeGeminiUsage } from './convert-gemini-usage.ts';
-import { geminiStatusName } from './encode-gemini-error.ts';
+import { encodeGeminiStreamError } from './encode-gemini-error.ts';
 import type { GeminiErrorBody, GeminiGenerateContentResponse, GeminiPart } from './gemini-wire.ts';
 import { encodeGeminiFinishReason } from './map-gemini-finish-reason.ts';
 
@@ -96,9 +96,7 @@ export function createGeminiStreamEncoder(_context: RuntimeContext, options: Str
         case 'response-end':
           return chunk([], encodeGeminiFinishReason(event.finishReason), event.usage ?? usage);
         case 'error':
-          return frame({
-            error: { code: event.error.status, message: event.error.message, status: geminiStatusName(event.error.status) },
-          });
+          return frame(encodeGeminiStreamError(event.error));
         default: {
           const unreachable: never = event;
           throw new Error(`unknown stream event ${JSON.stringify(unreachable)}`);

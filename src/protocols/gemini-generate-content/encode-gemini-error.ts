@@ -54,3 +54,8 @@ export function encodeGeminiErrorBody(error: GatewayError, requestId: string): G
 export function encodeGeminiError(error: GatewayError, requestId: string): ErrorBody {
   return { status: error.status, body: encodeGeminiErrorBody(error, requestId) };
 }
+
+/** The error chunk that ends a Gemini stream (no request id: the stream's headers carry it). */
+export function encodeGeminiStreamError(error: GatewayError): GeminiErrorBody {
+  return { error: { code: error.status, message: error.message, status: geminiStatusName(error.status) } };
+}

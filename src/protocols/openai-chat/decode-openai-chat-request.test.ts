@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertInvalidRequest } from '../../../test/helpers/assert-invalid-request.ts';
-import { decodeOpenAiChatRequest, readOpenAiChatIncludeUsage } from './decode-openai-chat-request.ts';
+import { decodeOpenAiChatRequest } from './decode-openai-chat-request.ts';
+import { readOpenAiChatIncludeUsage } from './peek-openai-chat-request.ts';
 
 const decode = (body: unknown) => decodeOpenAiChatRequest({ body });
 

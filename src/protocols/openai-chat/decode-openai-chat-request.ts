@@ -85,8 +85,3 @@ export function decodeOpenAiChatRequest(input: ClientRequestInput): Decoded<Chat
   if (user !== undefined) request.user = user;
   return { value: request, warnings };
 }
-
-/** The client asked for a final usage chunk; the relay passes this to the stream encoder. */
-export function readOpenAiChatIncludeUsage(body: unknown): boolean {
-  return isRecord(body) && isRecord(body.stream_options) && body.stream_options.include_usage === true;
-}

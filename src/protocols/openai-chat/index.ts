@@ -8,12 +8,16 @@ import { decodeOpenAiError } from './decode-openai-error.ts';
 import { encodeOpenAiChatRequest } from './encode-openai-chat-request.ts';
 import { encodeOpenAiChatResponse } from './encode-openai-chat-response.ts';
 import { encodeOpenAiError } from './encode-openai-error.ts';
+import { openAiChatPassthroughLane } from './openai-chat-passthrough-lane.ts';
+import { peekOpenAiChatRequest } from './peek-openai-chat-request.ts';
 
-export { readOpenAiChatIncludeUsage } from './decode-openai-chat-request.ts';
+export { readOpenAiChatIncludeUsage } from './peek-openai-chat-request.ts';
 
 /** OpenAI Chat Completions (`POST /v1/chat/completions`). */
 export const openaiChatCodec: ProtocolCodec = {
   id: 'openai-chat',
+  peek: peekOpenAiChatRequest,
+  passthrough: openAiChatPassthroughLane,
   decodeRequest: (input) => decodeOpenAiChatRequest(input),
   encodeRequest: (request) => encodeOpenAiChatRequest(request),
   decodeResponse: (body, context) => decodeOpenAiChatResponse(body, context),

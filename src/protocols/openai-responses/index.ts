@@ -8,10 +8,15 @@ import { decodeOpenAiResponsesRequest } from './decode-openai-responses-request.
 import { decodeOpenAiResponsesResponse } from './decode-openai-responses-response.ts';
 import { encodeOpenAiResponsesRequest } from './encode-openai-responses-request.ts';
 import { encodeOpenAiResponsesResponse } from './encode-openai-responses-response.ts';
+import { openAiResponsesPassthroughLane } from './openai-responses-passthrough-lane.ts';
+import { peekBody } from '../shared/peek-body.ts';
 
 /** OpenAI Responses (`POST /v1/responses`), the only protocol Codex CLI speaks. Errors share chat's shape. */
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',
+  // Responses streams always end with the whole response, usage included.
+  peek: (input) => peekBody(input, () => true),
+  passthrough: openAiResponsesPassthroughLane,
   decodeRequest: (input) => decodeOpenAiResponsesRequest(input),
   encodeRequest: (request) => encodeOpenAiResponsesRequest(request),
   decodeResponse: (body, context) => decodeOpenAiResponsesResponse(body, context),

@@ -6,7 +6,8 @@ import { estimateTokensFromChars } from '../../core/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { Usage } from '../../core/usage.ts';
 import { getCodec } from '../../protocols/codec-registry.ts';
-import type { ProtocolId, StreamEncoderOptions } from '../../protocols/protocol-codec.ts';
+import { encodeErrorReply } from '../../protocols/encode-error-reply.ts';
+import type { ClientRequestInput, ProtocolId, StreamEncoderOptions } from '../../protocols/protocol-codec.ts';
 import { isRecord } from '../../protocols/shared/is-record.ts';
 import { ClientWriter } from '../../relay/client-writer.ts';
 import { relayChat, type RelayResult } from '../../relay/relay-chat.ts';
@@ -50,14 +51,16 @@ export async function handleGeneration(
   let caller: Caller | undefined;
   let model: string | null = target.pathModel ?? null;
   let admission: Admission | undefined;
-  const stream = target.pathStream ?? isStreamRequested(request.body);
+  const codec = getCodec(route.protocol);
+  const peek = codec.peek(requestInput(request.body, target));
+  const stream = peek.stream;
   // Reads caller and model when called: the row names as much as was known by then.
   const record = (outcome: GenerationOutcome, warnings: string[]): void =>
     recordGenerationUsage(deps, { request, route, caller, model, stream, startedAt, clientIp, outcome, warnings });
   try {
     caller = authenticateRequest(deps, request, route.credentials);
     const body = requireObjectBody(request.body);
-    model = target.pathModel ?? requireModel(body);
+    model = requireModel(peek.model);
     const channels = authorizeModel(snapshot, caller, model, route.surface);
     admission = await admitGeneration(deps, caller, model, {
       protocol: route.protocol,
@@ -82,7 +85,7 @@ export async function handleGeneration(
         ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
         ...(target.pathModel === undefined ? {} : { pathModel: target.pathModel }),
         stream,
-        encoderOptions: target.encoderOptions ?? {},
+        encoderOptions: { ...target.encoderOptions, includeUsage: peek.includeUsage },
         publicModel: model,
         channels: orderAttempts(channels, deps.runtime.random),
         forwardedHeaders: pickForwardedHeaders(request),
@@ -131,15 +134,9 @@ function writeErrorReply(writer: ClientWriter, protocol: ProtocolId, error: Gate
     if (!writer.closed) writer.end();
     return;
   }
-  const { status, body } = getCodec(protocol).encodeError(error, requestId);
-  const headers: Record<string, string> = {
-    'content-type': 'application/json; charset=utf-8',
-    'x-request-id': requestId,
-    'x-switchyard-error-code': error.code,
-  };
-  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
+  const { status, headers, body } = encodeErrorReply(protocol, error, requestId);
   writer.writeHead(status, headers);
-  writer.end(JSON.stringify(body));
+  writer.end(body);
 }
 
 function internalError(deps: AppDeps, requestId: string, thrown: unknown): GatewayError {
@@ -147,8 +144,12 @@ function internalError(deps: AppDeps, requestId: string, thrown: unknown): Gatew
   return new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.', { cause: thrown });
 }
 
-function isStreamRequested(body: unknown): boolean {
-  return isRecord(body) && body.stream === true;
+function requestInput(body: unknown, target: GenerationTarget): ClientRequestInput {
+  return {
+    body,
+    ...(target.pathModel === undefined ? {} : { pathModel: target.pathModel }),
+    ...(target.pathStream === undefined ? {} : { pathStream: target.pathStream }),
+  };
 }
 
 function requireObjectBody(body: unknown): Record<string, unknown> {
@@ -156,11 +157,11 @@ function requireObjectBody(body: unknown): Record<string, unknown> {
   return body;
 }
 
-function requireModel(body: Record<string, unknown>): string {
-  if (typeof body.model !== 'string' || body.model === '') {
+function requireModel(model: string | undefined): string {
+  if (model === undefined || model === '') {
     throw invalidRequest('The request body needs a "model" field naming one of the models your key can use (see GET /v1/models).', 'model');
   }
-  return body.model;
+  return model;
 }
 
 /** Client headers a same-protocol upstream must see unchanged (Claude Code's betas, API version). */

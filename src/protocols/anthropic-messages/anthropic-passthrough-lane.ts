@@ -1,0 +1,29 @@
+import type { RuntimeContext } from '../../core/runtime-context.ts';
+import type { PassthroughLane } from '../protocol-codec.ts';
+import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
+import { createSsePassthroughStream } from '../shared/create-sse-passthrough-stream.ts';
+import { rewriteBodyModel } from '../shared/serialize-client-body.ts';
+import { createAnthropicStreamEncoder } from './create-anthropic-stream-encoder.ts';
+import { createAnthropicUsageTap } from './create-anthropic-usage-tap.ts';
+
+/** The delta fields of text, thinking and tool-input blocks. */
+const DELTA_FIELDS = ['"text":"', '"thinking":"', '"partial_json":"'];
+
+function openStream(context: RuntimeContext) {
+  return createSsePassthroughStream({
+    tap: createAnthropicUsageTap(),
+    mark: (message) => {
+      if (message.event === 'message_stop') return 'end';
+      return message.event === 'error' ? 'error' : undefined;
+    },
+    countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
+    encodeError: (error) => createAnthropicStreamEncoder(context).push({ type: 'error', error }),
+  });
+}
+
+export const anthropicPassthroughLane: PassthroughLane = {
+  upstreamBody: ({ body, rawBody, upstreamModel }) => rewriteBodyModel(body, rawBody, upstreamModel),
+  openStream,
+  // Anthropic streams have a `ping` event of their own.
+  keepAliveFrame: 'event: ping\ndata: {"type": "ping"}\n\n',
+};

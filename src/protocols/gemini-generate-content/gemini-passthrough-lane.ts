@@ -1,0 +1,56 @@
+import type { RuntimeContext } from '../../core/runtime-context.ts';
+import type { ClientRequestInput, PassthroughLane, PassthroughStream, RequestPeek, StreamEncoderOptions } from '../protocol-codec.ts';
+import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
+import { createSsePassthroughStream } from '../shared/create-sse-passthrough-stream.ts';
+import { serializeClientBody } from '../shared/serialize-client-body.ts';
+import { encodeGeminiStreamError } from './encode-gemini-error.ts';
+import { createGeminiUsageTap } from './create-gemini-usage-tap.ts';
+
+/** Gemini names the model and the streaming choice in the URL path, not the body. */
+export function peekGeminiRequest(input: ClientRequestInput): RequestPeek {
+  return { model: input.pathModel, stream: input.pathStream ?? false, includeUsage: true };
+}
+
+const DELTA_FIELDS = ['"text":"'];
+
+/**
+ * Upstream Gemini streams are always SSE (`alt=sse`); a client that asked for the streamed
+ * JSON array gets each event's payload as one array element instead.
+ */
+function openStream(_context: RuntimeContext, options: StreamEncoderOptions): PassthroughStream {
+  const sse = createSsePassthroughStream({
+    tap: createGeminiUsageTap(),
+    mark: (message) => {
+      if (message.data.startsWith('{"error"')) return 'error';
+      return message.data.includes('"finishReason"') ? 'end' : undefined;
+    },
+    countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
+    encodeError: (error) => `data: ${JSON.stringify(encodeGeminiStreamError(error))}\n\n`,
+  });
+  if (options.format !== 'json-array') return sse;
+  let items = 0;
+  const separator = () => (items === 0 ? '[' : ',\r\n');
+  return {
+    observe: sse.observe,
+    forwardsAsIs: () => false,
+    frame(message) {
+      const item = separator() + message.data;
+      items += 1;
+      return item;
+    },
+    end: () => (items === 0 ? '[]' : ']'),
+    error: (error) => `${separator()}${JSON.stringify(encodeGeminiStreamError(error))}]`,
+    usage: sse.usage,
+    get deliveredChars() {
+      return sse.deliveredChars;
+    },
+  };
+}
+
+export const geminiPassthroughLane: PassthroughLane = {
+  // The model is in the URL, so the body goes as it came.
+  upstreamBody: ({ body, rawBody }) => rawBody ?? serializeClientBody(body),
+  openStream,
+  // The genai SDK treats any non-data segment as broken JSON, so Gemini clients get nothing.
+  keepAliveFrame: undefined,
+};

@@ -1,0 +1,54 @@
+import type { RuntimeContext } from '../../core/runtime-context.ts';
+import type { SseMessage } from '../../sse/sse-message.ts';
+import type { PassthroughBodyInput, PassthroughLane, StreamEncoderOptions } from '../protocol-codec.ts';
+import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
+import { createSsePassthroughStream } from '../shared/create-sse-passthrough-stream.ts';
+import { isRecord } from '../shared/is-record.ts';
+import { appendJsonMember, serializeClientBody } from '../shared/serialize-client-body.ts';
+import { createOpenAiChatStreamEncoder } from './create-openai-chat-stream-encoder.ts';
+import { createOpenAiChatUsageTap } from './create-openai-chat-usage-tap.ts';
+
+/** The fields of a chat chunk that carry generated text or tool arguments. */
+const DELTA_FIELDS = ['"content":"', '"reasoning_content":"', '"arguments":"'];
+
+/**
+ * Chat streams report usage only when asked, so the gateway asks on the client's behalf
+ * (`stream_options.include_usage`) to meter, and hides that last usage chunk from a client
+ * that did not ask for it.
+ */
+function upstreamBody(input: PassthroughBodyInput): string {
+  const { body, rawBody, upstreamModel, stream } = input;
+  const needsUsage = stream && !(isRecord(body.stream_options) && body.stream_options.include_usage === true);
+  if (rawBody !== undefined && body.model === upstreamModel) {
+    if (!needsUsage) return rawBody;
+    if (body.stream_options === undefined) return appendJsonMember(rawBody, '"stream_options":{"include_usage":true}');
+  }
+  if (!stream) return serializeClientBody({ ...body, model: upstreamModel });
+  const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
+  return serializeClientBody({ ...body, model: upstreamModel, stream_options: { ...streamOptions, include_usage: true } });
+}
+
+/** The usage-only chunk (`"choices":[]` with a usage object) the gateway asked for itself. */
+function isUsageChunk(message: SseMessage): boolean {
+  return message.data.includes('"choices":[]') && message.data.includes('"usage":{');
+}
+
+function openStream(context: RuntimeContext, options: StreamEncoderOptions) {
+  return createSsePassthroughStream({
+    tap: createOpenAiChatUsageTap(),
+    mark: (message) => {
+      if (message.data === '[DONE]') return 'end';
+      return message.data.startsWith('{"error"') ? 'error' : undefined;
+    },
+    countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
+    ...(options.includeUsage === true ? {} : { hides: isUsageChunk }),
+    encodeError: (error) => createOpenAiChatStreamEncoder(context, { ...options, format: 'sse' }).push({ type: 'error', error }),
+  });
+}
+
+export const openAiChatPassthroughLane: PassthroughLane = {
+  upstreamBody,
+  openStream,
+  // OpenAI's SSE readers ignore comment lines.
+  keepAliveFrame: ': keep-alive\n\n',
+};
