@@ -100,5 +100,8 @@ describe('model list', () => {
 
 test('the codec object wires every operation', () => {
   assert.equal(geminiGenerateContentCodec.id, 'gemini-generate-content');
-  for (const value of Object.values(geminiGenerateContentCodec)) assert.ok(typeof value === 'function' || typeof value === 'string');
+  const { passthrough, ...operations } = geminiGenerateContentCodec;
+  for (const value of Object.values(operations)) assert.ok(typeof value === 'function' || typeof value === 'string');
+  assert.equal(typeof passthrough.upstreamBody, 'function');
+  assert.equal(typeof passthrough.openStream, 'function');
 });
