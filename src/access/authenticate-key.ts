@@ -1,7 +1,8 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import { hashApiKey } from '../store/hash-api-key.ts';
-import type { ApiKey, Group } from '../store/store.ts';
+import type { ApiKey } from '../domain/api-key.ts';
+import type { Group } from '../domain/group.ts';
 
 export interface Caller {
   key: ApiKey;

@@ -1,7 +1,7 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import { listGroupModels } from '../snapshot/snapshot.ts';
-import type { Channel } from '../store/store.ts';
+import type { Channel } from '../domain/channel.ts';
 import type { Caller } from './authenticate-key.ts';
 import { suggestModelName } from './suggest-model-name.ts';
 

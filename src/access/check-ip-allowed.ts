@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/gateway-error.ts';
-import type { ApiKey } from '../store/store.ts';
+import type { ApiKey } from '../domain/api-key.ts';
 import { createIpMatcher } from './ip-matcher.ts';
 
 /** Allow-lists are a handful of entries; parsing them per request costs microseconds. */

@@ -1,5 +1,5 @@
 import type { Snapshot } from '../snapshot/snapshot.ts';
-import type { Channel } from '../store/store.ts';
+import type { Channel } from '../domain/channel.ts';
 import type { Caller } from './authenticate-key.ts';
 import { visibleModels } from './authorize-model.ts';
 import { CLIENT_KINDS, clientSetup, isClientKind, type ClientSetup } from './client-kinds.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Kv } from '../kv/kv.ts';
-import type { ApiKey } from '../store/store.ts';
+import type { ApiKey } from '../domain/api-key.ts';
 
 const MINUTE = 60_000;
 /** A concurrency slot ends by itself after this long unless given back (a crashed instance's slots). */

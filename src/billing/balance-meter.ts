@@ -1,6 +1,6 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Kv, KvAdjustResult } from '../kv/kv.ts';
-import type { ApiKey } from '../store/store.ts';
+import type { ApiKey } from '../domain/api-key.ts';
 import type { ChargeWriter } from './charge-writer.ts';
 import { formatUsd } from './format-usd.ts';
 import { spendWindows, type SpendWindow } from './spend-windows.ts';

@@ -1,5 +1,5 @@
 import type { Usage } from '../core/usage.ts';
-import type { ModelPrice } from '../store/store.ts';
+import type { ModelPrice } from '../domain/model-price.ts';
 
 /**
  * The exact cost of one request in integer micro-USD. Prices are micro-USD per million

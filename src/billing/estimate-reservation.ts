@@ -1,4 +1,4 @@
-import type { ModelPrice } from '../store/store.ts';
+import type { ModelPrice } from '../domain/model-price.ts';
 import { computeCostMicros } from './compute-cost.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
-import type { ModelPrice } from '../store/store.ts';
+import type { ModelPrice } from '../domain/model-price.ts';
 
 /**
  * The price a request for `model` is billed at. Without a price the request is served at zero

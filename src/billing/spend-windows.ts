@@ -1,4 +1,4 @@
-import type { KeyLimits } from '../store/store.ts';
+import type { KeyLimits } from '../domain/api-key.ts';
 
 export type SpendPeriod = 'daily' | 'weekly' | 'monthly';
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { UsageLogEntry, UsageLogRepository } from '../store/store.ts';
+import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
+import type { UsageLogRepository } from '../store/store.ts';
 
 export interface UsageWriterOptions {
   /** Flush at least this often. */

@@ -1,6 +1,6 @@
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
-import type { Channel } from '../store/store.ts';
-import type { ChannelKind } from './channel-kind.ts';
+import type { Channel } from '../domain/channel.ts';
+import type { ChannelKind } from '../domain/channel-kind.ts';
 
 /** Where and how to send one upstream request. */
 export interface UpstreamTarget {

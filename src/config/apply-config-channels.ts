@@ -1,4 +1,5 @@
-import type { ChannelPatch, NewChannel, Store } from '../store/store.ts';
+import type { ChannelPatch, NewChannel } from '../domain/channel.ts';
+import type { Store } from '../store/store.ts';
 import type { ConfigFileChannel } from './config-file-schema.ts';
 import type { KindSummary } from './config-apply-summary.ts';
 import { emptyKindSummary, sameValue } from './config-apply-summary.ts';

@@ -1,4 +1,5 @@
-import type { NewModelPrice, Store } from '../store/store.ts';
+import type { NewModelPrice } from '../domain/model-price.ts';
+import type { Store } from '../store/store.ts';
 import { applyConfigChannels } from './apply-config-channels.ts';
 import { applyConfigKeys } from './apply-config-keys.ts';
 import type { ConfigApplySummary, KindSummary } from './config-apply-summary.ts';

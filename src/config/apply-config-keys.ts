@@ -1,6 +1,7 @@
 import { hashApiKey } from '../store/hash-api-key.ts';
 import { keyHint } from '../store/key-hint.ts';
-import type { ApiKey, ApiKeyPatch, KeyLimits, NewApiKey, Store } from '../store/store.ts';
+import type { ApiKey, ApiKeyPatch, KeyLimits, NewApiKey } from '../domain/api-key.ts';
+import type { Store } from '../store/store.ts';
 import { ConfigError } from './config-error.ts';
 import type { ConfigFileKey } from './config-file-schema.ts';
 import type { KindSummary } from './config-apply-summary.ts';

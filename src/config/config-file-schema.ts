@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNEL_KINDS } from '../channels/channel-kind.ts';
+import { CHANNEL_KINDS } from '../domain/channel-kind.ts';
 import { isIpOrCidr } from './is-ip-or-cidr.ts';
 
 // Messages are written for the operator editing the YAML: they follow "<path>: ".

@@ -1,4 +1,4 @@
-import type { Channel } from '../store/store.ts';
+import type { Channel } from '../domain/channel.ts';
 import { CircuitBreaker, DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions, type CircuitState } from './circuit-breaker.ts';
 
 export interface LastError {

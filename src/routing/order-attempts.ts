@@ -1,4 +1,4 @@
-import type { Channel } from '../store/store.ts';
+import type { Channel } from '../domain/channel.ts';
 
 /**
  * The order in which a request tries its candidate channels: highest priority tier first;

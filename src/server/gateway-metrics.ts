@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ChannelHealth } from '../routing/channel-health.ts';
 import type { StreamGauge } from '../relay/stream-gauge.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
-import type { UsageLogEntry } from '../store/store.ts';
+import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 const CIRCUIT_STATES = { closed: 0, 'half-open': 1, open: 2 } as const;

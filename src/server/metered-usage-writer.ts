@@ -1,5 +1,5 @@
 import { UsageWriter } from '../billing/usage-writer.ts';
-import type { UsageLogEntry } from '../store/store.ts';
+import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
 
 /** The usage writer that also counts each row into the Prometheus metrics. */

@@ -1,6 +1,6 @@
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import type { Usage } from '../core/usage.ts';
-import type { UsageLogEntry } from '../store/store.ts';
+import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 
 export type UsageRow = Omit<
   UsageLogEntry,

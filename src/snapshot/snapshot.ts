@@ -1,4 +1,7 @@
-import type { ApiKey, Channel, Group, ModelPrice } from '../store/store.ts';
+import type { ApiKey } from '../domain/api-key.ts';
+import type { Channel } from '../domain/channel.ts';
+import type { Group } from '../domain/group.ts';
+import type { ModelPrice } from '../domain/model-price.ts';
 
 /**
  * Everything the hot path needs to authorise and route a request, held in memory and swapped

@@ -1,128 +1,16 @@
-import type { ChannelKind } from '../channels/channel-kind.ts';
+import type { ApiKey, ApiKeyPatch, NewApiKey } from '../domain/api-key.ts';
+import type { Channel, ChannelPatch, NewChannel } from '../domain/channel.ts';
+import type { Group, GroupPatch, NewGroup } from '../domain/group.ts';
+import type { ModelPrice, NewModelPrice } from '../domain/model-price.ts';
+import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 
-/**
- * Records as the rest of the gateway sees them: camelCase, times in epoch milliseconds,
- * money in integer micro-USD (1 USD = 1_000_000), upstream secrets already decrypted.
- * Table and column names (snake_case) and encryption stay inside `store/`.
+/*
+ * The store's ports: repository interfaces over the records in `src/domain/`, plus the
+ * query and aggregate shapes only the store answers. Records cross this boundary in camelCase,
+ * times in epoch milliseconds, money in integer micro-USD (1 USD = 1_000_000), upstream
+ * secrets already decrypted; table and column names (snake_case) and encryption stay inside
+ * `store/`.
  */
-export interface Group {
-  name: string;
-  description: string;
-  /** Per-group price multiplier, 1 = list price. */
-  priceMultiplier: number;
-  createdAt: number;
-}
-
-export interface Channel {
-  id: string;
-  name: string;
-  provider: ChannelKind;
-  /** As the provider's SDK takes it: OpenAI `https://host/v1`, Anthropic and Gemini the root. */
-  baseUrl: string;
-  /** One or more upstream secrets; requests rotate among them. Never leave the process. */
-  apiKeys: string[];
-  /** Public model names this channel serves. */
-  models: string[];
-  groups: string[];
-  /** Public name → upstream name. */
-  modelMap: Record<string, string>;
-  priority: number;
-  weight: number;
-  enabled: boolean;
-  /** OpenAI kind only: the host also serves `/responses`, so Responses clients pass through. */
-  supportsResponses: boolean;
-  /** Path prefixes (e.g. `antigravity`) allowed to route here; empty = every surface. */
-  allowedPrefixes: string[];
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  group: string;
-  /** SHA-256 of the secret, hex. The secret itself is never stored. */
-  keyHash: string;
-  /** A short, non-secret hint shown in lists: `sk-abcd…wxyz`. */
-  keyHint: string;
-  /** Epoch ms; null = never expires. */
-  expiresAt: number | null;
-  /** Remaining balance in micro-USD; null = unlimited. */
-  balanceMicros: number | null;
-  /** Total spent so far in micro-USD. */
-  spentMicros: number;
-  /** null = every model of the group. */
-  allowedModels: string[] | null;
-  /** IPs or CIDRs (v4 and v6); null = anywhere. */
-  allowedIps: string[] | null;
-  enabled: boolean;
-  limits: KeyLimits;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface KeyLimits {
-  requestsPerMinute?: number;
-  tokensPerMinute?: number;
-  concurrentRequests?: number;
-  dailySpendMicros?: number;
-  weeklySpendMicros?: number;
-  monthlySpendMicros?: number;
-}
-
-export interface ModelPrice {
-  model: string;
-  /** micro-USD per million tokens. */
-  inputPerMillion: number;
-  outputPerMillion: number;
-  cacheReadPerMillion: number | null;
-  cacheWritePerMillion: number | null;
-  updatedAt: number;
-}
-
-export interface UsageLogEntry {
-  requestId: string;
-  /** Epoch ms when the request arrived. */
-  time: number;
-  keyId: string | null;
-  keyName: string | null;
-  group: string | null;
-  /** The model name the client asked for. */
-  model: string | null;
-  /** The model name sent upstream after the channel's model map. */
-  upstreamModel: string | null;
-  channelId: string | null;
-  channelName: string | null;
-  clientProtocol: string | null;
-  upstreamProtocol: string | null;
-  /** The URL prefix surface, e.g. `antigravity`, or null for the root surfaces. */
-  surface: string | null;
-  status: number;
-  errorCode: string | null;
-  errorMessage: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  reasoningTokens: number;
-  costMicros: number;
-  latencyMs: number;
-  /** Time to first byte sent to the client; null when nothing was streamed. */
-  ttftMs: number | null;
-  stream: boolean;
-  warnings: string[];
-  /** Each upstream attempt in order: which channel, what status, what error. */
-  attempts: UsageAttempt[];
-  clientIp: string | null;
-}
-
-export interface UsageAttempt {
-  channelId: string;
-  channelName: string;
-  status: number | null;
-  errorCode: string | null;
-  latencyMs: number;
-}
 
 export interface UsageLogQuery {
   limit?: number;
@@ -213,19 +101,6 @@ export interface UsageSummary {
   byModel: UsageBreakdownRow[];
   byKey: UsageBreakdownRow[];
 }
-
-export type NewGroup = Pick<Group, 'name'> & Partial<Pick<Group, 'description' | 'priceMultiplier'>>;
-export type GroupPatch = Partial<Pick<Group, 'description' | 'priceMultiplier'>>;
-
-export type NewChannel = Omit<Channel, 'id' | 'createdAt' | 'updatedAt'>;
-export type ChannelPatch = Partial<NewChannel>;
-
-export type NewApiKey = Omit<ApiKey, 'id' | 'createdAt' | 'updatedAt' | 'spentMicros'>;
-export type ApiKeyPatch = Partial<
-  Pick<ApiKey, 'name' | 'group' | 'expiresAt' | 'balanceMicros' | 'allowedModels' | 'allowedIps' | 'enabled' | 'limits'>
->;
-
-export type NewModelPrice = Omit<ModelPrice, 'updatedAt'>;
 
 /**
  * Repositories. Each method is atomic: it either writes the whole record or nothing.

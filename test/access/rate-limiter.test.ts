@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { RateLimiter } from '../../src/access/rate-limiter.ts';
 import { isGatewayError } from '../../src/core/gateway-error.ts';
 import { createMemoryKv } from '../../src/kv/create-memory-kv.ts';
-import type { ApiKey, KeyLimits } from '../../src/store/store.ts';
+import type { ApiKey, KeyLimits } from '../../src/domain/api-key.ts';
 
 // 12:00:15 UTC: 45 s left in the minute.
 const START = Date.UTC(2024, 4, 6, 12, 0, 15);

@@ -6,7 +6,7 @@ import { ChargeWriter } from '../../src/billing/charge-writer.ts';
 import { spendWindows } from '../../src/billing/spend-windows.ts';
 import { isGatewayError } from '../../src/core/gateway-error.ts';
 import { createMemoryKv } from '../../src/kv/create-memory-kv.ts';
-import type { ApiKey } from '../../src/store/store.ts';
+import type { ApiKey } from '../../src/domain/api-key.ts';
 
 const NOW = Date.UTC(2024, 4, 8, 15, 30); // Wednesday 2024-05-08
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { computeCostMicros } from '../../src/billing/compute-cost.ts';
 import { estimateReservationMicros } from '../../src/billing/estimate-reservation.ts';
 import { formatUsd } from '../../src/billing/format-usd.ts';
-import type { ModelPrice } from '../../src/store/store.ts';
+import type { ModelPrice } from '../../src/domain/model-price.ts';
 
 const price = (input: number, output: number, cacheRead: number | null = null, cacheWrite: number | null = null): ModelPrice => ({
   model: 'm',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { orderAttempts } from '../../src/routing/order-attempts.ts';
 import { resolveUpstreamModel } from '../../src/routing/resolve-upstream-model.ts';
 import { GatewayError } from '../../src/core/gateway-error.ts';
-import type { Channel } from '../../src/store/store.ts';
+import type { Channel } from '../../src/domain/channel.ts';
 import { createFixedRuntime } from '../helpers/fixed-runtime.ts';
 
 function channel(id: string, priority: number, weight: number, modelMap: Record<string, string> = {}): Channel {

@@ -6,7 +6,9 @@ import type { z } from 'zod';
 import { generateApiKey } from '../../store/generate-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import { probeChannel } from '../../relay/probe-channel.ts';
-import { StoreConflictError, type Channel, type KeyLimits, type NewChannel } from '../../store/store.ts';
+import type { KeyLimits } from '../../domain/api-key.ts';
+import type { Channel, NewChannel } from '../../domain/channel.ts';
+import { StoreConflictError } from '../../store/store.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {
   channelCreateSchema,

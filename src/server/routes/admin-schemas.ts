@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNEL_KINDS } from '../../channels/channel-kind.ts';
+import { CHANNEL_KINDS } from '../../domain/channel-kind.ts';
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 const httpUrl = z

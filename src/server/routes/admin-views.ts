@@ -1,5 +1,7 @@
 import type { ChannelHealthView } from '../../routing/channel-health.ts';
-import type { ApiKey, Channel, ModelPrice } from '../../store/store.ts';
+import type { ApiKey } from '../../domain/api-key.ts';
+import type { Channel } from '../../domain/channel.ts';
+import type { ModelPrice } from '../../domain/model-price.ts';
 
 const MICROS_PER_USD = 1_000_000;
 

@@ -2,7 +2,8 @@ import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'ky
 import type { ChannelsTable, DatabaseSchema } from '../database-schema.ts';
 import { requireGroupNames } from '../require-group-names.ts';
 import type { SecretBox } from '../secret-box.ts';
-import type { Channel, ChannelRepository, NewChannel } from '../store.ts';
+import type { Channel, NewChannel } from '../../domain/channel.ts';
+import type { ChannelRepository } from '../store.ts';
 import { StoreConflictError } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { translateConstraintError } from '../translate-constraint-error.ts';

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { GroupsTable } from '../database-schema.ts';
-import type { Group, GroupRepository } from '../store.ts';
+import type { Group } from '../../domain/group.ts';
+import type { GroupRepository } from '../store.ts';
 import { StoreConflictError } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { translateConstraintError } from '../translate-constraint-error.ts';

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ModelPricesTable } from '../database-schema.ts';
-import type { ModelPrice, PriceRepository } from '../store.ts';
+import type { ModelPrice } from '../../domain/model-price.ts';
+import type { PriceRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 
 export function createPriceRepository({ db, now }: StoreContext): PriceRepository {

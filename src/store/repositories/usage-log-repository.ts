@@ -1,7 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Selectable } from 'kysely';
 import type { UsageLogsTable } from '../database-schema.ts';
-import type { UsageAttempt, UsageLogEntry, UsageLogRepository } from '../store.ts';
+import type { UsageAttempt, UsageLogEntry } from '../../domain/usage-log-entry.ts';
+import type { UsageLogRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { aggregateUsage } from './aggregate-usage.ts';
 import { summarizeUsage } from './summarize-usage.ts';

@@ -1,4 +1,7 @@
-import type { NewApiKey, NewChannel, Store, UsageLogEntry } from '../../../src/store/store.ts';
+import type { NewApiKey } from '../../../src/domain/api-key.ts';
+import type { NewChannel } from '../../../src/domain/channel.ts';
+import type { UsageLogEntry } from '../../../src/domain/usage-log-entry.ts';
+import type { Store } from '../../../src/store/store.ts';
 import type { StoreHarness } from '../store-harness.ts';
 
 export interface ConformanceContext {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { UsageLogEntry } from '../../../src/store/store.ts';
+import type { UsageLogEntry } from '../../../src/domain/usage-log-entry.ts';
 import type { ConformanceContext } from './conformance-context.ts';
 import { START_TIME, usageEntry } from './conformance-context.ts';
 

@@ -1,4 +1,4 @@
-/** The kinds of upstream a channel can point at. Each has one adapter in `channel-registry.ts`. */
+/** The kinds of upstream a channel can point at. Each has one adapter in `channels/channel-registry.ts`. */
 export const CHANNEL_KINDS = ['openai', 'anthropic', 'gemini'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 

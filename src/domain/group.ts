@@ -1,0 +1,11 @@
+/** A tenant group: keys belong to one, channels serve one or more; its multiplier scales prices. */
+export interface Group {
+  name: string;
+  description: string;
+  /** Per-group price multiplier, 1 = list price. */
+  priceMultiplier: number;
+  createdAt: number;
+}
+
+export type NewGroup = Pick<Group, 'name'> & Partial<Pick<Group, 'description' | 'priceMultiplier'>>;
+export type GroupPatch = Partial<Pick<Group, 'description' | 'priceMultiplier'>>;

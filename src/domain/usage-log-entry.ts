@@ -1,0 +1,44 @@
+/** One row per generation request, relayed or refused: what was asked, where it went, what it cost. */
+export interface UsageLogEntry {
+  requestId: string;
+  /** Epoch ms when the request arrived. */
+  time: number;
+  keyId: string | null;
+  keyName: string | null;
+  group: string | null;
+  /** The model name the client asked for. */
+  model: string | null;
+  /** The model name sent upstream after the channel's model map. */
+  upstreamModel: string | null;
+  channelId: string | null;
+  channelName: string | null;
+  clientProtocol: string | null;
+  upstreamProtocol: string | null;
+  /** The URL prefix surface, e.g. `antigravity`, or null for the root surfaces. */
+  surface: string | null;
+  status: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  costMicros: number;
+  latencyMs: number;
+  /** Time to first byte sent to the client; null when nothing was streamed. */
+  ttftMs: number | null;
+  stream: boolean;
+  warnings: string[];
+  /** Each upstream attempt in order: which channel, what status, what error. */
+  attempts: UsageAttempt[];
+  clientIp: string | null;
+}
+
+export interface UsageAttempt {
+  channelId: string;
+  channelName: string;
+  status: number | null;
+  errorCode: string | null;
+  latencyMs: number;
+}
