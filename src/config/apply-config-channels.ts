@@ -1,4 +1,5 @@
 import type { ChannelPatch, NewChannel } from '../domain/channel.ts';
+import { toNewChannel } from '../domain/new-channel.ts';
 import type { Store } from '../store/store.ts';
 import type { ConfigFileChannel } from './config-file-schema.ts';
 import type { KindSummary } from './config-apply-summary.ts';
@@ -28,21 +29,4 @@ export async function applyConfigChannels(store: Store, channels: readonly Confi
     }
   }
   return summary;
-}
-
-function toNewChannel(entry: ConfigFileChannel): NewChannel {
-  return {
-    name: entry.name,
-    provider: entry.provider,
-    baseUrl: entry.baseUrl,
-    apiKeys: entry.apiKeys ?? (entry.apiKey === undefined ? [] : [entry.apiKey]),
-    models: entry.models,
-    groups: entry.groups ?? ['default'],
-    modelMap: entry.modelMap ?? {},
-    priority: entry.priority ?? 0,
-    weight: entry.weight ?? 1,
-    enabled: entry.enabled ?? true,
-    supportsResponses: entry.supportsResponses ?? false,
-    allowedPrefixes: entry.allowedPrefixes ?? [],
-  };
 }

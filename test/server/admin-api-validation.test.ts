@@ -153,4 +153,11 @@ describe('admin API: every bad input is a 400/404/409 naming the field, and writ
     await harness.admin('POST', '/keys', { name: 'second-key', group: 'ghost' }, 400);
     await harness.admin('POST', '/keys', { name: 'second-key', group: 'default' }, 201);
   });
+
+  test('a channel created without groups serves the default group, as one from the config file does', async () => {
+    const created = await harness.admin('POST', '/channels', without(channel({ name: 'no-groups' }), 'groups'), 201);
+    assert.deepEqual(created.groups, ['default']);
+    const stored = await harness.admin('GET', `/channels/${created.id}`);
+    assert.deepEqual(stored.groups, ['default']);
+  });
 });

@@ -7,7 +7,8 @@ import { generateApiKey } from '../../store/generate-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import { probeChannel } from '../../relay/probe-channel.ts';
 import type { KeyLimits } from '../../domain/api-key.ts';
-import type { Channel, NewChannel } from '../../domain/channel.ts';
+import type { Channel } from '../../domain/channel.ts';
+import { toNewChannel } from '../../domain/new-channel.ts';
 import { StoreConflictError } from '../../store/store.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {
@@ -78,8 +79,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       });
       admin.post('/channels', async (request, reply) => {
         const input = parseAdminInput(channelCreateSchema, request.body);
-        await requireGroups(deps, input.groups, 'groups');
-        const channel = await withConflicts(() => store.channels.create(toNewChannel(input)));
+        const desired = toNewChannel(input);
+        await requireGroups(deps, desired.groups, 'groups');
+        const channel = await withConflicts(() => store.channels.create(desired));
         await changed();
         return reply.code(201).send(channelView(channel));
       });
@@ -229,23 +231,6 @@ async function withConflicts<T>(action: () => Promise<T>): Promise<T> {
     if (error instanceof StoreConflictError) throw new GatewayError('conflict', error.message, { param: error.field });
     throw error;
   }
-}
-
-function toNewChannel(input: z.infer<typeof channelCreateSchema>): NewChannel {
-  return {
-    name: input.name,
-    provider: input.provider,
-    baseUrl: input.baseUrl,
-    apiKeys: input.apiKeys ?? (input.apiKey === undefined ? [] : [input.apiKey]),
-    models: input.models,
-    groups: input.groups,
-    modelMap: input.modelMap ?? {},
-    priority: input.priority ?? 0,
-    weight: input.weight ?? 1,
-    enabled: input.enabled ?? true,
-    supportsResponses: input.supportsResponses ?? false,
-    allowedPrefixes: input.allowedPrefixes ?? [],
-  };
 }
 
 function toEpoch(value: string | number | null | undefined): number | null {

@@ -29,7 +29,8 @@ const channelFields = {
   apiKey: z.string().min(1, 'must not be empty').optional(),
   apiKeys: z.array(z.string().min(1)).min(1, 'needs at least one key').optional(),
   models: z.array(modelName).min(1, 'needs at least one model'),
-  groups: z.array(name).min(1, 'needs at least one group'),
+  // Optional on create, as in the config file: toNewChannel defaults it to [default].
+  groups: z.array(name).min(1, 'needs at least one group').optional(),
   modelMap: z.record(modelName, modelName).optional(),
   // Bounded to fit the PostgreSQL integer columns.
   priority: z.number().int('must be an integer').min(-1_000_000).max(1_000_000).optional(),
