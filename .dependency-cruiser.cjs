@@ -15,10 +15,11 @@ module.exports = {
       name: 'codec-internals-stay-in-protocols',
       severity: 'error',
       comment:
-        "Outside src/protocols/, a codec is reached only through its public entry (its index.ts) or the registry " +
-        '(codec-registry.ts) and the contract (protocol-codec.ts); its files and protocols/shared/ are its own business.',
+        "Outside src/protocols/, a codec is reached only through its public entry (its index.ts), the registry " +
+        '(codec-registry.ts), the contract (protocol-codec.ts) or the other top-level protocols/ modules; the files ' +
+        'of a codec folder are its own business. protocols/shared/ holds codec-neutral helpers (isRecord) and is open.',
       from: { path: '^src/', pathNot: '^src/protocols/' },
-      to: { path: '^src/protocols/[^/]+/', pathNot: '^src/protocols/[^/]+/index[.]ts$' },
+      to: { path: '^src/protocols/[^/]+/', pathNot: ['^src/protocols/[^/]+/index[.]ts$', '^src/protocols/shared/'] },
     },
     {
       name: 'domain-is-a-leaf',
@@ -60,10 +61,17 @@ module.exports = {
       severity: 'error',
       comment:
         'The request path is built bottom-up: records and codecs, then channels, routing, kv, store and snapshot, then ' +
-        'access and billing, then the relay and the generation pipeline, then the HTTP layer. A lower layer never ' +
-        'imports relay/, pipeline/ or server/.',
+        'access and billing, then the relay, then the generation pipeline, then the HTTP layer. A lower layer never ' +
+        'imports relay/, generation/ or server/, and the relay never imports generation/ or server/.',
       from: { path: '^src/(domain|core|sse|protocols|channels|routing|kv|store|snapshot|upstream|access|billing|config|cluster)/' },
-      to: { path: '^src/(relay|pipeline|server)/' },
+      to: { path: '^src/(relay|generation|server)/' },
+    },
+    {
+      name: 'relay-below-pipeline',
+      severity: 'error',
+      comment: 'The relay tries channels for one decoded request; the pipeline (generation/) calls it, never the reverse.',
+      from: { path: '^src/relay/' },
+      to: { path: '^src/(generation|server)/' },
     },
     {
       name: 'http-framework-stays-in-server',
