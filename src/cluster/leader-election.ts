@@ -36,7 +36,10 @@ export function startRedisLeaderElection(input: { redis: Redis; key: string; ttl
   let leader = false;
   let stopped = false;
 
+  let ticking = false; // one tick at a time: a slow Redis must not let renewals overlap
   const tick = async () => {
+    if (ticking) return;
+    ticking = true;
     try {
       const held = leader
         ? (await input.redis.eval(RENEW, 1, input.key, token, String(ttlMs))) === 1
@@ -45,6 +48,8 @@ export function startRedisLeaderElection(input: { redis: Redis; key: string; ttl
       leader = held && !stopped;
     } catch {
       leader = false;
+    } finally {
+      ticking = false;
     }
   };
   void tick();
@@ -77,13 +82,23 @@ export function startPostgresLeaderElection(input: { databaseUrl: string; lockId
     leader = false;
     void old?.end().catch(() => undefined);
   };
+  // One tick at a time: on a loaded machine a connect can outlast the retry interval, and an
+  // overlapping tick would open a second connection, orphaning the first one with the lock held
+  // (nobody else could lead, and the stray connection kept the process alive).
+  let ticking = false;
   const tick = async () => {
-    if (leader || stopped) return;
+    if (leader || stopped || ticking) return;
+    ticking = true;
     try {
       if (!client) {
         const fresh = new pg.Client({ connectionString: input.databaseUrl });
         fresh.on('error', drop);
         await fresh.connect();
+        if (stopped) {
+          // stop() ran while this connection was opening: it must not outlive the election.
+          await fresh.end().catch(() => undefined);
+          return;
+        }
         client = fresh;
       }
       const result = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [input.lockId]);
@@ -91,6 +106,8 @@ export function startPostgresLeaderElection(input: { databaseUrl: string; lockId
       if (leader) input.logger.info('this instance now runs the leader work (health checks, log pruning)');
     } catch {
       drop();
+    } finally {
+      ticking = false;
     }
   };
   void tick();
