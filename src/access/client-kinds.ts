@@ -1,22 +1,7 @@
+import { clientAddress, clientProtocol, type ClientKind } from '../domain/client-kinds.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
 
-export const CLIENT_KINDS = [
-  'openai-sdk',
-  'openai-http',
-  'claude-code',
-  'anthropic-sdk',
-  'gemini-cli',
-  'genai-sdk',
-  'gemini-http',
-  'codex',
-  'antigravity',
-] as const;
-
-export type ClientKind = (typeof CLIENT_KINDS)[number];
-
-export function isClientKind(value: unknown): value is ClientKind {
-  return typeof value === 'string' && (CLIENT_KINDS as readonly string[]).includes(value);
-}
+export { CLIENT_KINDS, isClientKind, type ClientKind } from '../domain/client-kinds.ts';
 
 export interface ClientSetup {
   protocol: ProtocolId;
@@ -35,72 +20,72 @@ export function clientSetup(kind: ClientKind, origin: string, altPrefix: string,
   switch (kind) {
     case 'openai-sdk':
       return {
-        protocol: 'openai-chat',
-        baseUrl: `${origin}/v1`,
+        protocol: clientProtocol(kind),
+        baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'Authorization: Bearer <API_KEY>',
         surface: null,
         advice: `Set the SDK's base URL (OPENAI_BASE_URL / baseURL) to ${origin}/v1; the SDK appends /chat/completions itself, so do not enter /chat/completions or /models.`,
       };
     case 'openai-http':
       return {
-        protocol: 'openai-chat',
-        baseUrl: `${origin}/v1/chat/completions`,
+        protocol: clientProtocol(kind),
+        baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'Authorization: Bearer <API_KEY>',
         surface: null,
         advice: `POST the JSON body to ${origin}/v1/chat/completions with Content-Type: application/json and "model": "${model}".`,
       };
     case 'claude-code':
       return {
-        protocol: 'anthropic-messages',
-        baseUrl: origin,
+        protocol: clientProtocol(kind),
+        baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'x-api-key: <API_KEY> (ANTHROPIC_API_KEY) or Authorization: Bearer <API_KEY> (ANTHROPIC_AUTH_TOKEN)',
         surface: null,
         advice: `Set ANTHROPIC_BASE_URL=${origin} (the root, without /v1) and ANTHROPIC_MODEL=${model}; no manual model-list fetch is needed.`,
       };
     case 'anthropic-sdk':
       return {
-        protocol: 'anthropic-messages',
-        baseUrl: origin,
+        protocol: clientProtocol(kind),
+        baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'x-api-key: <API_KEY>',
         surface: null,
         advice: `Set the SDK's baseURL to ${origin} (the root, without /v1); it appends /v1/messages itself.`,
       };
     case 'gemini-cli':
       return {
-        protocol: 'gemini-generate-content',
-        baseUrl: origin,
+        protocol: clientProtocol(kind),
+        baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'x-goog-api-key: <API_KEY> (GEMINI_API_KEY)',
         surface: null,
         advice: `Set GOOGLE_GEMINI_BASE_URL=${origin} (the root, not /v1beta), GEMINI_API_KEY=<API_KEY> and GEMINI_MODEL=${model}.`,
       };
     case 'genai-sdk':
       return {
-        protocol: 'gemini-generate-content',
-        baseUrl: origin,
+        protocol: clientProtocol(kind),
+        baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'x-goog-api-key: <API_KEY>',
         surface: null,
         advice: `Pass httpOptions: { baseUrl: "${origin}", apiVersion: "v1beta" } (the root, not /v1beta).`,
       };
     case 'gemini-http':
       return {
-        protocol: 'gemini-generate-content',
-        baseUrl: `${origin}/v1beta`,
+        protocol: clientProtocol(kind),
+        baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'x-goog-api-key: <API_KEY>',
         surface: null,
         advice: `Use ${origin}/v1beta and append the endpoint path, e.g. POST ${origin}/v1beta/models/${encodeURIComponent(model)}:generateContent or GET ${origin}/v1beta/models.`,
       };
     case 'codex':
       return {
-        protocol: 'openai-responses',
-        baseUrl: `${origin}/v1`,
+        protocol: clientProtocol(kind),
+        baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'Authorization: Bearer <API_KEY>',
         surface: null,
         advice: `In ~/.codex/config.toml give the provider base_url = "${origin}/v1" and wire_api = "responses"; Codex appends /responses and /models.`,
       };
     case 'antigravity':
       return {
-        protocol: 'openai-chat',
-        baseUrl: `${origin}/${altPrefix}/v1`,
+        protocol: clientProtocol(kind),
+        baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'Authorization: Bearer <API_KEY>',
         surface: altPrefix,
         advice: `Use the alternative-client prefix: ${origin}/${altPrefix}/v1 for OpenAI-style providers (its model list is ${origin}/${altPrefix}/v1/models), ${origin}/${altPrefix} for Anthropic-style and ${origin}/${altPrefix}/v1beta for Gemini-style ones.`,

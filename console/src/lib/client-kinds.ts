@@ -1,6 +1,14 @@
-/** The specification's base-address table, one entry per client kind, with copy-ready set-up. */
-export type ClientKind = 'openai-sdk' | 'openai-http' | 'claude-code' | 'gemini-cli' | 'gemini-http' | 'codex' | 'antigravity';
+import {
+  CLIENT_KINDS as KINDS,
+  clientAddress,
+  clientLabel,
+  clientModelList,
+  type ClientKind,
+} from '../../../src/domain/client-kinds.ts';
 
+export type { ClientKind };
+
+/** Copy-ready set-up for one client kind; the kinds, addresses and model lists come from the gateway's own table. */
 export interface ClientSetup {
   kind: ClientKind;
   label: string;
@@ -14,25 +22,19 @@ export interface ClientSetup {
   probe: { path: string; header: 'bearer' | 'x-goog-api-key' | 'x-api-key' };
 }
 
-export const CLIENT_KINDS: Array<[ClientKind, string]> = [
-  ['openai-sdk', 'OpenAI SDK or chat-completions client'],
-  ['openai-http', 'Raw HTTP chat completions'],
-  ['claude-code', 'Claude Code (and the Anthropic SDK)'],
-  ['gemini-cli', 'Gemini CLI'],
-  ['gemini-http', 'Raw Gemini HTTP and other tools’ Gemini providers'],
-  ['codex', 'Codex CLI (Responses API)'],
-  ['antigravity', 'Alternative clients (path prefix)'],
-];
+export const CLIENT_KINDS: Array<[ClientKind, string]> = KINDS.map((kind) => [kind, clientLabel(kind)]);
 
 /** `key` is what goes in the text: the real key for the clipboard, a masked one for the screen. */
 export function clientSetup(kind: ClientKind, root: string, key: string, model: string, altPrefix: string): ClientSetup {
-  const label = CLIENT_KINDS.find(([id]) => id === kind)![1];
+  const label = clientLabel(kind);
+  const address = clientAddress(kind, root, altPrefix);
+  const probe = clientModelList(kind, altPrefix);
   switch (kind) {
     case 'openai-sdk':
       return {
         kind,
         label,
-        address: `${root}/v1`,
+        address,
         addressNote: 'The client appends /chat/completions itself; do not enter /models or /chat/completions.',
         blocks: [
           ['Environment', `export OPENAI_BASE_URL="${root}/v1"\nexport OPENAI_API_KEY="${key}"`],
@@ -46,13 +48,13 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
           ],
         ],
         notes: [],
-        probe: { path: '/v1/models', header: 'bearer' },
+        probe,
       };
     case 'openai-http':
       return {
         kind,
         label,
-        address: `${root}/v1/chat/completions`,
+        address,
         addressNote: 'The full endpoint address, with Authorization: Bearer <key>.',
         blocks: [
           [
@@ -62,36 +64,70 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
           ['Model list', `curl ${root}/v1/models -H "Authorization: Bearer ${key}"`],
         ],
         notes: ['Add "stream": true to the body for a streamed reply.'],
-        probe: { path: '/v1/models', header: 'bearer' },
+        probe,
       };
     case 'claude-code':
       return {
         kind,
         label,
-        address: root,
+        address,
         addressNote: 'The root address, without /v1; no manual model-list fetch is needed.',
         blocks: [['Environment', `export ANTHROPIC_BASE_URL="${root}"\nexport ANTHROPIC_AUTH_TOKEN="${key}"\nexport ANTHROPIC_MODEL="${model}"\nclaude`]],
-        notes: ['The Anthropic SDK takes the same root as base_url.'],
-        probe: { path: '/v1/models', header: 'bearer' },
+        notes: [],
+        probe,
+      };
+    case 'anthropic-sdk':
+      return {
+        kind,
+        label,
+        address,
+        addressNote: 'The root address, without /v1; the SDK appends /v1/messages itself.',
+        blocks: [
+          [
+            'Python',
+            `from anthropic import Anthropic\n\nclient = Anthropic(base_url="${root}", api_key="${key}")\nreply = client.messages.create(\n    model="${model}",\n    max_tokens=1024,\n    messages=[{"role": "user", "content": "Hello"}],\n)\nprint(reply.content[0].text)`,
+          ],
+          [
+            'JavaScript',
+            `import Anthropic from '@anthropic-ai/sdk';\n\nconst client = new Anthropic({ baseURL: '${root}', apiKey: '${key}' });\nconst reply = await client.messages.create({\n  model: '${model}',\n  max_tokens: 1024,\n  messages: [{ role: 'user', content: 'Hello' }],\n});\nconsole.log(reply.content[0].text);`,
+          ],
+        ],
+        notes: [],
+        probe,
       };
     case 'gemini-cli':
       return {
         kind,
         label,
-        address: root,
+        address,
         addressNote: 'The root address, not /v1beta (the CLI adds /v1beta itself; with it twice you get a 404).',
         blocks: [
           ['Environment', `export GOOGLE_GEMINI_BASE_URL="${root}"\nexport GEMINI_API_KEY="${key}"\nexport GEMINI_MODEL="${model}"\ngemini`],
           ['~/.gemini/settings.json', JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2)],
         ],
         notes: ['The settings.json line makes the CLI use the API key instead of asking you to sign in with Google.'],
-        probe: { path: '/v1beta/models', header: 'x-goog-api-key' },
+        probe,
+      };
+    case 'genai-sdk':
+      return {
+        kind,
+        label,
+        address,
+        addressNote: 'The root address, not /v1beta: pass apiVersion "v1beta" separately.',
+        blocks: [
+          [
+            'JavaScript',
+            `import { GoogleGenAI } from '@google/genai';\n\nconst ai = new GoogleGenAI({ apiKey: '${key}', httpOptions: { baseUrl: '${root}', apiVersion: 'v1beta' } });\nconst reply = await ai.models.generateContent({ model: '${model}', contents: 'Hello' });\nconsole.log(reply.text);`,
+          ],
+        ],
+        notes: [],
+        probe,
       };
     case 'gemini-http':
       return {
         kind,
         label,
-        address: `${root}/v1beta`,
+        address,
         addressNote: 'Then append the endpoint path, e.g. /models or /models/<model>:generateContent.',
         blocks: [
           [
@@ -101,13 +137,13 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
           ['Model list', `curl ${root}/v1beta/models -H "x-goog-api-key: ${key}"`],
         ],
         notes: ['Other tools’ Gemini providers take exactly this address; anything else answers 404 naming it.'],
-        probe: { path: '/v1beta/models', header: 'x-goog-api-key' },
+        probe,
       };
     case 'codex':
       return {
         kind,
         label,
-        address: `${root}/v1`,
+        address,
         addressNote: 'In ~/.codex/config.toml, with wire_api = "responses".',
         blocks: [
           [
@@ -117,17 +153,17 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
           ['Environment', `export SWITCHYARD_API_KEY="${key}"\ncodex`],
         ],
         notes: [],
-        probe: { path: '/v1/models', header: 'bearer' },
+        probe,
       };
     case 'antigravity':
       return {
         kind,
         label,
-        address: `${root}/${altPrefix}`,
-        addressNote: `Everything under /${altPrefix}: /${altPrefix}/v1/models, /${altPrefix}/v1/messages, /${altPrefix}/v1beta/models/…; Bearer key.`,
+        address,
+        addressNote: `For OpenAI-style providers; Anthropic-style ones take ${root}/${altPrefix} and Gemini-style ones ${root}/${altPrefix}/v1beta. Bearer key.`,
         blocks: [['Model list', `curl ${root}/${altPrefix}/v1/models -H "Authorization: Bearer ${key}"`]],
         notes: [],
-        probe: { path: `/${altPrefix}/v1/models`, header: 'bearer' },
+        probe,
       };
     default: {
       const unreachable: never = kind;
