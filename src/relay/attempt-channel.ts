@@ -1,4 +1,3 @@
-import type { ChatRequest } from '../core/chat-request.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Warning } from '../core/warning.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
@@ -56,7 +55,6 @@ export async function attemptChannel(
   input: RelayInput,
   channel: Channel,
   lease: Lease,
-  decodeClientRequest: () => { request: ChatRequest; warnings: Warning[] },
   abortRequest: () => void,
 ): Promise<AttemptReady | AttemptFailure> {
   const startedAt = deps.runtime.now();
@@ -71,7 +69,7 @@ export async function attemptChannel(
     ...(input.rawBody === undefined ? {} : { rawBody: input.rawBody }),
     stream: input.stream,
     upstreamModel,
-    decodeClientRequest,
+    decodeClientRequest: input.decodeClientRequest,
     runtime: deps.runtime,
   });
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };

@@ -40,7 +40,12 @@ export interface RelayInput {
   body: Record<string, unknown>;
   /** The body's JSON text as received; the passthrough lane forwards it when nothing changes. */
   rawBody?: string;
-  pathModel?: string;
+  /**
+   * The client request decoded, shared with the admission (decoded at most once, on first
+   * need: passthrough attempts never need it). Throws the client's GatewayError when the body
+   * cannot be decoded.
+   */
+  decodeClientRequest: () => { request: ChatRequest; warnings: Warning[] };
   stream: boolean;
   /** The client's stream framing and whether it asked for usage (from the codec's peek). */
   encoderOptions: StreamEncoderOptions;
@@ -96,19 +101,6 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
   const clientCodec = getCodec(input.clientProtocol);
   const attempts: UsageAttempt[] = [];
   const warnings = new Set<string>();
-  let decoded: { request: ChatRequest; warnings: Warning[] } | undefined;
-  const decodeClientRequest = () => {
-    if (!decoded) {
-      const result = clientCodec.decodeRequest(
-        input.pathModel === undefined
-          ? { body: input.body, pathStream: input.stream }
-          : { body: input.body, pathModel: input.pathModel, pathStream: input.stream },
-        deps.runtime,
-      );
-      decoded = { request: result.value, warnings: result.warnings };
-    }
-    return decoded;
-  };
   const finish = (partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>): RelayResult => ({
     channel: undefined,
     upstreamModel: undefined,
@@ -135,7 +127,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     realAttempts += 1;
     let outcome;
     try {
-      outcome = await attemptChannel(deps, { ...input, signal: deadline }, channel, lease, decodeClientRequest, abortRequest);
+      outcome = await attemptChannel(deps, { ...input, signal: deadline }, channel, lease, abortRequest);
     } catch (error) {
       // The client's own body could not be translated: the same on every channel.
       deps.health.release(channel, lease);

@@ -1,20 +1,27 @@
-import type { Caller } from '../../access/authenticate-key.ts';
-import type { SpendHold } from '../../billing/balance-meter.ts';
-import { computeCostMicros } from '../../billing/compute-cost.ts';
-import { estimateReservationMicros, type RequestEstimate } from '../../billing/estimate-reservation.ts';
-import { resolvePrice, UNPRICED_WARNING } from '../../billing/resolve-price.ts';
-import { spendWindows } from '../../billing/spend-windows.ts';
-import { estimateInputTokens } from '../../core/estimate-tokens.ts';
-import type { Usage } from '../../core/usage.ts';
-import { getCodec } from '../../protocols/codec-registry.ts';
-import type { ProtocolId } from '../../protocols/protocol-codec.ts';
-import type { AppDeps } from '../app-deps.ts';
+import type { AccessServices } from '../access/access-services.ts';
+import type { Caller } from '../access/authenticate-key.ts';
+import type { ChatRequest } from '../core/chat-request.ts';
+import { estimateInputTokens } from '../core/estimate-tokens.ts';
+import type { RuntimeContext } from '../core/runtime-context.ts';
+import type { Usage } from '../core/usage.ts';
+import type { Snapshot } from '../snapshot/snapshot.ts';
+import type { SpendHold } from './balance-meter.ts';
+import { computeCostMicros } from './compute-cost.ts';
+import { estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
+import { resolvePrice, UNPRICED_WARNING } from './resolve-price.ts';
+import { spendWindows } from './spend-windows.ts';
+
+export interface AdmissionDeps {
+  snapshot: { readonly current: Snapshot };
+  access: Pick<AccessServices, 'rateLimiter' | 'balances' | 'strictPricing'>;
+  runtime: RuntimeContext;
+}
 
 /** A request admitted under its key's price, rate limits, spend caps and balance. */
 export interface Admission {
   /** Warnings for the usage row (an unpriced model). */
   warnings: string[];
-  /** The local estimate of the request (decoded once, on demand); undefined if it cannot be decoded. */
+  /** The local estimate of the request (from the shared decode); undefined if it cannot be decoded. */
   estimate(): RequestEstimate | undefined;
   /** Settles to the exact cost of `usage` (none = nothing to bill, a full refund); returns the cost. */
   finish(usage: Usage | undefined): Promise<number>;
@@ -24,13 +31,14 @@ export interface Admission {
  * Everything that costs or counts, in the order a user would want to hear about it: strict
  * pricing (403 model_not_priced), rate limits (429), spend caps (403 spend_limit_reached) and
  * the balance (403 insufficient_balance). Each step that fails undoes the ones before it.
- * The request is decoded for an estimate only when a limit or a balance needs one.
+ * The request is decoded (once, shared with the relay) only when a limit or a balance needs
+ * an estimate.
  */
 export async function admitGeneration(
-  deps: AppDeps,
+  deps: AdmissionDeps,
   caller: Caller,
   model: string,
-  request: { protocol: ProtocolId; body: Record<string, unknown>; pathModel: string | undefined; stream: boolean },
+  decodeRequest: () => { request: ChatRequest },
 ): Promise<Admission> {
   const { key, group } = caller;
   const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
@@ -38,13 +46,8 @@ export async function admitGeneration(
   const estimate = (): RequestEstimate | undefined => {
     if (estimated !== null) return estimated;
     try {
-      const decoded = getCodec(request.protocol).decodeRequest(
-        request.pathModel === undefined
-          ? { body: request.body, pathStream: request.stream }
-          : { body: request.body, pathModel: request.pathModel, pathStream: request.stream },
-        deps.runtime,
-      ).value;
-      estimated = { inputTokens: estimateInputTokens(decoded), maxOutputTokens: decoded.maxOutputTokens };
+      const { request } = decodeRequest();
+      estimated = { inputTokens: estimateInputTokens(request), maxOutputTokens: request.maxOutputTokens };
     } catch {
       // The relay reports an undecodable body in the client's terms; here it only means "no estimate".
       estimated = undefined;

@@ -1,0 +1,43 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { GatewayError } from '../core/gateway-error.ts';
+import type { Snapshot } from '../snapshot/snapshot.ts';
+import { authenticateKey, type Caller } from './authenticate-key.ts';
+import { checkIpAllowed } from './check-ip-allowed.ts';
+import { extractApiKey, type CredentialStyle } from './extract-api-key.ts';
+
+/** What a request shows of its caller, whatever web framework received it. */
+export interface CallerCredentials {
+  headers: IncomingHttpHeaders;
+  query: Record<string, unknown>;
+  /** The request path without its query (for a teaching error). */
+  path: string;
+  clientIp: string;
+}
+
+/**
+ * The key rules every client surface applies before anything else: a complete, known key in
+ * the surface's own header, not disabled, not expired, used from an allowed address.
+ */
+export function authenticateCaller(snapshot: Snapshot, now: number, credentials: CallerCredentials, style: CredentialStyle): Caller {
+  const secret = extractApiKey(style, credentials.headers, credentials.query);
+  if (secret === undefined) explainMisplacedKey(credentials, style);
+  const caller = authenticateKey(snapshot, secret, now);
+  checkIpAllowed(caller.key, credentials.clientIp);
+  return caller;
+}
+
+const EXPECTED_HEADER: Record<CredentialStyle, string> = {
+  bearer: '"Authorization: Bearer <API_KEY>"',
+  anthropic: '"x-api-key: <API_KEY>" (or "Authorization: Bearer <API_KEY>")',
+  gemini: '"x-goog-api-key: <API_KEY>" (or "Authorization: Bearer <API_KEY>")',
+};
+
+/** A key sent in another surface's header is the classic mix-up; say where it goes instead. */
+function explainMisplacedKey(credentials: CallerCredentials, style: CredentialStyle): void {
+  const found = (['authorization', 'x-api-key', 'x-goog-api-key', 'api-key'] as const).find((name) => credentials.headers[name] !== undefined);
+  if (found === undefined) return;
+  throw new GatewayError(
+    'invalid_api_key',
+    `The API key was sent in the "${found}" header, which ${credentials.path} does not read. Send it as ${EXPECTED_HEADER[style]}, and check the request address and the key (it must be the complete key).`,
+  );
+}

@@ -1,0 +1,33 @@
+import type { CallerCredentials } from '../access/authenticate-caller.ts';
+import type { CredentialStyle } from '../access/extract-api-key.ts';
+import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
+import type { ClientWriter } from '../relay/client-writer.ts';
+
+/** Which client surface a request came in on. */
+export interface GenerationRoute {
+  protocol: ProtocolId;
+  credentials: CredentialStyle;
+  /** The path prefix surface (`antigravity`) or null for the root surfaces. */
+  surface: string | null;
+}
+
+/** One generation request as any web framework received it. */
+export interface GenerationRequest {
+  requestId: string;
+  route: GenerationRoute;
+  /** The parsed JSON body, and its text as received (the passthrough lane forwards it). */
+  body: unknown;
+  rawBody?: string;
+  /** Gemini names the model and the streaming choice in the path. */
+  pathModel?: string;
+  pathStream?: boolean;
+  /** The client's stream framing (Gemini: `alt=sse` or a JSON array). */
+  encoderOptions?: StreamEncoderOptions;
+  credentials: CallerCredentials;
+}
+
+/** The reply, taken over from the web framework once the request is admitted. */
+export interface ClientConnection {
+  /** From here on the pipeline writes the reply; errors thrown before this are the framework's to render. */
+  takeOver(): { writer: ClientWriter; signal: AbortSignal };
+}

@@ -1,0 +1,135 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from 'pino';
+import { authenticateCaller } from '../access/authenticate-caller.ts';
+import type { Caller } from '../access/authenticate-key.ts';
+import { authorizeModel } from '../access/authorize-model.ts';
+import { admitGeneration, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
+import { billDeliveredUsage } from '../billing/bill-delivered-usage.ts';
+import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
+import type { UsageWriter } from '../billing/usage-writer.ts';
+import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
+import { getCodec } from '../protocols/codec-registry.ts';
+import type { ClientRequestInput } from '../protocols/protocol-codec.ts';
+import { isRecord } from '../protocols/shared/is-record.ts';
+import type { ClientWriter } from '../relay/client-writer.ts';
+import { relayChat, type RelayDeps } from '../relay/relay-chat.ts';
+import { orderAttempts } from '../routing/order-attempts.ts';
+import { decodeOnce } from './decode-once.ts';
+import type { ClientConnection, GenerationRequest } from './generation-request.ts';
+import { writeErrorReply } from './write-error-reply.ts';
+
+export interface GenerationDeps extends AdmissionDeps {
+  relay: RelayDeps;
+  usageWriter: Pick<UsageWriter, 'record'>;
+  logger: Logger;
+}
+
+/**
+ * The generation pipeline, framework-free: peek the body, authenticate (key, expiry, IP),
+ * authorise the model, admit it under price, rate limits, spend caps and balance, relay it
+ * over the ordered channels, settle the exact cost, and record one usage row whatever happened.
+ * The request is decoded at most once, shared by the admission's estimate and the relay.
+ * Errors before the reply is taken over are thrown for the framework to render in the
+ * caller's shape; after, they are written here.
+ */
+export async function runGeneration(deps: GenerationDeps, request: GenerationRequest, connection: ClientConnection): Promise<void> {
+  const startedAt = deps.runtime.now();
+  const { route, requestId } = request;
+  const codec = getCodec(route.protocol);
+  const peek = codec.peek(clientRequestInput(request, request.pathStream));
+  const decode = decodeOnce(codec, clientRequestInput(request, peek.stream), deps.runtime);
+  let caller: Caller | undefined;
+  let model: string | null = request.pathModel ?? null;
+  let admission: Admission | undefined;
+  let writer: ClientWriter | undefined;
+  // Reads caller and model when called: the row names as much as was known by then.
+  const record = (outcome: GenerationOutcome, warnings: string[]): void =>
+    recordGenerationUsage(deps.usageWriter, {
+      requestId,
+      clientProtocol: route.protocol,
+      surface: route.surface,
+      caller,
+      model,
+      stream: peek.stream,
+      startedAt,
+      endedAt: deps.runtime.now(),
+      clientIp: request.credentials.clientIp,
+      outcome,
+      warnings,
+    });
+  try {
+    caller = authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, route.credentials);
+    const body = requireObjectBody(request.body);
+    model = requireModel(peek.model);
+    const channels = authorizeModel(deps.snapshot.current, caller, model, route.surface);
+    admission = await admitGeneration(deps, caller, model, decode);
+
+    const taken = connection.takeOver();
+    writer = taken.writer;
+    const result = await relayChat(deps.relay, {
+      requestId,
+      clientProtocol: route.protocol,
+      body,
+      ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
+      decodeClientRequest: decode,
+      stream: peek.stream,
+      encoderOptions: { ...request.encoderOptions, includeUsage: peek.includeUsage },
+      publicModel: model,
+      channels: orderAttempts(channels, deps.runtime.random),
+      forwardedHeaders: pickForwardedHeaders(request.credentials.headers),
+      replyHeaders: { 'x-request-id': requestId, 'request-id': requestId },
+      writer,
+      signal: taken.signal,
+    });
+
+    if (result.error) writeErrorReply(writer, route.protocol, result.error, requestId);
+    const settled = admission;
+    const billed = billDeliveredUsage(result.usage, result.deliveredChars, () => settled.estimate());
+    const costMicros = await admission.finish(billed.usage);
+    record(
+      { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },
+      [...admission.warnings, ...billed.warnings],
+    );
+  } catch (thrown) {
+    const error = thrown instanceof GatewayError ? thrown : internalError(deps.logger, requestId, thrown);
+    await admission?.finish(undefined);
+    record({ kind: 'refused', error }, admission?.warnings ?? []);
+    if (writer === undefined) throw error;
+    writeErrorReply(writer, route.protocol, error, requestId);
+  }
+}
+
+function clientRequestInput(request: GenerationRequest, stream: boolean | undefined): ClientRequestInput {
+  return {
+    body: request.body,
+    ...(request.pathModel === undefined ? {} : { pathModel: request.pathModel }),
+    ...(stream === undefined ? {} : { pathStream: stream }),
+  };
+}
+
+function internalError(logger: Logger, requestId: string, thrown: unknown): GatewayError {
+  logger.error({ err: thrown, requestId }, 'unexpected failure while relaying');
+  return new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.', { cause: thrown });
+}
+
+function requireObjectBody(body: unknown): Record<string, unknown> {
+  if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
+  return body;
+}
+
+function requireModel(model: string | undefined): string {
+  if (model === undefined || model === '') {
+    throw invalidRequest('The request body needs a "model" field naming one of the models your key can use (see GET /v1/models).', 'model');
+  }
+  return model;
+}
+
+/** Client headers a same-protocol upstream must see unchanged (Claude Code's betas, API version). */
+function pickForwardedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const forwarded: Record<string, string> = {};
+  for (const name of ['anthropic-version', 'anthropic-beta']) {
+    const value = headers[name];
+    if (typeof value === 'string') forwarded[name] = value;
+  }
+  return forwarded;
+}
