@@ -15,7 +15,7 @@ import { GatewayMetrics } from './server/gateway-metrics.ts';
 import { MeteredUsageWriter } from './server/metered-usage-writer.ts';
 import { probeChannel } from './relay/probe-channel.ts';
 import { startHealthChecker } from './routing/health-checker.ts';
-import type { RelayDeps } from './relay/relay-chat.ts';
+import type { RelayDeps } from './relay/relay-deps.ts';
 import type { StreamGauge } from './relay/stream-gauge.ts';
 import { ChannelHealth } from './routing/channel-health.ts';
 import { DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from './routing/circuit-breaker.ts';

@@ -10,9 +10,9 @@ import type { UsageWriter } from '../billing/usage-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { ClientRequestInput } from '../protocols/protocol-codec.ts';
-import { isRecord } from '../protocols/shared/is-record.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
-import { relayChat, type RelayDeps } from '../relay/relay-chat.ts';
+import { relayChat } from '../relay/relay-chat.ts';
+import type { RelayDeps } from '../relay/relay-deps.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
 import { decodeOnce } from './decode-once.ts';
 import type { ClientConnection, GenerationRequest } from './generation-request.ts';
@@ -113,8 +113,8 @@ function internalError(logger: Logger, requestId: string, thrown: unknown): Gate
 }
 
 function requireObjectBody(body: unknown): Record<string, unknown> {
-  if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
-  return body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.');
+  return body as Record<string, unknown>;
 }
 
 function requireModel(model: string | undefined): string {

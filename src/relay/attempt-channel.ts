@@ -10,7 +10,8 @@ import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
-import type { RelayDeps, RelayInput } from './relay-chat.ts';
+import type { RelayDeps } from './relay-deps.ts';
+import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, type UpstreamPlan } from './upstream-plan.ts';
 
 interface AttemptBase {

@@ -6,7 +6,7 @@ import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
-import type { RelayDeps } from './relay-chat.ts';
+import type { RelayDeps } from './relay-deps.ts';
 
 export interface ProbeResult {
   ok: boolean;

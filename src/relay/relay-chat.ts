@@ -1,64 +1,18 @@
-import type { Logger } from 'pino';
-import type { ChatRequest } from '../core/chat-request.ts';
 import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
-import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
-import { formatWarning, type Warning } from '../core/warning.ts';
+import { formatWarning } from '../core/warning.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
-import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
-import type { ChannelHealth } from '../routing/channel-health.ts';
+import type { ProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
-import type { UpstreamClient } from '../upstream/upstream-client.ts';
 import { attemptChannel, type AttemptFailure } from './attempt-channel.ts';
-import type { ClientWriter } from './client-writer.ts';
 import { pipeStream } from './pipe-stream.ts';
+import type { RelayDeps } from './relay-deps.ts';
+import type { RelayInput } from './relay-input.ts';
 import { sendReply } from './send-reply.ts';
-import type { StreamGauge } from './stream-gauge.ts';
 
-export interface RelayDeps {
-  upstream: UpstreamClient;
-  runtime: RuntimeContext;
-  logger: Logger;
-  health: ChannelHealth;
-  streams: StreamGauge;
-  /** Upstream statuses worth trying on another channel. */
-  retryStatuses: ReadonlySet<number>;
-  /** Real upstream attempts per request (channels skipped for an open circuit do not count). */
-  maxAttempts: number;
-  /** The whole request, streams included, ends after this long. */
-  totalTimeoutMs: number;
-  /** An upstream `retry-after` up to this long is waited out when no other channel is left. */
-  maxRetryWaitMs: number;
-  /** Keep-alive frames to the client after this much upstream silence. */
-  keepAliveMs: number;
-}
-
-export interface RelayInput {
-  requestId: string;
-  clientProtocol: ProtocolId;
-  body: Record<string, unknown>;
-  /** The body's JSON text as received; the passthrough lane forwards it when nothing changes. */
-  rawBody?: string;
-  /**
-   * The client request decoded, shared with the admission (decoded at most once, on first
-   * need: passthrough attempts never need it). Throws the client's GatewayError when the body
-   * cannot be decoded.
-   */
-  decodeClientRequest: () => { request: ChatRequest; warnings: Warning[] };
-  stream: boolean;
-  /** The client's stream framing and whether it asked for usage (from the codec's peek). */
-  encoderOptions: StreamEncoderOptions;
-  publicModel: string;
-  /** Candidate channels in attempt order. */
-  channels: readonly Channel[];
-  forwardedHeaders: Record<string, string>;
-  /** Headers every reply carries (request id, …). */
-  replyHeaders: Record<string, string>;
-  writer: ClientWriter;
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
-}
+export type { RelayDeps } from './relay-deps.ts';
+export type { RelayInput } from './relay-input.ts';
 
 export interface RelayResult {
   status: number;

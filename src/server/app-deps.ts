@@ -4,7 +4,7 @@ import type { UsageWriter } from '../billing/usage-writer.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
-import type { RelayDeps } from '../relay/relay-chat.ts';
+import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */

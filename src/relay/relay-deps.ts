@@ -1,0 +1,24 @@
+import type { Logger } from 'pino';
+import type { RuntimeContext } from '../core/runtime-context.ts';
+import type { ChannelHealth } from '../routing/channel-health.ts';
+import type { UpstreamClient } from '../upstream/upstream-client.ts';
+import type { StreamGauge } from './stream-gauge.ts';
+
+/** What the relay is built with, once per process. */
+export interface RelayDeps {
+  upstream: UpstreamClient;
+  runtime: RuntimeContext;
+  logger: Logger;
+  health: ChannelHealth;
+  streams: StreamGauge;
+  /** Upstream statuses worth trying on another channel. */
+  retryStatuses: ReadonlySet<number>;
+  /** Real upstream attempts per request (channels skipped for an open circuit do not count). */
+  maxAttempts: number;
+  /** The whole request, streams included, ends after this long. */
+  totalTimeoutMs: number;
+  /** An upstream `retry-after` up to this long is waited out when no other channel is left. */
+  maxRetryWaitMs: number;
+  /** Keep-alive frames to the client after this much upstream silence. */
+  keepAliveMs: number;
+}

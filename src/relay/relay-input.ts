@@ -1,0 +1,32 @@
+import type { ChatRequest } from '../core/chat-request.ts';
+import type { Warning } from '../core/warning.ts';
+import type { Channel } from '../domain/channel.ts';
+import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
+import type { ClientWriter } from './client-writer.ts';
+
+/** One request for the relay: the client's body, the candidate channels and the reply's writer. */
+export interface RelayInput {
+  requestId: string;
+  clientProtocol: ProtocolId;
+  body: Record<string, unknown>;
+  /** The body's JSON text as received; the passthrough lane forwards it when nothing changes. */
+  rawBody?: string;
+  /**
+   * The client request decoded, shared with the admission (decoded at most once, on first
+   * need: passthrough attempts never need it). Throws the client's GatewayError when the body
+   * cannot be decoded.
+   */
+  decodeClientRequest: () => { request: ChatRequest; warnings: Warning[] };
+  stream: boolean;
+  /** The client's stream framing and whether it asked for usage (from the codec's peek). */
+  encoderOptions: StreamEncoderOptions;
+  publicModel: string;
+  /** Candidate channels in attempt order. */
+  channels: readonly Channel[];
+  forwardedHeaders: Record<string, string>;
+  /** Headers every reply carries (request id, …). */
+  replyHeaders: Record<string, string>;
+  writer: ClientWriter;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
