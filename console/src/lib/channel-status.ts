@@ -15,16 +15,15 @@ export function channelStatus(channel: Channel): ChannelStatus {
   if (!channel.enabled) return { usable: false, label: 'disabled', reason: 'disabled by the operator' };
   const health = channel.health;
   if (!health) return { usable: true, label: 'enabled', reason: null };
-  const circuit = health.circuit ?? (typeof health.state === 'string' ? health.state : undefined);
+  const circuit: string = health.state;
   const reason = health.reason ?? null;
   if (circuit && DOWN_STATES.has(circuit.toLowerCase())) return { usable: false, label: `circuit ${circuit}`, reason };
   if (circuit === 'half-open') return { usable: true, label: 'half-open (probing)', reason };
-  return { usable: true, label: circuit === 'closed' || circuit === undefined ? 'healthy' : circuit, reason };
+  return { usable: true, label: circuit === 'closed' ? 'healthy' : circuit, reason };
 }
 
 export function lastErrorText(channel: Channel): string | null {
   const error = channel.health?.lastError;
   if (!error) return null;
-  if (typeof error === 'string') return error;
   return [error.code, error.message].filter(Boolean).join(': ') || null;
 }

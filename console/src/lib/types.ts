@@ -1,73 +1,17 @@
 /**
- * Shapes the admin API answers with, as built by src/server/routes/admin-views.ts and the log and
- * insight routes: times as ISO strings and money in USD (log rows also keep costMicros), where
- * the store's records (src/store/store.ts) keep epoch ms and micro-USD; so they are written here
- * rather than imported from there. Fields other engineers add later are optional here.
+ * Shapes the admin API answers with. Groups, channels, keys and prices come from the gateway's
+ * own `src/server/admin-api-types.ts`, which `admin-views.ts` builds them as, so they cannot
+ * drift; the log and insight shapes below are still written here (times as ISO strings, money
+ * in USD; log rows also keep costMicros).
  */
-export interface Group {
-  name: string;
-  description: string;
-  priceMultiplier: number;
-}
-
-export interface ChannelHealth {
-  state?: string;
-  circuit?: string;
-  reason?: string | null;
-  successRate?: number | null;
-  latencyP50?: number | null;
-  latencyP95?: number | null;
-  lastError?: string | { message?: string; code?: string; at?: string } | null;
-}
-
-export interface Channel {
-  id: string;
-  name: string;
-  provider: string;
-  baseUrl: string;
-  apiKeys: string[];
-  apiKeyCount: number;
-  models: string[];
-  groups: string[];
-  modelMap: Record<string, string>;
-  priority: number;
-  weight: number;
-  enabled: boolean;
-  supportsResponses: boolean;
-  allowedPrefixes: string[];
-  health?: ChannelHealth | null;
-}
-
-export interface KeyLimits {
-  requestsPerMinute?: number;
-  tokensPerMinute?: number;
-  concurrentRequests?: number;
-  dailySpend?: number;
-  weeklySpend?: number;
-  monthlySpend?: number;
-}
-
-export interface ApiKeyRecord {
-  id: string;
-  name: string;
-  group: string;
-  keyHint: string;
-  expiresAt: string | null;
-  balance: number | null;
-  spent: number;
-  allowedModels: string[] | null;
-  allowedIps: string[] | null;
-  enabled: boolean;
-  limits: KeyLimits;
-}
-
-export interface Price {
-  model: string;
-  input: number;
-  output: number;
-  cacheRead: number | null;
-  cacheWrite: number | null;
-}
+export type {
+  AdminApiKey as ApiKeyRecord,
+  AdminChannel as Channel,
+  AdminChannelHealth as ChannelHealth,
+  AdminGroup as Group,
+  AdminKeyLimits as KeyLimits,
+  AdminPrice as Price,
+} from '../../../src/server/admin-api-types.ts';
 
 export interface UsageAttempt {
   channelId: string;

@@ -17,7 +17,7 @@ const PROVIDERS = [
 export function ChannelForm(props: { token: string; groups: Group[]; channel?: Channel; onSaved: () => void; onCancel: () => void }) {
   const existing = props.channel;
   const [name, setName] = useState(existing?.name ?? '');
-  const [provider, setProvider] = useState(existing?.provider ?? 'openai');
+  const [provider, setProvider] = useState<string>(existing?.provider ?? 'openai');
   const [baseUrl, setBaseUrl] = useState(existing?.baseUrl ?? '');
   const [apiKey, setApiKey] = useState('');
   const [models, setModels] = useState(existing?.models.join(', ') ?? '');

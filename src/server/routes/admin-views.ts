@@ -2,6 +2,7 @@ import type { ChannelHealthView } from '../../routing/channel-health.ts';
 import type { ApiKey } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { ModelPrice } from '../../domain/model-price.ts';
+import type { AdminApiKey, AdminChannel, AdminPrice } from '../admin-api-types.ts';
 
 const MICROS_PER_USD = 1_000_000;
 
@@ -15,13 +16,13 @@ export function maskSecret(secret: string): string {
 }
 
 /** A channel as the admin API shows it: upstream secrets masked, never returned; live health alongside. */
-export function channelView(channel: Channel, health?: ChannelHealthView) {
+export function channelView(channel: Channel, health?: ChannelHealthView): AdminChannel {
   const { apiKeys, ...rest } = channel;
   return { ...rest, apiKeys: apiKeys.map(maskSecret), apiKeyCount: apiKeys.length, ...(health ? { health } : {}) };
 }
 
 /** A key as the admin API shows it: the hash stays inside, money in USD. */
-export function keyView(key: ApiKey) {
+export function keyView(key: ApiKey): AdminApiKey {
   const { keyHash: _hash, balanceMicros, spentMicros, limits, expiresAt, ...rest } = key;
   return {
     ...rest,
@@ -39,7 +40,7 @@ export function keyView(key: ApiKey) {
   };
 }
 
-export function priceView(price: ModelPrice) {
+export function priceView(price: ModelPrice): AdminPrice {
   return {
     model: price.model,
     input: microsToUsd(price.inputPerMillion),

@@ -1,0 +1,90 @@
+import type { ChannelKind } from '../domain/channel-kind.ts';
+
+/*
+ * The records the admin API answers with, as `routes/admin-views.ts` builds them: times as ISO
+ * strings (records keep epoch ms, except channels and groups, which show them as stored), money
+ * in USD where the store keeps micro-USD, secrets masked. The console imports this file by
+ * relative path (console/src/lib/types.ts), so the two cannot drift: a change here that the
+ * console does not follow fails `npm run build --prefix console`. It may import only files that
+ * import nothing themselves, because the console type-checks it in a browser setting.
+ */
+
+export interface AdminGroup {
+  name: string;
+  description: string;
+  priceMultiplier: number;
+  createdAt: number;
+}
+
+export type AdminCircuitState = 'closed' | 'open' | 'half-open';
+
+/** Live health of a channel in this gateway process (`routing/channel-health.ts` `describe`). */
+export interface AdminChannelHealth {
+  state: AdminCircuitState;
+  reason: string | null;
+  openedAt: number | null;
+  retryAt: number | null;
+  successRate: number | null;
+  latencyP50: number | null;
+  latencyP95: number | null;
+  requests: number;
+  lastError: { at: number; status: number | null; code: string; message: string } | null;
+  keys: Array<{ index: number; state: AdminCircuitState; reason: string | null }>;
+}
+
+export interface AdminChannel {
+  id: string;
+  name: string;
+  provider: ChannelKind;
+  baseUrl: string;
+  /** Masked: enough to tell keys apart, never enough to use one. */
+  apiKeys: string[];
+  apiKeyCount: number;
+  models: string[];
+  groups: string[];
+  modelMap: Record<string, string>;
+  priority: number;
+  weight: number;
+  enabled: boolean;
+  supportsResponses: boolean;
+  allowedPrefixes: string[];
+  createdAt: number;
+  updatedAt: number;
+  health?: AdminChannelHealth;
+}
+
+/** Spend limits in USD (the store keeps micro-USD). */
+export interface AdminKeyLimits {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+  concurrentRequests?: number;
+  dailySpend?: number;
+  weeklySpend?: number;
+  monthlySpend?: number;
+}
+
+export interface AdminApiKey {
+  id: string;
+  name: string;
+  group: string;
+  keyHint: string;
+  expiresAt: string | null;
+  balance: number | null;
+  spent: number;
+  allowedModels: string[] | null;
+  allowedIps: string[] | null;
+  enabled: boolean;
+  limits: AdminKeyLimits;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** USD per million tokens. */
+export interface AdminPrice {
+  model: string;
+  input: number;
+  output: number;
+  cacheRead: number | null;
+  cacheWrite: number | null;
+  updatedAt: string;
+}
