@@ -11,6 +11,8 @@ import { startClusterServices } from './cluster/start-cluster-services.ts';
 import { registerReadinessRoute } from './server/routes/health-routes.ts';
 import { createRuntime, generateAdminToken } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server/server-limits.ts';
+import type { ClientIpHeader } from './access/resolve-client-ip.ts';
 import { GatewayMetrics } from './server/gateway-metrics.ts';
 import { MeteredUsageWriter } from './server/metered-usage-writer.ts';
 import { probeChannel } from './relay/probe-channel.ts';
@@ -48,6 +50,12 @@ export interface GatewayOptions {
   runtime?: RuntimeContext;
   /** IPs/CIDRs whose X-Forwarded-For/Forwarded is believed (TRUSTED_PROXIES); default none. */
   trustedProxies?: readonly string[];
+  /** The one header read for the client address behind a trusted proxy (CLIENT_IP_HEADER); default x-forwarded-for. */
+  clientIpHeader?: ClientIpHeader;
+  /** HTTP server timeouts and connection cap; defaults in DEFAULT_SERVER_LIMITS. */
+  serverLimits?: Partial<ServerLimits>;
+  /** REVEAL_OTHER_GROUP_MODELS; default false. */
+  revealOtherGroupModels?: boolean;
   /** Refuse unpriced models (STRICT_PRICING); default false. */
   strictPricing?: boolean;
   /** LOG_RETENTION_DAYS; default 30, 0 keeps logs forever. */
@@ -114,6 +122,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     now: runtime.now,
     logger,
     trustedProxies: options.trustedProxies ?? [],
+    clientIpHeader: options.clientIpHeader ?? 'x-forwarded-for',
     strictPricing: options.strictPricing ?? false,
     spendBaseline: await loadSpendBaseline(store.usage, runtime.now()),
   });
@@ -161,6 +170,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       bodyLimitBytes: options.bodyLimitBytes,
       altPrefix: options.altPrefix,
       adminTokenHash,
+      limits: { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
+      revealOtherGroupModels: options.revealOtherGroupModels ?? false,
     },
     store,
     snapshot,

@@ -5,7 +5,7 @@ import type { Kv } from '../kv/kv.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
 import { RateLimiter } from './rate-limiter.ts';
-import { createClientIpResolver, type ClientIpResolver } from './resolve-client-ip.ts';
+import { createClientIpResolver, type ClientIpHeader, type ClientIpResolver } from './resolve-client-ip.ts';
 
 /** The stateful parts of access control and metering, built once per process. */
 export interface AccessServices {
@@ -25,6 +25,7 @@ export function createAccessServices(input: {
   now: () => number;
   logger: Logger;
   trustedProxies: readonly string[];
+  clientIpHeader?: ClientIpHeader;
   strictPricing: boolean;
   spendBaseline: SpendBaseline;
   /** How long an unreleased concurrency slot lives (longer than the longest request). */
@@ -33,7 +34,7 @@ export function createAccessServices(input: {
   const charges = new ChargeWriter(input.store.keys, input.logger);
   return {
     kv: input.kv,
-    clientIp: createClientIpResolver(input.trustedProxies),
+    clientIp: createClientIpResolver(input.trustedProxies, input.clientIpHeader),
     rateLimiter: new RateLimiter(input.kv, input.now, input.slotLeaseMs),
     balances: new BalanceMeter({
       kv: input.kv,

@@ -3,19 +3,24 @@ import { createIpMatcher, normalizeIp, parseIp } from './ip-matcher.ts';
 
 export type ClientIpResolver = (socketAddress: string | undefined, headers: IncomingHttpHeaders) => string;
 
+/** The proxy headers a gateway may be told to read (CLIENT_IP_HEADER). */
+export const CLIENT_IP_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
+export type ClientIpHeader = (typeof CLIENT_IP_HEADERS)[number];
+
 /**
  * The client's address for IP fences and logs. It is the socket peer, unless that peer is one
- * of the operator's trusted proxies: only then are `Forwarded` (preferred) or
- * `X-Forwarded-For` read, right to left, skipping further trusted proxies, and the first
- * address that is not a trusted proxy is the client. With no trusted proxies configured the
- * headers are never read, so a client cannot talk its way past a fence.
+ * of the operator's trusted proxies: only then is the one configured header read (default
+ * `X-Forwarded-For`; never another one, since a proxy overwrites only the header it sets and
+ * passes the others through from the client), right to left, skipping further trusted
+ * proxies, and the first address that is not a trusted proxy is the client. With no trusted
+ * proxies configured no header is read, so a client cannot talk its way past a fence.
  */
-export function createClientIpResolver(trustedProxies: readonly string[]): ClientIpResolver {
+export function createClientIpResolver(trustedProxies: readonly string[], header: ClientIpHeader = 'x-forwarded-for'): ClientIpResolver {
   const trusted = createIpMatcher(trustedProxies);
   return (socketAddress, headers) => {
     const peer = normalizeIp(socketAddress ?? '');
     if (trustedProxies.length === 0 || !trusted(peer)) return peer;
-    const chain = forwardedChain(headers);
+    const chain = forwardedChain(headers, header);
     let client = peer;
     for (let index = chain.length - 1; index >= 0; index -= 1) {
       const hop = chain[index] ?? '';
@@ -28,15 +33,24 @@ export function createClientIpResolver(trustedProxies: readonly string[]): Clien
   };
 }
 
-function forwardedChain(headers: IncomingHttpHeaders): string[] {
-  const forwarded = headers.forwarded;
-  if (typeof forwarded === 'string' && forwarded.trim() !== '') {
-    return forwarded.split(',').map((element) => forNode(element));
-  }
-  const xff = headers['x-forwarded-for'];
-  const text = Array.isArray(xff) ? xff.join(',') : xff;
+function forwardedChain(headers: IncomingHttpHeaders, header: ClientIpHeader): string[] {
+  const value = headers[header];
+  // Repeated header lines are one list, in order (RFC 9110 §5.3).
+  const text = Array.isArray(value) ? value.join(',') : value;
   if (typeof text !== 'string' || text.trim() === '') return [];
-  return text.split(',').map((hop) => stripPort(hop.trim()));
+  switch (header) {
+    case 'forwarded':
+      return text.split(',').map((element) => forNode(element));
+    case 'x-real-ip':
+      // One address by definition; a list means something upstream appended to it, so only the last counts.
+      return [stripPort(text.split(',').at(-1)?.trim() ?? '')];
+    case 'x-forwarded-for':
+      return text.split(',').map((hop) => stripPort(hop.trim()));
+    default: {
+      const unreachable: never = header;
+      return unreachable;
+    }
+  }
 }
 
 /** `for="[2001:db8::17]:4711";proto=https` → `2001:db8::17`. */

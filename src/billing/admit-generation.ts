@@ -1,13 +1,12 @@
 import type { AccessServices } from '../access/access-services.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
-import { estimateInputTokens } from '../core/estimate-tokens.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { SpendHold } from './balance-meter.ts';
 import { computeCostMicros } from './compute-cost.ts';
-import { estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
+import { estimateRequest, estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
 import { resolvePrice, UNPRICED_WARNING } from './resolve-price.ts';
 import { spendWindows } from './spend-windows.ts';
 
@@ -47,7 +46,7 @@ export async function admitGeneration(
     if (estimated !== null) return estimated;
     try {
       const { request } = decodeRequest();
-      estimated = { inputTokens: estimateInputTokens(request), maxOutputTokens: request.maxOutputTokens };
+      estimated = estimateRequest(request);
     } catch {
       // The relay reports an undecodable body in the client's terms; here it only means "no estimate".
       estimated = undefined;

@@ -1,4 +1,7 @@
 import type { ModelPrice } from '../domain/model-price.ts';
+import type { ChatRequest } from '../core/chat-request.ts';
+import { estimateInputTokens } from '../core/estimate-tokens.ts';
+import { boundInputTokens } from './bound-input-tokens.ts';
 import { computeCostMicros } from './compute-cost.ts';
 
 /**
@@ -8,15 +11,38 @@ import { computeCostMicros } from './compute-cost.ts';
  */
 export const DEFAULT_OUTPUT_ALLOWANCE = 4_096;
 
+/** Alternatives per request beyond this are never reserved for (OpenAI caps `n` at 128). */
+const MAX_CANDIDATES = 128;
+
 export interface RequestEstimate {
+  /** The likely input tokens (about four characters each), for billing a cut stream and token rate limits. */
   inputTokens: number;
+  /** An upper bound on the input tokens (see `boundInputTokens`), never low: what a reservation holds. */
+  inputTokensBound?: number;
   /** The client's own output cap, when it set one. */
   maxOutputTokens: number | undefined;
+  /** Alternatives asked for (OpenAI `n`, Gemini `candidateCount`): each one is a full output. */
+  candidateCount?: number | undefined;
 }
 
-/** What to hold before a request: its estimated input plus its largest possible output, priced. */
+/** The estimate a reservation is made from: the input bound, the output cap and the number of alternatives. */
+export function estimateRequest(request: ChatRequest): RequestEstimate {
+  return {
+    inputTokens: estimateInputTokens(request),
+    inputTokensBound: boundInputTokens(request),
+    maxOutputTokens: request.maxOutputTokens,
+    candidateCount: request.candidateCount,
+  };
+}
+
+/**
+ * What to hold before a request: its bounded input plus its largest possible output — times
+ * the number of alternatives asked for, since each is billed as output — priced.
+ */
 export function estimateReservationMicros(estimate: RequestEstimate, price: ModelPrice | undefined, multiplier: number): number {
   if (price === undefined) return 0;
-  const outputTokens = estimate.maxOutputTokens ?? DEFAULT_OUTPUT_ALLOWANCE;
-  return computeCostMicros({ inputTokens: estimate.inputTokens, outputTokens }, price, multiplier);
+  const candidates = Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(estimate.candidateCount ?? 1) || 1));
+  const outputTokens = (estimate.maxOutputTokens ?? DEFAULT_OUTPUT_ALLOWANCE) * candidates;
+  const inputTokens = Math.max(estimate.inputTokens, estimate.inputTokensBound ?? 0);
+  return computeCostMicros({ inputTokens, outputTokens }, price, multiplier);
 }

@@ -21,6 +21,8 @@ export class UsageWriter {
   #timer: NodeJS.Timeout;
   #flushing: Promise<void> | undefined;
   dropped = 0;
+  /** Rows that could not be written on their own while others could (set aside, logged). */
+  rejected = 0;
 
   constructor(
     private readonly repository: UsageLogRepository,
@@ -55,16 +57,55 @@ export class UsageWriter {
     if (this.#queue.length === 0) return;
     const batch = this.#queue;
     this.#queue = [];
-    this.#flushing = this.repository
-      .insertMany(batch)
-      .catch((error: unknown) => {
-        this.logger.error({ err: error, entries: batch.length }, 'usage log write failed; will retry');
-        this.#queue = batch.concat(this.#queue);
-      })
-      .finally(() => {
-        this.#flushing = undefined;
-      });
+    this.#flushing = this.#write(batch).finally(() => {
+      this.#flushing = undefined;
+    });
     await this.#flushing;
+  }
+
+  /**
+   * One transaction for the batch; if it fails, the batch is split in halves down to single
+   * rows, so every row that can be written is. A row that fails alone while others were
+   * written is set aside (logged, counted in `rejected`): one bad row never blocks the
+   * others. If nothing could be written the database is at fault, and the batch is retried.
+   */
+  async #write(batch: UsageLogEntry[]): Promise<void> {
+    try {
+      await this.repository.insertMany(batch);
+      return;
+    } catch (error) {
+      if (batch.length === 1) {
+        this.logger.error({ err: error, entries: 1 }, 'usage log write failed; will retry');
+        this.#queue = batch.concat(this.#queue);
+        return;
+      }
+    }
+    const failed: Array<{ entry: UsageLogEntry; error: unknown }> = [];
+    const middle = Math.ceil(batch.length / 2);
+    const written = (await this.#bisect(batch.slice(0, middle), failed)) + (await this.#bisect(batch.slice(middle), failed));
+    if (written === 0) {
+      this.logger.error({ err: failed[0]?.error, entries: batch.length }, 'usage log write failed; will retry');
+      this.#queue = batch.concat(this.#queue);
+      return;
+    }
+    for (const { entry, error } of failed) {
+      this.rejected += 1;
+      this.logger.error({ err: error, requestId: entry.requestId }, 'usage row set aside: it cannot be written; the rest of the batch continues');
+    }
+  }
+
+  async #bisect(rows: UsageLogEntry[], failed: Array<{ entry: UsageLogEntry; error: unknown }>): Promise<number> {
+    try {
+      await this.repository.insertMany(rows);
+      return rows.length;
+    } catch (error) {
+      if (rows.length === 1) {
+        failed.push({ entry: rows[0] as UsageLogEntry, error });
+        return 0;
+      }
+      const middle = Math.ceil(rows.length / 2);
+      return (await this.#bisect(rows.slice(0, middle), failed)) + (await this.#bisect(rows.slice(middle), failed));
+    }
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANNEL_KINDS } from '../domain/channel-kind.ts';
+import { MAX_PRICE_MULTIPLIER, MAX_PRICE_USD_PER_MILLION, MAX_USD_AMOUNT } from '../billing/money-bounds.ts';
 import { isIpOrCidr } from './is-ip-or-cidr.ts';
 
 // Messages are written for the operator editing the YAML: they follow "<path>: ".
@@ -12,7 +13,11 @@ const integer = (min: number) =>
 const usd = z
   .number({ error: 'must be a number of USD' })
   .nonnegative({ error: 'must not be negative' })
-  .max(1_000_000_000, { error: 'must be at most 1000000000 USD' });
+  .max(MAX_USD_AMOUNT, { error: `must be at most ${MAX_USD_AMOUNT} USD` });
+const usdPerMillion = z
+  .number({ error: 'must be a number of USD per million tokens' })
+  .nonnegative({ error: 'must not be negative' })
+  .max(MAX_PRICE_USD_PER_MILLION, { error: `must be at most ${MAX_PRICE_USD_PER_MILLION} USD per million tokens` });
 
 const httpUrl = text.refine(
   (value) => {
@@ -37,7 +42,11 @@ const isoDate = text
 export const configGroupSchema = z.strictObject({
   name,
   description: text.optional(),
-  priceMultiplier: z.number({ error: 'must be a number' }).nonnegative({ error: 'must not be negative' }).optional(),
+  priceMultiplier: z
+    .number({ error: 'must be a number' })
+    .nonnegative({ error: 'must not be negative' })
+    .max(MAX_PRICE_MULTIPLIER, { error: `must be at most ${MAX_PRICE_MULTIPLIER}` })
+    .optional(),
 });
 
 export const configChannelSchema = z
@@ -90,10 +99,10 @@ export const configKeySchema = z.strictObject({
 
 export const configPriceSchema = z.strictObject({
   model: name,
-  input: usd,
-  output: usd,
-  cacheRead: usd.nullable().optional(),
-  cacheWrite: usd.nullable().optional(),
+  input: usdPerMillion,
+  output: usdPerMillion,
+  cacheRead: usdPerMillion.nullable().optional(),
+  cacheWrite: usdPerMillion.nullable().optional(),
 });
 
 export const configFileSchema = z

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CLIENT_IP_HEADERS, type ClientIpHeader } from '../access/resolve-client-ip.ts';
+import type { ServerLimits } from '../server/server-limits.ts';
 import { isIpOrCidr } from './is-ip-or-cidr.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -30,6 +32,12 @@ export interface Config {
   altPrefix: string;
   /** IPs or CIDRs whose X-Forwarded-For is believed. */
   trustedProxies: string[];
+  /** The one proxy header read for the client address when the peer is a trusted proxy. */
+  clientIpHeader: ClientIpHeader;
+  /** HTTP server limits against slow or numerous clients. */
+  server: ServerLimits;
+  /** Tell a key that a model exists in another group (off: the same 404 as an unknown model). */
+  revealOtherGroupModels: boolean;
   /** Usage logs older than this are pruned; 0 keeps them forever. */
   logRetentionDays: number;
   /** Refuse requests for models without a price instead of logging them at zero cost. */
@@ -135,6 +143,27 @@ export const envSchema = z.object({
       return z.NEVER;
     }
     return entries;
+  }),
+  CLIENT_IP_HEADER: raw.transform((value, context) => {
+    if (value === undefined) return 'x-forwarded-for' as ClientIpHeader;
+    const lower = value.toLowerCase();
+    if (!(CLIENT_IP_HEADERS as readonly string[]).includes(lower)) {
+      context.addIssue({ code: 'custom', message: `expected one of ${CLIENT_IP_HEADERS.join(', ')}, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }
+    return lower as ClientIpHeader;
+  }),
+  SERVER_HEADERS_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 15_000 }),
+  SERVER_BODY_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 60_000 }),
+  SERVER_KEEP_ALIVE_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 65_000 }),
+  MAX_CONNECTIONS: integer({ min: 1, max: 1_000_000, fallback: 10_000 }),
+  REVEAL_OTHER_GROUP_MODELS: raw.transform((value, context) => {
+    if (value === undefined) return false;
+    const lower = value.toLowerCase();
+    if (TRUE.has(lower)) return true;
+    if (FALSE.has(lower)) return false;
+    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
+    return z.NEVER;
   }),
   LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
   STRICT_PRICING: raw.transform((value, context) => {

@@ -33,6 +33,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstreamTotalTimeoutMs: values.UPSTREAM_TOTAL_TIMEOUT_MS,
     altPrefix: values.ALT_PREFIX ?? 'antigravity',
     trustedProxies: values.TRUSTED_PROXIES,
+    clientIpHeader: values.CLIENT_IP_HEADER,
+    server: {
+      headersTimeoutMs: values.SERVER_HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: values.SERVER_BODY_TIMEOUT_MS,
+      keepAliveTimeoutMs: values.SERVER_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: values.MAX_CONNECTIONS,
+    },
+    revealOtherGroupModels: values.REVEAL_OTHER_GROUP_MODELS,
     logRetentionDays: values.LOG_RETENTION_DAYS,
     strictPricing: values.STRICT_PRICING,
   };

@@ -49,6 +49,8 @@ export interface GatewayErrorOptions {
   retryAfterSeconds?: number;
   /** The upstream's own error type or code, kept for logs. */
   upstreamType?: string;
+  /** Every structured identifier of the upstream's error (type, code, status, reasons), for failure classification. */
+  upstreamCodes?: readonly string[];
   cause?: unknown;
 }
 
@@ -59,6 +61,7 @@ export class GatewayError extends Error {
   readonly param: string | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly upstreamType: string | undefined;
+  readonly upstreamCodes: readonly string[] | undefined;
 
   constructor(code: GatewayErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -69,6 +72,7 @@ export class GatewayError extends Error {
     this.param = options.param;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.upstreamType = options.upstreamType;
+    this.upstreamCodes = options.upstreamCodes;
   }
 }
 

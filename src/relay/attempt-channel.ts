@@ -87,16 +87,17 @@ export async function attemptChannel(
       deps.health.release(channel, lease);
       return { ...base, kind: 'failed', error: abortError(input), retryable: false, failureClass: 'aborted' };
     }
-    const failureClass = classifyFailure(error, status, deps.retryStatuses);
+    const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
     const lastError = { at: now, status, code: error.code, message: error.message };
     switch (failureClass) {
       case 'broken':
         deps.health.recordBroken(channel, lease, lastError);
         return { ...base, kind: 'failed', error, retryable: true, failureClass };
       case 'transient':
-        deps.health.recordFailure(channel, lease, lastError);
+        deps.health.recordFailure(channel, lease, lastError, scope);
         if (error.retryAfterSeconds !== undefined) {
-          deps.health.pause(channel, now + error.retryAfterSeconds * 1000, `upstream asked to wait ${error.retryAfterSeconds} s`);
+          const reason = `upstream asked to wait ${error.retryAfterSeconds} s`;
+          deps.health.pause(channel, now + error.retryAfterSeconds * 1000, reason, scope === 'model' ? lease.model : undefined);
         }
         return { ...base, kind: 'failed', error, retryable: true, failureClass };
       case 'request':
@@ -125,7 +126,7 @@ export async function attemptChannel(
     return fail(toGatewayError(error), null);
   }
   if (response.statusCode >= 400) {
-    return fail(await readUpstreamError(response, getCodec(protocol)), response.statusCode);
+    return fail(await readUpstreamError(response, getCodec(protocol), channel.apiKeys), response.statusCode);
   }
 
   let rest: AsyncIterator<Uint8Array> | undefined;

@@ -2,6 +2,7 @@ import type { ChatRequest } from '../core/chat-request.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
+import { classifyFailure } from '../routing/classify-failure.ts';
 import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
@@ -27,10 +28,16 @@ export async function probeChannel(deps: RelayDeps, channel: Channel, model = ch
   const protocol = adapter.protocols[0] ?? 'openai-chat';
   const codec = getCodec(protocol);
   const apiKeyIndex = 0;
-  const lease = { keyIndex: apiKeyIndex, apiKey: channel.apiKeys[apiKeyIndex] ?? '' };
+  const lease = { keyIndex: apiKeyIndex, apiKey: channel.apiKeys[apiKeyIndex] ?? '', model };
   const finish = (status: number | null, error?: GatewayError): ProbeResult => {
     const now = deps.runtime.now();
-    if (error) deps.health.recordFailure(channel, lease, { at: now, status, code: error.code, message: error.message });
+    if (error) {
+      const lastError = { at: now, status, code: error.code, message: error.message };
+      // The probe's request is the gateway's own, so even a 4xx counts; a refused credential takes the key out.
+      const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
+      if (failureClass === 'broken') deps.health.recordBroken(channel, lease, lastError);
+      else deps.health.recordFailure(channel, lease, lastError, scope);
+    }
     else deps.health.recordSuccess(channel, lease, now - startedAt);
     return {
       ok: !error,
@@ -59,7 +66,7 @@ export async function probeChannel(deps: RelayDeps, channel: Channel, model = ch
       body: JSON.stringify(encoded.body),
       signal: AbortSignal.timeout(Math.min(deps.totalTimeoutMs, 30_000)),
     });
-    if (response.statusCode >= 400) return finish(response.statusCode, await readUpstreamError(response, codec));
+    if (response.statusCode >= 400) return finish(response.statusCode, await readUpstreamError(response, codec, channel.apiKeys));
     codec.decodeResponse(await response.body.json(), deps.runtime);
     return finish(response.statusCode);
   } catch (error) {

@@ -3,6 +3,7 @@ import type { Usage } from '../core/usage.ts';
 import { formatWarning } from '../core/warning.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import type { Lease } from '../routing/channel-health.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { attemptChannel, type AttemptFailure } from './attempt-channel.ts';
@@ -73,7 +74,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
   while (queue.length > 0 && realAttempts < deps.maxAttempts) {
     if (deadline.aborted) break;
     const channel = queue.shift() as Channel;
-    const lease = deps.health.acquire(channel);
+    const lease = deps.health.acquire(channel, input.publicModel);
     if (!lease) {
       attempts.push({ channelId: channel.id, channelName: channel.name, status: null, errorCode: 'circuit_open', latencyMs: 0 });
       continue;
@@ -158,15 +159,16 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
   return finish({ status: 503, error: noChannelError(deps, input) });
 }
 
-function settleHealth(deps: RelayDeps, channel: Channel, lease: { keyIndex: number; apiKey: string }, startedAt: number, error: GatewayError | undefined): void {
+function settleHealth(deps: RelayDeps, channel: Channel, lease: Lease, startedAt: number, error: GatewayError | undefined): void {
   const now = deps.runtime.now();
   if (!error) deps.health.recordSuccess(channel, lease, now - startedAt);
-  else deps.health.recordFailure(channel, lease, { at: now, status: null, code: error.code, message: error.message });
+  // The host answered: a reply or stream that fails afterwards is about this model.
+  else deps.health.recordFailure(channel, lease, { at: now, status: null, code: error.code, message: error.message }, 'model');
 }
 
 function noChannelError(deps: RelayDeps, input: RelayInput): GatewayError {
   const now = deps.runtime.now();
-  const retryAts = input.channels.map((channel) => deps.health.describe(channel).retryAt ?? now);
+  const retryAts = input.channels.map((channel) => deps.health.retryAt(channel, input.publicModel));
   const waitSeconds = Math.max(1, Math.ceil((Math.min(...retryAts) - now) / 1000));
   return new GatewayError(
     'no_available_channel',

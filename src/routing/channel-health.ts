@@ -19,12 +19,16 @@ export interface ChannelHealthView {
   requests: number;
   lastError: LastError | null;
   keys: Array<{ index: number; state: CircuitState; reason: string | null }>;
+  /** Models whose own circuit is not closed on this channel (failures about one model stay with it). */
+  models: Array<{ model: string; state: CircuitState; reason: string | null; retryAt: number | null }>;
 }
 
 /** What an attempt got: which upstream secret to use (index into `channel.apiKeys`). */
 export interface Lease {
   keyIndex: number;
   apiKey: string;
+  /** The model the attempt is for, when it has its own circuit on the channel. */
+  model?: string;
 }
 
 const LATENCY_SAMPLES = 256;
@@ -34,6 +38,8 @@ export interface CircuitTransition {
   channelId: string;
   /** The upstream key's index, or null for the channel's own circuit. */
   keyIndex: number | null;
+  /** The model's circuit on this channel, or null/absent for the channel's or a key's. */
+  model?: string | null;
   state: 'open' | 'closed';
   retryAt: number;
   openedAt: number | null;
@@ -43,6 +49,7 @@ export interface CircuitTransition {
 class ChannelRecord {
   readonly circuit: CircuitBreaker;
   readonly keyCircuits: CircuitBreaker[] = [];
+  readonly modelCircuits = new Map<string, CircuitBreaker>();
   readonly latencies = new Float64Array(LATENCY_SAMPLES);
   latencyCount = 0;
   requests = 0;
@@ -56,6 +63,15 @@ class ChannelRecord {
   keyCircuit(index: number): CircuitBreaker {
     while (this.keyCircuits.length <= index) this.keyCircuits.push(new CircuitBreaker(this.options));
     return this.keyCircuits[index] as CircuitBreaker;
+  }
+
+  modelCircuit(model: string): CircuitBreaker {
+    let circuit = this.modelCircuits.get(model);
+    if (!circuit) {
+      circuit = new CircuitBreaker(this.options);
+      this.modelCircuits.set(model, circuit);
+    }
+    return circuit;
   }
 }
 
@@ -82,20 +98,25 @@ export class ChannelHealth {
    * A lease on the channel and one of its keys (round-robin over the keys whose own circuit
    * admits traffic), or undefined when the channel is out right now.
    */
-  acquire(channel: Channel): Lease | undefined {
-    return this.#watch(channel, () => this.#acquire(channel));
+  acquire(channel: Channel, model?: string): Lease | undefined {
+    return this.#watch(channel, () => this.#acquire(channel, model));
   }
 
-  #acquire(channel: Channel): Lease | undefined {
+  #acquire(channel: Channel, model: string | undefined): Lease | undefined {
     const record = this.#record(channel.id);
     const now = this.now();
+    // The model's circuit is asked first without taking anything, so a refused model never
+    // holds the channel's half-open probe.
+    const modelCircuit = model === undefined ? undefined : record.modelCircuits.get(model);
+    if (modelCircuit && !modelCircuit.canAcquire(now)) return undefined;
     if (!record.circuit.tryAcquire(now)) return undefined;
     const count = channel.apiKeys.length;
     for (let offset = 0; offset < count; offset += 1) {
       const index = (record.nextKey + offset) % count;
       if (count === 1 || record.keyCircuit(index).tryAcquire(now)) {
         record.nextKey = (index + 1) % count;
-        return { keyIndex: index, apiKey: channel.apiKeys[index] ?? '' };
+        modelCircuit?.tryAcquire(now);
+        return { keyIndex: index, apiKey: channel.apiKeys[index] ?? '', ...(model === undefined ? {} : { model }) };
       }
     }
     // Every key is out: give back the channel probe we took.
@@ -115,18 +136,29 @@ export class ChannelHealth {
     record.latencyCount += 1;
     record.circuit.recordSuccess(now);
     if (channel.apiKeys.length > 1) record.keyCircuit(lease.keyIndex).recordSuccess(now);
+    if (lease.model !== undefined) record.modelCircuits.get(lease.model)?.recordSuccess(now);
   }
 
-  /** A transient failure: counts towards the error rate of the channel and of the key. */
-  recordFailure(channel: Channel, lease: Lease, error: LastError): void {
-    this.#watch(channel, () => this.#recordFailure(channel, lease, error));
+  /**
+   * A transient failure. With scope `channel` (the host could not be reached) it counts towards
+   * the error rate of the channel and of the key; with scope `model` (the host answered, this
+   * model failed or hung) only towards the model's own circuit on this channel.
+   */
+  recordFailure(channel: Channel, lease: Lease, error: LastError, scope: 'channel' | 'model' = 'channel'): void {
+    this.#watch(channel, () => this.#recordFailure(channel, lease, error, scope));
   }
 
-  #recordFailure(channel: Channel, lease: Lease, error: LastError): void {
+  #recordFailure(channel: Channel, lease: Lease, error: LastError, scope: 'channel' | 'model'): void {
     const record = this.#record(channel.id);
     record.requests += 1;
     record.lastError = error;
     const reason = describeError(error);
+    if (scope === 'model' && lease.model !== undefined) {
+      record.modelCircuit(lease.model).recordFailure(error.at, `${lease.model}: ${reason}`);
+      // The host answered: a pending channel probe is settled, not failed.
+      if (record.circuit.state === 'half-open') record.circuit.recordSuccess(error.at);
+      return;
+    }
     record.circuit.recordFailure(error.at, reason);
     if (channel.apiKeys.length > 1) record.keyCircuit(lease.keyIndex).recordFailure(error.at, reason);
   }
@@ -156,17 +188,39 @@ export class ChannelHealth {
     // A half-open probe that ends this way proves the channel answers.
     record.circuit.recordSuccess(this.now());
     if (channel.apiKeys.length > 1) record.keyCircuit(lease.keyIndex).recordSuccess(this.now());
+    if (lease.model !== undefined) record.modelCircuits.get(lease.model)?.recordSuccess(this.now());
   }
 
-  /** The upstream asked for a pause (`retry-after` on a 429): skip it until then. */
-  pause(channel: Channel, until: number, reason: string): void {
-    this.#watch(channel, () => this.#record(channel.id).circuit.pauseUntil(this.now(), until, reason));
+  /**
+   * The upstream asked for a pause (`retry-after` on a 429): skip it until then — only for
+   * that model when one is given (providers rate-limit per model).
+   */
+  pause(channel: Channel, until: number, reason: string, model?: string): void {
+    this.#watch(channel, () => {
+      const record = this.#record(channel.id);
+      (model === undefined ? record.circuit : record.modelCircuit(model)).pauseUntil(this.now(), until, reason);
+    });
+  }
+
+  /** When the channel will next admit a request for `model` (epoch ms), or now when it admits one. */
+  retryAt(channel: Channel, model?: string): number {
+    const record = this.#record(channel.id);
+    const now = this.now();
+    const channelAt = record.circuit.state === 'closed' ? now : record.circuit.retryAt;
+    const modelCircuit = model === undefined ? undefined : record.modelCircuits.get(model);
+    const modelAt = !modelCircuit || modelCircuit.state === 'closed' ? now : modelCircuit.retryAt;
+    return Math.max(channelAt, modelAt, now);
   }
 
   /** A circuit another instance opened or closed. */
   applyRemote(transition: CircuitTransition): void {
     const record = this.#record(transition.channelId);
-    const circuit = transition.keyIndex === null ? record.circuit : record.keyCircuit(transition.keyIndex);
+    const circuit =
+      typeof transition.model === 'string'
+        ? record.modelCircuit(transition.model)
+        : transition.keyIndex === null
+          ? record.circuit
+          : record.keyCircuit(transition.keyIndex);
     circuit.mirror(transition.state, transition.retryAt, transition.openedAt ?? undefined, transition.reason ?? undefined);
   }
 
@@ -174,19 +228,23 @@ export class ChannelHealth {
   #watch<T>(channel: Channel, change: () => T): T {
     if (!this.onTransition) return change();
     const record = this.#record(channel.id);
-    const circuits = [record.circuit, ...record.keyCircuits];
-    const before = circuits.map((circuit) => `${circuit.state}:${circuit.retryAt}`);
+    const list = (): Array<[CircuitBreaker, number | null, string | null]> => [
+      [record.circuit, null, null],
+      ...record.keyCircuits.map((circuit, index): [CircuitBreaker, number, null] => [circuit, index, null]),
+      ...[...record.modelCircuits].map(([model, circuit]): [CircuitBreaker, null, string] => [circuit, null, model]),
+    ];
+    const before = new Map(list().map(([circuit]) => [circuit, `${circuit.state}:${circuit.retryAt}`]));
     const result = change();
-    const all: Array<[CircuitBreaker, number | null]> = [[record.circuit, null], ...record.keyCircuits.map((circuit, index): [CircuitBreaker, number] => [circuit, index])];
-    all.forEach(([circuit, keyIndex], position) => {
+    list().forEach(([circuit, keyIndex, model]) => {
       if (circuit.state === 'half-open') return; // a local probe; its outcome is what counts
-      const was = before[position];
+      const was = before.get(circuit);
       const wasClosed = was === undefined || was.startsWith('closed:');
       const changed = circuit.state === 'closed' ? !wasClosed : was !== `open:${circuit.retryAt}`;
       if (!changed) return;
       this.onTransition?.({
         channelId: channel.id,
         keyIndex,
+        ...(model === null ? {} : { model }),
         state: circuit.state,
         retryAt: circuit.retryAt,
         openedAt: circuit.openedAt ?? null,
@@ -215,6 +273,9 @@ export class ChannelHealth {
         const circuit = channel.apiKeys.length > 1 ? record.keyCircuit(index) : record.circuit;
         return { index, state: circuit.state, reason: circuit.reason ?? null };
       }),
+      models: [...record.modelCircuits]
+        .filter(([, circuit]) => circuit.state !== 'closed')
+        .map(([model, circuit]) => ({ model, state: circuit.state, reason: circuit.reason ?? null, retryAt: circuit.retryAt })),
     };
   }
 

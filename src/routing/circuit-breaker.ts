@@ -64,6 +64,13 @@ export class CircuitBreaker {
     }
   }
 
+  /** Whether `tryAcquire` would admit a request now, without taking the half-open probe. */
+  canAcquire(now: number): boolean {
+    if (this.state === 'closed') return true;
+    if (this.state === 'open') return now >= this.#retryAt;
+    return !this.#probeInFlight;
+  }
+
   /** When the next probe will be admitted (epoch ms), for `retry-after` answers. */
   get retryAt(): number {
     return this.#retryAt;

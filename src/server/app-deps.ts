@@ -6,6 +6,7 @@ import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
+import type { ServerLimits } from './server-limits.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {
@@ -14,6 +15,10 @@ export interface ServerSettings {
   altPrefix: string;
   /** SHA-256 of the admin token. */
   adminTokenHash: string;
+  /** Timeouts and the connection cap; defaults in DEFAULT_SERVER_LIMITS. */
+  limits?: ServerLimits;
+  /** Say "not in your group" for a model another group has (REVEAL_OTHER_GROUP_MODELS); default: the same 404 as an unknown model. */
+  revealOtherGroupModels?: boolean;
 }
 
 /** Everything `createApp` is given; no module reaches for a global instead. */

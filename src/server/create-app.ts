@@ -4,6 +4,7 @@ import type { AppDeps } from './app-deps.ts';
 import './fastify-context.ts';
 import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
+import { connectionsCheckingIntervalMs, DEFAULT_SERVER_LIMITS } from './server-limits.ts';
 import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerConsoleRoutes } from './routes/console-routes.ts';
@@ -19,13 +20,16 @@ import { registerUsageStatsRoutes } from './routes/usage-stats-routes.ts';
  * one error handler, which renders it in the protocol of the route it happened on.
  */
 export function createApp(deps: AppDeps): FastifyInstance {
+  const limits = deps.settings.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({
     bodyLimit: deps.settings.bodyLimitBytes,
     genReqId: () => deps.runtime.generateId('req_'),
     logger: false,
-    // Long streams: never time out an open request here; upstream timeouts govern.
-    requestTimeout: 0,
-    keepAliveTimeout: 65_000,
+    // Receiving the request (headers, then body) is bounded so drip-fed requests cannot hold
+    // sockets forever; the reply is not (long streams are governed by the upstream timeouts).
+    requestTimeout: limits.bodyTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: connectionsCheckingIntervalMs(limits) },
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     // close() ends idle keep-alive connections at once instead of waiting out keepAliveTimeout;
     // connections with a request in flight finish it first (graceful drain).
     forceCloseConnections: 'idle',
@@ -62,6 +66,9 @@ export function createApp(deps: AppDeps): FastifyInstance {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+
+  // Sockets beyond the cap are closed on accept, before any byte is read.
+  app.server.maxConnections = limits.maxConnections;
 
   registerHealthRoutes(app, deps);
   registerMetricsRoutes(app, deps.metrics, deps.settings.adminTokenHash);

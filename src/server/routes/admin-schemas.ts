@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { CHANNEL_KINDS } from '../../domain/channel-kind.ts';
+import { MAX_PRICE_MULTIPLIER, MAX_PRICE_USD_PER_MILLION, MAX_USD_AMOUNT } from '../../billing/money-bounds.ts';
+import { isIpOrCidr } from '../../config/is-ip-or-cidr.ts';
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 const httpUrl = z
@@ -8,16 +10,29 @@ const httpUrl = z
   .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
 const modelName = z.string().min(1, 'must not be empty').max(200);
 // Bounded so micro-USD stays a safe integer and fits a PostgreSQL bigint.
-const usd = z.number().finite().nonnegative('must not be negative').max(1_000_000_000, 'must be at most 1000000000 (USD)');
+const usd = z.number().finite().nonnegative('must not be negative').max(MAX_USD_AMOUNT, `must be at most ${MAX_USD_AMOUNT} (USD)`);
+// Per million tokens; bounded so a price times any request stays an exact, finite charge.
+const usdPerMillion = z
+  .number()
+  .finite()
+  .nonnegative('must not be negative')
+  .max(MAX_PRICE_USD_PER_MILLION, `must be at most ${MAX_PRICE_USD_PER_MILLION} (USD per million tokens)`);
 const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone, e.g. 2030-01-01T00:00:00Z' });
 const ipOrCidr = z
   .string()
-  .regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, 'must be an IP address or CIDR, e.g. 203.0.113.0/24 or 2001:db8::/32');
+  .refine(isIpOrCidr, {
+    error: (issue) => `${JSON.stringify(issue.input)} is not an IP address or CIDR (e.g. 203.0.113.7, 203.0.113.0/24 or 2001:db8::/32)`,
+  });
 
 export const groupCreateSchema = z.strictObject({
   name: name.regex(/^[A-Za-z0-9_.-]+$/, 'may contain letters, digits, "_", "-" and "." only'),
   description: z.string().max(500).optional(),
-  priceMultiplier: z.number().positive('must be greater than 0').optional(),
+  priceMultiplier: z
+    .number()
+    .finite()
+    .positive('must be greater than 0')
+    .max(MAX_PRICE_MULTIPLIER, `must be at most ${MAX_PRICE_MULTIPLIER}`)
+    .optional(),
 });
 
 export const groupPatchSchema = groupCreateSchema.omit({ name: true }).partial();
@@ -86,10 +101,10 @@ export const keyPatchSchema = z.strictObject(keyFields).partial();
 
 export const priceSchema = z.strictObject({
   model: modelName,
-  input: usd,
-  output: usd,
-  cacheRead: usd.nullable().optional(),
-  cacheWrite: usd.nullable().optional(),
+  input: usdPerMillion,
+  output: usdPerMillion,
+  cacheRead: usdPerMillion.nullable().optional(),
+  cacheWrite: usdPerMillion.nullable().optional(),
 });
 
 export const logQuerySchema = z.object({

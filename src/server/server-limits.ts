@@ -1,0 +1,29 @@
+/**
+ * Limits of the HTTP server against slow or numerous clients (a header or body sent a byte
+ * at a time holds a socket and its memory for as long as the server lets it). None of them
+ * cuts a long generation: they govern receiving the request, idle keep-alive sockets and
+ * the number of sockets, never the time a reply or a stream takes.
+ */
+export interface ServerLimits {
+  /** The request headers must arrive within this (SERVER_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this (SERVER_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs: number;
+  /** An idle keep-alive socket is closed after this (SERVER_KEEP_ALIVE_TIMEOUT_MS). */
+  keepAliveTimeoutMs: number;
+  /** Open sockets beyond this are refused at once (MAX_CONNECTIONS). */
+  maxConnections: number;
+}
+
+export const DEFAULT_SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 15_000,
+  bodyTimeoutMs: 60_000,
+  // Above the 60 s idle timeout of common load balancers, so they close first.
+  keepAliveTimeoutMs: 65_000,
+  maxConnections: 10_000,
+};
+
+/** Node checks its header and request timers on this period; it bounds how late a timeout fires. */
+export function connectionsCheckingIntervalMs(limits: ServerLimits): number {
+  return Math.max(250, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4)));
+}
