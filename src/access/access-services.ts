@@ -4,6 +4,7 @@ import { ChargeWriter } from '../billing/charge-writer.ts';
 import type { Kv } from '../kv/kv.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
+import { AuthFailureThrottle } from './auth-failure-throttle.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { createClientIpResolver, type ClientIpHeader, type ClientIpResolver } from './resolve-client-ip.ts';
 
@@ -11,6 +12,8 @@ import { createClientIpResolver, type ClientIpHeader, type ClientIpResolver } fr
 export interface AccessServices {
   kv: Kv;
   clientIp: ClientIpResolver;
+  /** Failed admin-token attempts per address (429 after too many). */
+  adminAuthThrottle: AuthFailureThrottle;
   rateLimiter: RateLimiter;
   balances: BalanceMeter;
   charges: ChargeWriter;
@@ -35,6 +38,7 @@ export function createAccessServices(input: {
   return {
     kv: input.kv,
     clientIp: createClientIpResolver(input.trustedProxies, input.clientIpHeader),
+    adminAuthThrottle: new AuthFailureThrottle(input.now),
     rateLimiter: new RateLimiter(input.kv, input.now, input.slotLeaseMs),
     balances: new BalanceMeter({
       kv: input.kv,

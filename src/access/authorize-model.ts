@@ -9,9 +9,16 @@ import { suggestModelName } from './suggest-model-name.ts';
  * Decides whether the caller may use `model` and returns the channels that can serve it,
  * in the order of the specification's model check: the group must contain the model, the
  * name must be spelled exactly, the key's own allow-list must include it, and the surface
- * (path prefix) must be allowed to reach a channel. Never names another group.
+ * (path prefix) must be allowed to reach a channel. Never names another group, and by
+ * default does not even say that one has the model.
  */
-export function authorizeModel(snapshot: Snapshot, caller: Caller, model: string, surface: string | null): Channel[] {
+export function authorizeModel(
+  snapshot: Snapshot,
+  caller: Caller,
+  model: string,
+  surface: string | null,
+  options: { revealOtherGroups?: boolean } = {},
+): Channel[] {
   const groupName = caller.group.name;
   const channels = snapshot.routes.get(groupName)?.get(model);
   if (!channels) {
@@ -19,7 +26,9 @@ export function authorizeModel(snapshot: Snapshot, caller: Caller, model: string
     if (suggestion) {
       throw new GatewayError('model_not_found', `Model "${model}" is not available in group "${groupName}"; ${suggestion}`, { param: 'model' });
     }
-    if (snapshot.allModels.has(model)) {
+    // Unless the operator opts in (REVEAL_OTHER_GROUP_MODELS), a model of another group gets
+    // the same answer as one that does not exist: a key must not learn what other groups use.
+    if (options.revealOtherGroups === true && snapshot.allModels.has(model)) {
       throw new GatewayError(
         'model_not_in_group',
         `Model "${model}" is not available to group "${groupName}", the group this key is bound to. Use a model listed by GET /v1/models, or ask the operator to add the model to the group.`,

@@ -38,6 +38,8 @@ export interface DiagnoseInput {
   availableMicros: number | null;
   /** Circuit state of a channel as the router sees it. */
   channelState: (channel: Channel) => 'closed' | 'open' | 'half-open';
+  /** Say that other groups have the model (REVEAL_OTHER_GROUP_MODELS); default: never hint at it. */
+  revealOtherGroups?: boolean;
 }
 
 /**
@@ -62,7 +64,7 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
       detail: `Group "${group}" contains "${model}", but this key is limited to ${caller.key.allowedModels?.map((name) => `"${name}"`).join(', ') || 'no models'}. Ask the operator to extend the key's allowed models.`,
     });
   } else {
-    const elsewhere = snapshot.allModels.has(model);
+    const elsewhere = input.revealOtherGroups === true && snapshot.allModels.has(model);
     checks.push({
       step: 2,
       name: 'group-has-model',
@@ -83,8 +85,8 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
         : {
             step: 3,
             name: 'model-spelling',
-            verdict: snapshot.allModels.has(model) ? 'pass' : 'fail',
-            detail: snapshot.allModels.has(model)
+            verdict: input.revealOtherGroups === true && snapshot.allModels.has(model) ? 'pass' : 'fail',
+            detail: input.revealOtherGroups === true && snapshot.allModels.has(model)
               ? `"${model}" is spelled correctly.`
               : `No model in your group has a name close to "${model}". Your key can use: ${listNames(available)}.`,
           },

@@ -22,6 +22,8 @@ export interface GenerationDeps extends AdmissionDeps {
   relay: RelayDeps;
   usageWriter: Pick<UsageWriter, 'record'>;
   logger: Logger;
+  /** REVEAL_OTHER_GROUP_MODELS: tell a key a model exists in another group (default: the same 404 as an unknown model). */
+  settings?: { revealOtherGroupModels?: boolean };
 }
 
 /**
@@ -61,7 +63,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     caller = authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, route.credentials);
     const body = requireObjectBody(request.body);
     model = requireModel(peek.model);
-    const channels = authorizeModel(deps.snapshot.current, caller, model, route.surface);
+    const channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     admission = await admitGeneration(deps, caller, model, decode);
 
     const taken = connection.takeOver();

@@ -69,9 +69,9 @@ describe('key and model rules on every surface', () => {
 
   for (const surface of GENERATION_SURFACES) {
     describe(`${surface}: model rules, money and limits`, () => {
-      test('403 model_not_in_group names only the key\'s group', async () => {
-        const reply = await expectError(surface, { key: keys.good, model: 'secret-model' }, 403, 'model_not_in_group');
-        assert.match(reply.message, /group "default"/);
+      test('a model of another group gets the same 404 as one that does not exist', async () => {
+        const reply = await expectError(surface, { key: keys.good, model: 'secret-model' }, 404, 'model_not_found');
+        assert.match(reply.message, /does not exist/);
         assert.doesNotMatch(reply.message, /vip/);
       });
 

@@ -32,7 +32,7 @@ const summaryQuerySchema = z.object({
 export function registerAdminInsightRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(
     async (admin) => {
-      admin.addHook('onRequest', async (request) => requireAdmin(request, deps.settings.adminTokenHash));
+      admin.addHook('onRequest', async (request) => requireAdmin(request, deps.settings.adminTokenHash, deps.access));
 
       admin.get('/insight/summary', async (request) => {
         const query = parseAdminInput(summaryQuerySchema, request.query);

@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../store/hash-api-key.ts';
+import type { AuthFailureThrottle } from '../../access/auth-failure-throttle.ts';
+import type { ClientIpResolver } from '../../access/resolve-client-ip.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { z } from 'zod';
 import { generateApiKey } from '../../store/generate-api-key.ts';
@@ -35,7 +37,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.register(
     async (admin) => {
-      admin.addHook('onRequest', async (request) => requireAdmin(request, deps.settings.adminTokenHash));
+      admin.addHook('onRequest', async (request) => requireAdmin(request, deps.settings.adminTokenHash, deps.access));
 
       // Groups
       admin.get('/groups', async () => ({ data: await store.groups.list() }));
@@ -195,12 +197,26 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 }
 
-export function requireAdmin(request: FastifyRequest, expectedHash: string): void {
+/** What the admin check needs to throttle failed attempts per client address. */
+export interface AdminAuthGuard {
+  adminAuthThrottle: AuthFailureThrottle;
+  clientIp: ClientIpResolver;
+}
+
+export function requireAdmin(request: FastifyRequest, expectedHash: string, guard?: AdminAuthGuard): void {
+  const address = guard ? guard.clientIp(request.socket.remoteAddress, request.headers) : '';
+  const waitSeconds = guard ? guard.adminAuthThrottle.blockedFor(address) : 0;
+  if (waitSeconds > 0) {
+    throw new GatewayError('rate_limited', `Too many failed admin sign-in attempts from ${address}; try again in ${waitSeconds} s.`, {
+      retryAfterSeconds: waitSeconds,
+    });
+  }
   const header = request.headers.authorization;
   const token = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined;
   const given = Buffer.from(hashApiKey(token ?? ''), 'hex');
   const expected = Buffer.from(expectedHash, 'hex');
   if (token === undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    guard?.adminAuthThrottle.recordFailure(address);
     throw new GatewayError(
       'admin_unauthorized',
       'The admin API needs the gateway admin token as "Authorization: Bearer <GATEWAY_ADMIN_TOKEN>"; it was printed when the gateway first started.',

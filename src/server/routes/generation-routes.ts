@@ -27,7 +27,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' } }, async (request, reply) => {
     const caller = authenticateRequest(deps, request, 'anthropic');
     const decoded = getCodec('anthropic-messages').decodeRequest({ body: request.body }, deps.runtime).value;
-    authorizeModel(deps.snapshot.current, caller, decoded.model, surface);
+    authorizeModel(deps.snapshot.current, caller, decoded.model, surface, { revealOtherGroups: deps.settings.revealOtherGroupModels === true });
     return reply.send({ input_tokens: estimateInputTokens(decoded) });
   });
 
@@ -48,7 +48,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
       }
       if (method === 'countTokens') {
         const caller = authenticateRequest(deps, request, 'gemini');
-        authorizeModel(deps.snapshot.current, caller, model, surface);
+        authorizeModel(deps.snapshot.current, caller, model, surface, { revealOtherGroups: deps.settings.revealOtherGroupModels === true });
         const body = unwrapCountTokensBody(request.body);
         const decoded = getCodec('gemini-generate-content').decodeRequest({ body, pathModel: model }, deps.runtime).value;
         return reply.send({ totalTokens: estimateInputTokens(decoded) });

@@ -90,6 +90,7 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
       ipAllowed: isIpAllowed(caller.key, clientIp),
       availableMicros: await deps.access.balances.available(caller.key),
       channelState: (channel) => deps.relay.health.describe(channel).state,
+      revealOtherGroups: deps.settings.revealOtherGroupModels === true,
     });
   });
 }

@@ -22,7 +22,7 @@ const usageQuerySchema = z.object({
  */
 export function registerUsageStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/api/admin/usage', async (request) => {
-    requireAdmin(request, deps.settings.adminTokenHash);
+    requireAdmin(request, deps.settings.adminTokenHash, deps.access);
     const query = parseAdminInput(usageQuerySchema, request.query);
     await deps.usageWriter.flush();
     const now = deps.runtime.now();
