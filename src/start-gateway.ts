@@ -13,6 +13,7 @@ import { createRuntime, generateAdminToken } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server/server-limits.ts';
 import type { ClientIpHeader } from './access/resolve-client-ip.ts';
+import { DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './access/auth-failure-throttle.ts';
 import { GatewayMetrics } from './server/gateway-metrics.ts';
 import { MeteredUsageWriter } from './server/metered-usage-writer.ts';
 import { probeChannel } from './relay/probe-channel.ts';
@@ -54,6 +55,8 @@ export interface GatewayOptions {
   clientIpHeader?: ClientIpHeader;
   /** HTTP server timeouts and connection cap; defaults in DEFAULT_SERVER_LIMITS. */
   serverLimits?: Partial<ServerLimits>;
+  /** Failed admin-token attempts allowed per address and window; default 10 a minute. */
+  adminAuthThrottle?: Partial<AuthThrottleOptions>;
   /** REVEAL_OTHER_GROUP_MODELS; default false. */
   revealOtherGroupModels?: boolean;
   /** Refuse unpriced models (STRICT_PRICING); default false. */
@@ -123,6 +126,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger,
     trustedProxies: options.trustedProxies ?? [],
     clientIpHeader: options.clientIpHeader ?? 'x-forwarded-for',
+    adminAuthThrottle: { ...DEFAULT_AUTH_THROTTLE, ...options.adminAuthThrottle },
     strictPricing: options.strictPricing ?? false,
     spendBaseline: await loadSpendBaseline(store.usage, runtime.now()),
   });
@@ -153,7 +157,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   usageWriter.metrics = metrics;
   const healthChecker = startHealthChecker({
     intervalMs: options.healthCheckIntervalMs ?? 30_000,
-    probe: (channel) => probeChannel(relay, channel),
+    probe: (channel, model) => probeChannel(relay, channel, model),
     channels: () => snapshot.current.channels.values(),
     health,
     logger,

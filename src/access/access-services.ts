@@ -4,7 +4,7 @@ import { ChargeWriter } from '../billing/charge-writer.ts';
 import type { Kv } from '../kv/kv.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
-import { AuthFailureThrottle } from './auth-failure-throttle.ts';
+import { AuthFailureThrottle, type AuthThrottleOptions } from './auth-failure-throttle.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { createClientIpResolver, type ClientIpHeader, type ClientIpResolver } from './resolve-client-ip.ts';
 
@@ -29,6 +29,7 @@ export function createAccessServices(input: {
   logger: Logger;
   trustedProxies: readonly string[];
   clientIpHeader?: ClientIpHeader;
+  adminAuthThrottle?: AuthThrottleOptions;
   strictPricing: boolean;
   spendBaseline: SpendBaseline;
   /** How long an unreleased concurrency slot lives (longer than the longest request). */
@@ -38,7 +39,7 @@ export function createAccessServices(input: {
   return {
     kv: input.kv,
     clientIp: createClientIpResolver(input.trustedProxies, input.clientIpHeader),
-    adminAuthThrottle: new AuthFailureThrottle(input.now),
+    adminAuthThrottle: new AuthFailureThrottle(input.now, input.adminAuthThrottle),
     rateLimiter: new RateLimiter(input.kv, input.now, input.slotLeaseMs),
     balances: new BalanceMeter({
       kv: input.kv,

@@ -24,6 +24,9 @@ describe('loadConfig', () => {
       upstreamTotalTimeoutMs: 600_000,
       altPrefix: 'antigravity',
       trustedProxies: [],
+      clientIpHeader: 'x-forwarded-for',
+      server: { headersTimeoutMs: 15_000, bodyTimeoutMs: 60_000, keepAliveTimeoutMs: 65_000, maxConnections: 10_000 },
+      revealOtherGroupModels: false,
       logRetentionDays: 30,
       strictPricing: false,
     });

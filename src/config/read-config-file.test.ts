@@ -82,7 +82,7 @@ describe('parseConfigFile', () => {
       'keys[0].expiresAt: must be an ISO date such as 2026-12-31 or 2026-12-31T23:59:59Z',
       'keys[0].balance: must not be negative',
       'keys[0].allowedIps[0]: must be an IP address or CIDR',
-      'prices[0].input: must be a number of USD',
+      'prices[0].input: must be a number of USD per million tokens',
     ];
     for (const problem of expected) assert.ok(problems.includes(problem), `missing "${problem}" in\n${problems.join('\n')}`);
   });

@@ -4,8 +4,8 @@ import type { ChannelHealth } from './channel-health.ts';
 
 export interface HealthCheckerOptions {
   intervalMs: number;
-  /** Probes one channel (a tiny real request) and feeds the outcome to its health. */
-  probe: (channel: Channel) => Promise<{ ok: boolean }>;
+  /** Probes one channel (a tiny real request, for `model` when given) and feeds the outcome to its health. */
+  probe: (channel: Channel, model?: string) => Promise<{ ok: boolean }>;
   channels: () => Iterable<Channel>;
   health: ChannelHealth;
   logger: Logger;
@@ -16,7 +16,8 @@ export interface HealthCheckerOptions {
 
 /**
  * Brings channels back without anyone pressing "test": every interval, each enabled channel
- * whose circuit is open and whose cool-down has passed gets one probe. A success closes the
+ * whose circuit is open and whose cool-down has passed gets one probe, and so does each model
+ * whose own circuit on a channel is open. A success closes the
  * circuit; a failure doubles its cool-down. Healthy channels are never probed — real traffic
  * already tells. With several instances only the leader probes; the circuits it closes reach
  * the others through the shared circuit state.
@@ -39,6 +40,16 @@ export function startHealthChecker(options: HealthCheckerOptions): { stop(): voi
         if (!options.health.acquire(channel)) continue;
         const result = await options.probe(channel);
         options.logger.info({ channel: channel.name, ok: result.ok }, 'health check probe');
+      }
+      // Models whose own circuit on a channel is open (the channel itself serves) get the same.
+      for (const channel of options.channels()) {
+        if (!channel.enabled) continue;
+        for (const entry of options.health.describe(channel).models) {
+          if (entry.state === 'closed' || (entry.retryAt ?? 0) > now || !channel.models.includes(entry.model)) continue;
+          if (!options.health.acquire(channel, entry.model)) continue;
+          const result = await options.probe(channel, entry.model);
+          options.logger.info({ channel: channel.name, model: entry.model, ok: result.ok }, 'health check probe');
+        }
       }
     } finally {
       running = false;

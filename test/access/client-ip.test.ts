@@ -59,12 +59,27 @@ describe('client IP resolution', () => {
     assert.equal(resolve('10.0.0.2', { 'x-forwarded-for': 'unknown, 10.0.0.3' }), '10.0.0.3');
   });
 
-  test('a trusted peer: Forwarded wins over X-Forwarded-For, with quoted v6 and ports', () => {
+  test('only the configured header is read: by default X-Forwarded-For, never a client-sent Forwarded or X-Real-IP', () => {
     const resolve = createClientIpResolver(['::1']);
+    assert.equal(resolve('::1', { forwarded: 'for=203.0.113.5', 'x-forwarded-for': '9.9.9.9' }), '9.9.9.9');
+    assert.equal(resolve('::1', { forwarded: 'for=203.0.113.5' }), '::1');
+    assert.equal(resolve('::1', { 'x-real-ip': '203.0.113.5' }), '::1');
+  });
+
+  test('CLIENT_IP_HEADER=forwarded: Forwarded, with quoted v6 and ports, and nothing else', () => {
+    const resolve = createClientIpResolver(['::1'], 'forwarded');
     assert.equal(
       resolve('::1', { forwarded: 'for="[2001:db8:cafe::17]:4711";proto=https, for=::1', 'x-forwarded-for': '9.9.9.9' }),
       '2001:db8:cafe::17',
     );
     assert.equal(resolve('::1', { forwarded: 'for=192.0.2.43:47011' }), '192.0.2.43');
+    assert.equal(resolve('::1', { 'x-forwarded-for': '9.9.9.9' }), '::1');
+  });
+
+  test('CLIENT_IP_HEADER=x-real-ip: one address, the last if a proxy appended', () => {
+    const resolve = createClientIpResolver(['10.0.0.0/8'], 'x-real-ip');
+    assert.equal(resolve('10.0.0.1', { 'x-real-ip': '203.0.113.9' }), '203.0.113.9');
+    assert.equal(resolve('10.0.0.1', { 'x-real-ip': '1.1.1.1, 203.0.113.9' }), '203.0.113.9');
+    assert.equal(resolve('10.0.0.1', { 'x-forwarded-for': '203.0.113.9' }), '10.0.0.1');
   });
 });

@@ -42,6 +42,11 @@ describe('failover under injected upstream faults', () => {
   });
 
   const flakyHealth = async () => (await harness.admin('GET', `/channels/${flakyId}`)).health;
+  // Back in service: the channel's circuit and every model's own circuit on it are closed.
+  const flakyUp = async () => {
+    const health = await flakyHealth();
+    return health.state === 'closed' && health.models.length === 0;
+  };
   const ask = () => client.chat.completions.create({ model: 'shared', messages: [{ role: 'user', content: 'hi' }] });
 
   for (const [name, fault] of [
@@ -63,17 +68,20 @@ describe('failover under injected upstream faults', () => {
       // Until the circuit opened (or the pause began), each request tried flaky first.
       assert.ok(data[0].attempts.length >= 1);
       flaky.setDefault({});
-      await waitFor(async () => (await flakyHealth()).state === 'closed', 'flaky channel back in service');
+      await waitFor(flakyUp, 'flaky channel back in service');
     });
   }
 
   test('the circuit opens after the error rate, half-opens after the cool-down and closes on recovery', async () => {
     flaky.setDefault({ fault: { type: 'status', status: 503 } });
     for (let index = 0; index < 3; index += 1) await ask();
-    const opened = await flakyHealth();
+    const health = await flakyHealth();
+    // A 503 from a host that answers is about the model: its circuit on the channel opens.
+    assert.equal(health.state, 'closed');
+    const opened = health.models.find((entry: { model: string }) => entry.model === 'shared');
     assert.equal(opened.state, 'open');
     assert.match(opened.reason, /recent requests failed/);
-    assert.equal(opened.lastError.status, 503);
+    assert.equal(health.lastError.status, 503);
 
     // While open, requests go straight to the steady channel.
     const before = flaky.requests.length;
@@ -84,7 +92,7 @@ describe('failover under injected upstream faults', () => {
 
     // Recovery: the background health check probes after the cool-down and closes the circuit.
     flaky.setDefault({ text: 'flaky is fine again' });
-    await waitFor(async () => (await flakyHealth()).state === 'closed', 'circuit closed by the health check');
+    await waitFor(flakyUp, 'circuit closed by the health check');
     const completion = await ask();
     assert.equal(completion.choices[0]?.message.content, 'flaky is fine again');
   });
@@ -98,7 +106,7 @@ describe('failover under injected upstream faults', () => {
     assert.equal(health.state, 'open');
     assert.match(health.reason, /upstream refused the channel: 401/);
     flaky.setDefault({});
-    await waitFor(async () => (await flakyHealth()).state === 'closed', 'recovered after the credentials work again');
+    await waitFor(flakyUp, 'recovered after the credentials work again');
   });
 
   test('a 400 from the upstream is the request’s fault: returned as is, not retried', async () => {

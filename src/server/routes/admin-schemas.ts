@@ -21,7 +21,7 @@ const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 d
 const ipOrCidr = z
   .string()
   .refine(isIpOrCidr, {
-    error: (issue) => `${JSON.stringify(issue.input)} is not an IP address or CIDR (e.g. 203.0.113.7, 203.0.113.0/24 or 2001:db8::/32)`,
+    error: (issue) => `must be an IP address or CIDR (e.g. 203.0.113.7, 203.0.113.0/24 or 2001:db8::/32), not ${JSON.stringify(issue.input)}`,
   });
 
 export const groupCreateSchema = z.strictObject({
