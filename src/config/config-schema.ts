@@ -153,8 +153,8 @@ export const envSchema = z.object({
     }
     return lower as ClientIpHeader;
   }),
-  SERVER_HEADERS_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 15_000 }),
-  SERVER_BODY_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 60_000 }),
+  SERVER_HEADERS_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 60_000 }),
+  SERVER_BODY_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 300_000 }),
   SERVER_KEEP_ALIVE_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 65_000 }),
   MAX_CONNECTIONS: integer({ min: 1, max: 1_000_000, fallback: 10_000 }),
   REVEAL_OTHER_GROUP_MODELS: raw.transform((value, context) => {

@@ -25,7 +25,7 @@ describe('loadConfig', () => {
       altPrefix: 'antigravity',
       trustedProxies: [],
       clientIpHeader: 'x-forwarded-for',
-      server: { headersTimeoutMs: 15_000, bodyTimeoutMs: 60_000, keepAliveTimeoutMs: 65_000, maxConnections: 10_000 },
+      server: { headersTimeoutMs: 60_000, bodyTimeoutMs: 300_000, keepAliveTimeoutMs: 65_000, maxConnections: 10_000 },
       revealOtherGroupModels: false,
       logRetentionDays: 30,
       strictPricing: false,

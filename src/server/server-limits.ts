@@ -15,9 +15,12 @@ export interface ServerLimits {
   maxConnections: number;
 }
 
+// Node's own defaults for headers and request (60 s, 300 s), stated explicitly and made
+// configurable: a busy instance must not cut honest clients whose headers it has not yet read,
+// and a 20 MB body over a slow link takes minutes; MAX_CONNECTIONS bounds what drip-feeders hold.
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
-  headersTimeoutMs: 15_000,
-  bodyTimeoutMs: 60_000,
+  headersTimeoutMs: 60_000,
+  bodyTimeoutMs: 300_000,
   // Above the 60 s idle timeout of common load balancers, so they close first.
   keepAliveTimeoutMs: 65_000,
   maxConnections: 10_000,

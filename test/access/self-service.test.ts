@@ -80,7 +80,8 @@ describe('self-service: /api/me and the model check', () => {
     assert.equal(spaced.setup.baseUrl, `${harness.url}/v1`);
     const other = (await getJson('/api/diagnose?model=secret-model&client=codex', key)).body;
     assert.equal(other.checks[1].verdict, 'fail');
-    assert.match(other.checks[1].detail, /the gateway serves it to other groups/);
+    // By default the check does not even say another group has it (REVEAL_OTHER_GROUP_MODELS opts in).
+    assert.doesNotMatch(other.checks[1].detail, /other groups/);
     assert.doesNotMatch(JSON.stringify(other), /vip/);
     const noClient = (await getJson('/api/diagnose?model=gpt-4o-mini', key)).body;
     assert.equal(noClient.checks[3].verdict, 'skip');

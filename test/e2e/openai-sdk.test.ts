@@ -102,12 +102,12 @@ describe('the openai SDK against an OpenAI-compatible channel', () => {
     assert.match(body.error.message, /request id/);
   });
 
-  test('a model of another group is refused with 403 naming only the key group', async () => {
+  test('a model of another group gets the same 404 as an unknown model, naming no other group', async () => {
     await assert.rejects(
       client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
       (error: unknown) => {
-        assert.ok(error instanceof OpenAI.PermissionDeniedError);
-        assert.match(error.message, /group "default"/);
+        assert.ok(error instanceof OpenAI.NotFoundError);
+        assert.match(error.message, /does not exist/);
         assert.doesNotMatch(error.message, /premium/);
         return true;
       },
