@@ -11,7 +11,7 @@ import { startClusterServices } from './cluster/start-cluster-services.ts';
 import { registerReadinessRoute } from './server/routes/health-routes.ts';
 import { createRuntime, generateAdminToken } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server/server-limits.ts';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/server-limits.ts';
 import type { ClientIpHeader } from './access/resolve-client-ip.ts';
 import { DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './access/auth-failure-throttle.ts';
 import { GatewayMetrics } from './server/gateway-metrics.ts';

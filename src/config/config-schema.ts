@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CLIENT_IP_HEADERS, type ClientIpHeader } from '../access/resolve-client-ip.ts';
-import type { ServerLimits } from '../server/server-limits.ts';
+import type { ServerLimits } from './server-limits.ts';
 import { isIpOrCidr } from './is-ip-or-cidr.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

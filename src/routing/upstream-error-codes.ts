@@ -1,4 +1,3 @@
-import { isRecord } from '../protocols/shared/is-record.ts';
 
 /** At most this many identifiers are kept from one error body (a hostile host could send thousands). */
 const MAX_CODES = 8;
@@ -31,4 +30,8 @@ export function extractUpstreamErrorCodes(body: unknown): string[] {
     for (const detail of value.details.slice(0, MAX_CODES)) if (isRecord(detail)) add(detail.reason);
   }
   return codes;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

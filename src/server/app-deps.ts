@@ -6,7 +6,7 @@ import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
-import type { ServerLimits } from './server-limits.ts';
+import type { ServerLimits } from '../config/server-limits.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {

@@ -4,7 +4,7 @@ import type { AppDeps } from './app-deps.ts';
 import './fastify-context.ts';
 import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
-import { connectionsCheckingIntervalMs, DEFAULT_SERVER_LIMITS } from './server-limits.ts';
+import { connectionsCheckingIntervalMs, DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
 import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerConsoleRoutes } from './routes/console-routes.ts';

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { ChargeWriter } from '../../src/billing/charge-writer.ts';
 import { UsageWriter } from '../../src/billing/usage-writer.ts';
-import type { UsageLogEntry } from '../../src/store/store.ts';
+import type { UsageLogEntry } from '../../src/domain/usage-log-entry.ts';
 import { chatCompletion, replyLater } from './hostile-upstream.ts';
 import { CHANNEL_SECRET, eventually, startSecurityHarness, type SecurityHarness } from './security-harness.ts';
 
