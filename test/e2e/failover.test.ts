@@ -88,7 +88,9 @@ describe('failover under injected upstream faults', () => {
     await ask();
     const { data } = await harness.admin('GET', '/logs?limit=1');
     assert.equal(data[0].attempts[0].errorCode, 'circuit_open');
-    assert.equal(flaky.requests.length, before);
+    // The health check may probe the open model circuit meanwhile (one request); the client's went to steady.
+    assert.ok(flaky.requests.length <= before + 1);
+    assert.equal(data[0].channelName, 'steady');
 
     // Recovery: the background health check probes after the cool-down and closes the circuit.
     flaky.setDefault({ text: 'flaky is fine again' });

@@ -122,7 +122,8 @@ describe('security invariants under random input', () => {
     await h.admin('PATCH', '/groups/default', { priceMultiplier: 1 });
     await fc.assert(
       fc.asyncProperty(upstreamReply, fc.boolean(), async (reply, junkClient) => {
-        next.push(reply);
+        // Junk from the client: on the passthrough lane the upstream judges it, and says 400 as the real API does.
+        next.push(junkClient ? { status: 400, body: { error: { message: 'messages: expected an array', type: 'invalid_request_error' } } } : reply);
         sent += 1;
         const body = junkClient
           ? { model: 'prop-model', messages: 'not a list', n: -5, max_tokens: 1e308 }
