@@ -30,6 +30,8 @@ export interface AdminChannelHealth {
   requests: number;
   lastError: { at: number; status: number | null; code: string; message: string } | null;
   keys: Array<{ index: number; state: AdminCircuitState; reason: string | null }>;
+  /** Models whose own circuit on this channel is not closed (a failure about one model stays with it). */
+  models: Array<{ model: string; state: AdminCircuitState; reason: string | null; retryAt: number | null }>;
 }
 
 export interface AdminChannel {
