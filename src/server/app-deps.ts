@@ -14,6 +14,8 @@ export interface ServerSettings {
   altPrefix: string;
   /** SHA-256 of the admin token. */
   adminTokenHash: string;
+  /** SHA-256 of METRICS_TOKEN, the read-only scrape credential for /metrics, when set. */
+  metricsTokenHash?: string | undefined;
 }
 
 /** Everything `createApp` is given; no module reaches for a global instead. */

@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   });
 
   registerHealthRoutes(app, deps);
-  registerMetricsRoutes(app, deps.metrics, deps.settings.adminTokenHash);
+  registerMetricsRoutes(app, deps.metrics, deps.settings);
   registerAdminRoutes(app, deps);
   registerUsageStatsRoutes(app, deps);
   registerSelfServiceRoutes(app, deps);
