@@ -20,10 +20,12 @@ import {
   keyCreateSchema,
   keyPatchSchema,
   logQuerySchema,
+  auditQuerySchema,
   priceSchema,
 } from './admin-schemas.ts';
 import { channelView, keyView, priceView, usdToMicros } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
+import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 
 /**
  * The admin API under `/api/admin`, used by the console and the CLI. Every change reloads the
@@ -32,6 +34,12 @@ import { parseAdminInput } from './parse-admin-input.ts';
 export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
   const changed = () => deps.snapshot.reload();
+  const audit = (request: FastifyRequest, change: AdminChange) => recordAdminChange(deps, request, change);
+  // Channels and keys are named by id or by name (names are unique per kind), like the CLI does.
+  const findChannel = async (reference: string) =>
+    (await store.channels.get(reference)) ?? (await store.channels.list()).find((channel) => channel.name === reference);
+  const findKey = async (reference: string) =>
+    (await store.keys.get(reference)) ?? (await store.keys.list()).find((key) => key.name === reference);
 
   app.register(
     async (admin) => {
@@ -43,20 +51,25 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const input = parseAdminInput(groupCreateSchema, request.body);
         const group = await withConflicts(() => store.groups.create(input));
         await changed();
+        await audit(request, { action: 'group.create', targetKind: 'group', targetId: group.name, targetName: group.name, before: null, after: group });
         return reply.code(201).send(group);
       });
       admin.patch('/groups/:name', async (request) => {
         const input = parseAdminInput(groupPatchSchema, request.body);
+        const before = await store.groups.get(param(request, 'name'));
         const group = await store.groups.update(param(request, 'name'), input);
         if (!group) throw notFound('group', param(request, 'name'));
         await changed();
+        await audit(request, { action: 'group.update', targetKind: 'group', targetId: group.name, targetName: group.name, before, after: group });
         return group;
       });
       admin.delete('/groups/:name', async (request, reply) => {
         const name = param(request, 'name');
         if (name === 'default') throw new GatewayError('conflict', 'The "default" group cannot be deleted.');
+        const before = await store.groups.get(name);
         if (!(await withConflicts(() => store.groups.delete(name)))) throw notFound('group', name);
         await changed();
+        await audit(request, { action: 'group.delete', targetKind: 'group', targetId: name, targetName: name, before, after: null });
         return reply.code(204).send();
       });
 
@@ -64,12 +77,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       const withHealth = (channel: Channel) => channelView(channel, deps.relay.health.describe(channel));
       admin.get('/channels', async () => ({ data: (await store.channels.list()).map(withHealth) }));
       admin.get('/channels/:id', async (request) => {
-        const channel = await store.channels.get(param(request, 'id'));
+        const channel = await findChannel(param(request, 'id'));
         if (!channel) throw notFound('channel', param(request, 'id'));
         return withHealth(channel);
       });
       admin.post('/channels/:id/test', async (request) => {
-        const channel = await store.channels.get(param(request, 'id'));
+        const channel = await findChannel(param(request, 'id'));
         if (!channel) throw notFound('channel', param(request, 'id'));
         const { model } = parseAdminInput(channelTestSchema, request.body);
         if (model !== undefined && !channel.models.includes(model)) {
@@ -83,6 +96,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         await requireGroups(deps, desired.groups, 'groups');
         const channel = await withConflicts(() => store.channels.create(desired));
         await changed();
+        await audit(request, { action: 'channel.create', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: null, after: channelView(channel) });
         return reply.code(201).send(channelView(channel));
       });
       admin.patch('/channels/:id', async (request) => {
@@ -90,21 +104,26 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (input.groups) await requireGroups(deps, input.groups, 'groups');
         const { apiKey, apiKeys, ...rest } = input;
         const patch = { ...rest, ...(apiKeys ? { apiKeys } : apiKey ? { apiKeys: [apiKey] } : {}) };
-        const channel = await withConflicts(() => store.channels.update(param(request, 'id'), patch));
+        const before = await findChannel(param(request, 'id'));
+        if (!before) throw notFound('channel', param(request, 'id'));
+        const channel = await withConflicts(() => store.channels.update(before.id, patch));
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();
+        await audit(request, { action: 'channel.update', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: channelView(before), after: channelView(channel) });
         return channelView(channel);
       });
       admin.delete('/channels/:id', async (request, reply) => {
-        if (!(await store.channels.delete(param(request, 'id')))) throw notFound('channel', param(request, 'id'));
+        const before = await findChannel(param(request, 'id'));
+        if (!before || !(await store.channels.delete(before.id))) throw notFound('channel', param(request, 'id'));
         await changed();
+        await audit(request, { action: 'channel.delete', targetKind: 'channel', targetId: before.id, targetName: before.name, before: channelView(before), after: null });
         return reply.code(204).send();
       });
 
       // Keys
       admin.get('/keys', async () => ({ data: (await store.keys.list()).map(keyView) }));
       admin.get('/keys/:id', async (request) => {
-        const key = await store.keys.get(param(request, 'id'));
+        const key = await findKey(param(request, 'id'));
         if (!key) throw notFound('key', param(request, 'id'));
         return keyView(key);
       });
@@ -127,6 +146,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           }),
         );
         await changed();
+        await audit(request, { action: 'key.create', targetKind: 'key', targetId: key.id, targetName: key.name, before: null, after: keyView(key) });
         // The only time the secret is shown.
         return reply.code(201).send({ ...keyView(key), key: secret });
       });
@@ -143,14 +163,19 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         // A new balance is the balance from now on: charges still queued from earlier requests
         // must reach the database first, or they would be taken off the new amount too.
         if (patch.balanceMicros !== undefined) await deps.access.charges.flush();
-        const key = await withConflicts(() => store.keys.update(param(request, 'id'), patch));
+        const before = await findKey(param(request, 'id'));
+        if (!before) throw notFound('key', param(request, 'id'));
+        const key = await withConflicts(() => store.keys.update(before.id, patch));
         if (!key) throw notFound('key', param(request, 'id'));
         await changed();
+        await audit(request, { action: 'key.update', targetKind: 'key', targetId: key.id, targetName: key.name, before: keyView(before), after: keyView(key) });
         return keyView(key);
       });
       admin.delete('/keys/:id', async (request, reply) => {
-        if (!(await store.keys.delete(param(request, 'id')))) throw notFound('key', param(request, 'id'));
+        const before = await findKey(param(request, 'id'));
+        if (!before || !(await store.keys.delete(before.id))) throw notFound('key', param(request, 'id'));
         await changed();
+        await audit(request, { action: 'key.delete', targetKind: 'key', targetId: before.id, targetName: before.name, before: keyView(before), after: null });
         return reply.code(204).send();
       });
 
@@ -158,6 +183,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       admin.get('/prices', async () => ({ data: (await store.prices.list()).map(priceView) }));
       admin.post('/prices', async (request, reply) => {
         const input = parseAdminInput(priceSchema, request.body);
+        const previous = (await store.prices.list()).find((price) => price.model === input.model);
         const price = await store.prices.upsert({
           model: input.model,
           inputPerMillion: usdToMicros(input.input),
@@ -166,11 +192,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
         });
         await changed();
+        await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });
         return reply.code(201).send(priceView(price));
       });
       admin.delete('/prices/:model', async (request, reply) => {
-        if (!(await store.prices.delete(param(request, 'model')))) throw notFound('price for model', param(request, 'model'));
+        const model = param(request, 'model');
+        const previous = (await store.prices.list()).find((price) => price.model === model);
+        if (!(await store.prices.delete(model))) throw notFound('price for model', model);
         await changed();
+        await audit(request, { action: 'price.delete', targetKind: 'price', targetId: model, targetName: model, before: previous ? priceView(previous) : null, after: null });
         return reply.code(204).send();
       });
 
@@ -178,17 +208,46 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       admin.get('/logs', async (request) => {
         await deps.usageWriter.flush();
         const query = parseAdminInput(logQuerySchema, request.query);
+        const limit = query.limit ?? 100;
+        // Keys and channels by id or by name; a name no record has any more is taken as an id
+        // (a deleted record's rows keep its id).
+        const keyId = query.key === undefined ? undefined : ((await findKey(query.key))?.id ?? query.key);
+        const channelId = query.channel === undefined ? undefined : ((await findChannel(query.channel))?.id ?? query.channel);
+        const [cursorTime, cursorId] = query.cursor === undefined ? [] : splitCursor(query.cursor);
         const data = await store.usage.query({
-          limit: query.limit ?? 100,
-          ...(query.key === undefined ? {} : { keyId: query.key }),
+          limit,
+          ...(keyId === undefined ? {} : { keyId }),
           ...(query.group === undefined ? {} : { group: query.group }),
           ...(query.model === undefined ? {} : { model: query.model }),
-          ...(query.channel === undefined ? {} : { channelId: query.channel }),
+          ...(channelId === undefined ? {} : { channelId }),
           ...(query.status === undefined ? {} : { status: query.status }),
           ...(query.from === undefined ? {} : { from: toEpoch(query.from) ?? 0 }),
           ...(query.to === undefined ? {} : { to: toEpoch(query.to) ?? 0 }),
+          ...(cursorTime === undefined ? {} : { before: cursorTime, beforeRequestId: cursorId }),
         });
-        return { data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })) };
+        const last = data.at(-1);
+        return {
+          data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })),
+          // The cursor of the next (older) page, while this page was full.
+          next: data.length === limit && last ? `${last.time}.${last.requestId}` : null,
+        };
+      });
+
+      // Audit log: every change made through this API, newest first.
+      admin.get('/audit', async (request) => {
+        const query = parseAdminInput(auditQuerySchema, request.query);
+        const limit = query.limit ?? 100;
+        const data = await store.audit.list({
+          limit,
+          ...(query.kind === undefined ? {} : { targetKind: query.kind }),
+          ...(query.target === undefined ? {} : { target: query.target }),
+          ...(query.cursor === undefined ? {} : { before: query.cursor }),
+        });
+        const last = data.at(-1);
+        return {
+          data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })),
+          next: data.length === limit && last ? last.id : null,
+        };
       });
     },
     { prefix: '/api/admin' },
@@ -206,6 +265,11 @@ export function requireAdmin(request: FastifyRequest, expectedHash: string): voi
       'The admin API needs the gateway admin token as "Authorization: Bearer <GATEWAY_ADMIN_TOKEN>"; it was printed when the gateway first started.',
     );
   }
+}
+
+function splitCursor(cursor: string): [number, string] {
+  const dot = cursor.indexOf('.');
+  return [Number(cursor.slice(0, dot)), cursor.slice(dot + 1)];
 }
 
 function param(request: FastifyRequest, name: string): string {
