@@ -20,6 +20,7 @@ import { startHealthChecker } from './routing/health-checker.ts';
 import type { RelayDeps } from './relay/relay-deps.ts';
 import type { StreamGauge } from './relay/stream-gauge.ts';
 import { ChannelHealth } from './routing/channel-health.ts';
+import { logCircuitTransitions } from './routing/log-circuit-transitions.ts';
 import { DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from './routing/circuit-breaker.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
 import { createStore } from './store/create-store.ts';
@@ -136,6 +137,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
   cluster.attach(snapshot, health);
+  logCircuitTransitions(health, snapshot, logger);
   const streams: StreamGauge = { open: 0 };
   const relay: RelayDeps = {
     upstream,

@@ -5,7 +5,7 @@ import type { ChannelHealth } from './channel-health.ts';
 export interface HealthCheckerOptions {
   intervalMs: number;
   /** Probes one channel (a tiny real request) and feeds the outcome to its health. */
-  probe: (channel: Channel) => Promise<{ ok: boolean }>;
+  probe: (channel: Channel) => Promise<{ ok: boolean; status?: number | null; error?: { code: string; message: string } | null }>;
   channels: () => Iterable<Channel>;
   health: ChannelHealth;
   logger: Logger;
@@ -38,7 +38,13 @@ export function startHealthChecker(options: HealthCheckerOptions): { stop(): voi
         // reopens it with a longer cool-down.
         if (!options.health.acquire(channel)) continue;
         const result = await options.probe(channel);
-        options.logger.info({ channel: channel.name, ok: result.ok }, 'health check probe');
+        if (result.ok) options.logger.info({ event: 'probe_ok', channel: channel.name }, `health check probe of ${channel.name} succeeded`);
+        else {
+          options.logger.warn(
+            { event: 'probe_failed', channel: channel.name, status: result.status ?? null, error: result.error?.code, reason: result.error?.message },
+            `health check probe of ${channel.name} failed: ${result.error?.code ?? result.status ?? 'no answer'}`,
+          );
+        }
       }
     } finally {
       running = false;

@@ -10,6 +10,7 @@ import type { KeyLimits } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import { toNewChannel } from '../../domain/new-channel.ts';
 import { StoreConflictError } from '../../store/store.ts';
+import { healthStatus } from '../../routing/health-status.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {
   channelCreateSchema,
@@ -74,7 +75,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       });
 
       // Channels
-      const withHealth = (channel: Channel) => channelView(channel, deps.relay.health.describe(channel));
+      const withHealth = (channel: Channel) => {
+        const view = deps.relay.health.describe(channel);
+        return channelView(channel, { ...view, ...healthStatus(channel.enabled, view, deps.runtime.now()) });
+      };
       admin.get('/channels', async () => ({ data: (await store.channels.list()).map(withHealth) }));
       admin.get('/channels/:id', async (request) => {
         const channel = await findChannel(param(request, 'id'));
@@ -88,7 +92,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (model !== undefined && !channel.models.includes(model)) {
           throw invalidRequest(`model: channel "${channel.name}" does not serve "${model}"; it serves ${channel.models.join(', ')}.`, 'model');
         }
-        return probeChannel(deps.relay, channel, model);
+        const result = await probeChannel(deps.relay, channel, model);
+        if (!result.ok) {
+          deps.logger.warn(
+            { event: 'channel_test_failed', channel: channel.name, model: result.model, status: result.status, error: result.error?.code, reason: result.error?.message },
+            `manual test of channel ${channel.name} failed: ${result.error?.code ?? result.status}`,
+          );
+        }
+        return result;
       });
       admin.post('/channels', async (request, reply) => {
         const input = parseAdminInput(channelCreateSchema, request.body);
