@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { UsageLogEntry } from '../../src/store/store.ts';
+import type { UsageLogEntry } from '../../src/domain/usage-log-entry.ts';
 import { ADMIN_TOKEN, startHarness, UPSTREAM_SECRET, type Harness } from '../helpers/gateway-harness.ts';
 import { startProviderSimulator, type ProviderSimulator } from '../simulator/provider-simulator.ts';
 import { launchChromium, screenshotDirectory, type Browser, type Page } from './browser.ts';
