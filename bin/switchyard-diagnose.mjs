@@ -5,6 +5,16 @@
 // Exit status: 0 when every check passes, 1 when one fails, 2 when the check could not run.
 
 const args = process.argv.slice(2);
+const USAGE = [
+  'usage: switchyard-diagnose --model <name> [--client <kind>] [--url <gateway>] [--key <key>]',
+  '       (or SWITCHYARD_URL and SWITCHYARD_API_KEY in the environment)',
+  'client kinds: openai-sdk, openai-http, claude-code, anthropic-sdk, gemini-cli, genai-sdk, gemini-http, codex, antigravity',
+  'exit status: 0 every check passes, 1 a check fails, 2 the check could not run',
+].join('\n');
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const option = (name) => {
   const index = args.indexOf(`--${name}`);
   return index === -1 ? undefined : args[index + 1];
@@ -15,9 +25,7 @@ const model = option('model');
 const client = option('client');
 
 if (!key || model === undefined) {
-  console.error('usage: switchyard-diagnose --model <name> [--client <kind>] [--url <gateway>] [--key <key>]');
-  console.error('       (or SWITCHYARD_URL and SWITCHYARD_API_KEY in the environment)');
-  console.error('client kinds: openai-sdk, openai-http, claude-code, anthropic-sdk, gemini-cli, genai-sdk, gemini-http, codex, antigravity');
+  console.error(USAGE);
   process.exit(2);
 }
 

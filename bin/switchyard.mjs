@@ -19,6 +19,8 @@ const GLOBAL_OPTIONS = { json: { type: 'boolean' }, url: { type: 'string' }, hel
 /** @param {string[]} argv @param {NodeJS.ProcessEnv} env */
 async function main(argv, env) {
   const help = usageText(NOUNS, logsCommand);
+  const { leading, command } = splitLeadingOptions(argv);
+  argv = [...command, ...leading];
   const [first, second] = argv;
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
     process.stdout.write(help);
@@ -57,6 +59,26 @@ async function main(argv, env) {
   const result = await verb.run({ client, values: parsed.values, positionals: parsed.positionals });
   process.stdout.write(parsed.values.json ? `${JSON.stringify(result.json, null, 2)}\n` : result.text);
   return result.exitCode ?? 0;
+}
+
+/**
+ * `switchyard --url http://gw:8080 key list` as well as `switchyard key list --url …`: global
+ * options given before the command are moved after it, where the parser reads them.
+ * @param {string[]} argv
+ */
+function splitLeadingOptions(argv) {
+  /** @type {string[]} */
+  const leading = [];
+  let index = 0;
+  while (index < argv.length && argv[index].startsWith('--') && argv[index] !== '--help') {
+    const [name] = argv[index].slice(2).split('=', 1);
+    const option = GLOBAL_OPTIONS[name];
+    if (!option) throw usageError(`unknown option "${argv[index]}" before the command; global options are --url URL and --json`);
+    const takesValue = option.type === 'string' && !argv[index].includes('=');
+    leading.push(...argv.slice(index, index + (takesValue ? 2 : 1)));
+    index += takesValue ? 2 : 1;
+  }
+  return { leading, command: argv.slice(index) };
 }
 
 main(process.argv.slice(2), process.env).then(

@@ -1,46 +1,87 @@
 import cluster from 'node:cluster';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
+import { resolveAdminToken } from './admin-token.ts';
+import { buildInfo } from './build-info.ts';
+import { serveClusterMetrics } from './cluster/cluster-metrics.ts';
 import { runPrimary, workersProblem } from './cluster/run-primary.ts';
 import { applyConfigFile } from './config/apply-config-file.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config-schema.ts';
-import { resolveAdminToken, startGateway } from './start-gateway.ts';
+import { describeStartError } from './describe-start-error.ts';
+import { startBanner } from './start-banner.ts';
+import { startGateway } from './start-gateway.ts';
 import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
+import { createSecretBox } from './store/secret-box.ts';
 import type { Store } from './store/store.ts';
+import { USAGE } from './usage-text.ts';
 
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h') || args[0] === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (args.includes('--version') || args.includes('-v')) {
+    const info = buildInfo();
+    process.stdout.write(`switchyard ${info.version} (${info.commit}, node ${info.node})\n`);
+    return;
+  }
+  if (args.length > 0) fail(`unknown argument ${JSON.stringify(args[0])}; run with --help for usage.`, 2);
+
   let config: Config;
   try {
     config = loadConfig(process.env);
   } catch (error) {
-    console.error((error as Error).message);
-    process.exit(1);
+    const failure = describeStartError(error, { host: '127.0.0.1', port: 8080 });
+    fail(failure.message, failure.exitCode);
   }
   const logger = pino({ level: config.logLevel });
+  try {
+    await run(config, logger);
+  } catch (error) {
+    const failure = describeStartError(error, { host: config.host, port: config.port });
+    logger.debug({ err: error }, 'start failed');
+    fail(failure.message, failure.exitCode);
+  }
+}
+
+async function run(config: Config, logger: Logger): Promise<void> {
   const applyConfig = config.configFile
     ? async (store: Store) => {
         const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env });
         logger.info({ summary }, `applied ${config.configFile}`);
       }
     : undefined;
+  const database = config.databaseUrl.startsWith('sqlite') ? config.databaseUrl : 'postgres';
 
   if (config.workers > 1 && cluster.isPrimary) {
     const problem = workersProblem(config);
-    if (problem) {
-      logger.error(problem);
-      process.exit(1);
-    }
+    if (problem) fail(problem, 2);
     // Once, before any worker starts: migrations, the config file, the first admin token.
-    const store = await createStore({
-      databaseUrl: config.databaseUrl,
-      secretKey: loadGatewaySecret({ databaseUrl: config.databaseUrl, gatewaySecret: config.gatewaySecret }),
-    });
+    const secretKey = loadGatewaySecret({ databaseUrl: config.databaseUrl, gatewaySecret: config.gatewaySecret });
+    const store = await createStore({ databaseUrl: config.databaseUrl, secretKey });
     await applyConfig?.(store);
-    const { generatedAdminToken } = await resolveAdminToken(store, config.adminToken);
+    const { pendingAdminToken } = await resolveAdminToken(store, config.adminToken, createSecretBox(secretKey));
+    const [channels, keys] = await Promise.all([store.channels.list(), store.keys.list()]);
     await store.close();
     logger.info({ workers: config.workers, redis: true }, 'starting workers');
-    if (generatedAdminToken) printFirstStart(`http://${config.host}:${config.port}`, generatedAdminToken);
+    serveClusterMetrics();
+    // The banner (and the token) only once a worker listens: a start that fails shows nothing
+    // it would have to take back, and the token stays pending for the next start.
+    cluster.once('listening', () => {
+      process.stdout.write(
+        startBanner({
+          url: `http://${config.host}:${config.port}`,
+          database,
+          workers: config.workers,
+          redis: true,
+          channels: channels.length,
+          keys: keys.length,
+          pendingAdminToken,
+        }),
+      );
+    });
     runPrimary({ workers: config.workers, logger, drainTimeoutMs: config.drainTimeoutMs });
     return;
   }
@@ -53,6 +94,7 @@ async function main(): Promise<void> {
     redisPrefix: config.redisKeyPrefix,
     adminToken: config.adminToken,
     gatewaySecret: config.gatewaySecret,
+    metricsToken: config.metricsToken,
     bodyLimitBytes: config.bodyLimitBytes,
     altPrefix: config.altPrefix,
     upstream: {
@@ -77,14 +119,13 @@ async function main(): Promise<void> {
   logger.info(
     {
       url: gateway.url,
-      database: config.databaseUrl.startsWith('sqlite') ? config.databaseUrl : 'postgres',
+      database,
       redis: config.redisUrl !== undefined,
+      version: buildInfo().version,
       ...(cluster.isWorker ? { worker: cluster.worker?.id } : {}),
     },
     'Switchyard is serving',
   );
-  if (gateway.generatedAdminToken) printFirstStart(gateway.url, gateway.generatedAdminToken);
-
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -100,25 +141,26 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  if (!cluster.isWorker) {
+    const [channels, keys] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list()]);
+    process.stdout.write(
+      startBanner({
+        url: gateway.url,
+        database,
+        workers: 1,
+        redis: config.redisUrl !== undefined,
+        channels: channels.length,
+        keys: keys.length,
+        pendingAdminToken: gateway.generatedAdminToken,
+      }),
+    );
+  }
 }
 
-function printFirstStart(url: string, token: string): void {
-  // Printed once, to the terminal only (not through the structured log, which may be shipped elsewhere).
-  process.stdout.write(
-    [
-      '',
-      'Switchyard generated an admin token. It is shown only now; only its hash is stored.',
-      '',
-      `    GATEWAY_ADMIN_TOKEN=${token}`,
-      '',
-      'Next steps:',
-      `  1. Add a channel:  curl -s ${url}/api/admin/channels -H "authorization: Bearer ${token}" -H 'content-type: application/json' \\`,
-      `       -d '{"name":"openai","provider":"openai","baseUrl":"https://api.openai.com/v1","apiKey":"sk-...","models":["gpt-4o-mini"],"groups":["default"]}'`,
-      `  2. Create a key:   curl -s ${url}/api/admin/keys -H "authorization: Bearer ${token}" -H 'content-type: application/json' -d '{"name":"me","group":"default"}'`,
-      `  3. Point a client at ${url}/v1 (OpenAI SDKs), ${url} (Claude Code, Gemini CLI); see README.md.`,
-      '',
-    ].join('\n'),
-  );
+function fail(message: string, exitCode: number): never {
+  process.stderr.write(`switchyard: ${message}\n`);
+  process.exit(exitCode);
 }
 
 void main();

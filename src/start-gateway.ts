@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { ADMIN_TOKEN_HASH_SETTING, claimAdminToken, resolveAdminToken } from './admin-token.ts';
 import { hashApiKey } from './store/hash-api-key.ts';
+import { createSecretBox } from './store/secret-box.ts';
 import { createAccessServices } from './access/access-services.ts';
 import { loadSpendBaseline } from './billing/load-spend-baseline.ts';
 import { startUsagePruner } from './billing/usage-pruner.ts';
@@ -9,7 +11,7 @@ import type { Kv } from './kv/kv.ts';
 import { createReadiness } from './cluster/readiness.ts';
 import { startClusterServices } from './cluster/start-cluster-services.ts';
 import { registerReadinessRoute } from './server/routes/health-routes.ts';
-import { createRuntime, generateAdminToken } from './create-runtime.ts';
+import { createRuntime } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/server-limits.ts';
 import type { ClientIpHeader } from './access/resolve-client-ip.ts';
@@ -21,6 +23,7 @@ import { startHealthChecker } from './routing/health-checker.ts';
 import type { RelayDeps } from './relay/relay-deps.ts';
 import type { StreamGauge } from './relay/stream-gauge.ts';
 import { ChannelHealth } from './routing/channel-health.ts';
+import { logCircuitTransitions } from './routing/log-circuit-transitions.ts';
 import { DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from './routing/circuit-breaker.ts';
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
 import { createStore } from './store/create-store.ts';
@@ -33,6 +36,8 @@ export interface GatewayOptions {
   host: string;
   databaseUrl: string;
   adminToken?: string | undefined;
+  /** METRICS_TOKEN: a read-only Bearer credential for GET /metrics. */
+  metricsToken?: string | undefined;
   gatewaySecret?: string | undefined;
   bodyLimitBytes: number;
   altPrefix: string;
@@ -74,7 +79,10 @@ export interface GatewayOptions {
 export interface RunningGateway {
   url: string;
   store: Store;
-  /** Set only when this start generated a new admin token (to be shown once). */
+  /**
+   * A generated admin token nobody has used yet (this start's, or an earlier start's that was
+   * never used): the caller shows it once the gateway listens. Undefined with GATEWAY_ADMIN_TOKEN.
+   */
   generatedAdminToken: string | undefined;
   /** Scale-out state, for operators' logs and the tests. */
   cluster: {
@@ -91,8 +99,6 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-const ADMIN_TOKEN_HASH_SETTING = 'admin.token-hash';
-
 /**
  * Opens the store, loads the in-memory snapshot, builds the app and listens. Used by `main.ts`
  * and by the end-to-end tests, so the tests run the gateway exactly as users do.
@@ -104,7 +110,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const store = await createStore({ databaseUrl: options.databaseUrl, secretKey });
   await options.applyConfig?.(store);
 
-  const { adminTokenHash, generatedAdminToken } = await resolveAdminToken(store, options.adminToken);
+  const { adminTokenHash, pendingAdminToken: generatedAdminToken } = await resolveAdminToken(
+    store,
+    options.adminToken,
+    createSecretBox(secretKey),
+  );
   const snapshot = await SnapshotHolder.load(store, runtime.now);
   const upstream = new UpstreamClient(options.upstream);
   const usageWriter = new MeteredUsageWriter(store.usage, logger);
@@ -140,6 +150,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
   cluster.attach(snapshot, health);
+  logCircuitTransitions(health, snapshot, logger);
   const streams: StreamGauge = { open: 0 };
   const relay: RelayDeps = {
     upstream,
@@ -176,6 +187,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       adminTokenHash,
       limits: { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
       revealOtherGroupModels: options.revealOtherGroupModels ?? false,
+      metricsTokenHash: options.metricsToken ? hashApiKey(options.metricsToken) : undefined,
     },
     store,
     snapshot,
@@ -196,6 +208,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   app.addHook('onResponse', async () => {
     if (readiness.draining) setImmediate(() => app.server.closeIdleConnections());
   });
+  if (generatedAdminToken) {
+    // The first request that authenticates with the generated token claims it: it is not shown
+    // at later starts. Awaited so a restart right after the first use cannot show it again.
+    let claimed = false;
+    app.addHook('onRequest', async (request) => {
+      if (claimed) return;
+      const header = request.headers.authorization;
+      if (!header?.startsWith('Bearer ') || hashApiKey(header.slice(7).trim()) !== adminTokenHash) return;
+      claimed = true;
+      await claimAdminToken(store);
+    });
+  }
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -223,22 +247,4 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       return closing;
     },
   };
-}
-
-/**
- * GATEWAY_ADMIN_TOKEN wins when set. Otherwise the hash stored by an earlier start is used;
- * on the very first start a token is generated, only its hash is stored, and it is returned
- * so the caller can show it once.
- */
-export async function resolveAdminToken(
-  store: Store,
-  configured: string | undefined,
-): Promise<{ adminTokenHash: string; generatedAdminToken: string | undefined }> {
-  if (configured) return { adminTokenHash: hashApiKey(configured), generatedAdminToken: undefined };
-  const stored = await store.settings.get(ADMIN_TOKEN_HASH_SETTING);
-  if (stored) return { adminTokenHash: stored, generatedAdminToken: undefined };
-  const token = generateAdminToken();
-  const adminTokenHash = hashApiKey(token);
-  await store.settings.set(ADMIN_TOKEN_HASH_SETTING, adminTokenHash);
-  return { adminTokenHash, generatedAdminToken: token };
 }

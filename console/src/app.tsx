@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { LoginPage } from './pages/login-page.tsx';
+import { AuditPage } from './pages/audit-page.tsx';
 import { ChannelsPage } from './pages/channels-page.tsx';
 import { ConnectPage } from './pages/connect-page.tsx';
 import { KeysPage } from './pages/keys-page.tsx';
@@ -27,6 +28,7 @@ const OPERATOR_PAGES: PageEntry[] = [
   { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
   { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
   { path: '/pricing', label: 'Pricing', render: (session) => <PricingPage session={session} /> },
+  { path: '/audit', label: 'Audit log', render: (session) => <AuditPage session={session} /> },
 ];
 
 const KEY_PAGES: PageEntry[] = [

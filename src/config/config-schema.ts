@@ -16,6 +16,8 @@ export interface Config {
   redisKeyPrefix: string;
   adminToken: string | undefined;
   gatewaySecret: string | undefined;
+  /** METRICS_TOKEN: read-only Bearer credential for GET /metrics. */
+  metricsToken: string | undefined;
   /** Path of the declarative YAML file (GATEWAY_CONFIG) applied at start-up. */
   configFile: string | undefined;
   /** Processes serving on this machine (a Node cluster when > 1). */
@@ -103,8 +105,13 @@ export const envSchema = z.object({
     expects: 'at least 16 characters, e.g. the output of `openssl rand -hex 32`',
     secret: true,
   }),
+  METRICS_TOKEN: text({
+    check: (value) => value.length >= 16,
+    expects: 'at least 16 characters (a read-only credential for GET /metrics)',
+    secret: true,
+  }),
   GATEWAY_CONFIG: text({ expects: 'a file path' }),
-  // Unset: all CPUs in production (NODE_ENV=production), else 1; decided in loadConfig.
+  // Unset: all CPUs in production with REDIS_URL, else 1; decided in loadConfig.
   WORKERS: integer({ min: 1, max: 256, fallback: 0 }),
   DRAIN_TIMEOUT_MS: integer({ min: 0, max: MAX_TIMEOUT_MS, fallback: 30_000 }),
   REDIS_KEY_PREFIX: text({

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       redisKeyPrefix: 'switchyard:',
       adminToken: undefined,
       gatewaySecret: undefined,
+      metricsToken: undefined,
       configFile: undefined,
       workers: 1,
       drainTimeoutMs: 30_000,
@@ -32,9 +33,11 @@ describe('loadConfig', () => {
     });
   });
 
-  test('WORKERS defaults to every CPU in production and to 1 otherwise', async () => {
+  test('WORKERS defaults to every CPU in production with Redis and to 1 otherwise', async () => {
     const { availableParallelism } = await import('node:os');
-    assert.equal(loadConfig({ NODE_ENV: 'production' }).workers, availableParallelism());
+    assert.equal(loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://cache:6379' }).workers, availableParallelism());
+    // Without Redis the embedded default must still serve (one worker), on any machine.
+    assert.equal(loadConfig({ NODE_ENV: 'production' }).workers, 1);
     assert.equal(loadConfig({ NODE_ENV: 'production', WORKERS: '3' }).workers, 3);
     assert.equal(loadConfig({ NODE_ENV: 'development' }).workers, 1);
   });
@@ -48,6 +51,7 @@ describe('loadConfig', () => {
       GATEWAY_ADMIN_TOKEN: 'admin-token-0123456789',
       GATEWAY_SECRET: 'gateway-secret-0123456789',
       GATEWAY_CONFIG: './switchyard.yaml',
+      METRICS_TOKEN: 'metrics-token-0123456789',
       WORKERS: '4',
       LOG_LEVEL: 'DEBUG',
       BODY_LIMIT_BYTES: '1048576',
@@ -64,6 +68,7 @@ describe('loadConfig', () => {
     assert.equal(config.databaseUrl, 'postgres://gw@db/switchyard');
     assert.equal(config.redisUrl, 'redis://cache:6379');
     assert.equal(config.workers, 4);
+    assert.equal(config.metricsToken, 'metrics-token-0123456789');
     assert.equal(config.logLevel, 'debug');
     assert.equal(config.bodyLimitBytes, 1_048_576);
     assert.equal(config.upstreamTotalTimeoutMs, 300_000);

@@ -22,8 +22,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: values.REDIS_KEY_PREFIX ?? 'switchyard:',
     adminToken: values.GATEWAY_ADMIN_TOKEN,
     gatewaySecret: values.GATEWAY_SECRET,
+    metricsToken: values.METRICS_TOKEN,
     configFile: values.GATEWAY_CONFIG,
-    workers: values.WORKERS !== 0 ? values.WORKERS : env.NODE_ENV === 'production' ? availableParallelism() : 1,
+    // Unset: every CPU in production when Redis shares the state between workers; otherwise one
+    // worker (the embedded default must serve anywhere; the start banner says how to use every core).
+    workers:
+      values.WORKERS !== 0
+        ? values.WORKERS
+        : env.NODE_ENV === 'production' && values.REDIS_URL !== undefined
+          ? availableParallelism()
+          : 1,
     drainTimeoutMs: values.DRAIN_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,

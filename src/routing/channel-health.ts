@@ -18,6 +18,8 @@ export interface ChannelHealthView {
   latencyP95: number | null;
   requests: number;
   lastError: LastError | null;
+  /** When a call last succeeded (live traffic, probe or manual test); null if never. */
+  lastSuccessAt: number | null;
   keys: Array<{ index: number; state: CircuitState; reason: string | null }>;
   /** Models whose own circuit is not closed on this channel (failures about one model stay with it). */
   models: Array<{ model: string; state: CircuitState; reason: string | null; retryAt: number | null }>;
@@ -55,6 +57,7 @@ class ChannelRecord {
   requests = 0;
   nextKey = 0;
   lastError: LastError | null = null;
+  lastSuccessAt: number | null = null;
 
   constructor(readonly options: CircuitOptions) {
     this.circuit = new CircuitBreaker(options);
@@ -134,6 +137,7 @@ export class ChannelHealth {
     record.requests += 1;
     record.latencies[record.latencyCount % LATENCY_SAMPLES] = latencyMs;
     record.latencyCount += 1;
+    record.lastSuccessAt = now;
     record.circuit.recordSuccess(now);
     if (channel.apiKeys.length > 1) record.keyCircuit(lease.keyIndex).recordSuccess(now);
     if (lease.model !== undefined) record.modelCircuits.get(lease.model)?.recordSuccess(now);
@@ -269,6 +273,7 @@ export class ChannelHealth {
       latencyP95: percentile(samples, 0.95),
       requests: record.requests,
       lastError: record.lastError,
+      lastSuccessAt: record.lastSuccessAt,
       keys: channel.apiKeys.map((_, index) => {
         const circuit = channel.apiKeys.length > 1 ? record.keyCircuit(index) : record.circuit;
         return { index, state: circuit.state, reason: circuit.reason ?? null };

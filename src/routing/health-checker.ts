@@ -5,7 +5,7 @@ import type { ChannelHealth } from './channel-health.ts';
 export interface HealthCheckerOptions {
   intervalMs: number;
   /** Probes one channel (a tiny real request, for `model` when given) and feeds the outcome to its health. */
-  probe: (channel: Channel, model?: string) => Promise<{ ok: boolean }>;
+  probe: (channel: Channel, model?: string) => Promise<{ ok: boolean; status?: number | null; error?: { code: string; message: string } | null }>;
   channels: () => Iterable<Channel>;
   health: ChannelHealth;
   logger: Logger;
@@ -39,7 +39,13 @@ export function startHealthChecker(options: HealthCheckerOptions): { stop(): voi
         // reopens it with a longer cool-down.
         if (!options.health.acquire(channel)) continue;
         const result = await options.probe(channel);
-        options.logger.info({ channel: channel.name, ok: result.ok }, 'health check probe');
+        if (result.ok) options.logger.info({ event: 'probe_ok', channel: channel.name }, `health check probe of ${channel.name} succeeded`);
+        else {
+          options.logger.warn(
+            { event: 'probe_failed', channel: channel.name, status: result.status ?? null, error: result.error?.code, reason: result.error?.message },
+            `health check probe of ${channel.name} failed: ${result.error?.code ?? result.status ?? 'no answer'}`,
+          );
+        }
       }
       // Models whose own circuit on a channel is open (the channel itself serves) get the same.
       for (const channel of options.channels()) {
@@ -48,7 +54,13 @@ export function startHealthChecker(options: HealthCheckerOptions): { stop(): voi
           if (entry.state === 'closed' || (entry.retryAt ?? 0) > now || !channel.models.includes(entry.model)) continue;
           if (!options.health.acquire(channel, entry.model)) continue;
           const result = await options.probe(channel, entry.model);
-          options.logger.info({ channel: channel.name, model: entry.model, ok: result.ok }, 'health check probe');
+          if (result.ok) options.logger.info({ event: 'probe_ok', channel: channel.name, model: entry.model }, `health check probe of ${channel.name} (${entry.model}) succeeded`);
+          else {
+            options.logger.warn(
+              { event: 'probe_failed', channel: channel.name, model: entry.model, status: result.status ?? null, error: result.error?.code, reason: result.error?.message },
+              `health check probe of ${channel.name} (${entry.model}) failed: ${result.error?.code ?? result.status ?? 'no answer'}`,
+            );
+          }
         }
       }
     } finally {

@@ -29,9 +29,14 @@ export interface AdminChannelHealth {
   latencyP95: number | null;
   requests: number;
   lastError: { at: number; status: number | null; code: string; message: string } | null;
+  /** When a call last succeeded (traffic, probe or manual test); null if never. */
+  lastSuccessAt: number | null;
   keys: Array<{ index: number; state: AdminCircuitState; reason: string | null }>;
   /** Models whose own circuit on this channel is not closed (a failure about one model stays with it). */
   models: Array<{ model: string; state: AdminCircuitState; reason: string | null; retryAt: number | null }>;
+  /** What an operator reads (`routing/health-status.ts`): healthy, degraded, failing, disabled, circuit open, untested. */
+  status: 'healthy' | 'degraded' | 'failing' | 'disabled' | 'circuit open' | 'untested';
+  statusReason: string | null;
 }
 
 export interface AdminChannel {

@@ -19,6 +19,8 @@ export interface ServerSettings {
   limits?: ServerLimits;
   /** Say "not in your group" for a model another group has (REVEAL_OTHER_GROUP_MODELS); default: the same 404 as an unknown model. */
   revealOtherGroupModels?: boolean;
+  /** SHA-256 of METRICS_TOKEN, the read-only scrape credential for /metrics, when set. */
+  metricsTokenHash?: string | undefined;
 }
 
 /** Everything `createApp` is given; no module reaches for a global instead. */

@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   app.server.maxConnections = limits.maxConnections;
 
   registerHealthRoutes(app, deps);
-  registerMetricsRoutes(app, deps.metrics, deps.settings.adminTokenHash, deps.access);
+  registerMetricsRoutes(app, deps.metrics, deps.settings, deps.access);
   registerAdminRoutes(app, deps);
   registerUsageStatsRoutes(app, deps);
   registerSelfServiceRoutes(app, deps);

@@ -1,4 +1,7 @@
+import cluster from 'node:cluster';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { buildInfo } from '../build-info.ts';
+import { joinClusterMetrics } from '../cluster/cluster-metrics.ts';
 import type { ChannelHealth } from '../routing/channel-health.ts';
 import type { StreamGauge } from '../relay/stream-gauge.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
@@ -40,6 +43,26 @@ export class GatewayMetrics {
     labelNames: ['model', 'kind'] as const,
     registers: [this.registry],
   });
+  readonly #cost = new Counter({
+    name: 'switchyard_cost_usd_total',
+    help: 'What the gateway charged, in USD, by group and model (the usage log\'s cost).',
+    labelNames: ['group', 'model'] as const,
+    registers: [this.registry],
+  });
+  readonly #attemptLatency = new Histogram({
+    name: 'switchyard_upstream_attempt_duration_seconds',
+    help: 'Each upstream attempt until its reply headers or failure, by channel and outcome (ok or the error code).',
+    labelNames: ['channel', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #channelFirstToken = new Histogram({
+    name: 'switchyard_channel_time_to_first_token_seconds',
+    help: 'Time until the first byte reached the client, by the channel that served it.',
+    labelNames: ['channel'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
   readonly #upstreamErrors = new Counter({
     name: 'switchyard_upstream_errors_total',
     help: 'Failed upstream attempts by channel and error code.',
@@ -47,7 +70,18 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /** The text a scrape returns: this process's registry, or with WORKERS>1 the whole group's. */
+  readonly scrape: () => Promise<string>;
+
   constructor(dependencies: { streams: StreamGauge; health: ChannelHealth; snapshot: SnapshotHolder }) {
+    const info = buildInfo();
+    new Gauge({
+      name: 'switchyard_build_info',
+      help: 'Always 1; the labels say which build runs.',
+      labelNames: ['version', 'commit', 'node'] as const,
+      registers: [this.registry],
+      aggregator: 'first',
+    }).set({ version: info.version, commit: info.commit, node: info.node }, 1);
     new Gauge({
       name: 'switchyard_open_streams',
       help: 'Replies streaming right now.',
@@ -61,6 +95,8 @@ export class GatewayMetrics {
       help: 'Circuit state per channel: 0 closed, 1 half-open, 2 open.',
       labelNames: ['channel'] as const,
       registers: [this.registry],
+      // Workers share circuits through Redis; the worst state any worker sees is the one to show.
+      aggregator: 'max',
       collect() {
         this.reset();
         for (const channel of dependencies.snapshot.current.channels.values()) {
@@ -68,6 +104,7 @@ export class GatewayMetrics {
         }
       },
     });
+    this.scrape = cluster.isWorker ? joinClusterMetrics(this.registry) : () => this.registry.metrics();
   }
 
   /**
@@ -105,7 +142,18 @@ export class GatewayMetrics {
     this.#countTokens(model, 'cache_read', entry.cacheReadTokens);
     this.#countTokens(model, 'cache_write', entry.cacheWriteTokens);
     this.#countTokens(model, 'reasoning', entry.reasoningTokens);
+    if (entry.costMicros > 0) {
+      const group = entry.group ?? '';
+      this.#child(`c|${group}|${model}`, () => this.#cost.labels({ group, model })).inc(entry.costMicros / 1_000_000);
+    }
+    if (entry.ttftMs !== null && channel !== '') {
+      this.#child(`cf|${channel}`, () => this.#channelFirstToken.labels({ channel })).observe(entry.ttftMs / 1000);
+    }
     for (const attempt of entry.attempts) {
+      const outcome = attempt.errorCode ?? 'ok';
+      this.#child(`a|${attempt.channelName}|${outcome}`, () =>
+        this.#attemptLatency.labels({ channel: attempt.channelName, outcome }),
+      ).observe(attempt.latencyMs / 1000);
       if (attempt.errorCode === null) continue;
       const { channelName, errorCode } = attempt;
       this.#child(`e|${channelName}|${errorCode}`, () => this.#upstreamErrors.labels({ channel: channelName, code: errorCode })).inc();

@@ -5,6 +5,7 @@ import type { IdPrefix } from './generate-id.ts';
 import { runMigrations } from './migrations/run-migrations.ts';
 import { openDatabase } from './open-database.ts';
 import { parseDatabaseUrl } from './parse-database-url.ts';
+import { createAuditLogRepository } from './repositories/audit-log-repository.ts';
 import { createApiKeyRepository } from './repositories/api-key-repository.ts';
 import { createChannelRepository } from './repositories/channel-repository.ts';
 import { createGroupRepository } from './repositories/group-repository.ts';
@@ -59,6 +60,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     prices: createPriceRepository(context),
     usage: createUsageLogRepository(context),
     settings: createSettingsRepository(context),
+    audit: createAuditLogRepository(context),
     async close() {
       await db.destroy();
     },

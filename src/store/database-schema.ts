@@ -13,6 +13,7 @@ export interface DatabaseSchema {
   model_prices: ModelPricesTable;
   usage_logs: UsageLogsTable;
   settings: SettingsTable;
+  audit_log: AuditLogTable;
 }
 
 export interface GroupsTable {
@@ -107,4 +108,19 @@ export interface SettingsTable {
   name: string;
   value: string;
   updated_at: number;
+}
+
+export interface AuditLogTable {
+  id: string;
+  time: number;
+  actor: string;
+  client_ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  target_name: string | null;
+  before: string | null;
+  after: string | null;
 }

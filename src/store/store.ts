@@ -3,6 +3,7 @@ import type { Channel, ChannelPatch, NewChannel } from '../domain/channel.ts';
 import type { Group, GroupPatch, NewGroup } from '../domain/group.ts';
 import type { ModelPrice, NewModelPrice } from '../domain/model-price.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
+import type { AuditLogRepository } from './audit-log.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -23,8 +24,10 @@ export interface UsageLogQuery {
   from?: number;
   /** Epoch ms, exclusive. */
   to?: number;
-  /** Return entries older than this request id's time (cursor pagination). */
+  /** Return entries older than this time (cursor pagination). */
   before?: number;
+  /** With `before`: also entries at exactly that time whose request id sorts before this one. */
+  beforeRequestId?: string;
 }
 
 export interface UsageAggregateQuery {
@@ -169,6 +172,8 @@ export interface Store {
   prices: PriceRepository;
   usage: UsageLogRepository;
   settings: SettingsRepository;
+  /** Every admin change: who, what, before and after (see audit-log.ts). */
+  audit: AuditLogRepository;
   close(): Promise<void>;
 }
 

@@ -1,16 +1,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
 /**
- * The real command-line clients (versions pinned in package.json), offline, each against each
- * upstream kind. Each must exit 0 and print the simulator's reply.
+ * The real command-line clients (versions pinned in test/clients/package-lock.json, installed by
+ * `npm test` through scripts/install-test-clients.mjs), offline, each against each upstream kind.
+ * Each must exit 0 and print the simulator's reply.
  */
-const BIN = join(process.cwd(), 'node_modules', '.bin');
+const BIN = join(process.cwd(), 'test', 'clients', 'node_modules', '.bin');
+if (!existsSync(join(BIN, 'claude'))) {
+  throw new Error('The test clients are not installed: run `npm test`, or `npm run install:test-clients` once before running this file alone.');
+}
 const REPLY = 'Pong from the provider simulator.';
 const UPSTREAMS = [
   { provider: 'openai', model: 'cli-openai' },

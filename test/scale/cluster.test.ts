@@ -10,6 +10,8 @@ import { waitFor } from '../helpers/wait-for.ts';
 import { startProviderSimulator, type ProviderSimulator } from '../simulator/provider-simulator.ts';
 import { deleteKeys, redisTestUrl, uniquePrefix } from './redis-test-support.ts';
 
+const METRICS_TOKEN = 'metrics-read-only-0123456789';
+
 /** `npm start` as users run it, with WORKERS set: a Node cluster on one port. */
 describe('WORKERS=2', () => {
   let directory: string;
@@ -37,7 +39,7 @@ describe('WORKERS=2', () => {
 
   test('refuses to start without Redis, saying which state would be wrong and what to set', async () => {
     const { exited, output } = spawnGateway({ WORKERS: '2', PORT: String(await freePort()), DATABASE_URL: `sqlite:${join(directory, 'refused.db')}` });
-    assert.equal(await exited, 1);
+    assert.equal(await exited, 2);
     assert.match(output(), /WORKERS=2 needs REDIS_URL/);
     assert.match(output(), /balances/);
     assert.match(output(), /Set REDIS_URL=redis:\/\//);
@@ -54,6 +56,7 @@ describe('WORKERS=2', () => {
       REDIS_URL: redisTestUrl(),
       REDIS_KEY_PREFIX: prefix,
       DRAIN_TIMEOUT_MS: '10000',
+      METRICS_TOKEN,
     });
     let child: ChildProcess | undefined = gateway.child;
     try {
@@ -66,7 +69,7 @@ describe('WORKERS=2', () => {
           // not listening yet
         }
         return pids.size === 2;
-      }, `two workers answering /readyz (output so far: ${gateway.output()})`, 30_000);
+      }, `two workers answering /readyz (output so far: ${gateway.output()})`, 120_000);
 
       const admin = (method: string, path: string, body: unknown) =>
         fetch(`${url}/api/admin${path}`, {
@@ -89,6 +92,19 @@ describe('WORKERS=2', () => {
       simulator.setDefault({ text: 'ok' });
       const statuses = await Promise.all(Array.from({ length: 10 }, async () => (await chat()).status));
       assert.deepEqual(statuses, Array(10).fill(200));
+
+      // One scrape, whichever worker takes it, sees the whole process group: the ten requests
+      // (spread over both workers) are all counted, with a read-only metrics token.
+      for (let scrape = 0; scrape < 4; scrape += 1) {
+        const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}`, connection: 'close' } });
+        assert.equal(response.status, 200);
+        const text = await response.text();
+        const served = [...text.matchAll(/^switchyard_requests_total\{[^}]*status="200"[^}]*\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+        assert.equal(served, 10, text);
+        assert.equal(text.match(/^switchyard_build_info\{/gm)?.length, 1);
+      }
+      const refused = await fetch(`${url}/api/admin/groups`, { headers: { authorization: `Bearer ${METRICS_TOKEN}`, connection: 'close' } });
+      assert.equal(refused.status, 401, 'the metrics token opens nothing but /metrics');
 
       simulator.setDefault({ text: 'slow but complete', delayMs: 1_500 });
       const inFlight = chat();

@@ -46,3 +46,19 @@ test('the Dockerfile runs the gateway as node with a /readyz health check', () =
   assert.match(dockerfile, /\/readyz/);
   assert.match(dockerfile, /NODE_ENV=production/);
 });
+
+test('the runtime image keeps its data on a volume and carries no build tools, sources or test packages', () => {
+  const dockerfile = readFileSync('Dockerfile', 'utf8');
+  assert.match(dockerfile, /VOLUME \["\/app\/data"\]/);
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  // Only named build outputs are copied into the runtime stage, never the whole build tree.
+  assert.doesNotMatch(runtime, /COPY --from=build[^\n]* \/app \/app/);
+  assert.doesNotMatch(runtime, /console\/node_modules|\/app\/src|\/app\/test|apt-get/);
+  assert.match(runtime, /\/app\/console\/dist/);
+  assert.match(dockerfile, /npm prune --omit=dev/);
+  // The three CLI test clients are not dependencies of the gateway at all.
+  const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+  for (const name of ['@anthropic-ai/claude-code', '@openai/codex', '@google/gemini-cli']) {
+    assert.equal(manifest.devDependencies[name] ?? manifest.dependencies[name], undefined, name);
+  }
+});

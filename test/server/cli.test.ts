@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_TOKEN, UPSTREAM_SECRET, startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
@@ -46,7 +47,7 @@ describe('the switchyard CLI against a running gateway', () => {
   test('help lists every command and exits 0', async () => {
     const run = await runCli(['help']);
     assert.equal(run.code, 0);
-    for (const command of ['group list', 'group create', 'group delete', 'channel list', 'channel create', 'channel delete', 'channel test', 'key list', 'key create', 'key revoke', 'price set', 'price list', 'logs']) {
+    for (const command of ['group list', 'group create', 'group delete', 'channel list', 'channel create', 'channel update', 'channel enable', 'channel disable', 'channel delete', 'channel test', 'key list', 'key create', 'key revoke', 'price set', 'price list', 'logs']) {
       assert.ok(run.stdout.includes(`  ${command}`), `help misses "${command}"`);
     }
   });
@@ -161,11 +162,47 @@ describe('the switchyard CLI against a running gateway', () => {
     assert.equal(logs.code, 0, logs.stderr);
     const lines = logs.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 2, logs.stdout);
-    assert.match(lines[0] ?? '', /^TIME\s+STATUS\s+MODEL\s+KEY\s+CHANNEL\s+IN\s+OUT\s+MS\s+STREAM\s+REQUEST ID$/);
-    assert.match(lines[1] ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\s+200\s+cli-model\s+log-reader\s+channel-\d+\s+4\s+1\s+\d+\s+no\s+req_\w+$/);
+    assert.match(lines[0] ?? '', /^TIME\s+STATUS\s+MODEL\s+KEY\s+CHANNEL\s+TRIES\s+IN\s+OUT\s+COST\s+MS\s+STREAM\s+REQUEST ID$/);
+    assert.match(lines[1] ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\s+200\s+cli-model\s+log-reader\s+channel-\d+\s+1\s+4\s+1\s+\$\d+\.\d{6}\s+\d+\s+no\s+req_\w+$/);
 
     const json = JSON.parse((await cli('logs', '--model', 'cli-model', '--json')).stdout) as Array<{ keyName: string }>;
     assert.deepEqual(json.map((entry) => entry.keyName), ['log-reader', 'log-reader']);
+    // --key takes the key's name as well as its id (it was silently empty for names).
+    const byName = JSON.parse((await cli('logs', '--key', 'log-reader', '--json')).stdout) as Array<{ keyName: string }>;
+    assert.deepEqual(byName.map((entry) => entry.keyName), ['log-reader', 'log-reader']);
+  });
+
+  test('key create --balance sets the balance', async () => {
+    const created = JSON.parse((await cli('key', 'create', '--name', 'funded', '--balance', '2.5', '--json')).stdout);
+    assert.equal(created.balance, 2.5);
+  });
+
+  test('channel update, disable and enable, by name', async () => {
+    await cli('channel', 'create', '--name', 'tuned', '--provider', 'openai', '--base-url', `${harness.simulator.url}/v1`, '--api-key', UPSTREAM_SECRET, '--models', 'tuned-model');
+    const updated = await cli('channel', 'update', 'tuned', '--priority', '7', '--models', 'tuned-model,second');
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.match(updated.stdout, /^Updated channel tuned \(ch_\w+\): models, priority\.$/m);
+    let channel = await harness.admin('GET', '/channels/tuned');
+    assert.deepEqual([channel.priority, channel.models], [7, ['tuned-model', 'second']]);
+    assert.equal((await cli('channel', 'disable', 'tuned')).code, 0);
+    channel = await harness.admin('GET', '/channels/tuned');
+    assert.equal(channel.enabled, false);
+    assert.equal((await cli('channel', 'enable', 'tuned')).code, 0);
+    channel = await harness.admin('GET', '/channels/tuned');
+    assert.equal(channel.enabled, true);
+    const nothing = await cli('channel', 'update', 'tuned');
+    assert.equal(nothing.code, 2);
+  });
+
+  test('switchyard-diagnose --help exits 0 and is in package.json bin', async () => {
+    const diagnose = fileURLToPath(new URL('../../bin/switchyard-diagnose.mjs', import.meta.url));
+    const run = await new Promise<CliRun>((resolve) =>
+      execFile(process.execPath, [diagnose, '--help'], (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr })),
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^usage: switchyard-diagnose --model/);
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    assert.equal(manifest.bin['switchyard-diagnose'], './bin/switchyard-diagnose.mjs');
   });
 
   describe('errors: the API message on stderr, exit 1', () => {
@@ -220,6 +257,14 @@ describe('the switchyard CLI against a running gateway', () => {
       const run = await runCli(['group', 'list', '--url', harness.url], { SWITCHYARD_URL: 'http://127.0.0.1:9', GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN });
       assert.equal(run.code, 0, run.stderr);
     });
+
+    test('--url (and --json) before the command', async () => {
+      const env = { SWITCHYARD_URL: 'http://127.0.0.1:9', GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN };
+      const run = await runCli(['--url', harness.url, '--json', 'group', 'list'], env);
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(Array.isArray(JSON.parse(run.stdout)));
+      assert.equal((await runCli([`--url=${harness.url}`, 'group', 'list'], env)).code, 0);
+    });
   });
 
   describe('usage mistakes: exit 2 before any request', () => {
@@ -228,6 +273,7 @@ describe('the switchyard CLI against a running gateway', () => {
       [['key', 'create', '--name', 'n', '--quota', 'lots'], /--quota must be a number, got "lots"/],
       [['key', 'create', '--name', 'n', '--bogus'], /Unknown option '--bogus'[\s\S]*usage: switchyard key create/],
       [['key'], /missing key command; use one of: list, create, revoke/],
+      [['--bogus', 'key', 'list'], /unknown option "--bogus" before the command/],
       [['key', 'destroy'], /unknown key command "destroy"/],
       [['frobnicate'], /unknown command "frobnicate"/],
       [['channel', 'create', '--name', 'c', '--provider', 'openai', '--base-url', 'http://x', '--api-key', 'k', '--models', 'm', '--map', 'oops'], /--map takes public=upstream pairs/],

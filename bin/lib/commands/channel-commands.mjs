@@ -1,4 +1,5 @@
 import { formatTable } from '../format-table.mjs';
+import { usageError } from '../cli-error.mjs';
 import { defined, list, number, pairs, required } from '../option-values.mjs';
 import { resolveRecord } from '../resolve-record.mjs';
 
@@ -25,7 +26,7 @@ export const channelCommands = {
               channel.priority,
               channel.weight,
               channel.enabled ? 'yes' : 'no',
-              channel.health?.state,
+              channel.health ? healthText(channel.health) : '',
             ]),
           ),
         };
@@ -73,6 +74,52 @@ export const channelCommands = {
         };
       },
     },
+    update: {
+      usage:
+        'channel update <id|name> [--name NAME] [--base-url URL] [--api-key SECRET …] [--models a,b] [--groups a,b] [--priority N] [--weight N] [--map public=upstream,…] [--supports-responses true|false]',
+      summary: 'change a channel; only the options given change',
+      options: {
+        name: { type: 'string' },
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string', multiple: true },
+        models: { type: 'string' },
+        groups: { type: 'string' },
+        priority: { type: 'string' },
+        weight: { type: 'string' },
+        map: { type: 'string' },
+        'supports-responses': { type: 'string' },
+      },
+      async run({ client, values, positionals }) {
+        const channel = await resolveRecord(client, 'channels', positionals[0]);
+        const secrets = /** @type {string[] | undefined} */ (values['api-key']);
+        const patch = defined({
+          name: values.name,
+          baseUrl: values['base-url'],
+          ...(secrets === undefined ? {} : secrets.length > 1 ? { apiKeys: secrets } : { apiKey: secrets[0] }),
+          models: list(values.models),
+          groups: list(values.groups),
+          priority: number(values, 'priority'),
+          weight: number(values, 'weight'),
+          modelMap: pairs(values, 'map'),
+          supportsResponses: yesNo(values, 'supports-responses'),
+        });
+        if (Object.keys(patch).length === 0) throw usageError('nothing to change: give at least one option, e.g. --priority 2');
+        const updated = await client.request('PATCH', `/channels/${encodeURIComponent(channel.id)}`, patch);
+        return { json: updated, text: `Updated channel ${updated.name} (${updated.id}): ${Object.keys(patch).join(', ')}.\n` };
+      },
+    },
+    enable: {
+      usage: 'channel enable <id|name>',
+      summary: 'let the router use a channel again',
+      options: {},
+      run: ({ client, positionals }) => setEnabled(client, positionals[0], true),
+    },
+    disable: {
+      usage: 'channel disable <id|name>',
+      summary: 'stop routing to a channel (kept, with its secrets and history)',
+      options: {},
+      run: ({ client, positionals }) => setEnabled(client, positionals[0], false),
+    },
     delete: {
       usage: 'channel delete <id|name>',
       summary: 'delete a channel',
@@ -102,3 +149,29 @@ export const channelCommands = {
     },
   },
 };
+
+/**
+ * @param {{ request: (method: string, path: string, body?: unknown) => Promise<any> }} client
+ * @param {string | undefined} reference
+ * @param {boolean} enabled
+ */
+async function setEnabled(client, reference, enabled) {
+  const channel = await resolveRecord(client, 'channels', reference);
+  const updated = await client.request('PATCH', `/channels/${encodeURIComponent(channel.id)}`, { enabled });
+  return { json: updated, text: `${enabled ? 'Enabled' : 'Disabled'} channel ${updated.name} (${updated.id}).\n` };
+}
+
+/** @param {Record<string, unknown>} values @param {string} name @returns {boolean | undefined} */
+function yesNo(values, name) {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'yes') return true;
+  if (value === 'false' || value === 'no') return false;
+  throw usageError(`--${name} takes true or false, got "${String(value)}"`);
+}
+
+/** "failing: 0/5 ok in 5 min (ECONNREFUSED)". @param {any} health */
+function healthText(health) {
+  const status = health.status ?? health.state;
+  return health.reason ? `${status}: ${health.reason}` : status;
+}

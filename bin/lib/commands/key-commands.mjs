@@ -31,13 +31,14 @@ export const keyCommands = {
       },
     },
     create: {
-      usage: 'key create --name NAME [--group default] [--expires ISO-DATE] [--quota USD] [--models a,b] [--ips 10.0.0.0/8,…]',
+      usage: 'key create --name NAME [--group default] [--expires ISO-DATE] [--balance USD] [--models a,b] [--ips 10.0.0.0/8,…]',
       summary: 'create a key and print its secret (shown only this once)',
       options: {
         name: { type: 'string' },
         group: { type: 'string' },
         expires: { type: 'string' },
-        quota: { type: 'string' },
+        balance: { type: 'string' },
+        quota: { type: 'string' }, // the older name of --balance
         models: { type: 'string' },
         ips: { type: 'string' },
       },
@@ -49,7 +50,7 @@ export const keyCommands = {
             name: required(values, 'name'),
             group: values.group ?? 'default',
             expiresAt: values.expires,
-            quota: number(values, 'quota'),
+            balance: number(values, 'balance') ?? number(values, 'quota'),
             allowedModels: list(values.models),
             allowedIps: list(values.ips),
           }),

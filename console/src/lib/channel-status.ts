@@ -3,23 +3,39 @@ import type { Channel } from './types.ts';
 export interface ChannelStatus {
   /** Would routing send traffic here now? */
   usable: boolean;
-  /** One word for the badge: enabled, disabled, open, half-open… */
+  /** The gateway's word for the badge: healthy, degraded, failing, disabled, circuit open, untested. */
   label: string;
+  /** Badge colour: ok (green), warn (amber), down (red), idle (grey). */
+  tone: 'ok' | 'warn' | 'down' | 'idle';
   reason: string | null;
 }
 
-const DOWN_STATES = new Set(['open', 'down', 'unhealthy', 'failing', 'disabled', 'dead', 'removed', 'out']);
+const TONES: Record<string, ChannelStatus['tone']> = {
+  healthy: 'ok',
+  degraded: 'warn',
+  failing: 'down',
+  'circuit open': 'down',
+  disabled: 'idle',
+  untested: 'idle',
+};
 
-/** Reads the channel's enabled flag and, when the gateway reports it, its health and circuit. */
+/**
+ * The gateway derives the status from live traffic, probes and manual tests
+ * (src/routing/health-status.ts); this only picks the colour.
+ */
 export function channelStatus(channel: Channel): ChannelStatus {
-  if (!channel.enabled) return { usable: false, label: 'disabled', reason: 'disabled by the operator' };
   const health = channel.health;
-  if (!health) return { usable: true, label: 'enabled', reason: null };
-  const circuit: string = health.state;
-  const reason = health.reason ?? null;
-  if (circuit && DOWN_STATES.has(circuit.toLowerCase())) return { usable: false, label: `circuit ${circuit}`, reason };
-  if (circuit === 'half-open') return { usable: true, label: 'half-open (probing)', reason };
-  return { usable: true, label: circuit === 'closed' ? 'healthy' : circuit, reason };
+  if (!health) {
+    return channel.enabled
+      ? { usable: true, label: 'untested', tone: 'idle', reason: null }
+      : { usable: false, label: 'disabled', tone: 'idle', reason: 'disabled by the operator' };
+  }
+  return {
+    usable: channel.enabled && health.status !== 'circuit open',
+    label: health.status,
+    tone: TONES[health.status] ?? 'warn',
+    reason: health.statusReason ?? null,
+  };
 }
 
 export function lastErrorText(channel: Channel): string | null {

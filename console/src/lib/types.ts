@@ -72,3 +72,21 @@ export interface UsageSummary {
 }
 
 export type ListAnswer<T> = { data: T[] };
+
+/** A list the gateway pages: `next` is the cursor of the following (older) page, null on the last. */
+export type PagedAnswer<T> = { data: T[]; next?: string | null };
+
+export interface AuditEntry {
+  id: string;
+  time: string;
+  actor: string;
+  clientIp: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  action: string;
+  targetKind: string;
+  targetId: string;
+  targetName: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}

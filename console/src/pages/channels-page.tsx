@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
+import { UnpricedWarning } from '../components/unpriced-warning.tsx';
 import { Drawer } from '../components/drawer.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
@@ -35,6 +36,7 @@ export function ChannelsPage(props: { session: Session }) {
       <AsyncView resource={data} what="channels">
         {(admin) => (
           <>
+            <UnpricedWarning admin={admin} />
             <ChannelTable admin={admin} token={token} onEdit={(channel) => setEditing({ mode: 'edit', channel })} onChanged={data.reload} onMessage={setMessage} />
             {editing && (
               <Drawer title={editing.mode === 'create' ? 'Add a channel' : `Edit channel ${editing.channel.name}`} onClose={() => setEditing(null)}>
@@ -148,7 +150,9 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
           {channel.priority} / {channel.weight}
         </td>
         <td>
-          <span class={`badge ${status.usable ? 'ok' : 'down'}`}>{status.label}</span>
+          <span class={`badge ${status.tone}`} data-health={channel.name}>
+            {status.label}
+          </span>
           {status.reason && <div class="small-text muted">{status.reason}</div>}
         </td>
         <td class="num">{percent(health?.successRate)}</td>

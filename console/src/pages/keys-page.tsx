@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
+import { UnpricedWarning } from '../components/unpriced-warning.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Drawer } from '../components/drawer.tsx';
 import { PageHead } from '../components/page-head.tsx';
@@ -69,6 +70,7 @@ export function KeysPage(props: { session: Session }) {
       <AsyncView resource={data} what="keys">
         {(admin) => (
           <>
+            <UnpricedWarning admin={admin} />
             {admin.keys.length === 0 ? (
               <p class="notice">No keys yet. Create one and hand it to a client.</p>
             ) : (

@@ -1,13 +1,12 @@
-import { useState } from 'preact/hooks';
-import { AsyncView } from '../components/async-view.tsx';
+import { useEffect, useState } from 'preact/hooks';
 import { Drawer } from '../components/drawer.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { call } from '../lib/api.ts';
 import { count, DASH, dateTime, ms, usd, visibleName } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
+import { attemptChain, logsCsv } from '../lib/logs-csv.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
-import type { ListAnswer, LogEntry } from '../lib/types.ts';
-import { useResource } from '../lib/use-resource.ts';
+import type { LogEntry, PagedAnswer } from '../lib/types.ts';
 import { LogDetail } from './log-detail.tsx';
 
 interface Filters {
@@ -21,9 +20,19 @@ interface Filters {
 }
 
 const EMPTY: Filters = { key: '', model: '', channel: '', group: '', status: '', from: '', to: '' };
+const PAGE = 200;
+/** The most rows one CSV export gathers (page by page). */
+const EXPORT_LIMIT = 20_000;
 
 export function logCost(entry: LogEntry): number | undefined {
   return entry.cost ?? (entry.costMicros === undefined ? undefined : entry.costMicros / 1_000_000);
+}
+
+interface Loaded {
+  rows: LogEntry[];
+  next: string | null;
+  loading: boolean;
+  error: string | null;
 }
 
 export function LogsPage(props: { session: Session }) {
@@ -31,7 +40,57 @@ export function LogsPage(props: { session: Session }) {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [open, setOpen] = useState<LogEntry | null>(null);
-  const logs = useResource(() => call<ListAnswer<LogEntry>>(`/api/admin/logs?${queryOf(filters)}`, { bearer: token }), [token, filters]);
+  const [loaded, setLoaded] = useState<Loaded>({ rows: [], next: null, loading: true, error: null });
+  const [exporting, setExporting] = useState<string | null>(null);
+  const [generation, setGeneration] = useState(0);
+
+  const fetchPage = (cursor: string | null, limit = PAGE) =>
+    call<PagedAnswer<LogEntry>>(`/api/admin/logs?${queryOf(filters, limit, cursor)}`, { bearer: token });
+
+  useEffect(() => {
+    let current = true;
+    setLoaded((state) => ({ ...state, loading: true, error: null }));
+    fetchPage(null).then(
+      (answer) => current && setLoaded({ rows: answer.data, next: answer.next ?? null, loading: false, error: null }),
+      (error: Error) => current && setLoaded({ rows: [], next: null, loading: false, error: error.message }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [token, filters, generation]);
+
+  const loadOlder = async () => {
+    if (!loaded.next) return;
+    setLoaded((state) => ({ ...state, loading: true }));
+    try {
+      const answer = await fetchPage(loaded.next);
+      setLoaded((state) => ({ rows: [...state.rows, ...answer.data], next: answer.next ?? null, loading: false, error: null }));
+    } catch (error) {
+      setLoaded((state) => ({ ...state, loading: false, error: (error as Error).message }));
+    }
+  };
+
+  const exportCsv = async () => {
+    setExporting('Gathering rows…');
+    try {
+      const rows: LogEntry[] = [];
+      let cursor: string | null = null;
+      do {
+        const answer: PagedAnswer<LogEntry> = await fetchPage(cursor, 1000);
+        rows.push(...answer.data);
+        cursor = answer.next ?? null;
+        setExporting(`Gathering rows… ${rows.length}`);
+      } while (cursor && rows.length < EXPORT_LIMIT);
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob([logsCsv(rows)], { type: 'text/csv' }));
+      link.download = `switchyard-logs-${new Date().toISOString().slice(0, 19).replaceAll(':', '')}.csv`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      setExporting(`Exported ${rows.length} rows${cursor ? ` (the first ${EXPORT_LIMIT}; narrow the filters for the rest)` : ''}.`);
+    } catch (error) {
+      setExporting(`Export failed: ${(error as Error).message}`);
+    }
+  };
 
   const field = (name: keyof Filters, label: string, type = 'text') => (
     <label>
@@ -47,7 +106,7 @@ export function LogsPage(props: { session: Session }) {
 
   return (
     <section>
-      <PageHead title="Logs" onRefresh={logs.reload} />
+      <PageHead title="Logs" onRefresh={() => setGeneration((value) => value + 1)} />
       <form
         class="filters"
         aria-label="Filter the logs"
@@ -56,9 +115,9 @@ export function LogsPage(props: { session: Session }) {
           setFilters(draft);
         }}
       >
-        {field('key', 'Key id')}
+        {field('key', 'Key (name or id)')}
         {field('model', 'Model')}
-        {field('channel', 'Channel id')}
+        {field('channel', 'Channel (name or id)')}
         {field('group', 'Group')}
         {field('status', 'Status', 'number')}
         {field('from', 'From', 'datetime-local')}
@@ -76,61 +135,84 @@ export function LogsPage(props: { session: Session }) {
           >
             Clear
           </button>
+          <button type="button" onClick={() => void exportCsv()} disabled={exporting?.startsWith('Gathering') ?? false}>
+            Export CSV
+          </button>
         </div>
       </form>
-      <AsyncView resource={logs} what="logs">
-        {(answer) =>
-          answer.data.length === 0 ? (
-            <p class="notice">No requests match. Requests appear here a moment after they finish.</p>
-          ) : (
-            <div class="table-wrap">
-              <table class="logs">
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Model</th>
-                    <th scope="col">Channel</th>
-                    <th scope="col" class="num">Status</th>
-                    <th scope="col">Code</th>
-                    <th scope="col" class="num">Tokens in / out</th>
-                    <th scope="col" class="num">Cost</th>
-                    <th scope="col" class="num">Latency</th>
-                    <th scope="col" class="num">TTFT</th>
-                    <th scope="col">Detail</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {answer.data.map((entry) => (
-                    <tr key={entry.requestId} class={entry.status >= 400 ? 'row-error' : ''} data-request={entry.requestId}>
-                      <td class="small-text">{dateTime(entry.time)}</td>
-                      <td>{entry.keyName ?? DASH}</td>
-                      <td>
-                        <code>{visibleName(entry.model)}</code>
-                      </td>
-                      <td>{entry.channelName ?? DASH}</td>
-                      <td class="num">{entry.status}</td>
-                      <td class="small-text">{entry.errorCode ?? DASH}</td>
-                      <td class="num">
-                        {count(entry.inputTokens)} / {count(entry.outputTokens)}
-                      </td>
-                      <td class="num">{usd(logCost(entry))}</td>
-                      <td class="num">{ms(entry.latencyMs)}</td>
-                      <td class="num">{ms(entry.ttftMs)}</td>
-                      <td>
-                        <button type="button" class="small" onClick={() => setOpen(entry)} aria-label={`Details of request ${entry.requestId}`}>
-                          Details
-                          {entry.warnings.length > 0 ? ` (${entry.warnings.length} warning${entry.warnings.length > 1 ? 's' : ''})` : ''}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
-      </AsyncView>
+      {exporting && (
+        <p class="notice" role="status" data-export-status>
+          {exporting}
+        </p>
+      )}
+      {loaded.error && (
+        <p class="notice error" role="alert">
+          Could not load the logs: {loaded.error}
+        </p>
+      )}
+      {!loaded.loading && !loaded.error && loaded.rows.length === 0 ? (
+        <p class="notice">No requests match. Requests appear here a moment after they finish.</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="logs">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Key</th>
+                <th scope="col">Model</th>
+                <th scope="col">Channel</th>
+                <th scope="col">Tries</th>
+                <th scope="col" class="num">Status</th>
+                <th scope="col">Code</th>
+                <th scope="col" class="num">Tokens in / out</th>
+                <th scope="col" class="num">Cost</th>
+                <th scope="col" class="num">Latency</th>
+                <th scope="col" class="num">TTFT</th>
+                <th scope="col">Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaded.rows.map((entry) => (
+                <tr key={entry.requestId} class={entry.status >= 400 ? 'row-error' : ''} data-request={entry.requestId}>
+                  <td class="small-text">{dateTime(entry.time)}</td>
+                  <td>{entry.keyName ?? <span class="muted">(no key)</span>}</td>
+                  <td>
+                    <code>{visibleName(entry.model)}</code>
+                  </td>
+                  <td>{entry.channelName ?? DASH}</td>
+                  <td class="small-text" data-tries>
+                    <Tries entry={entry} />
+                  </td>
+                  <td class="num">{entry.status}</td>
+                  <td class="small-text">{entry.errorCode ?? DASH}</td>
+                  <td class="num">
+                    {count(entry.inputTokens)} / {count(entry.outputTokens)}
+                  </td>
+                  <td class="num">{usd(logCost(entry))}</td>
+                  <td class="num">{ms(entry.latencyMs)}</td>
+                  <td class="num">{ms(entry.ttftMs)}</td>
+                  <td>
+                    <button type="button" class="small" onClick={() => setOpen(entry)} aria-label={`Details of request ${entry.requestId}`}>
+                      Details
+                      {entry.warnings.length > 0 ? ` (${entry.warnings.length} warning${entry.warnings.length > 1 ? 's' : ''})` : ''}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="actions pager">
+        <span class="muted small-text" data-row-count>
+          {loaded.loading ? 'Loading…' : `${loaded.rows.length} request${loaded.rows.length === 1 ? '' : 's'} shown${loaded.next ? '; older ones exist' : ''}`}
+        </span>
+        {loaded.next && (
+          <button type="button" onClick={() => void loadOlder()} disabled={loaded.loading}>
+            Load older requests
+          </button>
+        )}
+      </div>
       {open && (
         <Drawer title={`Request ${open.requestId}`} onClose={() => setOpen(null)}>
           <LogDetail entry={open} />
@@ -140,10 +222,30 @@ export function LogsPage(props: { session: Session }) {
   );
 }
 
-function queryOf(filters: Filters): string {
-  const query = new URLSearchParams({ limit: '200' });
+/** The retry chain at a glance: failed tries in red, with the channel that failed. */
+function Tries(props: { entry: LogEntry }) {
+  const { attempts } = props.entry;
+  if (attempts.length === 0) return <>{DASH}</>;
+  const failed = attempts.filter((attempt) => attempt.errorCode !== null);
+  if (failed.length === 0) return <>{attempts.length}</>;
+  return (
+    <span title={attemptChain(props.entry)}>
+      {attempts.length}:{' '}
+      {attempts.map((attempt, index) => (
+        <span key={index} class={attempt.errorCode === null ? '' : 'failed-try'}>
+          {index > 0 ? ' → ' : ''}
+          {attempt.channelName} {attempt.errorCode ?? attempt.status ?? 'ok'}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function queryOf(filters: Filters, limit: number, cursor: string | null): string {
+  const query = new URLSearchParams({ limit: String(limit) });
   for (const name of ['key', 'model', 'channel', 'group', 'status'] as const) if (filters[name].trim()) query.set(name, filters[name].trim());
   if (filters.from) query.set('from', new Date(filters.from).toISOString());
   if (filters.to) query.set('to', new Date(filters.to).toISOString());
+  if (cursor) query.set('cursor', cursor);
   return query.toString();
 }

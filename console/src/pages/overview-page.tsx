@@ -83,8 +83,8 @@ function SummaryView(props: { data: UsageSummary; openStreams: number | null }) 
         <TimeChart title="Latency" times={charts.times} series={charts.latency} format={(value) => ms(value)} />
       </div>
       <div class="two-columns">
-        <TopTable title="Top models" rows={data.topModels} nameHeader="Model" />
-        <TopTable title="Top keys" rows={data.topKeys} nameHeader="Key" />
+        <TopTable title="Top models" rows={data.topModels} nameHeader="Model" noneLabel="(no model: refused before routing)" />
+        <TopTable title="Top keys" rows={data.topKeys} nameHeader="Key" noneLabel="(no key: refused before authentication)" />
       </div>
     </>
   );
@@ -99,7 +99,7 @@ function Card(props: { label: string; value: string }) {
   );
 }
 
-function TopTable(props: { title: string; nameHeader: string; rows: UsageSummary['topModels'] }) {
+function TopTable(props: { title: string; nameHeader: string; rows: UsageSummary['topModels']; noneLabel: string }) {
   return (
     <div class="card">
       <h2>{props.title}</h2>
@@ -120,7 +120,7 @@ function TopTable(props: { title: string; nameHeader: string; rows: UsageSummary
             <tbody>
               {props.rows.map((row) => (
                 <tr key={row.id ?? 'none'}>
-                  <td>{row.name === null && row.id === null ? '(no key)' : visibleName(row.name ?? row.id)}</td>
+                  <td>{row.name === null && row.id === null ? <span class="muted">{props.noneLabel}</span> : visibleName(row.name ?? row.id)}</td>
                   <td class="num">{count(row.requests)}</td>
                   <td class="num">{count(row.errors)}</td>
                   <td class="num">{compact(row.inputTokens + row.outputTokens)}</td>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { AsyncView } from '../components/async-view.tsx';
+import { UnpricedWarning } from '../components/unpriced-warning.tsx';
 import { loadAdminData } from '../lib/admin-data.ts';
 import { call } from '../lib/api.ts';
 import { errorMessage } from '../lib/error-message.ts';
@@ -12,7 +13,8 @@ import { useResource } from '../lib/use-resource.ts';
 export function PricingPage(props: { session: Session }) {
   const token = bearerOf(props.session);
   const data = useResource(() => loadAdminData(token), [token]);
-  const [form, setForm] = useState({ model: '', input: '', output: '', cacheRead: '', cacheWrite: '' });
+  // "Set price" links from other pages arrive as ?model=NAME.
+  const [form, setForm] = useState({ model: new URLSearchParams(location.search).get('model') ?? '', input: '', output: '', cacheRead: '', cacheWrite: '' });
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
   const save = async (event: Event) => {
@@ -64,6 +66,14 @@ export function PricingPage(props: { session: Session }) {
       )}
       <AsyncView resource={data} what="prices">
         {(admin) => (
+          <>
+          <UnpricedWarning
+            admin={admin}
+            onPrice={(model) => {
+              setForm((current) => ({ ...current, model }));
+              document.querySelector<HTMLInputElement>('input[name="input"]')?.focus();
+            }}
+          />
           <div class="two-columns">
             <div class="card">
               <h2>Model prices (USD per million tokens)</h2>
@@ -140,6 +150,7 @@ export function PricingPage(props: { session: Session }) {
               </table>
             </div>
           </div>
+          </>
         )}
       </AsyncView>
     </section>

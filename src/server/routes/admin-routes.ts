@@ -12,6 +12,7 @@ import type { KeyLimits } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import { toNewChannel } from '../../domain/new-channel.ts';
 import { StoreConflictError } from '../../store/store.ts';
+import { healthStatus } from '../../routing/health-status.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {
   channelCreateSchema,
@@ -22,10 +23,12 @@ import {
   keyCreateSchema,
   keyPatchSchema,
   logQuerySchema,
+  auditQuerySchema,
   priceSchema,
 } from './admin-schemas.ts';
 import { channelView, keyView, priceView, usdToMicros } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
+import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 
 /**
  * The admin API under `/api/admin`, used by the console and the CLI. Every change reloads the
@@ -34,6 +37,12 @@ import { parseAdminInput } from './parse-admin-input.ts';
 export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
   const changed = () => deps.snapshot.reload();
+  const audit = (request: FastifyRequest, change: AdminChange) => recordAdminChange(deps, request, change);
+  // Channels and keys are named by id or by name (names are unique per kind), like the CLI does.
+  const findChannel = async (reference: string) =>
+    (await store.channels.get(reference)) ?? (await store.channels.list()).find((channel) => channel.name === reference);
+  const findKey = async (reference: string) =>
+    (await store.keys.get(reference)) ?? (await store.keys.list()).find((key) => key.name === reference);
 
   app.register(
     async (admin) => {
@@ -45,39 +54,54 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const input = parseAdminInput(groupCreateSchema, request.body);
         const group = await withConflicts(() => store.groups.create(input));
         await changed();
+        await audit(request, { action: 'group.create', targetKind: 'group', targetId: group.name, targetName: group.name, before: null, after: group });
         return reply.code(201).send(group);
       });
       admin.patch('/groups/:name', async (request) => {
         const input = parseAdminInput(groupPatchSchema, request.body);
+        const before = await store.groups.get(param(request, 'name'));
         const group = await store.groups.update(param(request, 'name'), input);
         if (!group) throw notFound('group', param(request, 'name'));
         await changed();
+        await audit(request, { action: 'group.update', targetKind: 'group', targetId: group.name, targetName: group.name, before, after: group });
         return group;
       });
       admin.delete('/groups/:name', async (request, reply) => {
         const name = param(request, 'name');
         if (name === 'default') throw new GatewayError('conflict', 'The "default" group cannot be deleted.');
+        const before = await store.groups.get(name);
         if (!(await withConflicts(() => store.groups.delete(name)))) throw notFound('group', name);
         await changed();
+        await audit(request, { action: 'group.delete', targetKind: 'group', targetId: name, targetName: name, before, after: null });
         return reply.code(204).send();
       });
 
       // Channels
-      const withHealth = (channel: Channel) => channelView(channel, deps.relay.health.describe(channel));
+      const withHealth = (channel: Channel) => {
+        const view = deps.relay.health.describe(channel);
+        return channelView(channel, { ...view, ...healthStatus(channel.enabled, view, deps.runtime.now()) });
+      };
       admin.get('/channels', async () => ({ data: (await store.channels.list()).map(withHealth) }));
       admin.get('/channels/:id', async (request) => {
-        const channel = await store.channels.get(param(request, 'id'));
+        const channel = await findChannel(param(request, 'id'));
         if (!channel) throw notFound('channel', param(request, 'id'));
         return withHealth(channel);
       });
       admin.post('/channels/:id/test', async (request) => {
-        const channel = await store.channels.get(param(request, 'id'));
+        const channel = await findChannel(param(request, 'id'));
         if (!channel) throw notFound('channel', param(request, 'id'));
         const { model } = parseAdminInput(channelTestSchema, request.body);
         if (model !== undefined && !channel.models.includes(model)) {
           throw invalidRequest(`model: channel "${channel.name}" does not serve "${model}"; it serves ${channel.models.join(', ')}.`, 'model');
         }
-        return probeChannel(deps.relay, channel, model);
+        const result = await probeChannel(deps.relay, channel, model);
+        if (!result.ok) {
+          deps.logger.warn(
+            { event: 'channel_test_failed', channel: channel.name, model: result.model, status: result.status, error: result.error?.code, reason: result.error?.message },
+            `manual test of channel ${channel.name} failed: ${result.error?.code ?? result.status}`,
+          );
+        }
+        return result;
       });
       admin.post('/channels', async (request, reply) => {
         const input = parseAdminInput(channelCreateSchema, request.body);
@@ -85,6 +109,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         await requireGroups(deps, desired.groups, 'groups');
         const channel = await withConflicts(() => store.channels.create(desired));
         await changed();
+        await audit(request, { action: 'channel.create', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: null, after: channelView(channel) });
         return reply.code(201).send(channelView(channel));
       });
       admin.patch('/channels/:id', async (request) => {
@@ -92,21 +117,26 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (input.groups) await requireGroups(deps, input.groups, 'groups');
         const { apiKey, apiKeys, ...rest } = input;
         const patch = { ...rest, ...(apiKeys ? { apiKeys } : apiKey ? { apiKeys: [apiKey] } : {}) };
-        const channel = await withConflicts(() => store.channels.update(param(request, 'id'), patch));
+        const before = await findChannel(param(request, 'id'));
+        if (!before) throw notFound('channel', param(request, 'id'));
+        const channel = await withConflicts(() => store.channels.update(before.id, patch));
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();
+        await audit(request, { action: 'channel.update', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: channelView(before), after: channelView(channel) });
         return channelView(channel);
       });
       admin.delete('/channels/:id', async (request, reply) => {
-        if (!(await store.channels.delete(param(request, 'id')))) throw notFound('channel', param(request, 'id'));
+        const before = await findChannel(param(request, 'id'));
+        if (!before || !(await store.channels.delete(before.id))) throw notFound('channel', param(request, 'id'));
         await changed();
+        await audit(request, { action: 'channel.delete', targetKind: 'channel', targetId: before.id, targetName: before.name, before: channelView(before), after: null });
         return reply.code(204).send();
       });
 
       // Keys
       admin.get('/keys', async () => ({ data: (await store.keys.list()).map(keyView) }));
       admin.get('/keys/:id', async (request) => {
-        const key = await store.keys.get(param(request, 'id'));
+        const key = await findKey(param(request, 'id'));
         if (!key) throw notFound('key', param(request, 'id'));
         return keyView(key);
       });
@@ -129,6 +159,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           }),
         );
         await changed();
+        await audit(request, { action: 'key.create', targetKind: 'key', targetId: key.id, targetName: key.name, before: null, after: keyView(key) });
         // The only time the secret is shown.
         return reply.code(201).send({ ...keyView(key), key: secret });
       });
@@ -145,14 +176,19 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         // A new balance is the balance from now on: charges still queued from earlier requests
         // must reach the database first, or they would be taken off the new amount too.
         if (patch.balanceMicros !== undefined) await deps.access.charges.flush();
-        const key = await withConflicts(() => store.keys.update(param(request, 'id'), patch));
+        const before = await findKey(param(request, 'id'));
+        if (!before) throw notFound('key', param(request, 'id'));
+        const key = await withConflicts(() => store.keys.update(before.id, patch));
         if (!key) throw notFound('key', param(request, 'id'));
         await changed();
+        await audit(request, { action: 'key.update', targetKind: 'key', targetId: key.id, targetName: key.name, before: keyView(before), after: keyView(key) });
         return keyView(key);
       });
       admin.delete('/keys/:id', async (request, reply) => {
-        if (!(await store.keys.delete(param(request, 'id')))) throw notFound('key', param(request, 'id'));
+        const before = await findKey(param(request, 'id'));
+        if (!before || !(await store.keys.delete(before.id))) throw notFound('key', param(request, 'id'));
         await changed();
+        await audit(request, { action: 'key.delete', targetKind: 'key', targetId: before.id, targetName: before.name, before: keyView(before), after: null });
         return reply.code(204).send();
       });
 
@@ -160,6 +196,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       admin.get('/prices', async () => ({ data: (await store.prices.list()).map(priceView) }));
       admin.post('/prices', async (request, reply) => {
         const input = parseAdminInput(priceSchema, request.body);
+        const previous = (await store.prices.list()).find((price) => price.model === input.model);
         const price = await store.prices.upsert({
           model: input.model,
           inputPerMillion: usdToMicros(input.input),
@@ -168,11 +205,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
         });
         await changed();
+        await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });
         return reply.code(201).send(priceView(price));
       });
       admin.delete('/prices/:model', async (request, reply) => {
-        if (!(await store.prices.delete(param(request, 'model')))) throw notFound('price for model', param(request, 'model'));
+        const model = param(request, 'model');
+        const previous = (await store.prices.list()).find((price) => price.model === model);
+        if (!(await store.prices.delete(model))) throw notFound('price for model', model);
         await changed();
+        await audit(request, { action: 'price.delete', targetKind: 'price', targetId: model, targetName: model, before: previous ? priceView(previous) : null, after: null });
         return reply.code(204).send();
       });
 
@@ -180,17 +221,46 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       admin.get('/logs', async (request) => {
         await deps.usageWriter.flush();
         const query = parseAdminInput(logQuerySchema, request.query);
+        const limit = query.limit ?? 100;
+        // Keys and channels by id or by name; a name no record has any more is taken as an id
+        // (a deleted record's rows keep its id).
+        const keyId = query.key === undefined ? undefined : ((await findKey(query.key))?.id ?? query.key);
+        const channelId = query.channel === undefined ? undefined : ((await findChannel(query.channel))?.id ?? query.channel);
+        const [cursorTime, cursorId] = query.cursor === undefined ? [] : splitCursor(query.cursor);
         const data = await store.usage.query({
-          limit: query.limit ?? 100,
-          ...(query.key === undefined ? {} : { keyId: query.key }),
+          limit,
+          ...(keyId === undefined ? {} : { keyId }),
           ...(query.group === undefined ? {} : { group: query.group }),
           ...(query.model === undefined ? {} : { model: query.model }),
-          ...(query.channel === undefined ? {} : { channelId: query.channel }),
+          ...(channelId === undefined ? {} : { channelId }),
           ...(query.status === undefined ? {} : { status: query.status }),
           ...(query.from === undefined ? {} : { from: toEpoch(query.from) ?? 0 }),
           ...(query.to === undefined ? {} : { to: toEpoch(query.to) ?? 0 }),
+          ...(cursorTime === undefined ? {} : { before: cursorTime, beforeRequestId: cursorId }),
         });
-        return { data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })) };
+        const last = data.at(-1);
+        return {
+          data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })),
+          // The cursor of the next (older) page, while this page was full.
+          next: data.length === limit && last ? `${last.time}.${last.requestId}` : null,
+        };
+      });
+
+      // Audit log: every change made through this API, newest first.
+      admin.get('/audit', async (request) => {
+        const query = parseAdminInput(auditQuerySchema, request.query);
+        const limit = query.limit ?? 100;
+        const data = await store.audit.list({
+          limit,
+          ...(query.kind === undefined ? {} : { targetKind: query.kind }),
+          ...(query.target === undefined ? {} : { target: query.target }),
+          ...(query.cursor === undefined ? {} : { before: query.cursor }),
+        });
+        const last = data.at(-1);
+        return {
+          data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })),
+          next: data.length === limit && last ? last.id : null,
+        };
       });
     },
     { prefix: '/api/admin' },
@@ -222,6 +292,11 @@ export function requireAdmin(request: FastifyRequest, expectedHash: string, guar
       'The admin API needs the gateway admin token as "Authorization: Bearer <GATEWAY_ADMIN_TOKEN>"; it was printed when the gateway first started.',
     );
   }
+}
+
+function splitCursor(cursor: string): [number, string] {
+  const dot = cursor.indexOf('.');
+  return [Number(cursor.slice(0, dot)), cursor.slice(dot + 1)];
 }
 
 function param(request: FastifyRequest, name: string): string {

@@ -116,6 +116,18 @@ export const logQuerySchema = z.object({
   status: z.coerce.number().int().optional(),
   from: z.union([isoDateTime, z.coerce.number().int()]).optional(),
   to: z.union([isoDateTime, z.coerce.number().int()]).optional(),
+  /** The `next` cursor of the previous page: `<epoch ms>.<request id>`. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,16}\.[\w-]{1,100}$/, 'expected the "next" value of the previous page')
+    .optional(),
+});
+
+export const auditQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  kind: z.enum(['group', 'channel', 'key', 'price']).optional(),
+  target: z.string().max(200).optional(),
+  cursor: z.string().max(100).optional(),
 });
 
 export const channelTestSchema = z.strictObject({ model: modelName.optional() });

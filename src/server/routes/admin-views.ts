@@ -2,6 +2,7 @@ import type { ChannelHealthView } from '../../routing/channel-health.ts';
 import type { ApiKey } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { ModelPrice } from '../../domain/model-price.ts';
+import type { HealthStatusView } from '../../routing/health-status.ts';
 import type { AdminApiKey, AdminChannel, AdminPrice } from '../admin-api-types.ts';
 
 const MICROS_PER_USD = 1_000_000;
@@ -16,7 +17,7 @@ export function maskSecret(secret: string): string {
 }
 
 /** A channel as the admin API shows it: upstream secrets masked, never returned; live health alongside. */
-export function channelView(channel: Channel, health?: ChannelHealthView): AdminChannel {
+export function channelView(channel: Channel, health?: ChannelHealthView & HealthStatusView): AdminChannel {
   const { apiKeys, ...rest } = channel;
   return { ...rest, apiKeys: apiKeys.map(maskSecret), apiKeyCount: apiKeys.length, ...(health ? { health } : {}) };
 }

@@ -45,7 +45,17 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
       if (query.status !== undefined) select = select.where('status', '=', query.status);
       if (query.from !== undefined) select = select.where('time', '>=', query.from);
       if (query.to !== undefined) select = select.where('time', '<', query.to);
-      if (query.before !== undefined) select = select.where('time', '<', query.before);
+      if (query.before !== undefined) {
+        const before = query.before;
+        const beforeId = query.beforeRequestId;
+        // With the request id the cursor is exact: rows in the same millisecond are neither skipped nor repeated.
+        select =
+          beforeId === undefined
+            ? select.where('time', '<', before)
+            : select.where((where) =>
+                where.or([where('time', '<', before), where.and([where('time', '=', before), where('request_id', '<', beforeId)])]),
+              );
+      }
       const rows = await select.orderBy('time', 'desc').orderBy('request_id', 'desc').limit(limit).execute();
       return rows.map(toEntry);
     },
