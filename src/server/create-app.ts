@@ -5,6 +5,7 @@ import './fastify-context.ts';
 import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
 import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
+import { registerAdminAccountRoutes } from './routes/admin-account-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerConsoleRoutes } from './routes/console-routes.ts';
 import { registerGenerationRoutes } from './routes/generation-routes.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerHealthRoutes(app, deps);
   registerMetricsRoutes(app, deps.metrics, deps.settings.adminTokenHash);
   registerAdminRoutes(app, deps);
+  registerAdminAccountRoutes(app, deps);
   registerUsageStatsRoutes(app, deps);
   registerSelfServiceRoutes(app, deps);
   registerAdminInsightRoutes(app, deps);

@@ -31,11 +31,12 @@ export const keyCommands = {
       },
     },
     create: {
-      usage: 'key create --name NAME [--group default] [--expires ISO-DATE] [--quota USD] [--models a,b] [--ips 10.0.0.0/8,…]',
+      usage: 'key create --name NAME [--group default] [--user ID|NAME] [--expires ISO-DATE] [--quota USD] [--models a,b] [--ips 10.0.0.0/8,…]',
       summary: 'create a key and print its secret (shown only this once)',
       options: {
         name: { type: 'string' },
         group: { type: 'string' },
+        user: { type: 'string' },
         expires: { type: 'string' },
         quota: { type: 'string' },
         models: { type: 'string' },
@@ -48,6 +49,7 @@ export const keyCommands = {
           defined({
             name: required(values, 'name'),
             group: values.group ?? 'default',
+            user: values.user,
             expiresAt: values.expires,
             quota: number(values, 'quota'),
             allowedModels: list(values.models),

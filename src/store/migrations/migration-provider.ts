@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './001-initial.ts';
+import { accountsMigration } from './002-accounts.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -7,6 +8,7 @@ import { initialMigration } from './001-initial.ts';
  */
 export const STORE_MIGRATIONS: Record<string, Migration> = {
   '001-initial': initialMigration,
+  '002-accounts': accountsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
