@@ -200,7 +200,15 @@ export async function windowRollOver(target: Target, channelGroups: (group: stri
   for (let index = 0; index < target.urls.length; index += 1) {
     assert.equal((await call(index)).status, 200, 'a new day, a new daily window');
   }
-  const afterRoll = await admin('GET', `/subscriptions/${subscription.id}`);
+  // Capped windows are read from the shared counters (exact at once); an uncapped window (here
+  // `total`) from the database plus this instance's unwritten charges, so another instance's
+  // charges show once its writer flushes (every 250 ms).
+  let afterRoll = await admin('GET', `/subscriptions/${subscription.id}`);
+  const deadline = Date.now() + 5_000;
+  while (afterRoll.usage.total !== usd((2 + target.urls.length) * COST) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    afterRoll = await admin('GET', `/subscriptions/${subscription.id}`);
+  }
   assert.equal(afterRoll.usage.daily, usd(target.urls.length * COST));
   assert.equal(afterRoll.usage.total, usd((2 + target.urls.length) * COST));
   assert.equal(Date.parse(afterRoll.resetsAt.daily), Date.parse(before.resetsAt.daily) + DAY);
