@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { createAdminClient } from './lib/admin-client.mjs';
 import { CliError, usageError } from './lib/cli-error.mjs';
+import { codeCommands, planCommands, subscriptionCommands, userCommands } from './lib/commands/account-commands.mjs';
 import { channelCommands } from './lib/commands/channel-commands.mjs';
 import { groupCommands } from './lib/commands/group-commands.mjs';
 import { keyCommands } from './lib/commands/key-commands.mjs';
@@ -11,7 +12,16 @@ import { priceCommands } from './lib/commands/price-commands.mjs';
 import { usageText } from './lib/usage-text.mjs';
 
 /** @type {Record<string, import('./lib/command.mjs').Noun>} */
-const NOUNS = { group: groupCommands, channel: channelCommands, key: keyCommands, price: priceCommands };
+const NOUNS = {
+  group: groupCommands,
+  channel: channelCommands,
+  key: keyCommands,
+  price: priceCommands,
+  user: userCommands,
+  plan: planCommands,
+  subscription: subscriptionCommands,
+  code: codeCommands,
+};
 
 /** @type {Record<string, { type: 'string' | 'boolean', short?: string }>} */
 const GLOBAL_OPTIONS = { json: { type: 'boolean' }, url: { type: 'string' }, help: { type: 'boolean', short: 'h' } };

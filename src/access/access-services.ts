@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import { BalanceMeter, type SpendBaseline } from '../billing/balance-meter.ts';
+import { AccountBilling } from '../billing/account-billing.ts';
 import { ChargeWriter } from '../billing/charge-writer.ts';
+import { SubscriptionMeter } from '../billing/subscription-meter.ts';
+import { WalletMeter } from '../billing/wallet-meter.ts';
 import type { Kv } from '../kv/kv.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
@@ -17,6 +20,14 @@ export interface AccessServices {
   rateLimiter: RateLimiter;
   balances: BalanceMeter;
   charges: ChargeWriter;
+  /** Users' wallets; `walletCharges` writes their settled charges. */
+  wallets: WalletMeter;
+  walletCharges: ChargeWriter;
+  /** Subscription quotas; `subscriptionUsage` writes their settled usage. */
+  subscriptions: SubscriptionMeter;
+  subscriptionUsage: ChargeWriter;
+  /** What pays for a request (key balance, wallet, subscription) by the group's billing mode. */
+  billing: AccountBilling;
   strictPricing: boolean;
   close(): Promise<void>;
 }
@@ -36,23 +47,43 @@ export function createAccessServices(input: {
   slotLeaseMs?: number;
 }): AccessServices {
   const charges = new ChargeWriter(input.store.keys, input.logger);
-  return {
-    kv: input.kv,
-    clientIp: createClientIpResolver(input.trustedProxies, input.clientIpHeader),
-    adminAuthThrottle: new AuthFailureThrottle(input.now, input.adminAuthThrottle),
-    rateLimiter: new RateLimiter(input.kv, input.now, input.slotLeaseMs),
-    balances: new BalanceMeter({
+  const walletCharges = new ChargeWriter({ applyCharges: (batch) => input.store.users.applyCharges(batch) }, input.logger);
+  const subscriptionUsage = new ChargeWriter({ applyCharges: (batch) => input.store.subscriptions.applyUsage(batch) }, input.logger);
+  const balances = new BalanceMeter({
       kv: input.kv,
       charges,
       currentKey: (keyHash) => input.snapshot.current.keysByHash.get(keyHash),
       spendBaseline: input.spendBaseline,
       readBalance: async (keyId) => (await input.store.keys.get(keyId))?.balanceMicros,
       now: input.now,
-    }),
+    });
+  const wallets = new WalletMeter({
+    kv: input.kv,
+    charges: walletCharges,
+    currentUser: (userId) => input.snapshot.current.users.get(userId),
+    readBalance: async (userId) => (await input.store.users.find(userId))?.balanceMicros,
+  });
+  const subscriptions = new SubscriptionMeter({
+    kv: input.kv,
+    usage: subscriptionUsage,
+    readUsage: (subscriptionId, windows) => input.store.subscriptions.usage(subscriptionId, windows),
+    now: input.now,
+  });
+  return {
+    kv: input.kv,
+    clientIp: createClientIpResolver(input.trustedProxies, input.clientIpHeader),
+    adminAuthThrottle: new AuthFailureThrottle(input.now, input.adminAuthThrottle),
+    rateLimiter: new RateLimiter(input.kv, input.now, input.slotLeaseMs),
+    balances,
     charges,
+    wallets,
+    walletCharges,
+    subscriptions,
+    subscriptionUsage,
+    billing: new AccountBilling({ balances, wallets, subscriptions, snapshot: () => input.snapshot.current, now: input.now }),
     strictPricing: input.strictPricing,
     async close() {
-      await charges.close();
+      await Promise.all([charges.close(), walletCharges.close(), subscriptionUsage.close()]);
       await input.kv.close();
     },
   };

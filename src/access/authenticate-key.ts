@@ -36,6 +36,10 @@ export function authenticateKey(
     if (!key.enabled) {
       throw new GatewayError('key_disabled', 'This API key has been disabled by the operator; ask them to enable it or issue a new key.');
     }
+    const user = key.userId ? snapshot.users.get(key.userId) : undefined;
+    if (user !== undefined && !user.enabled) {
+      throw new GatewayError('key_disabled', `The account "${user.name}" that owns this API key has been disabled by the operator; ask them to enable it.`);
+    }
     if (key.expiresAt !== null && key.expiresAt <= now) {
       throw new GatewayError(
         'key_expired',

@@ -8,10 +8,12 @@ import { suggestModelName } from './suggest-model-name.ts';
 export type Verdict = 'pass' | 'fail' | 'warn' | 'skip';
 
 export interface DiagnosisCheck {
-  step: 1 | 2 | 3 | 4 | 5;
-  name: 'key-group' | 'group-has-model' | 'model-spelling' | 'client-protocol' | 'channel-availability';
+  step: 1 | 2 | 3 | 4 | 5 | 6;
+  name: 'key-group' | 'group-has-model' | 'model-spelling' | 'client-protocol' | 'channel-availability' | 'subscription';
   verdict: Verdict;
   detail: string;
+  /** The error code a request would be refused with (the subscription step). */
+  code?: string;
 }
 
 export interface Diagnosis {
@@ -40,6 +42,8 @@ export interface DiagnoseInput {
   channelState: (channel: Channel) => 'closed' | 'open' | 'half-open';
   /** Say that other groups have the model (REVEAL_OTHER_GROUP_MODELS); default: never hint at it. */
   revealOtherGroups?: boolean;
+  /** What pays for the request (subscription, wallet, key balance) or why nothing can; see checkPayment. */
+  payment?: { verdict: 'pass' | 'fail'; code: string | null; detail: string };
 }
 
 /**
@@ -114,6 +118,15 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
   }
 
   checks.push(availabilityCheck(input, served ?? []));
+  if (input.payment) {
+    checks.push({
+      step: 6,
+      name: 'subscription',
+      verdict: input.payment.verdict,
+      detail: input.payment.detail,
+      ...(input.payment.code === null ? {} : { code: input.payment.code }),
+    });
+  }
   const firstProblem = checks.find((check) => check.verdict === 'fail') ?? checks.find((check) => check.verdict === 'warn');
   return { model, client: input.client ?? null, group, verdict: firstProblem?.verdict ?? 'pass', checks, setup };
 }

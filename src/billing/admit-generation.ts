@@ -4,7 +4,7 @@ import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
-import type { SpendHold } from './balance-meter.ts';
+import type { PaymentHold } from './account-billing.ts';
 import { computeCostMicros } from './compute-cost.ts';
 import { estimateRequest, estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
 import { resolvePrice, UNPRICED_WARNING } from './resolve-price.ts';
@@ -12,7 +12,7 @@ import { spendWindows } from './spend-windows.ts';
 
 export interface AdmissionDeps {
   snapshot: { readonly current: Snapshot };
-  access: Pick<AccessServices, 'rateLimiter' | 'balances' | 'strictPricing'>;
+  access: Pick<AccessServices, 'rateLimiter' | 'balances' | 'billing' | 'strictPricing'>;
   runtime: RuntimeContext;
 }
 
@@ -20,6 +20,8 @@ export interface AdmissionDeps {
 export interface Admission {
   /** Warnings for the usage row (an unpriced model). */
   warnings: string[];
+  /** What pays (for the usage row): the key's balance, the user's wallet or a subscription. */
+  payment: Pick<PaymentHold, 'paidBy' | 'subscriptionId' | 'userId'>;
   /** The local estimate of the request (from the shared decode); undefined if it cannot be decoded. */
   estimate(): RequestEstimate | undefined;
   /** Settles to the exact cost of `usage` (none = nothing to bill, a full refund); returns the cost. */
@@ -54,15 +56,19 @@ export async function admitGeneration(
     return estimated;
   };
 
-  const guardsMoney = price !== undefined && (key.balanceMicros !== null || spendWindows(key.limits, deps.runtime.now()).length > 0);
+  const guardsMoney =
+    price !== undefined &&
+    (key.balanceMicros !== null || Boolean(key.userId) || group.billing !== 'balance' || spendWindows(key.limits, deps.runtime.now()).length > 0);
   const tokensLimited = key.limits.tokensPerMinute !== undefined;
   const estimatedInput = tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
 
   const lease = await deps.access.rateLimiter.admit(key, estimatedInput);
-  let hold: SpendHold;
+  let hold: PaymentHold;
   try {
     const reserve = guardsMoney ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier) : 0;
-    hold = await deps.access.balances.hold(key, reserve, model);
+    // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
+    // the user's wallet or a subscription's quotas (403 subscription_* / insufficient_balance).
+    hold = await deps.access.billing.hold(key, group, reserve, model);
   } catch (error) {
     await lease.release(estimatedInput);
     throw error;
@@ -71,6 +77,7 @@ export async function admitGeneration(
   let finished: Promise<number> | undefined;
   return {
     warnings: price === undefined ? [UNPRICED_WARNING] : [],
+    payment: { paidBy: hold.paidBy, subscriptionId: hold.subscriptionId, userId: hold.userId },
     estimate,
     finish(usage) {
       finished ??= (async () => {

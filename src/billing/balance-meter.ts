@@ -48,7 +48,12 @@ const WINDOW_SLACK_MS = 86_400_000;
 export class BalanceMeter {
   constructor(private readonly deps: BalanceMeterDeps) {}
 
-  async hold(key: ApiKey, amountMicros: number, model: string): Promise<SpendHold> {
+  /**
+   * `chargeKeyBalance: false` holds only the key's spend caps: something else (a subscription,
+   * the user's wallet) pays, so the key's own balance is neither checked nor charged.
+   */
+  async hold(key: ApiKey, amountMicros: number, model: string, options: { chargeKeyBalance?: boolean } = {}): Promise<SpendHold> {
+    const chargeKeyBalance = options.chargeKeyBalance ?? true;
     const windows = spendWindows(key.limits, this.deps.now());
     const heldWindows: string[] = [];
     const releaseWindows = () =>
@@ -68,7 +73,7 @@ export class BalanceMeter {
     }
 
     let account: string | undefined;
-    if (key.balanceMicros !== null) {
+    if (key.balanceMicros !== null && chargeKeyBalance) {
       account = accountName(key);
       const result = await this.#adjustSeeded(account, -amountMicros, { min: amountMicros === 0 ? 1 : 0 }, () => this.#accountSeed(key));
       if (!result.applied) {
@@ -89,12 +94,13 @@ export class BalanceMeter {
         if (settled) return;
         settled = true;
         const difference = costMicros - amountMicros;
-        // Recorded first: an account seeded from here on subtracts it as a pending charge.
-        this.deps.charges.record(key.id, costMicros);
+        // Recorded first: an account seeded from here on subtracts it as a pending charge. A key
+        // whose balance did not pay must not see the charge taken off that balance.
+        if (chargeKeyBalance || key.balanceMicros === null) this.deps.charges.record(key.id, costMicros);
         if (difference !== 0) {
           await Promise.all(heldWindows.map((name) => this.deps.kv.adjust(name, difference, { requireExisting: true })));
         }
-        await this.#settleBalance(key, account, amountMicros, costMicros);
+        if (chargeKeyBalance) await this.#settleBalance(key, account, amountMicros, costMicros);
       },
     };
   }

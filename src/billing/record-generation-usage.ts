@@ -1,7 +1,7 @@
 import type { Caller } from '../access/authenticate-key.ts';
 import type { GatewayError } from '../core/gateway-error.ts';
 import type { Usage } from '../core/usage.ts';
-import type { UsageAttempt, UsageLogEntry } from '../domain/usage-log-entry.ts';
+import type { PaidBy, UsageAttempt, UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { UsageWriter } from './usage-writer.ts';
 
 /** What the relay reports about a request it carried (the relay's result satisfies this). */
@@ -32,6 +32,8 @@ export interface GenerationRecord {
   clientIp: string;
   outcome: GenerationOutcome;
   warnings: string[];
+  /** What was to pay, once admitted (the usage row says what paid). */
+  payment?: { paidBy: PaidBy | null; subscriptionId: string | null; userId: string | null } | undefined;
 }
 
 /**
@@ -69,6 +71,9 @@ export function recordGenerationUsage(writer: Pick<UsageWriter, 'record'>, recor
     warnings: unique(result ? [...result.warnings, ...record.warnings] : record.warnings),
     attempts: result ? result.attempts : [],
     clientIp: record.clientIp || null,
+    userId: record.payment?.userId ?? caller?.key.userId ?? null,
+    paidBy: relayed && relayed.costMicros !== 0 ? (record.payment?.paidBy ?? null) : null,
+    subscriptionId: relayed && relayed.costMicros !== 0 ? (record.payment?.subscriptionId ?? null) : null,
     inputTokens: usage?.inputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,
     cacheReadTokens: usage?.cacheReadTokens ?? 0,

@@ -59,7 +59,7 @@ export async function startClusterServices(input: {
     prefix,
     logger,
     now: input.now,
-    replayPrefixes: ['balance:', 'spend:'],
+    replayPrefixes: ['balance:', 'spend:', 'wallet:', 'subq:'],
   });
   await kv.settled();
   const bus = createRedisEventBus({

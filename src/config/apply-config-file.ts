@@ -1,6 +1,7 @@
 import type { NewModelPrice } from '../domain/model-price.ts';
 import type { Store } from '../store/store.ts';
 import { applyConfigChannels } from './apply-config-channels.ts';
+import { applyConfigPlans, applyConfigSubscriptions, applyConfigUsers } from './apply-config-accounts.ts';
 import { applyConfigKeys } from './apply-config-keys.ts';
 import type { ConfigApplySummary, KindSummary } from './config-apply-summary.ts';
 import { emptyKindSummary, sameValue, usdToMicros } from './config-apply-summary.ts';
@@ -32,8 +33,12 @@ export async function applyConfig(store: Store, file: ConfigFile): Promise<Confi
   const groups = await applyGroups(store, file.groups ?? []);
   const prices = await applyPrices(store, file.prices ?? []);
   const channels = await applyConfigChannels(store, file.channels ?? []);
+  // Users before keys (a key may name its user), plans before subscriptions.
+  const users = file.users === undefined ? undefined : await applyConfigUsers(store, file.users);
+  const plans = file.plans === undefined ? undefined : await applyConfigPlans(store, file.plans);
+  const subscriptions = file.subscriptions === undefined ? undefined : await applyConfigSubscriptions(store, file.subscriptions, Date.now());
   const keys = await applyConfigKeys(store, file.keys ?? []);
-  return { groups, channels, keys, prices };
+  return { groups, channels, keys, prices, ...(users ? { users } : {}), ...(plans ? { plans } : {}), ...(subscriptions ? { subscriptions } : {}) };
 }
 
 async function refuseUnknownGroups(store: Store, file: ConfigFile): Promise<void> {
@@ -51,6 +56,9 @@ async function refuseUnknownGroups(store: Store, file: ConfigFile): Promise<void
     const group = key.group ?? 'default';
     if (!known.has(group)) problems.push(`keys[${index}].group: unknown group "${group}"`);
   });
+  file.plans?.forEach((plan, index) => {
+    if (!known.has(plan.group)) problems.push(`plans[${index}].group: unknown group "${plan.group}"`);
+  });
   if (problems.length > 0) {
     throw new ConfigError('config file refers to groups that exist neither in the file nor in the store:', problems);
   }
@@ -59,12 +67,12 @@ async function refuseUnknownGroups(store: Store, file: ConfigFile): Promise<void
 async function applyGroups(store: Store, groups: NonNullable<ConfigFile['groups']>): Promise<KindSummary> {
   const summary = emptyKindSummary();
   for (const entry of groups) {
-    const desired = { description: entry.description ?? '', priceMultiplier: entry.priceMultiplier ?? 1 };
+    const desired = { description: entry.description ?? '', priceMultiplier: entry.priceMultiplier ?? 1, billing: entry.billing ?? 'balance' };
     const current = await store.groups.get(entry.name);
     if (current === undefined) {
       await store.groups.create({ name: entry.name, ...desired });
       summary.created.push(entry.name);
-    } else if (current.description === desired.description && current.priceMultiplier === desired.priceMultiplier) {
+    } else if (current.description === desired.description && current.priceMultiplier === desired.priceMultiplier && current.billing === desired.billing) {
       summary.unchanged.push(entry.name);
     } else {
       await store.groups.update(entry.name, desired);

@@ -23,8 +23,18 @@ export async function applyConfigKeys(store: Store, keys: readonly ConfigFileKey
   const existing = new Map((await store.keys.list()).map((key) => [key.name, key]));
   await refuseSecretsOfOtherKeys(store, keys);
 
+  const problems: string[] = [];
+  const userIds = new Map<string, string>();
+  for (const [index, entry] of keys.entries()) {
+    if (entry.user === undefined || userIds.has(entry.user)) continue;
+    const user = await store.users.find(entry.user);
+    if (user) userIds.set(entry.user, user.id);
+    else problems.push(`keys[${index}].user: unknown user "${entry.user}"`);
+  }
+  if (problems.length > 0) throw new ConfigError('config file refers to users that exist neither in the file nor in the store:', problems);
+
   for (const entry of keys) {
-    const desired = toNewApiKey(entry);
+    const desired = toNewApiKey(entry, entry.user === undefined ? null : (userIds.get(entry.user) ?? null));
     const current = existing.get(desired.name);
     if (current === undefined) {
       await createKey(store, desired);
@@ -62,6 +72,7 @@ async function diffKey(store: Store, current: ApiKey, desired: NewApiKey): Promi
   for (const field of fields) {
     if (!sameValue(current[field], desired[field])) Object.assign(patch, { [field]: desired[field] });
   }
+  if ((current.userId ?? null) !== (desired.userId ?? null)) patch.userId = desired.userId ?? null;
   const applied = await store.settings.get(appliedBalanceSetting(current.id));
   const fileChanged = applied === undefined || applied !== JSON.stringify(desired.balanceMicros);
   if (fileChanged && current.balanceMicros !== desired.balanceMicros) patch.balanceMicros = desired.balanceMicros;
@@ -81,7 +92,7 @@ async function refuseSecretsOfOtherKeys(store: Store, keys: readonly ConfigFileK
   if (problems.length > 0) throw new ConfigError('config file conflicts with the store:', problems);
 }
 
-function toNewApiKey(entry: ConfigFileKey): NewApiKey {
+function toNewApiKey(entry: ConfigFileKey, userId: string | null): NewApiKey {
   const limits: KeyLimits = {};
   const source = entry.limits ?? {};
   if (source.requestsPerMinute !== undefined) limits.requestsPerMinute = source.requestsPerMinute;
@@ -101,5 +112,6 @@ function toNewApiKey(entry: ConfigFileKey): NewApiKey {
     allowedIps: entry.allowedIps ?? null,
     enabled: entry.enabled ?? true,
     limits,
+    ...(userId === null ? {} : { userId }),
   };
 }

@@ -10,6 +10,10 @@ export interface ConfigApplySummary {
   channels: KindSummary;
   keys: KindSummary;
   prices: KindSummary;
+  /** Present when the file has the section. */
+  users?: KindSummary;
+  plans?: KindSummary;
+  subscriptions?: KindSummary;
 }
 
 export function emptyKindSummary(): KindSummary {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BILLING_MODES } from '../domain/billing-mode.ts';
 import { CHANNEL_KINDS } from '../domain/channel-kind.ts';
 import { MAX_PRICE_MULTIPLIER, MAX_PRICE_USD_PER_MILLION, MAX_USD_AMOUNT } from '../billing/money-bounds.ts';
 import { isIpOrCidr } from './is-ip-or-cidr.ts';
@@ -47,6 +48,36 @@ export const configGroupSchema = z.strictObject({
     .nonnegative({ error: 'must not be negative' })
     .max(MAX_PRICE_MULTIPLIER, { error: `must be at most ${MAX_PRICE_MULTIPLIER}` })
     .optional(),
+  billing: z.enum(BILLING_MODES, { error: `must be one of ${BILLING_MODES.join(', ')}` }).optional(),
+});
+
+export const configUserSchema = z.strictObject({
+  name,
+  email: text.nullable().optional(),
+  password: text.min(8, { error: 'must be at least 8 characters long' }).optional(),
+  /** The wallet, set when the user is created or when this value changes in the file. */
+  balance: usd.optional(),
+  enabled: bool.optional(),
+});
+
+const positiveUsd = usd.refine((value) => value > 0, { error: 'must be greater than 0' });
+
+export const configPlanSchema = z.strictObject({
+  name,
+  group: name,
+  durationDays: integer(1),
+  quota: z
+    .strictObject({ daily: positiveUsd.optional(), weekly: positiveUsd.optional(), monthly: positiveUsd.optional(), total: positiveUsd.optional() })
+    .optional(),
+  price: usd.nullable().optional(),
+  description: text.optional(),
+});
+
+export const configSubscriptionSchema = z.strictObject({
+  user: name,
+  plan: name,
+  startsAt: isoDate.optional(),
+  expiresAt: isoDate.optional(),
 });
 
 export const configChannelSchema = z
@@ -85,6 +116,8 @@ export const configKeySchema = z.strictObject({
     .nullable()
     .optional(),
   enabled: bool.optional(),
+  /** The owning user, by name (from this file or the store). */
+  user: name.optional(),
   limits: z
     .strictObject({
       requestsPerMinute: integer(1).optional(),
@@ -111,6 +144,9 @@ export const configFileSchema = z
     channels: z.array(configChannelSchema, { error: 'must be a list' }).optional(),
     keys: z.array(configKeySchema, { error: 'must be a list' }).optional(),
     prices: z.array(configPriceSchema, { error: 'must be a list' }).optional(),
+    users: z.array(configUserSchema, { error: 'must be a list' }).optional(),
+    plans: z.array(configPlanSchema, { error: 'must be a list' }).optional(),
+    subscriptions: z.array(configSubscriptionSchema, { error: 'must be a list' }).optional(),
   })
   .superRefine((file, context) => {
     const unique = (kind: string, list: Array<Record<string, unknown>> | undefined, field: string) => {
@@ -129,8 +165,13 @@ export const configFileSchema = z
     unique('keys', file.keys, 'name');
     unique('keys', file.keys, 'key');
     unique('prices', file.prices, 'model');
+    unique('users', file.users, 'name');
+    unique('plans', file.plans, 'name');
   });
 
 export type ConfigFile = z.output<typeof configFileSchema>;
 export type ConfigFileChannel = z.output<typeof configChannelSchema>;
 export type ConfigFileKey = z.output<typeof configKeySchema>;
+export type ConfigFileUser = z.output<typeof configUserSchema>;
+export type ConfigFilePlan = z.output<typeof configPlanSchema>;
+export type ConfigFileSubscription = z.output<typeof configSubscriptionSchema>;

@@ -16,6 +16,12 @@ export const ERROR_CATALOG = {
   ip_not_allowed: { status: 403, retryable: false },
   insufficient_balance: { status: 403, retryable: false },
   spend_limit_reached: { status: 403, retryable: false },
+  // Subscriptions and redemption codes (accounts)
+  subscription_required: { status: 403, retryable: false },
+  subscription_expired: { status: 403, retryable: false },
+  subscription_suspended: { status: 403, retryable: false },
+  subscription_quota_exhausted: { status: 403, retryable: false },
+  invalid_redemption_code: { status: 400, retryable: false },
   rate_limited: { status: 429, retryable: true },
   // Which model
   model_not_found: { status: 404, retryable: false },

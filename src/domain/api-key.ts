@@ -19,6 +19,8 @@ export interface ApiKey {
   allowedIps: string[] | null;
   enabled: boolean;
   limits: KeyLimits;
+  /** The user (account) owning the key; with no own balance the key spends from its wallet. Absent = none. */
+  userId?: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -34,5 +36,5 @@ export interface KeyLimits {
 
 export type NewApiKey = Omit<ApiKey, 'id' | 'createdAt' | 'updatedAt' | 'spentMicros'>;
 export type ApiKeyPatch = Partial<
-  Pick<ApiKey, 'name' | 'group' | 'expiresAt' | 'balanceMicros' | 'allowedModels' | 'allowedIps' | 'enabled' | 'limits'>
+  Pick<ApiKey, 'name' | 'group' | 'expiresAt' | 'balanceMicros' | 'allowedModels' | 'allowedIps' | 'enabled' | 'limits' | 'userId'>
 >;

@@ -33,7 +33,15 @@ export interface UsageLogEntry {
   /** Each upstream attempt in order: which channel, what status, what error. */
   attempts: UsageAttempt[];
   clientIp: string | null;
+  /** The key's user when the request was made, if any. */
+  userId?: string | null;
+  /** What paid: a subscription, the user's wallet or the key's own balance; absent/null = nothing charged. */
+  paidBy?: PaidBy | null;
+  /** Set when `paidBy` is `subscription`. */
+  subscriptionId?: string | null;
 }
+
+export type PaidBy = 'subscription' | 'wallet' | 'key_balance';
 
 export interface UsageAttempt {
   channelId: string;

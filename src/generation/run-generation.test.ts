@@ -75,7 +75,7 @@ function pipeline(apiKey: ApiKey, replies: Array<() => UpstreamResponse>) {
   const settled: number[] = [];
   const snapshot = buildSnapshot({
     keys: [apiKey],
-    groups: [{ name: 'default', description: '', priceMultiplier: 1, createdAt: 0 }],
+    groups: [{ name: 'default', description: '', priceMultiplier: 1, billing: 'balance', createdAt: 0 }],
     channels: [anthropicChannel],
     prices: [{ model: 'smart', inputPerMillion: 1_000_000, outputPerMillion: 2_000_000, cacheReadPerMillion: null, cacheWritePerMillion: null, updatedAt: 0 }],
     loadedAt: 0,
@@ -87,6 +87,9 @@ function pipeline(apiKey: ApiKey, replies: Array<() => UpstreamResponse>) {
       balances: {
         hold: async (): Promise<SpendHold> => ({ settle: async (cost: number) => void settled.push(cost) }) as SpendHold,
       } as unknown as GenerationDeps['access']['balances'],
+      billing: {
+        hold: async () => ({ paidBy: null, subscriptionId: null, userId: null, settle: async (cost: number) => void settled.push(cost) }),
+      } as unknown as GenerationDeps['access']['billing'],
       strictPricing: false,
     },
     relay: {

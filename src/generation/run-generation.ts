@@ -58,6 +58,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       clientIp: request.credentials.clientIp,
       outcome,
       warnings,
+      payment: admission?.payment,
     });
   try {
     caller = authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, route.credentials);

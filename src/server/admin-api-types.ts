@@ -82,6 +82,8 @@ export interface AdminApiKey {
   allowedIps: string[] | null;
   enabled: boolean;
   limits: AdminKeyLimits;
+  /** The owning user's id; with `balance` null such a key spends from the user's wallet. */
+  user: string | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -6,6 +6,7 @@ import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
 import { connectionsCheckingIntervalMs, DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
 import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
+import { registerAdminAccountRoutes } from './routes/admin-account-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerConsoleRoutes } from './routes/console-routes.ts';
 import { registerGenerationRoutes } from './routes/generation-routes.ts';
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerHealthRoutes(app, deps);
   registerMetricsRoutes(app, deps.metrics, deps.settings, deps.access);
   registerAdminRoutes(app, deps);
+  registerAdminAccountRoutes(app, deps);
   registerUsageStatsRoutes(app, deps);
   registerSelfServiceRoutes(app, deps);
   registerAdminInsightRoutes(app, deps);

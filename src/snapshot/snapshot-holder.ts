@@ -59,11 +59,14 @@ export class SnapshotHolder {
 }
 
 async function readSnapshot(store: Store, now: () => number): Promise<Snapshot> {
-  const [keys, groups, channels, prices] = await Promise.all([
+  const [keys, groups, channels, prices, users, plans, subscriptions] = await Promise.all([
     store.keys.list(),
     store.groups.list(),
     store.channels.list(),
     store.prices.list(),
+    store.users.list(),
+    store.plans.list(),
+    store.subscriptions.list(),
   ]);
-  return buildSnapshot({ keys, groups, channels, prices, loadedAt: now() });
+  return buildSnapshot({ keys, groups, channels, prices, users, plans, subscriptions, loadedAt: now() });
 }

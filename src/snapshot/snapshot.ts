@@ -2,6 +2,9 @@ import type { ApiKey } from '../domain/api-key.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { Group } from '../domain/group.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
+import type { Plan } from '../domain/plan.ts';
+import type { Subscription } from '../domain/subscription.ts';
+import type { User } from '../domain/user.ts';
 
 /**
  * Everything the hot path needs to authorise and route a request, held in memory and swapped
@@ -16,6 +19,10 @@ export interface Snapshot {
   /** Every model name some enabled channel serves, for "does this model exist at all?". */
   readonly allModels: ReadonlySet<string>;
   readonly prices: ReadonlyMap<string, ModelPrice>;
+  /** Accounts: users by id, plans by id, each user's subscriptions (all statuses). */
+  readonly users: ReadonlyMap<string, User>;
+  readonly plans: ReadonlyMap<string, Plan>;
+  readonly subscriptionsByUser: ReadonlyMap<string, readonly Subscription[]>;
   readonly loadedAt: number;
 }
 
@@ -24,8 +31,17 @@ export function buildSnapshot(input: {
   groups: Group[];
   channels: Channel[];
   prices: ModelPrice[];
+  users?: User[];
+  plans?: Plan[];
+  subscriptions?: Subscription[];
   loadedAt: number;
 }): Snapshot {
+  const subscriptionsByUser = new Map<string, Subscription[]>();
+  for (const subscription of input.subscriptions ?? []) {
+    const list = subscriptionsByUser.get(subscription.userId);
+    if (list) list.push(subscription);
+    else subscriptionsByUser.set(subscription.userId, [subscription]);
+  }
   const routes = new Map<string, Map<string, Channel[]>>();
   const allModels = new Set<string>();
   for (const group of input.groups) routes.set(group.name, new Map());
@@ -49,6 +65,9 @@ export function buildSnapshot(input: {
     routes,
     allModels,
     prices: new Map(input.prices.map((price) => [price.model, price])),
+    users: new Map((input.users ?? []).map((user) => [user.id, user])),
+    plans: new Map((input.plans ?? []).map((plan) => [plan.id, plan])),
+    subscriptionsByUser,
     loadedAt: input.loadedAt,
   };
 }

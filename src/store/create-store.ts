@@ -12,6 +12,10 @@ import { createGroupRepository } from './repositories/group-repository.ts';
 import { createPriceRepository } from './repositories/price-repository.ts';
 import { createSettingsRepository } from './repositories/settings-repository.ts';
 import { createUsageLogRepository } from './repositories/usage-log-repository.ts';
+import { createPlanRepository } from './repositories/plan-repository.ts';
+import { createRedemptionCodeRepository } from './repositories/redemption-code-repository.ts';
+import { createSubscriptionRepository } from './repositories/subscription-repository.ts';
+import { createUserRepository } from './repositories/user-repository.ts';
 import { createSecretBox } from './secret-box.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { Store } from './store.ts';
@@ -61,6 +65,10 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     usage: createUsageLogRepository(context),
     settings: createSettingsRepository(context),
     audit: createAuditLogRepository(context),
+    users: createUserRepository(context),
+    plans: createPlanRepository(context),
+    subscriptions: createSubscriptionRepository(context),
+    redemptionCodes: createRedemptionCodeRepository(context),
     async close() {
       await db.destroy();
     },

@@ -14,12 +14,18 @@ export interface DatabaseSchema {
   usage_logs: UsageLogsTable;
   settings: SettingsTable;
   audit_log: AuditLogTable;
+  users: UsersTable;
+  plans: PlansTable;
+  subscriptions: SubscriptionsTable;
+  subscription_usage: SubscriptionUsageTable;
+  redemption_codes: RedemptionCodesTable;
 }
 
 export interface GroupsTable {
   name: string;
   description: string;
   price_multiplier: number;
+  billing: Generated<string>;
   created_at: number;
 }
 
@@ -61,6 +67,7 @@ export interface ApiKeysTable {
   allowed_ips: string | null;
   enabled: number;
   limits: string;
+  user_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -102,6 +109,9 @@ export interface UsageLogsTable {
   warnings: string;
   attempts: string;
   client_ip: string | null;
+  user_id: string | null;
+  paid_by: string | null;
+  subscription_id: string | null;
 }
 
 export interface SettingsTable {
@@ -123,4 +133,60 @@ export interface AuditLogTable {
   target_name: string | null;
   before: string | null;
   after: string | null;
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string | null;
+  password_hash: string | null;
+  balance_micros: number;
+  spent_micros: number;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PlansTable {
+  id: string;
+  name: string;
+  group_name: string;
+  duration_days: number;
+  quota_daily_micros: number | null;
+  quota_weekly_micros: number | null;
+  quota_monthly_micros: number | null;
+  quota_total_micros: number | null;
+  price_micros: number | null;
+  description: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string;
+  plan_id: string;
+  starts_at: number;
+  expires_at: number;
+  suspended: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Settled usage per subscription and window; the kv counters are seeded from it. */
+export interface SubscriptionUsageTable {
+  subscription_id: string;
+  window_id: string;
+  used_micros: number;
+}
+
+export interface RedemptionCodesTable {
+  id: string;
+  code_hash: string;
+  kind: string;
+  amount_micros: number | null;
+  plan_id: string | null;
+  expires_at: number | null;
+  used_at: number | null;
+  used_by_user_id: string | null;
+  used_by_key_id: string | null;
+  created_at: number;
 }

@@ -2,8 +2,12 @@ import type { ApiKey, ApiKeyPatch, NewApiKey } from '../domain/api-key.ts';
 import type { Channel, ChannelPatch, NewChannel } from '../domain/channel.ts';
 import type { Group, GroupPatch, NewGroup } from '../domain/group.ts';
 import type { ModelPrice, NewModelPrice } from '../domain/model-price.ts';
+import type { NewPlan, Plan, PlanPatch } from '../domain/plan.ts';
+import type { NewRedemptionCode, RedemptionCode } from '../domain/redemption-code.ts';
+import type { NewSubscription, Subscription, SubscriptionPatch } from '../domain/subscription.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditLogRepository } from './audit-log.ts';
+import type { NewUser, User, UserPatch } from '../domain/user.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -36,7 +40,8 @@ export interface UsageAggregateQuery {
   /** Epoch ms, exclusive. */
   to: number;
   /** One row per UTC day × key id, or per UTC day × requested model name. */
-  by: 'key' | 'model';
+  /** `payer`: what paid (`subscription:<id>`, `wallet:<user id>`, `key_balance:<key id>`; null = nothing charged). */
+  by: 'key' | 'model' | 'payer';
   /** Only this key's rows. */
   keyId?: string;
 }
@@ -158,6 +163,74 @@ export interface UsageLogRepository {
   aggregate(query: UsageAggregateQuery): Promise<UsageAggregateRow[]>;
 }
 
+/**
+ * Users, their wallets and keys. Every change bumps `updatedAt` strictly, which names the
+ * wallet's kv account (see WalletMeter). Deleting a user that still owns keys is a conflict
+ * (field `keys`): the keys would silently lose the wallet they spend from.
+ */
+export interface UserRepository {
+  list(): Promise<User[]>;
+  /** By id or by name. */
+  find(idOrName: string): Promise<User | undefined>;
+  create(user: NewUser): Promise<User>;
+  update(id: string, patch: UserPatch): Promise<User | undefined>;
+  /** Adds a signed amount to the wallet in one statement (a top-up, a redemption). */
+  addBalance(id: string, deltaMicros: number): Promise<User | undefined>;
+  delete(id: string): Promise<boolean>;
+  /** Settled wallet charges, in one transaction: balance minus, spent plus. */
+  applyCharges(charges: Array<{ keyId: string; amountMicros: number }>): Promise<void>;
+}
+
+/** Deleting a plan that has active subscriptions is a conflict (field `subscriptions`). */
+export interface PlanRepository {
+  list(): Promise<Plan[]>;
+  find(idOrName: string): Promise<Plan | undefined>;
+  create(plan: NewPlan): Promise<Plan>;
+  update(id: string, patch: PlanPatch): Promise<Plan | undefined>;
+  delete(id: string, now: number): Promise<boolean>;
+}
+
+/** What a subscription has used in one window (`daily:2026-05-06`, `weekly:w2026-05-04`, `monthly:2026-05`, `total`). */
+export interface SubscriptionUsageRow {
+  subscriptionId: string;
+  window: string;
+  usedMicros: number;
+}
+
+export interface SubscriptionRepository {
+  list(filter?: { userId?: string }): Promise<Subscription[]>;
+  get(id: string): Promise<Subscription | undefined>;
+  create(subscription: NewSubscription): Promise<Subscription>;
+  update(id: string, patch: SubscriptionPatch): Promise<Subscription | undefined>;
+  /** Usage of the given windows (absent rows are 0 and not returned). */
+  usage(subscriptionId: string, windows: string[]): Promise<SubscriptionUsageRow[]>;
+  /** Adds settled charges to the usage rows (creating them), in one transaction. */
+  applyUsage(charges: Array<{ keyId: string; amountMicros: number }>): Promise<void>;
+}
+
+export interface RedemptionCodeRepository {
+  list(): Promise<RedemptionCode[]>;
+  createMany(codes: NewRedemptionCode[]): Promise<RedemptionCode[]>;
+  findByHash(codeHash: string): Promise<RedemptionCode | undefined>;
+  /**
+   * Marks the code used, if and only if it is unused and unexpired at `now`, and runs `grant`
+   * in the same transaction; exactly one of any number of concurrent calls gets `true`.
+   */
+  redeem(
+    codeHash: string,
+    by: { userId: string | null; keyId: string },
+    now: number,
+    grant: (code: RedemptionCode, transaction: AccountsTransaction) => Promise<void>,
+  ): Promise<{ redeemed: true; code: RedemptionCode } | { redeemed: false; code: RedemptionCode | undefined }>;
+}
+
+/** What a redemption may change inside its transaction. */
+export interface AccountsTransaction {
+  addUserBalance(userId: string, deltaMicros: number): Promise<void>;
+  addKeyBalance(keyId: string, deltaMicros: number): Promise<void>;
+  createSubscription(subscription: NewSubscription): Promise<Subscription>;
+}
+
 /** Small key/value settings the gateway keeps for itself (admin token hash, …). */
 export interface SettingsRepository {
   get(name: string): Promise<string | undefined>;
@@ -174,6 +247,10 @@ export interface Store {
   settings: SettingsRepository;
   /** Every admin change: who, what, before and after (see audit-log.ts). */
   audit: AuditLogRepository;
+  users: UserRepository;
+  plans: PlanRepository;
+  subscriptions: SubscriptionRepository;
+  redemptionCodes: RedemptionCodeRepository;
   close(): Promise<void>;
 }
 

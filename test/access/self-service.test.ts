@@ -49,7 +49,7 @@ describe('self-service: /api/me and the model check', () => {
     assert.equal(unknown.body.error.code, 'invalid_api_key');
   });
 
-  test('the model check: five steps in order, each with a verdict', async () => {
+  test('the model check: six steps in order, each with a verdict', async () => {
     const { key } = await harness.addKey();
     const { body } = await getJson(`/api/diagnose?model=${encodeURIComponent('gpt-4o-mini')}&client=gemini-cli`, key);
     assert.equal(body.verdict, 'pass');
@@ -61,6 +61,7 @@ describe('self-service: /api/me and the model check', () => {
         [3, 'model-spelling', 'pass'],
         [4, 'client-protocol', 'pass'],
         [5, 'channel-availability', 'pass'],
+        [6, 'subscription', 'pass'],
       ],
     );
     assert.match(body.checks[0].detail, /bound to group "default"/);

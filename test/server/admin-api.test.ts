@@ -23,16 +23,16 @@ describe('admin API: groups', () => {
   test('lists the default group from the first boot', async () => {
     const { data } = await harness.admin('GET', '/groups');
     assert.deepEqual(data.map((group: Record<string, unknown>) => withoutGenerated(group)), [
-      { name: 'default', description: 'The group new keys join unless told otherwise.', priceMultiplier: 1 },
+      { name: 'default', description: 'The group new keys join unless told otherwise.', priceMultiplier: 1, billing: 'balance' },
     ]);
   });
 
   test('creates, updates, lists and deletes a group', async () => {
     const created = await harness.admin('POST', '/groups', { name: 'premium', description: 'Paying users' }, 201);
-    assert.deepEqual(withoutGenerated(created), { name: 'premium', description: 'Paying users', priceMultiplier: 1 });
+    assert.deepEqual(withoutGenerated(created), { name: 'premium', description: 'Paying users', priceMultiplier: 1, billing: 'balance' });
 
     const patched = await harness.admin('PATCH', '/groups/premium', { priceMultiplier: 0.8 }, 200);
-    assert.deepEqual(withoutGenerated(patched), { name: 'premium', description: 'Paying users', priceMultiplier: 0.8 });
+    assert.deepEqual(withoutGenerated(patched), { name: 'premium', description: 'Paying users', priceMultiplier: 0.8, billing: 'balance' });
 
     const { data } = await harness.admin('GET', '/groups');
     assert.deepEqual(data.map((group: { name: string }) => group.name).sort(), ['default', 'premium']);
@@ -210,6 +210,7 @@ describe('admin API: keys', () => {
       balance: null,
       spent: 0,
       limits: {},
+      user: null,
     });
   });
 
@@ -243,6 +244,7 @@ describe('admin API: keys', () => {
         balance: 12.5,
         spent: 0,
         limits: { requestsPerMinute: 60, dailySpend: 2 },
+        user: null,
       },
     );
 

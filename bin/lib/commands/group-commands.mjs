@@ -22,16 +22,16 @@ export const groupCommands = {
       },
     },
     create: {
-      usage: 'group create <name> [--description TEXT] [--multiplier N]',
+      usage: 'group create <name> [--description TEXT] [--multiplier N] [--billing balance|subscription|subscription_then_balance]',
       summary: 'create a group',
-      options: { name: { type: 'string' }, description: { type: 'string' }, multiplier: { type: 'string' } },
+      options: { name: { type: 'string' }, description: { type: 'string' }, multiplier: { type: 'string' }, billing: { type: 'string' } },
       async run({ client, values, positionals }) {
         const name = positionals[0] ?? values.name;
         if (typeof name !== 'string' || name === '') throw usageError('give the group name: group create <name>');
         const group = await client.request(
           'POST',
           '/groups',
-          defined({ name, description: values.description, priceMultiplier: number(values, 'multiplier') }),
+          defined({ name, description: values.description, priceMultiplier: number(values, 'multiplier'), billing: values.billing }),
         );
         return { json: group, text: `Created group ${group.name}.\n` };
       },

@@ -31,11 +31,12 @@ export const keyCommands = {
       },
     },
     create: {
-      usage: 'key create --name NAME [--group default] [--expires ISO-DATE] [--balance USD] [--models a,b] [--ips 10.0.0.0/8,…]',
+      usage: 'key create --name NAME [--group default] [--user ID|NAME] [--expires ISO-DATE] [--balance USD] [--models a,b] [--ips 10.0.0.0/8,…]',
       summary: 'create a key and print its secret (shown only this once)',
       options: {
         name: { type: 'string' },
         group: { type: 'string' },
+        user: { type: 'string' },
         expires: { type: 'string' },
         balance: { type: 'string' },
         quota: { type: 'string' }, // the older name of --balance
@@ -49,6 +50,7 @@ export const keyCommands = {
           defined({
             name: required(values, 'name'),
             group: values.group ?? 'default',
+            user: values.user,
             expiresAt: values.expires,
             balance: number(values, 'balance') ?? number(values, 'quota'),
             allowedModels: list(values.models),

@@ -143,6 +143,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       admin.post('/keys', async (request, reply) => {
         const input = parseAdminInput(keyCreateSchema, request.body);
         await requireGroups(deps, [input.group], 'group');
+        const userId = await resolveUser(deps, input.user);
         const secret = generateApiKey();
         const key = await withConflicts(() =>
           store.keys.create({
@@ -156,6 +157,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
             allowedIps: input.allowedIps ?? null,
             enabled: input.enabled ?? true,
             limits: toLimits(input.limits),
+            userId: userId ?? null,
           }),
         );
         await changed();
@@ -166,9 +168,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       admin.patch('/keys/:id', async (request) => {
         const input = parseAdminInput(keyPatchSchema, request.body);
         if (input.group) await requireGroups(deps, [input.group], 'group');
-        const { expiresAt, balance, quota, limits, ...rest } = input;
+        const { expiresAt, balance, quota, limits, user, ...rest } = input;
+        const userId = await resolveUser(deps, user);
         const patch = {
           ...rest,
+          ...(userId === undefined ? {} : { userId }),
           ...(expiresAt === undefined ? {} : { expiresAt: toEpoch(expiresAt) }),
           ...(balance === undefined && quota === undefined ? {} : { balanceMicros: toBalance(balance ?? quota) }),
           ...(limits === undefined ? {} : { limits: toLimits(limits) }),
@@ -313,6 +317,14 @@ async function requireGroups(deps: AppDeps, groups: string[], field: 'group' | '
       throw invalidRequest(`${field}: group "${group}" does not exist; create it first with POST /api/admin/groups.`, field);
     }
   }
+}
+
+/** A key's `user` (id or name) as a user id; null detaches, undefined leaves it alone. */
+async function resolveUser(deps: AppDeps, user: string | null | undefined): Promise<string | null | undefined> {
+  if (user === undefined || user === null) return user;
+  const found = await deps.store.users.find(user);
+  if (!found) throw invalidRequest(`user: no user "${user}" exists; create it first with POST /api/admin/users.`, 'user');
+  return found.id;
 }
 
 async function withConflicts<T>(action: () => Promise<T>): Promise<T> {

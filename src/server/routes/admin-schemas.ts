@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BILLING_MODES } from '../../domain/billing-mode.ts';
 import { CHANNEL_KINDS } from '../../domain/channel-kind.ts';
 import { MAX_PRICE_MULTIPLIER, MAX_PRICE_USD_PER_MILLION, MAX_USD_AMOUNT } from '../../billing/money-bounds.ts';
 import { isIpOrCidr } from '../../config/is-ip-or-cidr.ts';
@@ -33,6 +34,7 @@ export const groupCreateSchema = z.strictObject({
     .positive('must be greater than 0')
     .max(MAX_PRICE_MULTIPLIER, `must be at most ${MAX_PRICE_MULTIPLIER}`)
     .optional(),
+  billing: z.enum(BILLING_MODES, { error: `must be one of ${BILLING_MODES.join(', ')}` }).optional(),
 });
 
 export const groupPatchSchema = groupCreateSchema.omit({ name: true }).partial();
@@ -94,6 +96,8 @@ const keyFields = {
   allowedIps: z.union([z.array(ipOrCidr), z.null()]).optional(),
   enabled: z.boolean().optional(),
   limits: limitsSchema.optional(),
+  /** The owning user (id or name); null detaches the key. */
+  user: z.union([name, z.null()]).optional(),
 };
 
 export const keyCreateSchema = z.strictObject(keyFields);
@@ -131,3 +135,77 @@ export const auditQuerySchema = z.object({
 });
 
 export const channelTestSchema = z.strictObject({ model: modelName.optional() });
+
+// Accounts (issue 15)
+const email = z.string().trim().email('must be an email address').max(320);
+const password = z.string().min(8, 'must be at least 8 characters long').max(1024, 'must be at most 1024 characters long');
+// A signed top-up; bounded like every other amount.
+const usdDelta = z.number().finite().min(-1_000_000_000, 'must be at least -1000000000 (USD)').max(1_000_000_000, 'must be at most 1000000000 (USD)');
+const dateTime = z.union([isoDateTime, z.number().int().positive()]);
+
+export const userCreateSchema = z.strictObject({
+  name: name.regex(/^[A-Za-z0-9_.@-]+$/, 'may contain letters, digits, "_", "-", "." and "@" only'),
+  email: z.union([email, z.null()]).optional(),
+  password: z.union([password, z.null()]).optional(),
+  balance: usd.optional(),
+  enabled: z.boolean().optional(),
+});
+
+export const userPatchSchema = userCreateSchema
+  .partial()
+  .extend({ balanceDelta: usdDelta.optional() })
+  .refine((value) => value.balance === undefined || value.balanceDelta === undefined, {
+    message: 'give either balance (the new amount) or balanceDelta (a top-up), not both',
+    path: ['balanceDelta'],
+  });
+
+const quotaSchema = z.strictObject({
+  daily: usd.positive('must be greater than 0').optional(),
+  weekly: usd.positive('must be greater than 0').optional(),
+  monthly: usd.positive('must be greater than 0').optional(),
+  total: usd.positive('must be greater than 0').optional(),
+});
+
+export const planCreateSchema = z.strictObject({
+  name,
+  group: name,
+  durationDays: z.number().int('must be an integer').min(1).max(36_500),
+  quota: quotaSchema,
+  price: z.union([usd, z.null()]).optional(),
+  description: z.string().max(1000).optional(),
+});
+
+export const planPatchSchema = planCreateSchema.partial();
+
+export const subscriptionCreateSchema = z.strictObject({
+  user: name,
+  plan: name,
+  startsAt: dateTime.optional(),
+  expiresAt: dateTime.optional(),
+});
+
+export const subscriptionPatchSchema = z.strictObject({
+  status: z.enum(['suspended', 'active'], { error: 'must be "suspended" or "active"' }).optional(),
+  expiresAt: dateTime.optional(),
+});
+
+export const subscriptionQuerySchema = z.object({
+  user: z.string().optional(),
+  status: z.enum(['active', 'suspended', 'expired'], { error: 'must be active, suspended or expired' }).optional(),
+});
+
+const codeCommon = {
+  count: z.number().int('must be an integer').min(1).max(1000).optional(),
+  expiresAt: z.union([isoDateTime, z.number().int().positive(), z.null()]).optional(),
+};
+
+export const redemptionCodeCreateSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('balance'), amount: usd.positive('must be greater than 0'), ...codeCommon }),
+    z.strictObject({ kind: z.literal('subscription'), plan: name, ...codeCommon }),
+  ],
+  { error: 'kind must be "balance" or "subscription"' },
+);
+
+export const redeemSchema = z.strictObject({ code: z.string().trim().min(1, 'must not be empty').max(200) });

@@ -24,9 +24,11 @@ export function channelView(channel: Channel, health?: ChannelHealthView & Healt
 
 /** A key as the admin API shows it: the hash stays inside, money in USD. */
 export function keyView(key: ApiKey): AdminApiKey {
-  const { keyHash: _hash, balanceMicros, spentMicros, limits, expiresAt, ...rest } = key;
+  const { keyHash: _hash, balanceMicros, spentMicros, limits, expiresAt, userId, ...rest } = key;
   return {
     ...rest,
+    /** The owning user's id; with `balance` null such a key spends from the user's wallet. */
+    user: userId ?? null,
     expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
     balance: balanceMicros === null ? null : microsToUsd(balanceMicros),
     spent: microsToUsd(spentMicros),

@@ -4,7 +4,12 @@ import { visibleModels } from '../../access/authorize-model.ts';
 import { isIpAllowed } from '../../access/check-ip-allowed.ts';
 import { diagnoseModel } from '../../access/diagnose-model.ts';
 import { extractApiKey } from '../../access/extract-api-key.ts';
-import { invalidRequest } from '../../core/gateway-error.ts';
+import { checkPayment } from '../../billing/check-payment.ts';
+import { describeRedemption, redeemCode } from '../../billing/redeem-code.ts';
+import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
+import { subscriptionView } from './account-views.ts';
+import { redeemSchema } from './admin-schemas.ts';
+import { parseAdminInput } from './parse-admin-input.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { microsToUsd } from './admin-views.ts';
 import { clientIpOf } from './authenticate-request.ts';
@@ -30,6 +35,9 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
     const now = deps.runtime.now();
     const clientIp = clientIpOf(deps, request);
     const available = await deps.access.balances.available(key);
+    const user = key.userId ? deps.snapshot.current.users.get(key.userId) : undefined;
+    const wallet = user === undefined ? null : await deps.access.wallets.available(user);
+    const subscriptions = user === undefined ? [] : (deps.snapshot.current.subscriptionsByUser.get(user.id) ?? []);
     const windows = await deps.access.balances.windowSpend(key);
     await deps.usageWriter.flush();
     const recent = await deps.store.usage.query({ keyId: key.id, limit: RECENT_USAGE_ROWS });
@@ -43,7 +51,21 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
       },
       group: { name: group.name, description: group.description, priceMultiplier: group.priceMultiplier },
       models: visibleModels(deps.snapshot.current, caller),
-      balance: available === null ? null : usd(available),
+      // What a request of this key spends: its own balance, else its account's wallet.
+      balance: available !== null ? usd(available) : wallet !== null ? usd(wallet) : null,
+      billing: {
+        mode: group.billing,
+        paysFrom: key.balanceMicros !== null ? 'key_balance' : user !== undefined ? 'wallet' : 'unlimited',
+      },
+      account: user === undefined ? null : { id: user.id, name: user.name, email: user.email, wallet: usd(wallet ?? 0) },
+      subscriptions: await Promise.all(
+        subscriptions.flatMap((subscription) => {
+          const plan = deps.snapshot.current.plans.get(subscription.planId);
+          return plan === undefined
+            ? []
+            : [deps.access.subscriptions.usage(subscription, plan).then((usage) => subscriptionView(subscription, plan, user, usage, now))];
+        }),
+      ),
       spent: usd(key.spentMicros + deps.access.charges.pending(key.id)),
       limits: {
         requestsPerMinute: key.limits.requestsPerMinute ?? null,
@@ -58,6 +80,8 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
       },
       ip: { seen: clientIp, allowed: isIpAllowed(key, clientIp), allowList: key.allowedIps },
       recentUsage: recent.map((row) => ({
+        paidBy: row.paidBy ?? null,
+        subscriptionId: row.subscriptionId ?? null,
         requestId: row.requestId,
         time: new Date(row.time).toISOString(),
         model: row.model,
@@ -68,6 +92,32 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
         cost: usd(row.costMicros),
         stream: row.stream,
       })),
+    };
+  });
+
+  app.post('/api/me/redeem', async (request) => {
+    const { key } = identify(request);
+    if (!key.enabled) throw new GatewayError('key_disabled', 'This API key has been disabled by the operator; it cannot redeem codes.');
+    const { code } = parseAdminInput(redeemSchema, request.body);
+    const result = await redeemCode(deps.store, key, code, deps.runtime.now());
+    await deps.snapshot.reload();
+    return {
+      redeemed: true,
+      kind: result.kind,
+      ...(result.amountMicros === undefined ? {} : { amount: usd(result.amountMicros) }),
+      to: result.to,
+      ...(result.subscriptionId === undefined
+        ? {}
+        : {
+            subscription: {
+              id: result.subscriptionId,
+              plan: result.plan?.name ?? null,
+              group: result.plan?.group ?? null,
+              startsAt: new Date(result.startsAt ?? 0).toISOString(),
+              expiresAt: new Date(result.expiresAt ?? 0).toISOString(),
+            },
+          }),
+      message: describeRedemption(result),
     };
   });
 
@@ -91,6 +141,15 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
       availableMicros: await deps.access.balances.available(caller.key),
       channelState: (channel) => deps.relay.health.describe(channel).state,
       revealOtherGroups: deps.settings.revealOtherGroupModels === true,
+      payment: await checkPayment({
+        snapshot: deps.snapshot.current,
+        key: caller.key,
+        group: caller.group,
+        now: deps.runtime.now(),
+        wallets: deps.access.wallets,
+        subscriptions: deps.access.subscriptions,
+        keyBalanceMicros: await deps.access.balances.available(caller.key),
+      }),
     });
   });
 }

@@ -10,15 +10,15 @@ const DAY = 86_400_000;
 const MAX_DAYS = 366;
 
 const usageQuerySchema = z.object({
-  by: z.enum(['key', 'model']).optional(),
+  by: z.enum(['key', 'model', 'payer']).optional(),
   from: z.union([z.iso.datetime({ offset: true }), z.iso.date(), z.coerce.number().int()]).optional(),
   to: z.union([z.iso.datetime({ offset: true }), z.iso.date(), z.coerce.number().int()]).optional(),
   key: z.string().optional(),
 });
 
 /**
- * `GET /api/admin/usage?from=&to=&by=key|model[&key=]`: totals per UTC day × key or model for
- * the console's charts. Defaults to the last 30 days by key; money in USD and micro-USD.
+ * `GET /api/admin/usage?from=&to=&by=key|model|payer[&key=]`: totals per UTC day × key, model or
+ * what paid (subscription, wallet, key balance: for reconciliation) for the console's charts. Defaults to the last 30 days by key; money in USD and micro-USD.
  */
 export function registerUsageStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/api/admin/usage', async (request) => {

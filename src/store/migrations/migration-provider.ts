@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './001-initial.ts';
 import { operabilityAuditLogMigration } from './003-operability-audit-log.ts';
+import { accountsMigration } from './002-accounts.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -9,6 +10,7 @@ import { operabilityAuditLogMigration } from './003-operability-audit-log.ts';
 export const STORE_MIGRATIONS: Record<string, Migration> = {
   '001-initial': initialMigration,
   '003-operability-audit-log': operabilityAuditLogMigration,
+  '002-accounts': accountsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

@@ -15,7 +15,7 @@ export function createApiKeyRepository({ db, now, generateId }: StoreContext): A
       name: { field: 'name', message: `a key named "${name}" already exists` },
       key_hash: { field: 'keyHash', message: 'that API key is already registered' },
     },
-    foreignKey: { field: 'group', message: `unknown group "${group}"; create the group first` },
+    foreignKey: { field: 'group', message: `unknown group "${group}" or user; create it first` },
   });
 
   return {
@@ -119,6 +119,7 @@ function toColumns(key: ApiKeyPatch): Updateable<ApiKeysTable> {
   if (key.allowedIps !== undefined) columns.allowed_ips = jsonOrNull(key.allowedIps);
   if (key.enabled !== undefined) columns.enabled = key.enabled ? 1 : 0;
   if (key.limits !== undefined) columns.limits = JSON.stringify(key.limits);
+  if (key.userId !== undefined) columns.user_id = key.userId;
   return columns;
 }
 
@@ -136,6 +137,8 @@ function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
     allowedIps: row.allowed_ips === null ? null : (JSON.parse(row.allowed_ips) as string[]),
     enabled: Number(row.enabled) !== 0,
     limits: JSON.parse(row.limits) as KeyLimits,
+    // Absent rather than null for a key without a user, as before accounts existed.
+    ...(row.user_id ? { userId: row.user_id } : {}),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { BillingMode } from '../../domain/billing-mode.ts';
 import type { GroupsTable } from '../database-schema.ts';
 import type { Group } from '../../domain/group.ts';
 import type { GroupRepository } from '../store.ts';
@@ -31,6 +32,7 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
         name: group.name,
         description: group.description ?? '',
         price_multiplier: group.priceMultiplier ?? 1,
+        billing: group.billing ?? 'balance',
         created_at: now(),
       };
       try {
@@ -47,6 +49,7 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
       const changes: Partial<Selectable<GroupsTable>> = {};
       if (patch.description !== undefined) changes.description = patch.description;
       if (patch.priceMultiplier !== undefined) changes.price_multiplier = patch.priceMultiplier;
+      if (patch.billing !== undefined) changes.billing = patch.billing;
       if (Object.keys(changes).length > 0) {
         await db.updateTable('groups').set(changes).where('name', '=', name).execute();
       }
@@ -70,6 +73,13 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
             'keys',
           );
         }
+        const plans = await transaction.selectFrom('plans').select('name').where('group_name', '=', name).execute();
+        if (plans.length > 0) {
+          throw new StoreConflictError(
+            `group "${name}" is still sold by plan${plans.length === 1 ? '' : 's'} ${plans.map((plan) => `"${plan.name}"`).join(', ')}; move or delete them first`,
+            'plans',
+          );
+        }
         await transaction.deleteFrom('channel_groups').where('group_name', '=', name).execute();
         const result = await transaction.deleteFrom('groups').where('name', '=', name).executeTakeFirst();
         return Number(result.numDeletedRows) > 0;
@@ -78,11 +88,12 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
   };
 }
 
-function toGroup(row: Selectable<GroupsTable>): Group {
+function toGroup(row: Omit<Selectable<GroupsTable>, 'billing'> & { billing?: string }): Group {
   return {
     name: row.name,
     description: row.description,
     priceMultiplier: Number(row.price_multiplier),
+    billing: (row.billing ?? 'balance') as BillingMode,
     createdAt: Number(row.created_at),
   };
 }

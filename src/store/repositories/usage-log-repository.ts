@@ -1,13 +1,13 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Selectable } from 'kysely';
 import type { UsageLogsTable } from '../database-schema.ts';
-import type { UsageAttempt, UsageLogEntry } from '../../domain/usage-log-entry.ts';
+import type { PaidBy, UsageAttempt, UsageLogEntry } from '../../domain/usage-log-entry.ts';
 import type { UsageLogRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { aggregateUsage } from './aggregate-usage.ts';
 import { summarizeUsage } from './summarize-usage.ts';
 
-/** 27 columns × 200 rows stays well inside SQLite's and PostgreSQL's bound-parameter limits. */
+/** 30 columns × 200 rows stays well inside SQLite's and PostgreSQL's bound-parameter limits. */
 const ROWS_PER_STATEMENT = 200;
 export const DEFAULT_USAGE_QUERY_LIMIT = 100;
 
@@ -121,6 +121,9 @@ function toRow(entry: UsageLogEntry): Insertable<UsageLogsTable> {
     warnings: JSON.stringify(entry.warnings),
     attempts: JSON.stringify(entry.attempts),
     client_ip: entry.clientIp,
+    user_id: entry.userId ?? null,
+    paid_by: entry.paidBy ?? null,
+    subscription_id: entry.subscriptionId ?? null,
   };
 }
 
@@ -153,5 +156,9 @@ function toEntry(row: Selectable<UsageLogsTable>): UsageLogEntry {
     warnings: JSON.parse(row.warnings) as string[],
     attempts: JSON.parse(row.attempts) as UsageAttempt[],
     clientIp: row.client_ip,
+    // Absent rather than null when unset, as before accounts existed.
+    ...(row.user_id === null ? {} : { userId: row.user_id }),
+    ...(row.paid_by === null ? {} : { paidBy: row.paid_by as PaidBy }),
+    ...(row.subscription_id === null ? {} : { subscriptionId: row.subscription_id }),
   };
 }
