@@ -6,7 +6,7 @@ import type { ChannelHealthView } from './channel-health.ts';
  * - `circuit open`: the breaker took it out of rotation (until the retry time, then a probe).
  * - `failing`: most recent requests, probes or manual tests failed, though the breaker has not
  *   opened yet (too few calls, or a lone failed test): a dead channel is never shown healthy.
- * - `degraded`: it serves, but some calls fail or some of its upstream keys are out.
+ * - `degraded`: it serves, but some calls fail, or some of its upstream keys or models are out.
  * - `healthy`: recent calls succeeded.
  * - `untested`: nothing has gone through it yet (no traffic, probe or test).
  */
@@ -42,6 +42,15 @@ export function healthStatus(enabled: boolean, view: ChannelHealthView, now: num
     return {
       status: 'degraded',
       statusReason: `${keysOut.length} of ${view.keys.length} upstream keys out: ${keysOut[0]?.reason ?? 'failures'}`,
+    };
+  }
+  // A failure about one model opens that model's own circuit; the channel serves its other models.
+  const modelsOut = view.models.filter((entry) => entry.state !== 'closed');
+  if (modelsOut.length > 0) {
+    const first = modelsOut[0];
+    return {
+      status: 'degraded',
+      statusReason: `${modelsOut.length} model${modelsOut.length === 1 ? '' : 's'} out (${first?.model}: ${first?.reason ?? 'failures'})`,
     };
   }
   if (view.successRate === null && view.lastSuccessAt === null) {

@@ -133,6 +133,8 @@ export interface AuditLogTable {
   target_name: string | null;
   before: string | null;
   after: string | null;
+}
+
 export interface UsersTable {
   id: string;
   name: string;

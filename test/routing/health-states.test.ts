@@ -19,6 +19,7 @@ const VIEW: ChannelHealthView = {
   lastError: null,
   lastSuccessAt: null,
   keys: [{ index: 0, state: 'closed', reason: null }],
+  models: [],
 };
 
 describe('healthStatus', () => {
@@ -39,6 +40,12 @@ describe('healthStatus', () => {
       statusReason: 'the last call failed 2 s ago: 502 upstream_error: bad gateway',
     });
     assert.equal(healthStatus(true, { ...VIEW, lastError, lastSuccessAt: now - 1000 }, now).status, 'healthy');
+    // One model's own circuit open: the channel still serves its other models.
+    const models = [{ model: 'm-1', state: 'open' as const, reason: 'error rate 100%', retryAt: now + 5000 }];
+    assert.deepEqual(healthStatus(true, { ...VIEW, successRate: 1, lastSuccessAt: now, models }, now), {
+      status: 'degraded',
+      statusReason: '1 model out (m-1: error rate 100%)',
+    });
     assert.deepEqual(healthStatus(true, { ...VIEW, state: 'open', reason: 'error rate 100%', retryAt: now + 30_000 }, now), {
       status: 'circuit open',
       statusReason: 'error rate 100%; next probe in 30 s',
