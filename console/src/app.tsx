@@ -1,4 +1,14 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { AccountHomePage } from './pages/account-home-page.tsx';
+import { AccountKeysPage } from './pages/account-keys-page.tsx';
+import { AccountRedeemPage } from './pages/account-redeem-page.tsx';
+import { AccountUsagePage } from './pages/account-usage-page.tsx';
+import { CodesPage } from './pages/codes-page.tsx';
+import { PlansPage } from './pages/plans-page.tsx';
+import { SubscriptionsPage } from './pages/subscriptions-page.tsx';
+import { UsersPage } from './pages/users-page.tsx';
+import { signOutAccount } from './lib/account-api.ts';
+import { SESSION_ENDED_EVENT } from './lib/api.ts';
 import { LoginPage } from './pages/login-page.tsx';
 import { AuditPage } from './pages/audit-page.tsx';
 import { ChannelsPage } from './pages/channels-page.tsx';
@@ -24,6 +34,10 @@ const OPERATOR_PAGES: PageEntry[] = [
   { path: '/matrix', label: 'Groups & models', render: (session) => <MatrixPage session={session} /> },
   { path: '/channels', label: 'Channels', render: (session) => <ChannelsPage session={session} /> },
   { path: '/keys', label: 'Keys', render: (session) => <KeysPage session={session} /> },
+  { path: '/users', label: 'Users', render: (session) => <UsersPage session={session} /> },
+  { path: '/plans', label: 'Plans', render: (session) => <PlansPage session={session} /> },
+  { path: '/subscriptions', label: 'Subscriptions', render: (session) => <SubscriptionsPage session={session} /> },
+  { path: '/codes', label: 'Codes', render: (session) => <CodesPage session={session} /> },
   { path: '/logs', label: 'Logs', render: (session) => <LogsPage session={session} /> },
   { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
   { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
@@ -37,23 +51,50 @@ const KEY_PAGES: PageEntry[] = [
   { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
 ];
 
+type AccountSession = Extract<Session, { role: 'account' }>;
+const asAccount = (session: Session) => session as AccountSession;
+
+const ACCOUNT_PAGES: PageEntry[] = [
+  { path: '/', label: 'Home', render: (session) => <AccountHomePage session={asAccount(session)} /> },
+  { path: '/keys', label: 'Keys', render: (session) => <AccountKeysPage session={asAccount(session)} /> },
+  { path: '/redeem', label: 'Redeem', render: (session) => <AccountRedeemPage session={asAccount(session)} /> },
+  { path: '/usage', label: 'Usage', render: (session) => <AccountUsagePage session={asAccount(session)} /> },
+  { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
+];
+
+const ROLE_LABEL: Record<Session['role'], string> = { operator: 'Operator', key: 'Key holder', account: 'Account' };
+
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
+  const [ended, setEnded] = useState(false);
   const path = usePath();
+
+  // The gateway refused the account's session cookie (expired, or signed out in another tab).
+  useEffect(() => {
+    const onEnded = () => {
+      saveSession(null);
+      setSession(null);
+      setEnded(true);
+    };
+    addEventListener(SESSION_ENDED_EVENT, onEnded);
+    return () => removeEventListener(SESSION_ENDED_EVENT, onEnded);
+  }, []);
 
   const signIn = (next: Session) => {
     saveSession(next);
     setSession(next);
+    setEnded(false);
     navigate('/');
   };
-  const signOut = () => {
+  const signOut = async () => {
+    if (session?.role === 'account') await signOutAccount(session).catch(() => undefined);
     saveSession(null);
     setSession(null);
     navigate('/');
   };
 
-  if (!session) return <LoginPage onSignIn={signIn} />;
-  const pages = session.role === 'operator' ? OPERATOR_PAGES : KEY_PAGES;
+  if (!session) return <LoginPage onSignIn={signIn} sessionEnded={ended} />;
+  const pages = session.role === 'operator' ? OPERATOR_PAGES : session.role === 'account' ? ACCOUNT_PAGES : KEY_PAGES;
   const page = pages.find((entry) => entry.path === (path.replace(/\/+$/, '') || '/'));
 
   return (
@@ -78,7 +119,10 @@ export function App() {
             ))}
           </ul>
         </nav>
-        <span class="who">{session.role === 'operator' ? 'Operator' : 'Key holder'}</span>
+        <span class="who">
+          {ROLE_LABEL[session.role]}
+          {session.role === 'account' && `: ${session.name}`}
+        </span>
         <button type="button" class="small" onClick={signOut}>
           Sign out
         </button>

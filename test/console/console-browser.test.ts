@@ -40,6 +40,7 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
     assert.equal(new URL(page.url()).pathname, '/console/');
     await page.getByRole('heading', { name: 'Switchyard console' }).waitFor();
     await shot('01-sign-in');
+    await page.getByRole('radio', { name: 'Operator (admin token)' }).check();
     await page.getByLabel('Admin token', { exact: true }).fill('wrong-token');
     await page.getByLabel('Admin token', { exact: true }).press('Enter');
     await page.getByRole('alert').filter({ hasText: 'not accepted' }).waitFor();

@@ -10,11 +10,18 @@ export class ApiError extends Error {
   }
 }
 
+export const SESSION_ENDED_EVENT = 'switchyard:session-ended';
+
 export interface CallOptions {
   method?: string;
   body?: unknown;
   bearer?: string;
   headers?: Record<string, string>;
+  /**
+   * An account session: the HttpOnly cookie rides along (same origin only) and state-changing
+   * calls carry the session's CSRF token in a header, which a cross-site page cannot read or set.
+   */
+  csrf?: string;
 }
 
 /** Calls the gateway on this origin. JSON in, JSON out; 204 gives undefined. */
@@ -22,12 +29,13 @@ export async function call<T>(path: string, options: CallOptions = {}): Promise<
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.csrf !== undefined) headers['x-csrf-token'] = options.csrf;
   let response: Response;
   try {
     response = await fetch(path, {
       method: options.method ?? 'GET',
       headers,
-      credentials: 'omit',
+      credentials: options.csrf === undefined ? 'omit' : 'same-origin',
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     });
   } catch {
@@ -40,7 +48,11 @@ export async function call<T>(path: string, options: CallOptions = {}): Promise<
   } catch {
     parsed = text;
   }
-  if (!response.ok) throw new ApiError(errorMessage(parsed, response.status), response.status, errorCode(parsed));
+  if (!response.ok) {
+    // An account session that expired or was signed out elsewhere: the app returns to sign-in.
+    if (response.status === 401 && options.csrf !== undefined && options.csrf !== '') dispatchEvent(new CustomEvent(SESSION_ENDED_EVENT));
+    throw new ApiError(errorMessage(parsed, response.status), response.status, errorCode(parsed));
+  }
   return parsed as T;
 }
 

@@ -5,6 +5,9 @@ import { loadKeyHolderView } from './key-holder.ts';
 import { buildModelMatrix, cellKey, modelsOfGroup } from './model-matrix.ts';
 import { suggestName } from './suggest-name.ts';
 
+const STEP_SLUGS = ['key-group', 'group-has-model', 'model-spelling', 'client-protocol', 'channel-availability'];
+const STEP_NAMES: Record<string, string> = { subscription: 'The subscription allows the request', 'subscription-status': 'The subscription allows the request', balance: 'There is money to pay for it' };
+
 export type Verdict = 'pass' | 'fail' | 'warn' | 'info';
 
 export interface CheckStep {
@@ -23,6 +26,8 @@ export interface CheckInput {
   /** Operator only: every record, and which key to check. */
   admin?: AdminData;
   keyId?: string;
+  /** An account checking one of its own keys (by id): the gateway diagnoses it from the session. */
+  account?: { csrf: string; keyId: string };
 }
 
 export const STEP_TITLES = [
@@ -39,6 +44,11 @@ export const STEP_TITLES = [
  * always calls the chosen client's own model-list endpoint with the key, so it is a live test.
  */
 export async function runModelCheck(input: CheckInput): Promise<{ steps: CheckStep[]; source: string }> {
+  if (input.account && !input.key) {
+    const query = new URLSearchParams({ key: input.account.keyId, model: input.model, client: input.kind });
+    const answer = await call<Record<string, unknown>>(`/api/account/diagnose?${query}`, { csrf: input.account.csrf });
+    return { steps: fromDiagnose(answer), source: 'the gateway’s own diagnosis of your key (paste the key above to also test the address live)' };
+  }
   if (input.key) {
     try {
       const query = new URLSearchParams({ model: input.model, client: input.kind });
@@ -177,8 +187,15 @@ function fromDiagnose(answer: Record<string, unknown>): CheckStep[] {
           : verdictValue === 'warn' || verdictValue === 'warning'
             ? 'warn'
             : 'info';
-    // The gateway names its steps with slugs; the specification's wording reads better.
-    const title = STEP_TITLES[index] ?? `${index + 1}. ${String(step.title ?? step.name ?? 'Further check')}`;
+    // The gateway names its steps with slugs; the specification's wording reads better for the
+    // five it lists. Further steps (the subscription) keep the gateway's own title.
+    const slugIndex = typeof step.name === 'string' ? STEP_SLUGS.indexOf(step.name) : -1;
+    const title =
+      slugIndex >= 0
+        ? STEP_TITLES[slugIndex]!
+        : typeof step.name === 'string' || typeof step.title === 'string'
+          ? `${index + 1}. ${STEP_NAMES[String(step.name)] ?? String(step.title ?? step.name)}`
+          : (STEP_TITLES[index] ?? `${index + 1}. Further check`);
     const detail = [step.detail, step.message, step.explanation, step.fix].filter((value) => typeof value === 'string').join(' ');
     return { title, verdict, detail };
   });

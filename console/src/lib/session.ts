@@ -1,9 +1,14 @@
 /**
- * Who is signed in. The credential lives in sessionStorage only: it dies with the tab, is never
- * a cookie, and so cannot ride along on a cross-site request (every call sends it as a Bearer
- * header explicitly).
+ * Who is signed in. An operator's token and a key holder's key live in sessionStorage only: they
+ * die with the tab, are never a cookie, and so cannot ride along on a cross-site request (every
+ * call sends them as a Bearer header explicitly). An account's credential is the gateway's
+ * HttpOnly, SameSite=Strict session cookie, which scripts cannot read; the tab keeps only the
+ * account's name and the session's CSRF token (useless without the cookie).
  */
-export type Session = { role: 'operator'; token: string } | { role: 'key'; key: string };
+export type Session =
+  | { role: 'operator'; token: string }
+  | { role: 'key'; key: string }
+  | { role: 'account'; name: string; csrf: string };
 
 const STORAGE_NAME = 'switchyard.session';
 
@@ -14,6 +19,9 @@ export function loadSession(): Session | null {
     const parsed = JSON.parse(raw) as Partial<Session> & Record<string, unknown>;
     if (parsed.role === 'operator' && typeof parsed.token === 'string') return { role: 'operator', token: parsed.token };
     if (parsed.role === 'key' && typeof parsed.key === 'string') return { role: 'key', key: parsed.key };
+    if (parsed.role === 'account' && typeof parsed.name === 'string' && typeof parsed.csrf === 'string') {
+      return { role: 'account', name: parsed.name, csrf: parsed.csrf };
+    }
   } catch {
     // Storage disabled or corrupt: sign in again.
   }
@@ -29,6 +37,7 @@ export function saveSession(session: Session | null): void {
   }
 }
 
+/** The Bearer credential of an operator or key holder (accounts use their cookie instead). */
 export function bearerOf(session: Session): string {
-  return session.role === 'operator' ? session.token : session.key;
+  return session.role === 'operator' ? session.token : session.role === 'key' ? session.key : '';
 }

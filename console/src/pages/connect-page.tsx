@@ -26,7 +26,7 @@ export function ConnectPage(props: { session: Session }) {
 function ConnectView({ context }: { context: TargetContext }) {
   const [target, setTarget] = useState<Target>(() => initialTarget(context));
   const root = location.origin;
-  const altPrefix = context.role === 'key' ? context.view.altPrefix : 'antigravity';
+  const altPrefix = context.role === 'key' ? context.view.altPrefix : context.role === 'account' ? context.account.altPrefix : 'antigravity';
   const secret = secretFor(context, target);
   const model = target.model || '<MODEL>';
   return (
@@ -61,6 +61,7 @@ function ClientCard(props: { kind: ClientKind; root: string; secret: string | un
           altPrefix: props.altPrefix,
           ...(props.secret ? { key: props.secret } : {}),
           ...(props.context.role === 'operator' ? { admin: props.context.admin, keyId: props.target.keyId } : {}),
+          ...(props.context.role === 'account' ? { account: { csrf: props.context.csrf, keyId: props.target.keyId } } : {}),
         }),
       );
     } catch (error) {

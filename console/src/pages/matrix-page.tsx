@@ -1,5 +1,6 @@
 import { AsyncView } from '../components/async-view.tsx';
 import { PageHead } from '../components/page-head.tsx';
+import { GroupBilling } from './group-billing.tsx';
 import { loadAdminData } from '../lib/admin-data.ts';
 import { usd } from '../lib/format.ts';
 import { buildModelMatrix, cellKey, type ModelMatrix } from '../lib/model-matrix.ts';
@@ -24,6 +25,7 @@ export function MatrixPage(props: { session: Session }) {
       <AsyncView resource={data} what="the group × model matrix">
         {(matrix) => <MatrixTable matrix={matrix} />}
       </AsyncView>
+      <GroupBilling token={bearer} />
     </section>
   );
 }

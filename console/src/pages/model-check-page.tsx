@@ -35,9 +35,10 @@ function CheckView({ context }: { context: TargetContext }) {
           kind: target.kind,
           model: target.model,
           root: location.origin,
-          altPrefix: context.role === 'key' ? context.view.altPrefix : 'antigravity',
+          altPrefix: context.role === 'key' ? context.view.altPrefix : context.role === 'account' ? context.account.altPrefix : 'antigravity',
           ...(key ? { key } : {}),
           ...(context.role === 'operator' ? { admin: context.admin, keyId: target.keyId } : {}),
+          ...(context.role === 'account' ? { account: { csrf: context.csrf, keyId: target.keyId } } : {}),
         }),
       );
     } catch (error) {

@@ -3,6 +3,8 @@ import { CLIENT_KINDS, type ClientKind } from '../lib/client-kinds.ts';
 import { inputValue } from '../lib/input-value.ts';
 import { loadKeyHolderView, type KeyHolderView } from '../lib/key-holder.ts';
 import { buildModelMatrix, modelsOfGroup } from '../lib/model-matrix.ts';
+import { loadAccount, loadAccountKeys } from '../lib/account-api.ts';
+import type { AccountKey, AccountView } from '../lib/account-types.ts';
 import type { Session } from '../lib/session.ts';
 
 /** What the connect page and the model check are about: which key, which model, which client. */
@@ -14,15 +16,26 @@ export interface Target {
   kind: ClientKind;
 }
 
-export type TargetContext = { role: 'operator'; admin: AdminData } | { role: 'key'; view: KeyHolderView; key: string };
+export type TargetContext =
+  | { role: 'operator'; admin: AdminData }
+  | { role: 'key'; view: KeyHolderView; key: string }
+  | { role: 'account'; account: AccountView; keys: AccountKey[]; csrf: string };
 
 export async function loadTargetContext(session: Session): Promise<TargetContext> {
   if (session.role === 'operator') return { role: 'operator', admin: await loadAdminData(session.token) };
+  if (session.role === 'account') {
+    const [account, keys] = await Promise.all([loadAccount(session), loadAccountKeys(session)]);
+    return { role: 'account', account, keys: keys.filter((key) => key.enabled), csrf: session.csrf };
+  }
   return { role: 'key', view: await loadKeyHolderView(session.key), key: session.key };
 }
 
 export function modelsFor(context: TargetContext, keyId: string): string[] {
   if (context.role === 'key') return context.view.models;
+  if (context.role === 'account') {
+    const key = context.keys.find((entry) => entry.id === keyId);
+    return context.account.groups.find((group) => group.name === key?.group)?.models ?? [];
+  }
   const record = context.admin.keys.find((key) => key.id === keyId);
   if (!record) return [];
   const matrix = buildModelMatrix(context.admin.groups, context.admin.channels, context.admin.prices);
@@ -41,6 +54,25 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
   const set = (patch: Partial<Target>) => props.onChange({ ...target, ...patch });
   return (
     <div class="filters">
+      {context.role === 'account' && (
+        <>
+          <label>
+            Your key
+            <select name="key" value={target.keyId} onChange={(event) => set({ keyId: inputValue(event), model: '' })}>
+              <option value="">{context.keys.length ? 'Choose a key…' : 'No keys yet: create one first'}</option>
+              {context.keys.map((key) => (
+                <option value={key.id} key={key.id}>
+                  {key.name} ({key.group}, {key.keyHint})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Key secret (optional, to fill in the snippets)
+            <input name="pastedKey" type="password" autoComplete="off" value={target.pastedKey} onInput={(event) => set({ pastedKey: inputValue(event) })} />
+          </label>
+        </>
+      )}
       {context.role === 'operator' && (
         <>
           <label>
@@ -105,7 +137,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
 }
 
 export function initialTarget(context: TargetContext | undefined): Target {
-  const keyId = context?.role === 'operator' ? (context.admin.keys[0]?.id ?? '') : '';
+  const keyId = context?.role === 'operator' ? (context.admin.keys[0]?.id ?? '') : context?.role === 'account' ? (context.keys[0]?.id ?? '') : '';
   const models = context ? modelsFor(context, keyId) : [];
   return { keyId, pastedKey: '', model: models[0] ?? '', kind: 'openai-sdk' };
 }

@@ -1,0 +1,82 @@
+import { DASH, dateTime, usd } from './format.ts';
+import type { Plan, Quota, QuotaWindow, RedemptionCodeRecord, Ref, Subscription } from './account-types.ts';
+
+export const WINDOW_LABEL: Record<QuotaWindow, string> = { daily: 'Today', weekly: 'This week', monthly: 'This month', total: 'Whole term' };
+
+/** The id a reference carries (a bare string is taken as an id or name, as the API accepts both). */
+export function refId(ref: Ref): string {
+  if (ref === null || ref === undefined) return '';
+  return typeof ref === 'string' ? ref : (ref.id ?? ref.name ?? '');
+}
+
+/** The human name of a reference, looked up in `byId` when the reference is a bare id. */
+export function refName(ref: Ref, byId?: Map<string, { name: string }>): string {
+  if (ref === null || ref === undefined) return DASH;
+  if (typeof ref === 'string') return byId?.get(ref)?.name ?? ref;
+  return ref.name ?? (ref.id ? (byId?.get(ref.id)?.name ?? ref.id) : DASH);
+}
+
+export function indexById<T extends { id: string }>(records: T[]): Map<string, T> {
+  return new Map(records.map((record) => [record.id, record]));
+}
+
+/** The quota of a window for this subscription: its own copy, else its plan's. */
+export function quotaOf(subscription: Subscription, plan: Plan | undefined, window: QuotaWindow): number | null {
+  const own = subscription.quota?.[window];
+  if (own !== undefined && own !== null) return own;
+  const fromPlan = plan?.quota?.[window];
+  return fromPlan === undefined || fromPlan === null ? null : fromPlan;
+}
+
+export function quotaText(quota: Quota): string {
+  const parts = (['daily', 'weekly', 'monthly', 'total'] as const)
+    .filter((window) => quota[window] !== undefined && quota[window] !== null)
+    .map((window) => `${usd(quota[window])} ${window === 'total' ? 'in total' : window === 'daily' ? 'a day' : window === 'weekly' ? 'a week' : 'a month'}`);
+  return parts.length > 0 ? parts.join(', ') : 'no quota (unlimited)';
+}
+
+/** The highest share of any quota used, 0..1+, or null when the subscription has no quota. */
+export function highestUse(subscription: Subscription, plan: Plan | undefined): { window: QuotaWindow; share: number } | null {
+  let best: { window: QuotaWindow; share: number } | null = null;
+  for (const window of ['daily', 'weekly', 'monthly', 'total'] as const) {
+    const quota = quotaOf(subscription, plan, window);
+    if (quota === null || quota <= 0) continue;
+    const share = (subscription.usage?.[window] ?? 0) / quota;
+    if (!best || share > best.share) best = { window, share };
+  }
+  return best;
+}
+
+/** A code's state in words: unused, used by whom and when, or expired. */
+export function codeState(code: RedemptionCodeRecord, users?: Map<string, { name: string }>): { state: 'unused' | 'used' | 'expired' | string; detail: string } {
+  const raw = code.state ?? code.status;
+  const stateName = typeof raw === 'string' ? raw : (raw?.state ?? 'unused');
+  const usedBy = (typeof raw === 'object' && raw ? raw.usedBy : undefined) ?? code.usedBy;
+  const usedAt = (typeof raw === 'object' && raw ? raw.usedAt : undefined) ?? code.usedAt;
+  if (stateName === 'used' || usedAt) {
+    return { state: 'used', detail: `by ${refName(usedBy ?? null, users)}${usedAt ? `, ${dateTime(usedAt)}` : ''}` };
+  }
+  if (stateName === 'expired' || (code.expiresAt && Date.parse(code.expiresAt) <= Date.now())) return { state: 'expired', detail: code.expiresAt ? `since ${dateTime(code.expiresAt)}` : '' };
+  return { state: stateName, detail: code.expiresAt ? `until ${dateTime(code.expiresAt)}` : 'no expiry' };
+}
+
+/** Days and hours until a time, for "expires in". */
+export function timeUntil(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return DASH;
+  const ms = Date.parse(iso) - now;
+  if (Number.isNaN(ms)) return iso;
+  if (ms <= 0) return 'passed';
+  const hours = Math.round(ms / 3_600_000);
+  if (hours < 48) return `in ${hours} h`;
+  return `in ${Math.round(hours / 24)} days`;
+}
+
+/** Money field text → a number, or undefined when empty; NaN stays NaN for the caller to refuse. */
+export function moneyInput(text: string): number | undefined {
+  const trimmed = text.trim();
+  return trimmed === '' ? undefined : Number(trimmed);
+}
+
+export function csvEscape(value: string): string {
+  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}

@@ -1,0 +1,273 @@
+import { useState } from 'preact/hooks';
+import { AsyncView } from '../components/async-view.tsx';
+import { Drawer } from '../components/drawer.tsx';
+import { ErrorNotice } from '../components/error-notice.tsx';
+import { FormActions } from '../components/form-actions.tsx';
+import { PageHead } from '../components/page-head.tsx';
+import { QuotaBar } from '../components/quota-bar.tsx';
+import { highestUse, indexById, quotaOf, refId, refName, WINDOW_LABEL } from '../lib/account-format.ts';
+import { QUOTA_WINDOWS, type Plan, type Subscription, type User } from '../lib/account-types.ts';
+import { adminApi, type AdminApi } from '../lib/accounts-admin.ts';
+import { errorMessage } from '../lib/error-message.ts';
+import { dateTime } from '../lib/format.ts';
+import { inputValue } from '../lib/input-value.ts';
+import { bearerOf, type Session } from '../lib/session.ts';
+import { useResource } from '../lib/use-resource.ts';
+import { useSubmit } from '../lib/use-submit.ts';
+
+const NEAR = 0.8;
+
+/** Every subscription: grant, extend, suspend, resume; and who is near or over a quota. */
+export function SubscriptionsPage(props: { session: Session }) {
+  const token = bearerOf(props.session);
+  const api = adminApi(token);
+  const data = useResource(async () => {
+    const [subscriptions, users, plans] = await Promise.all([api.subscriptions(), api.users(), api.plans()]);
+    return { subscriptions, users, plans };
+  }, [token]);
+  const [status, setStatus] = useState('');
+  const [nearOnly, setNearOnly] = useState(false);
+  const [granting, setGranting] = useState(false);
+  const [extending, setExtending] = useState<Subscription | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+
+  const setState = async (subscription: Subscription, next: 'active' | 'suspended', name: string) => {
+    try {
+      await api.updateSubscription(subscription.id, { status: next });
+      setMessage(`${name}: subscription ${next === 'suspended' ? 'suspended; its keys are refused with subscription_suspended' : 'resumed'}.`);
+      data.reload();
+    } catch (error) {
+      setMessage(`Could not change the subscription: ${errorMessage(error)}`);
+    }
+  };
+
+  return (
+    <section>
+      <PageHead title="Subscriptions" onRefresh={data.reload}>
+        <button type="button" class="primary" onClick={() => setGranting(true)}>
+          Grant subscription
+        </button>
+      </PageHead>
+      {message && (
+        <p class="notice" role="status">
+          {message}
+        </p>
+      )}
+      <AsyncView resource={data} what="subscriptions">
+        {(loaded) => {
+          const plans = indexById(loaded.plans);
+          const users = indexById(loaded.users);
+          const planOf = (subscription: Subscription) => plans.get(refId(subscription.plan)) ?? loaded.plans.find((plan) => plan.name === refName(subscription.plan));
+          const shown = loaded.subscriptions.filter((subscription) => {
+            if (status && subscription.status !== status) return false;
+            if (nearOnly) return (highestUse(subscription, planOf(subscription))?.share ?? 0) >= NEAR;
+            return true;
+          });
+          return (
+            <>
+              <div class="filters">
+                <label>
+                  Status
+                  <select name="status" value={status} onChange={(event) => setStatus(inputValue(event))}>
+                    <option value="">Any</option>
+                    <option value="active">Active</option>
+                    <option value="suspended">Suspended</option>
+                    <option value="expired">Expired</option>
+                  </select>
+                </label>
+                <label class="inline">
+                  <input type="checkbox" name="near" checked={nearOnly} onChange={(event) => setNearOnly((event.target as HTMLInputElement).checked)} /> Only near
+                  ({NEAR * 100} %+) or over a quota
+                </label>
+              </div>
+              {loaded.subscriptions.length === 0 ? (
+                <p class="notice">No subscriptions yet. Grant one here, or generate subscription codes for users to redeem.</p>
+              ) : shown.length === 0 ? (
+                <p class="notice">No subscription matches these filters{nearOnly ? ': nobody is near a quota' : ''}.</p>
+              ) : (
+                <div class="table-wrap">
+                  <table class="stacked">
+                    <caption class="visually-hidden">Subscriptions</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">User</th>
+                        <th scope="col">Plan / group</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Term</th>
+                        <th scope="col">Quota use</th>
+                        <th scope="col">Actions</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {shown.map((subscription) => {
+                        const plan = planOf(subscription);
+                        const userName = subscription.userName ?? refName(subscription.user, users);
+                        return (
+                          <tr key={subscription.id} data-subscription={`${userName}/${plan?.name ?? refName(subscription.plan)}`}>
+                            <td data-label="User">
+                              <strong>{userName}</strong>
+                            </td>
+                            <td data-label="Plan">
+                              {subscription.planName ?? refName(subscription.plan, plans)}
+                              <div class="small-text muted">group {refName(subscription.group)}</div>
+                            </td>
+                            <td data-label="Status">
+                              <span class={`badge ${subscription.status === 'active' ? 'ok' : subscription.status === 'suspended' ? 'warn' : 'down'}`} data-status>
+                                {subscription.status}
+                              </span>
+                            </td>
+                            <td class="small-text" data-label="Term">
+                              {dateTime(subscription.startsAt)} → {dateTime(subscription.expiresAt)}
+                            </td>
+                            <td data-label="Quota use" style={{ minWidth: '14rem' }}>
+                              {QUOTA_WINDOWS.filter((window) => quotaOf(subscription, plan, window) !== null).map((window) => (
+                                <QuotaBar
+                                  key={window}
+                                  label={WINDOW_LABEL[window]}
+                                  used={subscription.usage?.[window] ?? 0}
+                                  quota={quotaOf(subscription, plan, window)}
+                                  resetsAt={window === 'total' ? null : subscription.resetsAt?.[window]}
+                                />
+                              ))}
+                              {QUOTA_WINDOWS.every((window) => quotaOf(subscription, plan, window) === null) && <span class="muted small-text">no quota</span>}
+                            </td>
+                            <td>
+                              <div class="actions">
+                                {subscription.status === 'suspended' ? (
+                                  <button type="button" class="small" onClick={() => setState(subscription, 'active', userName)}>
+                                    Resume
+                                  </button>
+                                ) : subscription.status === 'active' ? (
+                                  <button type="button" class="small danger" onClick={() => setState(subscription, 'suspended', userName)}>
+                                    Suspend
+                                  </button>
+                                ) : null}
+                                <button type="button" class="small" onClick={() => setExtending(subscription)}>
+                                  Extend
+                                </button>
+                              </div>
+                            </td>
+                          </tr>
+                        );
+                      })}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {granting && (
+                <Drawer title="Grant a subscription" onClose={() => setGranting(false)}>
+                  <GrantForm
+                    api={api}
+                    users={loaded.users}
+                    plans={loaded.plans}
+                    onCancel={() => setGranting(false)}
+                    onDone={(text) => {
+                      setGranting(false);
+                      setMessage(text);
+                      data.reload();
+                    }}
+                  />
+                </Drawer>
+              )}
+              {extending && (
+                <Drawer title="Extend a subscription" onClose={() => setExtending(null)}>
+                  <ExtendForm
+                    api={api}
+                    subscription={extending}
+                    onCancel={() => setExtending(null)}
+                    onDone={(text) => {
+                      setExtending(null);
+                      setMessage(text);
+                      data.reload();
+                    }}
+                  />
+                </Drawer>
+              )}
+            </>
+          );
+        }}
+      </AsyncView>
+    </section>
+  );
+}
+
+function GrantForm(props: { api: AdminApi; users: User[]; plans: Plan[]; onDone: (message: string) => void; onCancel: () => void }) {
+  const [user, setUser] = useState(props.users[0]?.id ?? '');
+  const [plan, setPlan] = useState(props.plans[0]?.id ?? '');
+  const [startsAt, setStartsAt] = useState('');
+  const submission = useSubmit();
+  if (props.users.length === 0 || props.plans.length === 0) {
+    return <p class="notice">{props.users.length === 0 ? 'Create a user first (Users page).' : 'Create a plan first (Plans page).'}</p>;
+  }
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    await submission.run(async () => {
+      await props.api.grant({ user, plan, ...(startsAt ? { startsAt: new Date(startsAt).toISOString() } : {}) });
+      const userName = props.users.find((entry) => entry.id === user)?.name ?? user;
+      const planName = props.plans.find((entry) => entry.id === plan)?.name ?? plan;
+      props.onDone(`${userName} now has ${planName}.`);
+    });
+  };
+  return (
+    <form class="form" onSubmit={submit}>
+      <label>
+        User
+        <select name="user" value={user} onChange={(event) => setUser(inputValue(event))}>
+          {props.users.map((entry) => (
+            <option key={entry.id} value={entry.id}>
+              {entry.name}
+              {entry.email ? ` <${entry.email}>` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Plan
+        <select name="plan" value={plan} onChange={(event) => setPlan(inputValue(event))}>
+          {props.plans.map((entry) => (
+            <option key={entry.id} value={entry.id}>
+              {entry.name} ({refName(entry.group)}, {entry.durationDays} days)
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Starts at (optional)
+        <input name="startsAt" type="datetime-local" value={startsAt} onInput={(event) => setStartsAt(inputValue(event))} />
+        <span class="hint">Empty: now. It runs for the plan's term.</span>
+      </label>
+      {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
+      <FormActions busy={submission.busy} submitLabel="Grant" onCancel={props.onCancel} />
+    </form>
+  );
+}
+
+function ExtendForm(props: { api: AdminApi; subscription: Subscription; onDone: (message: string) => void; onCancel: () => void }) {
+  const [days, setDays] = useState('30');
+  const submission = useSubmit();
+  const current = Date.parse(props.subscription.expiresAt);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const count = Number(days);
+    if (!Number.isInteger(count) || count === 0) return submission.setError('Enter a whole number of days (negative shortens the term).');
+    // Extending an expired subscription counts from now, so the days bought are days of use.
+    const base = Math.max(current, count > 0 ? Date.now() : current);
+    const expiresAt = new Date(base + count * 86_400_000).toISOString();
+    await submission.run(async () => {
+      await props.api.updateSubscription(props.subscription.id, { expiresAt, ...(props.subscription.status === 'expired' ? { status: 'active' } : {}) });
+      props.onDone(`Subscription now runs until ${dateTime(expiresAt)}.`);
+    });
+  };
+  return (
+    <form class="form" onSubmit={submit}>
+      <p>Now ends {dateTime(props.subscription.expiresAt)}.</p>
+      <label>
+        Add days
+        <input name="days" type="number" step="1" value={days} onInput={(event) => setDays(inputValue(event))} />
+        <span class="hint">Counted from the current end, or from now if it has already ended.</span>
+      </label>
+      {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
+      <FormActions busy={submission.busy} submitLabel="Extend" onCancel={props.onCancel} />
+    </form>
+  );
+}

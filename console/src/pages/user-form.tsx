@@ -1,0 +1,57 @@
+import { useState } from 'preact/hooks';
+import { ErrorNotice } from '../components/error-notice.tsx';
+import { FormActions } from '../components/form-actions.tsx';
+import { moneyInput } from '../lib/account-format.ts';
+import type { User } from '../lib/account-types.ts';
+import type { AdminApi } from '../lib/accounts-admin.ts';
+import { inputValue } from '../lib/input-value.ts';
+import { useSubmit } from '../lib/use-submit.ts';
+
+/** A new account: a unique name, optional email and password (for the portal), a starting wallet. */
+export function UserForm(props: { api: AdminApi; onCreated: (user: User) => void; onCancel: () => void }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [balance, setBalance] = useState('');
+  const submission = useSubmit();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const amount = moneyInput(balance);
+    if (amount !== undefined && (!Number.isFinite(amount) || amount < 0)) return submission.setError('The starting wallet must be a number of USD, 0 or more.');
+    if (password !== '' && password.length < 8) return submission.setError('A password needs at least 8 characters (or leave it empty: the user then cannot sign in to the portal).');
+    await submission.run(async () => {
+      const user = await props.api.createUser({
+        name: name.trim(),
+        ...(email.trim() ? { email: email.trim() } : {}),
+        ...(password ? { password } : {}),
+        ...(amount !== undefined ? { balance: amount } : {}),
+      });
+      props.onCreated(user);
+    });
+  };
+  return (
+    <form class="form" onSubmit={submit}>
+      <label>
+        Name
+        <input name="name" value={name} onInput={(event) => setName(inputValue(event))} required autoComplete="off" />
+        <span class="hint">Unique; the user may sign in with it.</span>
+      </label>
+      <label>
+        Email (optional)
+        <input name="email" type="email" value={email} onInput={(event) => setEmail(inputValue(event))} autoComplete="off" />
+      </label>
+      <label>
+        Password (optional)
+        <input name="password" type="password" value={password} onInput={(event) => setPassword(inputValue(event))} autoComplete="new-password" />
+        <span class="hint">Stored hashed; never shown again. Without one the user cannot sign in to the portal.</span>
+      </label>
+      <label>
+        Starting wallet (USD)
+        <input name="balance" type="number" min="0" step="0.01" value={balance} onInput={(event) => setBalance(inputValue(event))} />
+        <span class="hint">Empty: $0.</span>
+      </label>
+      {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
+      <FormActions busy={submission.busy} submitLabel="Create user" onCancel={props.onCancel} />
+    </form>
+  );
+}
