@@ -6,7 +6,9 @@ import { runMigrations } from './migrations/run-migrations.ts';
 import { openDatabase } from './open-database.ts';
 import { parseDatabaseUrl } from './parse-database-url.ts';
 import { createAuditLogRepository } from './repositories/audit-log-repository.ts';
+import { createAccountSessionRepository } from './repositories/account-session-repository.ts';
 import { createApiKeyRepository } from './repositories/api-key-repository.ts';
+import { createWalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 import { createChannelRepository } from './repositories/channel-repository.ts';
 import { createGroupRepository } from './repositories/group-repository.ts';
 import { createPriceRepository } from './repositories/price-repository.ts';
@@ -63,6 +65,8 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     keys: createApiKeyRepository(context),
     prices: createPriceRepository(context),
     usage: createUsageLogRepository(context),
+    accountSessions: createAccountSessionRepository(context),
+    walletAdjustments: createWalletAdjustmentRepository(context),
     settings: createSettingsRepository(context),
     audit: createAuditLogRepository(context),
     users: createUserRepository(context),

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AccountSessionsTable, WalletAdjustmentsTable } from './portal-tables.ts';
 
 /**
  * Table shapes as Kysely sees them. Conventions shared by both dialects:
@@ -19,6 +20,8 @@ export interface DatabaseSchema {
   subscriptions: SubscriptionsTable;
   subscription_usage: SubscriptionUsageTable;
   redemption_codes: RedemptionCodesTable;
+  account_sessions: AccountSessionsTable;
+  wallet_adjustments: WalletAdjustmentsTable;
 }
 
 export interface GroupsTable {

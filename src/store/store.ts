@@ -8,6 +8,8 @@ import type { NewSubscription, Subscription, SubscriptionPatch } from '../domain
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditLogRepository } from './audit-log.ts';
 import type { NewUser, User, UserPatch } from '../domain/user.ts';
+import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
+import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -251,6 +253,9 @@ export interface Store {
   plans: PlanRepository;
   subscriptions: SubscriptionRepository;
   redemptionCodes: RedemptionCodeRepository;
+  /** The account portal's browser sessions and the wallet audit trail (issue 16). */
+  accountSessions: AccountSessionRepository;
+  walletAdjustments: WalletAdjustmentRepository;
   close(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './001-initial.ts';
 import { operabilityAuditLogMigration } from './003-operability-audit-log.ts';
 import { accountsMigration } from './002-accounts.ts';
+import { portalSessionsMigration } from './007-portal-sessions.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -11,6 +12,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '001-initial': initialMigration,
   '003-operability-audit-log': operabilityAuditLogMigration,
   '002-accounts': accountsMigration,
+  '007-portal-sessions': portalSessionsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
