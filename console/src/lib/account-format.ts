@@ -54,7 +54,10 @@ export function codeState(code: RedemptionCodeRecord, users?: Map<string, { name
   const usedBy = (typeof raw === 'object' && raw ? raw.usedBy : undefined) ?? code.usedBy;
   const usedAt = (typeof raw === 'object' && raw ? raw.usedAt : undefined) ?? code.usedAt;
   if (stateName === 'used' || usedAt) {
-    return { state: 'used', detail: `by ${refName(usedBy ?? null, users)}${usedAt ? `, ${dateTime(usedAt)}` : ''}` };
+    // The admin API names the redeemer as {user, key}: the account, or the key for a key without one.
+    const by = usedBy && typeof usedBy === 'object' && ('user' in usedBy || 'key' in usedBy) ? (usedBy as { user?: string | null; key?: string | null }) : null;
+    const who = by ? (by.user ? refName(by.user, users) : by.key ? `key ${by.key}` : DASH) : refName((usedBy ?? null) as Ref, users);
+    return { state: 'used', detail: `by ${who}${usedAt ? `, ${dateTime(usedAt)}` : ''}` };
   }
   if (stateName === 'expired' || (code.expiresAt && Date.parse(code.expiresAt) <= Date.now())) return { state: 'expired', detail: code.expiresAt ? `since ${dateTime(code.expiresAt)}` : '' };
   return { state: stateName, detail: code.expiresAt ? `until ${dateTime(code.expiresAt)}` : 'no expiry' };

@@ -50,8 +50,8 @@ export interface Subscription {
   /** The plan's quotas, when the answer carries them (else read from the plan). */
   quota?: Quota;
   remaining?: Partial<Record<QuotaWindow, number | null>>;
-  planName?: string;
-  userName?: string;
+  planName?: string | null;
+  userName?: string | null;
 }
 
 export interface RedemptionCodeRecord {
@@ -59,9 +59,10 @@ export interface RedemptionCodeRecord {
   kind: 'balance' | 'subscription';
   amount?: number | null;
   plan?: Ref;
-  state?: string | { state?: string; usedBy?: Ref; usedAt?: string | null } | null;
+  planName?: string | null;
+  state?: string | { state?: string; usedBy?: Ref | { user?: string | null; key?: string | null }; usedAt?: string | null } | null;
   status?: string;
-  usedBy?: Ref;
+  usedBy?: Ref | { user?: string | null; key?: string | null };
   usedAt?: string | null;
   expiresAt?: string | null;
   createdAt?: string | null;

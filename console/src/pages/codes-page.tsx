@@ -86,7 +86,7 @@ export function CodesPage(props: { session: Session }) {
                               {code.kind}
                               {code.hint && <div class="small-text muted"><code>{code.hint}</code></div>}
                             </td>
-                            <td data-label="Value">{code.kind === 'balance' ? usd(code.amount ?? null) : `plan ${refName(code.plan ?? null, plans)}`}</td>
+                            <td data-label="Value">{code.kind === 'balance' ? usd(code.amount ?? null) : `plan ${code.planName ?? refName(code.plan ?? null, plans)}`}</td>
                             <td data-label="State">
                               <span class={`badge ${state.state === 'unused' ? 'ok' : state.state === 'used' ? 'warn' : 'down'}`}>{state.state}</span>{' '}
                               <span class="small-text">{state.detail}</span>
