@@ -9,6 +9,12 @@ import { formatUsd } from './format-usd.ts';
 
 const DAY = 86_400_000;
 
+/**
+ * Who redeems: a key (its id, its user if any, its own balance), or an account signed in to the
+ * portal without a key (`id` null: balance codes go to the wallet, subscriptions to the user).
+ */
+export type RedemptionHolder = Pick<ApiKey, 'balanceMicros'> & { id: string | null; userId?: string | null | undefined };
+
 /** A new redemption code: `rc-` and 24 base62 characters (about 142 bits), so a plain SHA-256 is a safe hash. */
 export function generateRedemptionCode(): string {
   return `rc-${randomBase62(24)}`;
@@ -36,7 +42,7 @@ export interface RedeemResult {
  * (so renewals queue up instead of stacking quotas). A code that cannot apply to this key is
  * left unused.
  */
-export async function redeemCode(store: Store, key: ApiKey, code: string, now: number): Promise<RedeemResult> {
+export async function redeemCode(store: Store, key: RedemptionHolder, code: string, now: number): Promise<RedeemResult> {
   const codeHash = hashRedemptionCode(code);
   // Everything the grant needs is read before the redeeming transaction: on SQLite a query
   // outside the transaction would wait for it (one connection), so the grant only writes.
@@ -55,7 +61,7 @@ export async function redeemCode(store: Store, key: ApiKey, code: string, now: n
       if (key.userId) {
         await accounts.addUserBalance(key.userId, amount);
         result = { kind: 'balance', amountMicros: amount, to: 'wallet' };
-      } else if (key.balanceMicros !== null) {
+      } else if (key.balanceMicros !== null && key.id !== null) {
         await accounts.addKeyBalance(key.id, amount);
         result = { kind: 'balance', amountMicros: amount, to: 'key_balance' };
       } else {

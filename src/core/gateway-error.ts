@@ -39,6 +39,10 @@ export const ERROR_CATALOG = {
   stream_idle_timeout: { status: 504, retryable: false },
   // Admin API and everything else
   admin_unauthorized: { status: 401, retryable: false },
+  // The account portal (/api/account)
+  sign_in_failed: { status: 401, retryable: false },
+  session_required: { status: 401, retryable: false },
+  csrf_failed: { status: 403, retryable: false },
   not_found: { status: 404, retryable: false },
   conflict: { status: 409, retryable: false },
   internal_error: { status: 500, retryable: false },

@@ -5,7 +5,9 @@ import './fastify-context.ts';
 import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
 import { connectionsCheckingIntervalMs, DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
+import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
+import { registerPortalAdminRoutes } from './routes/portal-admin-routes.ts';
 import { registerAdminAccountRoutes } from './routes/admin-account-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerConsoleRoutes } from './routes/console-routes.ts';
@@ -75,6 +77,8 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerMetricsRoutes(app, deps.metrics, deps.settings, deps.access);
   registerAdminRoutes(app, deps);
   registerAdminAccountRoutes(app, deps);
+  registerPortalAdminRoutes(app, deps);
+  registerAccountRoutes(app, deps);
   registerUsageStatsRoutes(app, deps);
   registerSelfServiceRoutes(app, deps);
   registerAdminInsightRoutes(app, deps);

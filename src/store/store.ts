@@ -22,6 +22,8 @@ import type { WalletAdjustmentRepository } from './repositories/wallet-adjustmen
 export interface UsageLogQuery {
   limit?: number;
   keyId?: string;
+  /** Only rows of this user's keys (as recorded on the row). */
+  userId?: string;
   group?: string;
   model?: string;
   channelId?: string;
@@ -46,6 +48,8 @@ export interface UsageAggregateQuery {
   by: 'key' | 'model' | 'payer';
   /** Only this key's rows. */
   keyId?: string;
+  /** Only rows of this user's keys (as recorded on the row). */
+  userId?: string;
 }
 
 export interface UsageAggregateRow {
@@ -220,7 +224,7 @@ export interface RedemptionCodeRepository {
    */
   redeem(
     codeHash: string,
-    by: { userId: string | null; keyId: string },
+    by: { userId: string | null; keyId: string | null },
     now: number,
     grant: (code: RedemptionCode, transaction: AccountsTransaction) => Promise<void>,
   ): Promise<{ redeemed: true; code: RedemptionCode } | { redeemed: false; code: RedemptionCode | undefined }>;

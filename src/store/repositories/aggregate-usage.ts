@@ -35,6 +35,7 @@ export async function aggregateUsage(db: Kysely<DatabaseSchema>, query: UsageAgg
     .where('time', '>=', query.from)
     .where('time', '<', query.to);
   if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+  if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
   const rows = await select.groupBy([day, subject]).execute();
   return rows.map(toAggregateRow).sort(compareAggregateRows);
 }

@@ -39,6 +39,7 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
       if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
       let select = db.selectFrom('usage_logs').selectAll();
       if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+      if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
       if (query.group !== undefined) select = select.where('group_name', '=', query.group);
       if (query.model !== undefined) select = select.where('model', '=', query.model);
       if (query.channelId !== undefined) select = select.where('channel_id', '=', query.channelId);
