@@ -98,6 +98,7 @@ export interface AccountKey {
   expiresAt: string | null;
   spent: number;
   allowedIps: string[] | null;
+  models: string[];
   limits: { dailySpend?: number; weeklySpend?: number; monthlySpend?: number };
   createdAt: string;
 }

@@ -17,7 +17,7 @@ export function ModelCheckCard(props: { session: Extract<Session, { role: 'accou
   const [result, setResult] = useState<{ steps: CheckStep[]; source: string } | 'running' | string | null>(null);
   const list = keys.data?.filter((key) => key.enabled) ?? [];
   const chosen = list.find((key) => key.id === keyId) ?? list[0];
-  const models = props.view.groups.find((group) => group.name === chosen?.group)?.models ?? [];
+  const models = chosen?.models ?? [];
 
   const run = async (event: Event) => {
     event.preventDefault();

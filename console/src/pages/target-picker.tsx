@@ -33,8 +33,7 @@ export async function loadTargetContext(session: Session): Promise<TargetContext
 export function modelsFor(context: TargetContext, keyId: string): string[] {
   if (context.role === 'key') return context.view.models;
   if (context.role === 'account') {
-    const key = context.keys.find((entry) => entry.id === keyId);
-    return context.account.groups.find((group) => group.name === key?.group)?.models ?? [];
+    return context.keys.find((entry) => entry.id === keyId)?.models ?? [];
   }
   const record = context.admin.keys.find((key) => key.id === keyId);
   if (!record) return [];
@@ -58,7 +57,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
         <>
           <label>
             Your key
-            <select name="key" value={target.keyId} onChange={(event) => set({ keyId: inputValue(event), model: '' })}>
+            <select name="key" value={target.keyId} onChange={(event) => set({ keyId: inputValue(event), model: modelsFor(context, inputValue(event))[0] ?? '' })}>
               <option value="">{context.keys.length ? 'Choose a key…' : 'No keys yet: create one first'}</option>
               {context.keys.map((key) => (
                 <option value={key.id} key={key.id}>

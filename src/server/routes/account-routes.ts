@@ -357,6 +357,9 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
       expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
       spent: microsToUsd(key.spentMicros + deps.access.charges.pending(key.id)),
       allowedIps: key.allowedIps,
+      // What the key's group serves (even while a subscription is suspended, so the model check
+      // and the client snippets can still name the model).
+      models: listGroupModels(deps.snapshot.current, key.group).filter((model) => key.allowedModels === null || key.allowedModels.includes(model)),
       limits,
       createdAt: new Date(key.createdAt).toISOString(),
     };
