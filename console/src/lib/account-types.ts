@@ -1,6 +1,6 @@
 /**
- * Shapes of the accounts API (issue 15's admin contract under /api/admin, and the account
- * portal's own /api/account): money in USD, times as ISO strings. Fields the contract leaves
+ * Shapes of the accounts admin API (issue 15's contract under /api/admin): money in USD, times as
+ * ISO strings. Fields the contract leaves
  * open (how a subscription names its user, a code's state) are typed loosely and read through
  * the helpers in account-format.ts.
  */
@@ -69,58 +69,15 @@ export interface RedemptionCodeRecord {
   hint?: string;
 }
 
-export interface WalletAdjustment {
-  id: string;
-  userId: string;
-  amount: number;
-  note: string;
-  balanceAfter: number | null;
-  time: string;
-}
-
-/** GET /api/account: who is signed in, and what they can use. */
-export interface AccountView {
-  user: User;
-  subscriptions: Subscription[];
-  /** Groups the account may create keys in, with the models each serves. */
-  groups: Array<{ name: string; description: string; billing: BillingMode; models: string[]; via: 'subscription' | 'default' }>;
-  csrfToken: string;
-  sessionExpiresAt: string;
-  altPrefix: string;
-}
-
-export interface AccountKey {
-  id: string;
-  name: string;
-  group: string;
-  keyHint: string;
-  enabled: boolean;
-  expiresAt: string | null;
-  spent: number;
-  allowedIps: string[] | null;
-  models: string[];
-  limits: { dailySpend?: number; weeklySpend?: number; monthlySpend?: number };
-  createdAt: string;
-}
-
-export interface AccountUsageRow {
-  requestId: string;
-  time: string;
-  keyName: string | null;
-  model: string | null;
-  status: number;
-  errorCode: string | null;
-  errorMessage: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number;
-  stream: boolean;
-  latencyMs: number;
-}
-
-export interface AccountUsage {
-  days: number;
-  byDay: Array<{ day: string; requests: number; errors: number; inputTokens: number; outputTokens: number; cost: number }>;
-  byModel: Array<{ model: string | null; requests: number; errors: number; inputTokens: number; outputTokens: number; cost: number }>;
-  recent: AccountUsageRow[];
-}
+/**
+ * The portal's own answers (/api/account) and the wallet audit trail are declared once, beside the
+ * server, in src/domain/account-portal-api.ts; the server's routes are typed by the same file.
+ */
+export type {
+  PortalAccountView as AccountView,
+  PortalKey as AccountKey,
+  PortalRedeemAnswer as RedeemAnswer,
+  PortalUsage as AccountUsage,
+  PortalUsageRow as AccountUsageRow,
+  WalletAdjustmentView as WalletAdjustment,
+} from '../../../src/domain/account-portal-api.ts';

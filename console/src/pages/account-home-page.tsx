@@ -3,7 +3,7 @@ import { PageHead } from '../components/page-head.tsx';
 import { QuotaBar } from '../components/quota-bar.tsx';
 import { timeUntil, WINDOW_LABEL } from '../lib/account-format.ts';
 import { loadAccount } from '../lib/account-api.ts';
-import { QUOTA_WINDOWS, type AccountView, type Subscription } from '../lib/account-types.ts';
+import { QUOTA_WINDOWS, type AccountView } from '../lib/account-types.ts';
 import { dateTime, usd } from '../lib/format.ts';
 import { followLink } from '../lib/router.ts';
 import type { Session } from '../lib/session.ts';
@@ -75,7 +75,7 @@ function HomeView({ view, session }: { view: AccountView; session: Extract<Sessi
                 </span>
               </h3>
               <p class="small-text muted">
-                Group {typeof subscription.group === 'string' ? subscription.group : (subscription.group?.name ?? '')} · {dateTime(subscription.startsAt)} → {dateTime(subscription.expiresAt)} (
+                Group {subscription.group ?? '—'} · {dateTime(subscription.startsAt)} → {dateTime(subscription.expiresAt)} (
                 {subscription.status === 'expired' ? 'ended' : `ends ${timeUntil(subscription.expiresAt)}`})
               </p>
               {QUOTA_WINDOWS.filter((window) => subscription.quota?.[window] !== undefined && subscription.quota?.[window] !== null).map((window) => (
@@ -100,11 +100,11 @@ function HomeView({ view, session }: { view: AccountView; session: Extract<Sessi
 }
 
 /** Why a subscription stops requests, in the account holder's words (the gateway's 403 codes). */
-export function problemOf(subscription: Subscription): string | null {
+export function problemOf(subscription: AccountView['subscriptions'][number]): string | null {
   if (subscription.status === 'suspended') {
     return 'the operator suspended this subscription, so requests in its group are refused (subscription_suspended). Only the operator can resume it: contact them.';
   }
-  if (subscription.status === 'expired' || Date.parse(subscription.expiresAt) <= Date.now()) {
+  if (subscription.status === 'expired' || (subscription.expiresAt !== null && Date.parse(subscription.expiresAt) <= Date.now())) {
     return `this subscription expired on ${dateTime(subscription.expiresAt)} (subscription_expired). Redeem a new code or ask the operator to extend it.`;
   }
   for (const window of QUOTA_WINDOWS) {

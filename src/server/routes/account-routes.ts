@@ -14,6 +14,7 @@ import { generateApiKey } from '../../store/generate-api-key.ts';
 import { hashApiKey } from '../../store/hash-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import type { ApiKey } from '../../store/store.ts';
+import type { PortalAccountView, PortalGroup, PortalKey, PortalRedeemAnswer, PortalSignIn, PortalUser } from '../../domain/account-portal-api.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {
   clearSessionCookie,
@@ -118,7 +119,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         signedIn.set(request, { user, tokenHash: row.tokenHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt });
       });
 
-      account.post('/session', async (request, reply) => {
+      account.post('/session', async (request, reply): Promise<PortalSignIn> => {
         requireJson(request);
         const input = parseAdminInput(signInSchema, request.body);
         const address = clientIpOf(deps, request);
@@ -147,7 +148,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         return reply.code(204).send();
       });
 
-      account.get('/', async (request) => {
+      account.get('/', async (request): Promise<PortalAccountView> => {
         const { user, csrfToken, expiresAt } = session(request);
         const subscriptions = await mySubscriptions(user);
         return {
@@ -160,7 +161,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         };
       });
 
-      account.get('/keys', async (request) => ({ data: (await myKeys(session(request).user)).map(accountKeyView) }));
+      account.get('/keys', async (request): Promise<{ data: PortalKey[] }> => ({ data: (await myKeys(session(request).user)).map(accountKeyView) }));
 
       account.post('/keys', async (request, reply) => {
         const { user } = session(request);
@@ -214,7 +215,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         return reply.code(204).send();
       });
 
-      account.post('/redeem', async (request) => {
+      account.post('/redeem', async (request): Promise<PortalRedeemAnswer> => {
         const { user } = session(request);
         const input = parseAdminInput(redeemSchema, request.body);
         const result = await redeemCode(store, { id: null, userId: user.id, balanceMicros: null }, input.code, now());
@@ -292,7 +293,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
     return (await store.users.list()).find((user) => user.email !== null && user.email.toLowerCase() === wanted);
   }
 
-  async function showUser(user: User) {
+  async function showUser(user: User): Promise<PortalUser> {
     const view = userView(user, await deps.access.wallets.available(user));
     return { id: view.id, name: view.name, email: view.email, balance: view.balance, spent: view.spent, enabled: view.enabled };
   }
@@ -310,10 +311,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
   }
 
   /** The groups of the account's active subscriptions, and the operator's default group for accounts. */
-  async function keyGroups(user: User, subscriptions: Array<{ subscription: Subscription; plan: Plan | undefined }>) {
+  async function keyGroups(user: User, subscriptions: Array<{ subscription: Subscription; plan: Plan | undefined }>): Promise<PortalGroup[]> {
     const snapshot = deps.snapshot.current;
     const time = now();
-    const result = new Map<string, { name: string; description: string; billing: string; models: string[]; via: 'subscription' | 'default' }>();
+    const result = new Map<string, PortalGroup>();
     for (const { subscription, plan } of subscriptions) {
       if (!plan || subscriptionStatus(subscription, time) !== 'active' || subscription.startsAt > time) continue;
       const group = snapshot.groups.get(plan.group);
@@ -343,7 +344,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
     return key;
   }
 
-  function accountKeyView(key: ApiKey) {
+  function accountKeyView(key: ApiKey): PortalKey {
     const limits: Record<string, number> = {};
     if (key.limits.dailySpendMicros !== undefined) limits.dailySpend = microsToUsd(key.limits.dailySpendMicros);
     if (key.limits.weeklySpendMicros !== undefined) limits.weeklySpend = microsToUsd(key.limits.weeklySpendMicros);

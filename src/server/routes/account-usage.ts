@@ -1,3 +1,4 @@
+import type { PortalUsage } from '../../domain/account-portal-api.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { microsToUsd } from './admin-views.ts';
 
@@ -10,7 +11,7 @@ const RECENT_ROWS = 50;
  * The rows are the operator's log rows minus what is the operator's business: channels,
  * upstream model names, attempts, client addresses.
  */
-export async function accountUsage(deps: AppDeps, userId: string, days: number) {
+export async function accountUsage(deps: AppDeps, userId: string, days: number): Promise<PortalUsage> {
   const now = deps.runtime.now();
   const from = Math.floor(now / DAY) * DAY - (days - 1) * DAY;
   await deps.usageWriter.flush();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { WalletAdjustment } from '../../store/repositories/wallet-adjustment-repository.ts';
+import type { WalletAdjustmentView } from '../../domain/account-portal-api.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
 import { userView } from './account-views.ts';
@@ -70,7 +71,7 @@ function notFound(id: string): GatewayError {
   return new GatewayError('not_found', `No user "${id}" exists.`);
 }
 
-function adjustmentView(entry: WalletAdjustment) {
+function adjustmentView(entry: WalletAdjustment): WalletAdjustmentView {
   return {
     id: entry.id,
     userId: entry.userId,
