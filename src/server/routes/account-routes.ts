@@ -13,7 +13,7 @@ import { listGroupModels } from '../../snapshot/snapshot.ts';
 import { generateApiKey } from '../../store/generate-api-key.ts';
 import { hashApiKey } from '../../store/hash-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
-import type { ApiKey } from '../../store/store.ts';
+import type { ApiKey } from '../../domain/api-key.ts';
 import type { PortalAccountView, PortalGroup, PortalKey, PortalRedeemAnswer, PortalSignIn, PortalUser } from '../../domain/account-portal-api.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {
