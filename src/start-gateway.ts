@@ -25,6 +25,8 @@ import { DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from './routing/circuit-
 import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
 import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
+import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
+import { createReasoningCache } from './reasoning/reasoning-cache.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 
@@ -152,6 +154,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     totalTimeoutMs,
     maxRetryWaitMs: 3_000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
+    reasoning: { sealer: createEnvelopeSealer(secretKey), cache: createReasoningCache({ now: runtime.now }) },
   };
   const metrics = new GatewayMetrics({ streams, health, snapshot });
   usageWriter.metrics = metrics;

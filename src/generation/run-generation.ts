@@ -82,6 +82,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       replyHeaders: { 'x-request-id': requestId, 'request-id': requestId },
       writer,
       signal: taken.signal,
+      reasoningScope: caller.key.id,
     });
 
     if (result.error) writeErrorReply(writer, route.protocol, result.error, requestId);

@@ -13,6 +13,7 @@ import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, type UpstreamPlan } from './upstream-plan.ts';
+import type { ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 
 interface AttemptBase {
   attempt: UsageAttempt;
@@ -72,6 +73,7 @@ export async function attemptChannel(
     upstreamModel,
     decodeClientRequest: input.decodeClientRequest,
     runtime: deps.runtime,
+    ...(deps.reasoning ? { reasoning: reasoningRestore(deps.reasoning, input, channel, protocol) } : {}),
   });
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
   const base = { attempt, warnings: plan.warnings, upstreamModel, protocol };
@@ -144,6 +146,22 @@ export async function attemptChannel(
   attempt.status = response.statusCode;
   attempt.latencyMs = deps.runtime.now() - startedAt;
   return { ...base, kind: 'ready', plan, response, first, rest, startedAt, abort: abortRequest };
+}
+
+function reasoningRestore(
+  reasoning: NonNullable<RelayDeps['reasoning']>,
+  input: RelayInput,
+  channel: Channel,
+  protocol: ProtocolId,
+): ReasoningRestoreContext {
+  const scope = input.reasoningScope;
+  return {
+    sealer: reasoning.sealer,
+    upstream: protocol,
+    channelId: channel.id,
+    keepRaw: input.clientProtocol === protocol,
+    ...(scope === undefined ? {} : { recall: (callId: string) => reasoning.cache.recall(scope, callId) }),
+  };
 }
 
 function abortError(input: RelayInput): GatewayError {

@@ -30,6 +30,8 @@ export interface PipeStreamInput {
   keepAliveMs: number;
   /** Stops the upstream when the stream is abandoned (malformed upstream data). */
   abortUpstream: () => void;
+  /** Translated lane only: rewrites canonical events between decoder and encoder (reasoning sealing). */
+  transformEvents?: (event: StreamEvent) => StreamEvent[];
 }
 
 /**
@@ -165,7 +167,9 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
   let streamError: GatewayError | undefined;
   let deliveredChars = 0;
 
-  const encode = (events: StreamEvent[]): void => {
+  const transform = input.transformEvents;
+  const encode = (decoded: StreamEvent[]): void => {
+    const events = transform ? decoded.flatMap(transform) : decoded;
     for (const event of events) {
       switch (event.type) {
         case 'usage':

@@ -11,6 +11,8 @@ import { pipeStream } from './pipe-stream.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { sendReply } from './send-reply.ts';
+import type { Warning } from '../core/warning.ts';
+import { createReasoningStreamSealer, sealReplyReasoning, type ReasoningReplyContext } from '../reasoning/seal-reply-reasoning.ts';
 
 export type { RelayDeps } from './relay-deps.ts';
 export type { RelayInput } from './relay-input.ts';
@@ -113,6 +115,11 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     const base = { channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol };
     const upstreamCodec = getCodec(outcome.plan.protocol);
     const headers = replyHeaders(input, warnings, outcome.plan.stream);
+    const replyWarnings: Warning[] = [];
+    const sealing = replySealing(deps, input, channel.id, outcome.plan.protocol, outcome.plan.passthrough, replyWarnings);
+    const noteReplyWarnings = () => {
+      for (const warning of replyWarnings) warnings.add(formatWarning(warning));
+    };
     if (outcome.first === undefined || outcome.rest === undefined) {
       const reply = await sendReply({
         response: outcome.response,
@@ -122,7 +129,9 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         runtime: deps.runtime,
         writer: input.writer,
         headers,
+        ...(sealing ? { transformResponse: (response) => sealReplyReasoning(response, sealing) } : {}),
       });
+      noteReplyWarnings();
       settleHealth(deps, channel, lease, outcome.startedAt, reply.error);
       if (reply.error && !input.writer.started) {
         // The reply was unusable and nothing reached the client yet: another channel may do better.
@@ -146,7 +155,9 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         writer: input.writer,
         keepAliveMs: deps.keepAliveMs,
         abortUpstream: () => outcome.abort(),
+        ...(sealing ? { transformEvents: createReasoningStreamSealer(sealing) } : {}),
       });
+      noteReplyWarnings();
       // A client that went away is not the channel's fault.
       settleHealth(deps, channel, lease, outcome.startedAt, input.signal.aborted ? undefined : streamed.error);
       return finish({ ...base, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
@@ -157,6 +168,33 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
 
   if (lastFailure) return finish({ status: lastFailure.error.status, error: lastFailure.error });
   return finish({ status: 503, error: noChannelError(deps, input) });
+}
+
+/** How this reply's reasoning state reaches the client, when the client speaks another protocol. */
+function replySealing(
+  deps: RelayDeps,
+  input: RelayInput,
+  channelId: string,
+  upstream: ProtocolId,
+  passthrough: boolean,
+  warnings: Warning[],
+): ReasoningReplyContext | undefined {
+  const reasoning = deps.reasoning;
+  if (!reasoning || passthrough || upstream === input.clientProtocol) return undefined;
+  const scope = input.reasoningScope;
+  return {
+    sealer: reasoning.sealer,
+    upstream,
+    client: input.clientProtocol,
+    channelId,
+    clientCarries: input.clientProtocol !== 'openai-responses' || includesEncryptedReasoning(input.body),
+    ...(scope === undefined ? {} : { remember: (callIds: string[], envelope: string) => reasoning.cache.remember(scope, callIds, envelope) }),
+    warnings,
+  };
+}
+
+function includesEncryptedReasoning(body: Record<string, unknown>): boolean {
+  return Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
 }
 
 function settleHealth(deps: RelayDeps, channel: Channel, lease: Lease, startedAt: number, error: GatewayError | undefined): void {

@@ -3,6 +3,8 @@ import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { ChannelHealth } from '../routing/channel-health.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
 import type { StreamGauge } from './stream-gauge.ts';
+import type { EnvelopeSealer } from '../reasoning/reasoning-envelope.ts';
+import type { ReasoningCache } from '../reasoning/reasoning-cache.ts';
 
 /** What the relay is built with, once per process. */
 export interface RelayDeps {
@@ -21,4 +23,6 @@ export interface RelayDeps {
   maxRetryWaitMs: number;
   /** Keep-alive frames to the client after this much upstream silence. */
   keepAliveMs: number;
+  /** Carries upstream reasoning state through clients of other protocols (absent: not carried). */
+  reasoning?: { sealer: EnvelopeSealer; cache: ReasoningCache };
 }

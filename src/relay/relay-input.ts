@@ -29,4 +29,6 @@ export interface RelayInput {
   writer: ClientWriter;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /** Whose reasoning cache entries this request may see (the API key id). */
+  reasoningScope?: string;
 }

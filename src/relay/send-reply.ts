@@ -1,6 +1,7 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
+import type { ChatResponse } from '../core/chat-response.ts';
 import type { ProtocolCodec } from '../protocols/protocol-codec.ts';
 import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
@@ -13,6 +14,8 @@ export interface SendReplyInput {
   runtime: RuntimeContext;
   writer: ClientWriter;
   headers: Record<string, string>;
+  /** Translated lane only: rewrites the decoded reply before it is encoded (reasoning sealing). */
+  transformResponse?: (response: ChatResponse) => ChatResponse;
 }
 
 export interface ReplyOutcome {
@@ -55,7 +58,7 @@ export async function sendReply(input: SendReplyInput): Promise<ReplyOutcome> {
 
   try {
     const decoded = input.upstreamCodec.decodeResponse(parsed, input.runtime).value;
-    const body = input.clientCodec.encodeResponse(decoded, input.runtime);
+    const body = input.clientCodec.encodeResponse(input.transformResponse ? input.transformResponse(decoded) : decoded, input.runtime);
     input.writer.writeHead(200, input.headers);
     input.writer.end(JSON.stringify(body));
     return { usage: decoded.usage, error: undefined };

@@ -2,6 +2,9 @@ import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Warning } from '../core/warning.ts';
 import type { ProtocolCodec, ProtocolId } from '../protocols/protocol-codec.ts';
+import { enforceAnthropicThinking } from '../reasoning/enforce-anthropic-thinking.ts';
+import { ENVELOPE_PREFIX } from '../reasoning/reasoning-envelope.ts';
+import { restoreRequestReasoning, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 
 /** How one attempt talks to its upstream: same protocol (passthrough) or translated. */
 export interface UpstreamPlan {
@@ -24,6 +27,8 @@ export interface PlanInput {
   /** Decodes the client body once, on first need (passthrough attempts never need it). */
   decodeClientRequest: () => { request: ChatRequest; warnings: Warning[] };
   runtime: RuntimeContext;
+  /** Reasoning state the gateway sealed for clients: opened for this upstream and channel. */
+  reasoning?: ReasoningRestoreContext;
 }
 
 /**
@@ -32,7 +37,9 @@ export interface PlanInput {
  * the translated lane the client's request, decoded once, is encoded for the upstream.
  */
 export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
-  if (input.clientProtocol === input.upstreamProtocol) {
+  // A body carrying the gateway's reasoning envelopes (from a turn another provider served)
+  // must be unwrapped, never forwarded: the upstream would refuse them as corrupt signatures.
+  if (input.clientProtocol === input.upstreamProtocol && !carriesEnvelopes(input)) {
     return {
       protocol: input.upstreamProtocol,
       passthrough: true,
@@ -46,16 +53,29 @@ export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
       warnings: [],
     };
   }
-  const { request, warnings } = input.decodeClientRequest();
+  const decoded = input.decodeClientRequest();
+  const restored = input.reasoning ? restoreRequestReasoning(decoded.request, input.reasoning) : { request: decoded.request, warnings: [] };
   const encoded = input.upstreamCodec.encodeRequest(
-    { ...request, model: input.upstreamModel, stream: input.stream },
+    { ...restored.request, model: input.upstreamModel, stream: input.stream },
     input.runtime,
   );
+  const warnings = [...decoded.warnings, ...restored.warnings, ...encoded.warnings];
+  if (input.upstreamProtocol === 'anthropic-messages') enforceAnthropicThinking(encoded.value.body, warnings);
   return {
     protocol: input.upstreamProtocol,
     passthrough: false,
     body: JSON.stringify(encoded.value.body),
     stream: input.stream,
-    warnings: [...warnings, ...encoded.warnings],
+    warnings,
   };
+}
+
+function carriesEnvelopes(input: PlanInput): boolean {
+  if (!input.reasoning) return false;
+  if (input.rawBody !== undefined) return input.rawBody.includes(ENVELOPE_PREFIX);
+  try {
+    return JSON.stringify(input.clientBody).includes(ENVELOPE_PREFIX);
+  } catch {
+    return false;
+  }
 }

@@ -3,8 +3,6 @@ import type { SimulatorFinish, SimulatorUsage } from './simulator-script.ts';
 import { namedFrame } from './sse-frame.ts';
 import type { TurnPlan } from './turn-plan.ts';
 
-// The real API signs every thinking block; stand in with a fixed, obviously fake signature.
-const PLACEHOLDER_SIGNATURE = 'c2ltdWxhdG9yLXNpZ25hdHVyZQ==';
 
 function stopReason(finish: SimulatorFinish): string {
   switch (finish) {
@@ -46,8 +44,17 @@ function toolUseId(plan: TurnPlan, index: number): string {
   return plan.toolCalls[index]?.id ?? `toolu_${plan.sequenceId}_${index}`;
 }
 
+// The real API signs every thinking block over its text; a scripted signature counts as issued.
+const signatures = new WeakMap<TurnPlan, string>();
 function signature(plan: TurnPlan): string {
-  return plan.reasoning?.signature ?? PLACEHOLDER_SIGNATURE;
+  const known = signatures.get(plan);
+  if (known !== undefined) return known;
+  const text = plan.reasoning?.text ?? '';
+  const scripted = plan.reasoning?.signature;
+  if (scripted !== undefined) plan.seal.registerScripted(scripted, text);
+  const issued = scripted ?? plan.seal.anthropicSignature(text);
+  signatures.set(plan, issued);
+  return issued;
 }
 
 function renderBody(plan: TurnPlan): unknown {

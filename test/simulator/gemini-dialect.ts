@@ -2,6 +2,7 @@ import type { Dialect, StreamRendering } from './dialect.ts';
 import type { SimulatorFinish, SimulatorUsage } from './simulator-script.ts';
 import { dataFrame } from './sse-frame.ts';
 import type { TurnPlan } from './turn-plan.ts';
+import { isGemini3 } from './reasoning-rules.ts';
 
 type Part = Record<string, unknown>;
 
@@ -50,9 +51,20 @@ function functionCallParts(plan: TurnPlan): Part[] {
   }));
 }
 
+// Gemini 3 always signs (it always thinks); older models only when a signature is scripted.
+const signatures = new WeakMap<TurnPlan, string | undefined>();
+function planSignature(plan: TurnPlan): string | undefined {
+  if (signatures.has(plan)) return signatures.get(plan);
+  const scripted = plan.reasoning?.signature;
+  if (scripted !== undefined) plan.seal.registerScripted(scripted);
+  const signature = scripted ?? (isGemini3(plan.model) ? plan.seal.geminiSignature() : undefined);
+  signatures.set(plan, signature);
+  return signature;
+}
+
 /** Gemini signs the first answer part after its thoughts: the first function call, else the text. */
 function signFirst(parts: Part[], plan: TurnPlan): Part[] {
-  const signature = plan.reasoning?.signature;
+  const signature = planSignature(plan);
   if (signature === undefined) return parts;
   const target = parts.findIndex((part) => 'functionCall' in part);
   const index = target >= 0 ? target : parts.findIndex((part) => part.thought !== true);
@@ -88,7 +100,7 @@ function streamedParts(plan: TurnPlan): Part[][] {
   // Unlike other providers, Gemini never streams arguments: each call arrives whole.
   if (plan.toolCalls.length > 0) chunks.push(functionCallParts(plan));
   if (chunks.length === 0) chunks.push([{ text: '' }]);
-  const signature = plan.reasoning?.signature;
+  const signature = planSignature(plan);
   if (signature !== undefined) {
     const first = chunks.findIndex((parts) => parts.some((part) => part.thought !== true));
     if (first >= 0) chunks[first] = signFirst(chunks[first]!, plan);

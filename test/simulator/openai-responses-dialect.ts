@@ -29,10 +29,20 @@ function wantsEncryptedReasoning(plan: TurnPlan): boolean {
 function reasoningItem(plan: TurnPlan, summaryText: string | undefined): Item {
   const item: Item = { id: `rs_${plan.sequenceId}`, type: 'reasoning', summary: [] as unknown[] };
   if (summaryText !== undefined) item.summary = [{ type: 'summary_text', text: summaryText }];
-  if (summaryText !== undefined && wantsEncryptedReasoning(plan)) {
-    item.encrypted_content = plan.reasoning?.signature ?? null;
-  }
+  if (summaryText !== undefined && wantsEncryptedReasoning(plan)) item.encrypted_content = encryptedContent(plan);
   return item;
+}
+
+// Encrypted once per answer, so the streamed and final items agree; a scripted value counts as issued.
+const encrypted = new WeakMap<TurnPlan, string>();
+function encryptedContent(plan: TurnPlan): string {
+  const known = encrypted.get(plan);
+  if (known !== undefined) return known;
+  const scripted = plan.reasoning?.signature;
+  if (scripted !== undefined) plan.seal.registerScripted(scripted);
+  const value = scripted ?? plan.seal.responsesEncrypted();
+  encrypted.set(plan, value);
+  return value;
 }
 
 function messageItem(plan: TurnPlan, done: boolean): Item {
@@ -51,6 +61,8 @@ function outputText(text: string): Item {
 
 function functionCallItem(plan: TurnPlan, index: number, done: boolean): Item {
   const call = plan.toolCalls[index]!;
+  // A call made after reasoning may only come back together with that reasoning item.
+  if (plan.reasoning !== undefined) plan.seal.rememberCall(`fc_${plan.sequenceId}_${index}`, `rs_${plan.sequenceId}`);
   return {
     id: `fc_${plan.sequenceId}_${index}`,
     type: 'function_call',

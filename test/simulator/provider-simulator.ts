@@ -19,6 +19,8 @@ import type { SimulatorScript } from './simulator-script.ts';
 import { planFaultedStream } from './stream-fault-plan.ts';
 import { writeStream } from './stream-writer.ts';
 import { planTurn } from './turn-plan.ts';
+import { createReasoningSeal } from './reasoning-seal.ts';
+import { checkReasoningRules } from './reasoning-rules.ts';
 import { waitUnlessClosed } from './wait-unless-closed.ts';
 
 export interface ProviderSimulatorOptions {
@@ -115,6 +117,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   const listeners = new Set<(request: RecordedRequest) => void>();
   const sockets = new Set<Socket>();
   let defaultScript = EMPTY_SCRIPT;
+  const seal = createReasoningSeal();
   let sequence = 0;
   let active = 0;
 
@@ -169,6 +172,13 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       }
     }
 
+    // Like the real APIs, reasoning state that does not check out is refused before any work.
+    const refused = checkReasoningRules(recorded, seal);
+    if (refused !== undefined) {
+      await writeJsonReply(response, reply(refused.status, refused.body), undefined);
+      return;
+    }
+
     const script = queue.shift() ?? defaultScript;
     if (!(await waitUnlessClosed(response, script.delayMs ?? 0))) return;
     const fault = script.fault;
@@ -209,7 +219,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       case 'generate': {
         const dialect = DIALECTS[route.protocol];
         const createdSeconds = Math.floor(now() / 1000);
-        const plan = planTurn(script, recorded, { model, sequenceId, createdSeconds });
+        const plan = planTurn(script, recorded, { model, sequenceId, createdSeconds, seal });
         if (!recorded.stream) {
           await writeJsonReply(response, reply(200, dialect.renderBody(plan)), fault);
           return;

@@ -1,3 +1,4 @@
+import type { ReasoningSeal } from './reasoning-seal.ts';
 import type { RecordedRequest } from './recorded-request.ts';
 import type { SimulatorFinish, SimulatorScript, SimulatorUsage } from './simulator-script.ts';
 import { DEFAULT_TEXT } from './simulator-script.ts';
@@ -32,6 +33,8 @@ export interface TurnPlan {
   toolCalls: readonly PlannedToolCall[];
   finish: SimulatorFinish;
   usage: SimulatorUsage;
+  /** Signs what the answer hands out (thinking signatures, thought signatures, encrypted reasoning). */
+  seal: ReasoningSeal;
 }
 
 interface PreparedParts {
@@ -90,7 +93,7 @@ function estimateTokens(characters: number): number {
 export function planTurn(
   script: SimulatorScript,
   request: RecordedRequest,
-  identity: { model: string; sequenceId: string; createdSeconds: number },
+  identity: { model: string; sequenceId: string; createdSeconds: number; seal: ReasoningSeal },
 ): TurnPlan {
   const parts = prepare(script);
   let text: string;

@@ -1,0 +1,79 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { ProtocolId } from '../protocols/protocol-codec.ts';
+
+/**
+ * One piece of an upstream's reasoning state, in the upstream's own terms. The gateway hands
+ * these to clients of another protocol sealed in an envelope, and gives them back to the same
+ * upstream exactly as issued.
+ */
+export type ReasoningState =
+  /** Anthropic thinking block: the text is part of what the signature covers. */
+  | { kind: 'anthropic-thinking'; text: string; signature: string }
+  | { kind: 'anthropic-redacted'; data: string }
+  /** Gemini thought signature on a function call (the one Gemini 3 insists on). */
+  | { kind: 'gemini-call'; callId: string; signature: string }
+  /** Gemini thought signature on a text part (and on thought parts when the client dropped them). */
+  | { kind: 'gemini-text'; signature: string }
+  | { kind: 'gemini-thought'; text: string; signature: string }
+  /** OpenAI Responses reasoning item with its encrypted content. */
+  | { kind: 'openai-reasoning'; itemId?: string; text: string; encryptedContent: string };
+
+/** What an envelope binds its state to: one upstream protocol on one channel. */
+export interface EnvelopeBinding {
+  protocol: ProtocolId;
+  channelId: string;
+}
+
+export interface OpenedEnvelope extends EnvelopeBinding {
+  states: ReasoningState[];
+}
+
+// "SYR" + version 1: recognisable after base64 ("U1lSA…") without being parsed.
+const MAGIC = Buffer.from([0x53, 0x59, 0x52, 0x01]);
+const MAC_BYTES = 16;
+export const ENVELOPE_PREFIX = MAGIC.toString('base64').slice(0, 5);
+
+export interface EnvelopeSealer {
+  seal(binding: EnvelopeBinding, states: ReasoningState[]): string;
+  /** The envelope's contents when it is one of ours and untouched; undefined otherwise. */
+  open(value: string): OpenedEnvelope | undefined;
+}
+
+export function looksLikeEnvelope(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith(ENVELOPE_PREFIX);
+}
+
+/**
+ * Envelopes are plain base64 (some clients treat thoughtSignature as bytes and re-encode it),
+ * opaque to clients (deflated JSON) and authenticated with an HMAC under a key derived from the
+ * gateway's secret. The MAC covers the protocol and channel, so a client can neither forge
+ * reasoning state nor move one channel's state to another.
+ */
+export function createEnvelopeSealer(gatewaySecret: Buffer | string): EnvelopeSealer {
+  const key = createHmac('sha256', gatewaySecret).update('switchyard reasoning envelope v1').digest();
+  const mac = (body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
+  return {
+    seal(binding, states) {
+      const body = deflateRawSync(Buffer.from(JSON.stringify({ p: binding.protocol, c: binding.channelId, s: states })));
+      return Buffer.concat([MAGIC, mac(body), body]).toString('base64');
+    },
+    open(value) {
+      if (!looksLikeEnvelope(value)) return undefined;
+      const raw = Buffer.from(value, 'base64');
+      if (raw.length <= MAGIC.length + MAC_BYTES || !raw.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+      const body = raw.subarray(MAGIC.length + MAC_BYTES);
+      if (!timingSafeEqual(raw.subarray(MAGIC.length, MAGIC.length + MAC_BYTES), mac(body))) return undefined;
+      try {
+        const parsed = JSON.parse(inflateRawSync(body, { maxOutputLength: 16 * 1024 * 1024 }).toString('utf8')) as {
+          p: ProtocolId;
+          c: string;
+          s: ReasoningState[];
+        };
+        return { protocol: parsed.p, channelId: parsed.c, states: Array.isArray(parsed.s) ? parsed.s : [] };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
