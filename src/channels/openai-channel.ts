@@ -5,8 +5,11 @@ import { joinUrl } from './channel-adapter.ts';
 export const openaiChannel: ChannelAdapter = {
   kind: 'openai',
   protocols: ['openai-chat', 'openai-responses'],
+  // A Responses-capable channel serves every client but Chat's own through Responses: reasoning
+  // models keep their reasoning chain only there (encrypted, handed back next turn); Chat
+  // clients keep their same-protocol lane.
   selectProtocol(channel, clientProtocol) {
-    return clientProtocol === 'openai-responses' && channel.supportsResponses ? 'openai-responses' : 'openai-chat';
+    return clientProtocol !== 'openai-chat' && channel.supportsResponses ? 'openai-responses' : 'openai-chat';
   },
   buildRequest({ channel, apiKey, protocol }) {
     const path = protocol === 'openai-responses' ? '/responses' : '/chat/completions';

@@ -89,7 +89,9 @@ function dedupe(states: ReasoningState[]): ReasoningState[] {
  */
 function applyStates(content: AssistantContentPart[], states: ReasoningState[]): AssistantContentPart[] {
   const leading: ReasoningPart[] = [];
-  let replacesReasoning = false;
+  // Recovered state makes the client's copies of the thought text redundant: the upstream
+  // either gets its own blocks back below or (Gemini) never needs unsigned thoughts.
+  let replacesReasoning = states.length > 0;
   let textSignature: string | undefined;
   for (const state of states) {
     switch (state.kind) {

@@ -47,10 +47,26 @@ export function encodeGeminiContents(messages: Message[], warnings: Warning[]): 
       }
     }
   }
-  for (const content of contents) {
-    if (content.role !== 'model') continue;
+  // The current turn (after the last user text) is the part Gemini 3 validates.
+  let turnStart = -1;
+  contents.forEach((content, index) => {
+    if (content.role === 'user' && content.parts.some((part) => part.text !== undefined)) turnStart = index;
+  });
+  let skipped = 0;
+  contents.forEach((content, index) => {
+    if (content.role !== 'model') return;
     const firstCall = content.parts.find((part) => part.functionCall !== undefined);
-    if (firstCall && firstCall.thoughtSignature === undefined) firstCall.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
+    if (firstCall && firstCall.thoughtSignature === undefined) {
+      firstCall.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
+      if (index > turnStart) skipped += 1;
+    }
+  });
+  if (skipped > 0) {
+    warnings.push({
+      type: 'compatibility',
+      feature: 'thought_signature',
+      detail: `${skipped} function call(s) of the current turn had no Gemini thought signature to give back; sent Gemini's documented skip_thought_signature_validator instead`,
+    });
   }
   return contents;
 }

@@ -1,3 +1,4 @@
+import { encodeReasoningDetail } from './openai-chat-reasoning-details.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import { emptyUsage, type Usage } from '../../core/usage.ts';
@@ -37,6 +38,7 @@ export function createOpenAiChatStreamEncoder(context: RuntimeContext, options: 
     return formatSseJson(payload);
   }
 
+  let reasoningDetails = 0;
   /** A stream whose first event is not response-start still needs an identity. */
   function start(): string {
     if (started) return '';
@@ -59,9 +61,15 @@ export function createOpenAiChatStreamEncoder(context: RuntimeContext, options: 
         case 'text-start':
         case 'text-end':
         case 'reasoning-start':
-        case 'reasoning-end':
         case 'tool-call-end':
           return start();
+        case 'reasoning-end': {
+          const detail = encodeReasoningDetail(
+            { type: 'reasoning', text: '', ...(event.signature === undefined ? {} : { signature: event.signature }), ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}) },
+            reasoningDetails++,
+          );
+          return detail ? start() + chunk({ reasoning_details: [detail] }) : start();
+        }
         case 'text-delta':
           return event.delta === '' ? start() : start() + chunk({ content: event.delta });
         case 'reasoning-delta':

@@ -1,3 +1,4 @@
+import { decodeReasoningDetails } from './openai-chat-reasoning-details.ts';
 import type {
   AssistantContentPart,
   Message,
@@ -96,6 +97,7 @@ function readAssistant(message: Record<string, unknown>, param: string, names: M
   // DeepSeek-style hosts and gateways carry thinking as `reasoning_content`; it came before the answer.
   const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : undefined;
   if (reasoning) parts.push({ type: 'reasoning', text: reasoning });
+  parts.push(...decodeReasoningDetails(message.reasoning_details));
   const content = message.content;
   if (typeof content === 'string') {
     if (content !== '') parts.push({ type: 'text', text: content });

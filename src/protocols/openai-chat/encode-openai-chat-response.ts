@@ -2,6 +2,7 @@ import type { ChatResponse } from '../../core/chat-response.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { OpenAiChatToolCall } from './encode-openai-chat-messages.ts';
 import { toOpenAiUsage } from './convert-openai-usage.ts';
+import { encodeReasoningDetail } from './openai-chat-reasoning-details.ts';
 import { ensureIdPrefix } from './ensure-id-prefix.ts';
 import { toOpenAiFinishReason } from './map-openai-finish-reason.ts';
 
@@ -10,10 +11,14 @@ export function encodeOpenAiChatResponse(response: ChatResponse, context: Runtim
   let text = '';
   let reasoning = '';
   const calls: OpenAiChatToolCall[] = [];
+  const details: Record<string, unknown>[] = [];
   for (const part of response.content) {
     if (part.type === 'text') text += part.text;
-    else if (part.type === 'reasoning') reasoning += part.text;
-    else calls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: part.arguments } });
+    else if (part.type === 'reasoning') {
+      reasoning += part.text;
+      const detail = encodeReasoningDetail(part, details.length);
+      if (detail) details.push(detail);
+    } else calls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: part.arguments } });
   }
   const message: Record<string, unknown> = {
     role: 'assistant',
@@ -21,6 +26,7 @@ export function encodeOpenAiChatResponse(response: ChatResponse, context: Runtim
     refusal: null,
   };
   if (reasoning !== '') message.reasoning_content = reasoning;
+  if (details.length > 0) message.reasoning_details = details;
   if (calls.length > 0) message.tool_calls = calls;
   return {
     id: ensureIdPrefix(response.id, 'chatcmpl-', context),

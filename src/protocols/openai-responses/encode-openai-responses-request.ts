@@ -57,6 +57,8 @@ export function encodeOpenAiResponsesRequest(request: ChatRequest): Decoded<Upst
   if (request.reasoning) {
     const effort = encodeOpenAiReasoningEffort(request.reasoning, warnings);
     if (effort !== undefined) body.reasoning = { effort };
+    // Stateless calls keep the reasoning chain only through its encrypted form, handed back next turn.
+    if (request.reasoning.enabled) body.include = ['reasoning.encrypted_content'];
   }
   if (request.responseFormat) body.text = { format: encodeOpenAiResponseFormat(request.responseFormat, (spec) => spec) };
   if (request.user !== undefined) body.user = request.user;
