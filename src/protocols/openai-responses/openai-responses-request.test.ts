@@ -177,6 +177,7 @@ describe('encodeOpenAiResponsesRequest', () => {
       tool_choice: { type: 'function', name: 'shell' },
       max_output_tokens: 100,
       reasoning: { effort: 'high' },
+      include: ['reasoning.encrypted_content'],
       text: { format: { type: 'json_object' } },
       stream: true,
       store: false,
