@@ -44,17 +44,18 @@ export function sealReplyReasoning(response: ChatResponse, context: ReasoningRep
     context.warnings.push(NOT_CARRIED);
     return { ...response, content };
   }
-  placeEnvelope(content, context.client, envelope);
+  placeEnvelope(content, context.client, envelope, callIds.length > 0);
   return { ...response, content };
 }
 
-function placeEnvelope(content: AssistantContentPart[], client: ProtocolId, envelope: string): void {
+/** `allowCarrier`: add a block of its own when the reply has no slot (only worth it before tool results). */
+function placeEnvelope(content: AssistantContentPart[], client: ProtocolId, envelope: string, allowCarrier: boolean): void {
   const slot = clientSlot(client);
   if (slot === 'gemini-signature') {
     // Gemini clients keep signatures on function calls (Gemini CLI drops thought parts from history).
     const target = content.find((part) => part.type === 'tool-call') ?? content.find((part) => part.type === 'text');
     if (target && (target.type === 'tool-call' || target.type === 'text')) putGeminiSignature(target, envelope);
-    else {
+    else if (allowCarrier) {
       const carrier = { type: 'text' as const, text: '' };
       putGeminiSignature(carrier, envelope);
       content.push(carrier);
@@ -63,7 +64,7 @@ function placeEnvelope(content: AssistantContentPart[], client: ProtocolId, enve
   }
   const reasoning = content.find((part): part is ReasoningPart => part.type === 'reasoning');
   if (reasoning) putOnReasoning(reasoning, slot, envelope);
-  else {
+  else if (allowCarrier) {
     const carrier: ReasoningPart = { type: 'reasoning', text: '' };
     putOnReasoning(carrier, slot, envelope);
     content.unshift(carrier);
@@ -174,8 +175,14 @@ export function createReasoningStreamSealer(context: ReasoningReplyContext): (ev
         return [out, ...carrierEvents(envelope)];
       }
       case 'response-end': {
+        if (callIds.length === 0) {
+          // A final answer: no provider validates its state later, and a trailing carrier block
+          // would be the last thing some clients show (Claude Code prints the last block).
+          pending = [];
+          return [event];
+        }
         const envelope = sealPending();
-        if (all.length > 0 && callIds.length > 0) context.remember?.(callIds, context.sealer.seal(binding, all));
+        if (all.length > 0) context.remember?.(callIds, context.sealer.seal(binding, all));
         return envelope === undefined ? [event] : [...carrierEvents(envelope), event];
       }
       default:
