@@ -139,6 +139,34 @@ describe('real CLIs: two-step tool loop with reasoning state (strict simulator)'
     assert.equal(result.code, 0, `${name} exited ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr.slice(-3000)}`);
     assert.ok(loop.length > 0, `${name}: the tool result never reached the upstream (${requests.length} requests)`);
     assert.match(result.stdout, new RegExp(SECRET), `${name} printed the final answer`);
+    return loop.map((request) => request.body as Json);
+  };
+  /** The upstream got back the reasoning state it issued, not a fallback. */
+  const assertStateCarried = (upstream: (typeof UPSTREAMS)[number], bodies: Json[], name: string) => {
+    const body = bodies[0]!;
+    const text = JSON.stringify(body);
+    switch (upstream.name) {
+      case 'anthropic': {
+        assert.match(String(body.thinking?.type), /^(enabled|adaptive)$/, `${name}: thinking on`);
+        const assistant = body.messages.at(-2);
+        assert.equal(assistant.role, 'assistant');
+        assert.equal(assistant.content[0].type, 'thinking', `${name}: the assistant turn starts with the signed thinking block`);
+        break;
+      }
+      case 'gemini-3': {
+        const model = [...body.contents].reverse().find((content: Json) => content.role === 'model');
+        const call = model.parts.find((part: Json) => part.functionCall);
+        assert.ok(call.thoughtSignature && call.thoughtSignature !== 'skip_thought_signature_validator', `${name}: Gemini's own signature is back on the call`);
+        break;
+      }
+      case 'openai-responses':
+        assert.equal(body.store, false);
+        assert.ok(body.input.some((item: Json) => item.type === 'reasoning' && typeof item.encrypted_content === 'string'), `${name}: encrypted reasoning is back`);
+        break;
+      default:
+        throw new Error(`unknown upstream ${JSON.stringify(upstream)}`);
+    }
+    assert.doesNotMatch(text, /U1lSA/, `${name}: no envelope reaches the upstream`);
   };
 
   for (const upstream of UPSTREAMS) {
@@ -160,7 +188,7 @@ describe('real CLIs: two-step tool loop with reasoning state (strict simulator)'
         },
         directory,
       );
-      assertLoop(result, 'claude', since);
+      assertStateCarried(upstream, assertLoop(result, 'claude', since), 'claude');
     });
 
     test(`gemini -p: tool loop on ${upstream.name}`, async () => {
@@ -180,7 +208,7 @@ describe('real CLIs: two-step tool loop with reasoning state (strict simulator)'
         },
         directory,
       );
-      assertLoop(result, 'gemini', since);
+      assertStateCarried(upstream, assertLoop(result, 'gemini', since), 'gemini');
     });
 
     test(`codex exec: tool loop on ${upstream.name}`, async () => {
@@ -208,7 +236,7 @@ describe('real CLIs: two-step tool loop with reasoning state (strict simulator)'
         { HOME: directory, CODEX_HOME: join(directory, '.codex'), SWITCHYARD_API_KEY: keys.get(upstream.name)! },
         directory,
       );
-      assertLoop(result, 'codex', since);
+      assertStateCarried(upstream, assertLoop(result, 'codex', since), 'codex');
     });
   }
 });
