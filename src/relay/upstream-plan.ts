@@ -70,11 +70,14 @@ export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
   };
 }
 
+/** Envelopes are whole JSON string values, so the marker follows a quote (base64 inside images never starts one). */
+const QUOTED_ENVELOPE = `"${ENVELOPE_PREFIX}`;
+
 function carriesEnvelopes(input: PlanInput): boolean {
   if (!input.reasoning) return false;
-  if (input.rawBody !== undefined) return input.rawBody.includes(ENVELOPE_PREFIX);
+  if (input.rawBody !== undefined) return input.rawBody.includes(QUOTED_ENVELOPE);
   try {
-    return JSON.stringify(input.clientBody).includes(ENVELOPE_PREFIX);
+    return JSON.stringify(input.clientBody).includes(QUOTED_ENVELOPE);
   } catch {
     return false;
   }
