@@ -80,7 +80,8 @@ describe('failover under injected upstream faults', () => {
     assert.equal(health.state, 'closed');
     const opened = health.models.find((entry: { model: string }) => entry.model === 'shared');
     assert.equal(opened.state, 'open');
-    assert.match(opened.reason, /recent requests failed/);
+    // Opened on the error rate, or (when a slow machine let the 300 ms cool-down pass) reopened by a failed probe.
+    assert.match(opened.reason, /recent requests failed|503/);
     assert.equal(health.lastError.status, 503);
 
     // While open, requests go straight to the steady channel.
