@@ -5,7 +5,7 @@ import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import { formatWarning, type Warning } from '../core/warning.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
-import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
+import type { ProtocolId, StreamEncoderOptions, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { ChannelHealth } from '../routing/channel-health.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
@@ -60,7 +60,7 @@ export interface RelayResult {
   error: GatewayError | undefined;
   channel: Channel | undefined;
   upstreamModel: string | undefined;
-  upstreamProtocol: ProtocolId | undefined;
+  upstreamProtocol: UpstreamProtocolId | undefined;
   usage: Usage | undefined;
   deliveredChars: number;
   warnings: string[];

@@ -7,10 +7,11 @@ import { generateApiKey } from '../../store/generate-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import { probeChannel } from '../../relay/probe-channel.ts';
 import type { KeyLimits } from '../../domain/api-key.ts';
-import type { Channel } from '../../domain/channel.ts';
+import type { Channel, ChannelPatch } from '../../domain/channel.ts';
 import { toNewChannel } from '../../domain/new-channel.ts';
 import { StoreConflictError } from '../../store/store.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { resolveChannelBaseUrl } from '../../domain/channel-address.ts';
 import {
   channelCreateSchema,
   channelPatchSchema,
@@ -89,7 +90,16 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const input = parseAdminInput(channelPatchSchema, request.body);
         if (input.groups) await requireGroups(deps, input.groups, 'groups');
         const { apiKey, apiKeys, ...rest } = input;
-        const patch = { ...rest, ...(apiKeys ? { apiKeys } : apiKey ? { apiKeys: [apiKey] } : {}) };
+        const patch: ChannelPatch = { ...rest, ...(apiKeys ? { apiKeys } : apiKey ? { apiKeys: [apiKey] } : {}) };
+        if (input.region !== undefined && input.baseUrl === undefined) {
+          // A region change moves a derived (default) address along with it; a custom one stays.
+          const current = await store.channels.get(param(request, 'id'));
+          if (current) {
+            const before = resolveChannelBaseUrl({ ...current, baseUrl: undefined });
+            const after = resolveChannelBaseUrl({ ...current, ...rest, baseUrl: undefined });
+            if ('baseUrl' in before && before.baseUrl === current.baseUrl && 'baseUrl' in after) patch.baseUrl = after.baseUrl;
+          }
+        }
         const channel = await withConflicts(() => store.channels.update(param(request, 'id'), patch));
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();

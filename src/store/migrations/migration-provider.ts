@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialMigration } from './001-initial.ts';
+import { cloudChannelSettingsMigration } from './006-clouds-channel-settings.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -7,6 +8,7 @@ import { initialMigration } from './001-initial.ts';
  */
 export const STORE_MIGRATIONS: Record<string, Migration> = {
   '001-initial': initialMigration,
+  '006-clouds-channel-settings': cloudChannelSettingsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
