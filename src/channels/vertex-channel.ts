@@ -29,7 +29,7 @@ export const vertexChannel: ChannelAdapter = {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     const base = modelsPath(channel);
     if (protocol === 'anthropic-messages') {
-      const model = encodeURIComponent(upstreamModel.replace(/^anthropic\//i, ''));
+      const model = pathSegment(upstreamModel.replace(/^anthropic\//i, ''));
       const beta = forwardedHeaders['anthropic-beta'];
       if (beta !== undefined) headers['anthropic-beta'] = beta;
       return {
@@ -38,7 +38,7 @@ export const vertexChannel: ChannelAdapter = {
         body: toVertexAnthropicBody(body),
       };
     }
-    const model = encodeURIComponent(upstreamModel.replace(/^google\//i, ''));
+    const model = pathSegment(upstreamModel.replace(/^google\//i, ''));
     const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
     return { url: joinUrl(channel.baseUrl, `${base}/publishers/google/models/${model}:${method}`), headers };
   },
@@ -55,4 +55,9 @@ function toVertexAnthropicBody(body: string): string {
   const parsed = JSON.parse(body) as Record<string, unknown>;
   delete parsed.model;
   return JSON.stringify({ anthropic_version: VERTEX_ANTHROPIC_VERSION, ...parsed });
+}
+
+/** Vertex model versions use `@` (`claude-sonnet-4-5@20250929`), legal in a path segment and written as is. */
+function pathSegment(model: string): string {
+  return encodeURIComponent(model).replace(/%40/g, '@');
 }
