@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 
@@ -49,6 +50,11 @@ export async function verifySigV4(input: {
   for (const name of signedNames) {
     const value = input.headers[name];
     if (value !== undefined) headers[name] = value;
+  }
+  // A signed payload hash is recomputed from the body that arrived, so a body changed after
+  // signing fails the signature instead of riding on the sender's own hash.
+  if (headers['x-amz-content-sha256'] !== undefined && headers['x-amz-content-sha256'] !== 'UNSIGNED-PAYLOAD') {
+    headers['x-amz-content-sha256'] = createHash('sha256').update(input.rawBody, 'utf8').digest('hex');
   }
   const sessionToken = input.headers['x-amz-security-token'];
   const signer = new SignatureV4({
