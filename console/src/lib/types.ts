@@ -35,6 +35,9 @@ export interface Channel {
   enabled: boolean;
   supportsResponses: boolean;
   allowedPrefixes: string[];
+  apiVersion?: string;
+  region?: string;
+  project?: string;
   health?: ChannelHealth | null;
 }
 
