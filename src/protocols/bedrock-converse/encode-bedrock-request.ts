@@ -10,11 +10,26 @@ import type {
 import type { ProviderMetadata } from '../../core/provider-metadata.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Warning } from '../../core/warning.ts';
-import { createToolIdSanitizer } from '../anthropic-messages/sanitize-anthropic-tool-id.ts';
 import type { Decoded, UpstreamRequestOutput } from '../protocol-codec.ts';
 import { parseToolArguments } from '../shared/parse-tool-arguments.ts';
 
 type Block = Record<string, unknown>;
+
+/**
+ * Converse tool ids must match `^[a-zA-Z0-9_-]+$` (max 64); foreign ids (dots, colons, none)
+ * are made valid deterministically, so a call and its result still match.
+ */
+function createToolIdSanitizer(context: RuntimeContext): (id: string) => string {
+  const seen = new Map<string, string>();
+  return (id) => {
+    const known = seen.get(id);
+    if (known !== undefined) return known;
+    const cleaned = id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+    const sanitized = cleaned === '' ? context.generateId('tooluse_') : cleaned;
+    seen.set(id, sanitized);
+    return sanitized;
+  };
+}
 interface ConverseMessage {
   role: 'user' | 'assistant';
   content: Block[];
