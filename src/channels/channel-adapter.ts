@@ -1,4 +1,4 @@
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { ChannelKind } from '../domain/channel-kind.ts';
 
@@ -6,18 +6,30 @@ import type { ChannelKind } from '../domain/channel-kind.ts';
 export interface UpstreamTarget {
   url: string;
   headers: Record<string, string>;
+  /** The body to send when the kind reshapes it (Vertex's Anthropic body); otherwise the input body. */
+  body?: string;
 }
 
 export interface BuildRequestInput {
   channel: Channel;
   /** The upstream secret chosen for this attempt. */
   apiKey: string;
-  protocol: ProtocolId;
+  protocol: UpstreamProtocolId;
   upstreamModel: string;
   stream: boolean;
   /** Client headers a same-protocol upstream should see unchanged (e.g. `anthropic-beta`). */
   forwardedHeaders: Record<string, string>;
+  /** The JSON body the codec (or the passthrough lane) produced; signing kinds sign it. */
+  body: string;
+  /** Ends credential exchanges (a Vertex token mint) with the request. */
+  signal?: AbortSignal;
 }
+
+/**
+ * How an upstream frames a stream: Server-Sent Events (everyone but Bedrock) or AWS's binary
+ * event-stream, which the relay turns into SSE messages before the codec sees them.
+ */
+export type StreamFraming = 'sse' | 'aws-event-stream';
 
 /**
  * A kind of upstream: how to reach it. Deliberately small — what the wire looks like is the
@@ -26,10 +38,16 @@ export interface BuildRequestInput {
 export interface ChannelAdapter {
   readonly kind: ChannelKind;
   /** The protocols this kind speaks, best first. */
-  readonly protocols: readonly ProtocolId[];
-  /** Which protocol to use for a request that arrived in `clientProtocol`. */
-  selectProtocol(channel: Channel, clientProtocol: ProtocolId): ProtocolId;
-  buildRequest(input: BuildRequestInput): UpstreamTarget;
+  readonly protocols: readonly UpstreamProtocolId[];
+  /** Stream framing; `sse` when absent. */
+  readonly streamFraming?: StreamFraming;
+  /**
+   * Which protocol to use for a request that arrived in `clientProtocol`, for the upstream
+   * model (Vertex serves Gemini and Claude models, each in its own wire format).
+   */
+  selectProtocol(channel: Channel, clientProtocol: ProtocolId, upstreamModel: string): UpstreamProtocolId;
+  /** May be asynchronous: cloud kinds mint or sign credentials per request. */
+  buildRequest(input: BuildRequestInput): UpstreamTarget | Promise<UpstreamTarget>;
   /** The cheapest request that proves the channel works (for channel tests and health checks). */
   buildProbe?(model: string): Record<string, unknown>;
 }

@@ -21,6 +21,10 @@ export async function applyConfigChannels(store: Store, channels: readonly Confi
     for (const field of Object.keys(desired) as Array<keyof NewChannel>) {
       if (!sameValue(current[field], desired[field])) Object.assign(patch, { [field]: desired[field] });
     }
+    // Cloud settings absent from the file clear a stored value ('' is stored as none).
+    for (const field of ['apiVersion', 'region', 'project'] as const) {
+      if ((current[field] ?? '') !== (desired[field] ?? '')) patch[field] = desired[field] ?? '';
+    }
     if (Object.keys(patch).length === 0) {
       summary.unchanged.push(desired.name);
     } else {

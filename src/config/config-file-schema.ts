@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BILLING_MODES } from '../domain/billing-mode.ts';
+import { REGION_PATTERN, resolveChannelBaseUrl } from '../domain/channel-address.ts';
 import { CHANNEL_KINDS } from '../domain/channel-kind.ts';
 import { MAX_PRICE_MULTIPLIER, MAX_PRICE_USD_PER_MILLION, MAX_USD_AMOUNT } from '../billing/money-bounds.ts';
 import { isIpOrCidr } from './is-ip-or-cidr.ts';
@@ -84,7 +85,11 @@ export const configChannelSchema = z
   .strictObject({
     name,
     provider: z.enum(CHANNEL_KINDS, { error: `must be one of ${CHANNEL_KINDS.join(', ')}` }),
-    baseUrl: httpUrl,
+    /** Optional for vertex and bedrock (derived from the region). */
+    baseUrl: httpUrl.optional(),
+    apiVersion: name.optional(),
+    region: name.regex(REGION_PATTERN, { error: 'must be a region name such as us-east-1' }).optional(),
+    project: name.optional(),
     apiKey: name.optional(),
     apiKeys: z.array(name, { error: 'must be a list of secrets' }).min(1, { error: 'must not be empty' }).optional(),
     models: names.min(1, { error: 'must list at least one model' }),
@@ -100,6 +105,8 @@ export const configChannelSchema = z
     if ((channel.apiKey === undefined) === (channel.apiKeys === undefined)) {
       context.addIssue({ code: 'custom', path: ['apiKey'], message: 'give exactly one of apiKey or apiKeys' });
     }
+    const address = resolveChannelBaseUrl(channel);
+    if ('field' in address) context.addIssue({ code: 'custom', path: [address.field], message: address.message });
   });
 
 export const configKeySchema = z.strictObject({

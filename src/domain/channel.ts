@@ -21,6 +21,12 @@ export interface Channel {
   supportsResponses: boolean;
   /** Path prefixes (e.g. `antigravity`) allowed to route here; empty = every surface. */
   allowedPrefixes: string[];
+  /** Azure only: the `api-version` query parameter (a default GA version when absent). */
+  apiVersion?: string;
+  /** Vertex and Bedrock: the cloud region (`us-east5`, `global`, `us-east-1`). */
+  region?: string;
+  /** Vertex only: the Google Cloud project id. */
+  project?: string;
   createdAt: number;
   updatedAt: number;
 }

@@ -1,3 +1,4 @@
+import { resolveChannelBaseUrl } from './channel-address.ts';
 import type { ChannelKind } from './channel-kind.ts';
 import type { NewChannel } from './channel.ts';
 
@@ -8,7 +9,11 @@ import type { NewChannel } from './channel.ts';
 export interface ChannelInput {
   name: string;
   provider: ChannelKind;
-  baseUrl: string;
+  /** Optional for vertex and bedrock, whose address follows from the region. */
+  baseUrl?: string | undefined;
+  apiVersion?: string | undefined;
+  region?: string | undefined;
+  project?: string | undefined;
   apiKey?: string | undefined;
   apiKeys?: string[] | undefined;
   models: string[];
@@ -33,7 +38,11 @@ export function toNewChannel(input: ChannelInput): NewChannel {
   return {
     name: input.name,
     provider: input.provider,
-    baseUrl: input.baseUrl,
+    // Validation (admin schema, config schema) already refused a channel without a usable address.
+    baseUrl: resolvedBaseUrl(input),
+    ...(input.apiVersion ? { apiVersion: input.apiVersion } : {}),
+    ...(input.region ? { region: input.region } : {}),
+    ...(input.project ? { project: input.project } : {}),
     apiKeys: input.apiKeys ?? (input.apiKey === undefined ? [] : [input.apiKey]),
     models: input.models,
     groups: input.groups ?? [DEFAULT_GROUP],
@@ -44,4 +53,9 @@ export function toNewChannel(input: ChannelInput): NewChannel {
     supportsResponses: input.supportsResponses ?? false,
     allowedPrefixes: input.allowedPrefixes ?? [],
   };
+}
+
+function resolvedBaseUrl(input: ChannelInput): string {
+  const address = resolveChannelBaseUrl(input);
+  return 'baseUrl' in address ? address.baseUrl : (input.baseUrl ?? '');
 }

@@ -1,5 +1,6 @@
-import type { ProtocolCodec, ProtocolId } from './protocol-codec.ts';
+import type { ProtocolCodec, ProtocolId, UpstreamProtocolId } from './protocol-codec.ts';
 import { anthropicMessagesCodec } from './anthropic-messages/index.ts';
+import { bedrockConverseCodec } from './bedrock-converse/index.ts';
 import { geminiGenerateContentCodec } from './gemini-generate-content/index.ts';
 import { openaiChatCodec } from './openai-chat/index.ts';
 import { openaiResponsesCodec } from './openai-responses/index.ts';
@@ -16,13 +17,26 @@ function withDepthGuard(codec: ProtocolCodec): ProtocolCodec {
   };
 }
 
-const CODECS: Record<ProtocolId, ProtocolCodec> = {
+const CODECS: Record<UpstreamProtocolId, ProtocolCodec> = {
   'openai-chat': withDepthGuard(openaiChatCodec),
   'openai-responses': withDepthGuard(openaiResponsesCodec),
   'anthropic-messages': withDepthGuard(anthropicMessagesCodec),
   'gemini-generate-content': withDepthGuard(geminiGenerateContentCodec),
+  'bedrock-converse': bedrockConverseCodec,
 };
 
-export function getCodec(protocol: ProtocolId): ProtocolCodec {
+export function getCodec(protocol: UpstreamProtocolId): ProtocolCodec {
   return CODECS[protocol];
+}
+
+const CLIENT_PROTOCOLS: ReadonlySet<UpstreamProtocolId> = new Set<ProtocolId>([
+  'openai-chat',
+  'openai-responses',
+  'anthropic-messages',
+  'gemini-generate-content',
+]);
+
+/** Whether a client surface speaks this wire format (upstream-only formats such as Converse do not). */
+export function isClientProtocol(protocol: UpstreamProtocolId): protocol is ProtocolId {
+  return CLIENT_PROTOCOLS.has(protocol);
 }

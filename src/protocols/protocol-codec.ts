@@ -14,6 +14,12 @@ export type ProtocolId =
   | 'anthropic-messages'
   | 'gemini-generate-content';
 
+/** Wire formats the gateway only sends upstream (no client surface speaks them). */
+export type UpstreamOnlyProtocolId = 'bedrock-converse';
+
+/** Every wire format a channel can speak. */
+export type UpstreamProtocolId = ProtocolId | UpstreamOnlyProtocolId;
+
 export interface Decoded<T> {
   value: T;
   warnings: Warning[];
@@ -135,7 +141,7 @@ export interface ErrorBody {
  * when a body cannot be understood; encoders are strict writers built from typed literals.
  */
 export interface ProtocolCodec {
-  readonly id: ProtocolId;
+  readonly id: UpstreamProtocolId;
   /** Reads model, stream and include-usage from a client body without decoding it. */
   peek(input: ClientRequestInput): RequestPeek;
   readonly passthrough: PassthroughLane;

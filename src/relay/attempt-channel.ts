@@ -1,8 +1,10 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Warning } from '../core/warning.ts';
+import type { UpstreamTarget } from '../channels/channel-adapter.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
-import { getCodec } from '../protocols/codec-registry.ts';
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import { getCodec, isClientProtocol } from '../protocols/codec-registry.ts';
+import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
+import { eventStreamToSse } from '../upstream/event-stream-to-sse.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import { classifyFailure, type FailureClass } from '../routing/classify-failure.ts';
 import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
@@ -19,7 +21,7 @@ interface AttemptBase {
   attempt: UsageAttempt;
   warnings: Warning[];
   upstreamModel: string;
-  protocol: ProtocolId;
+  protocol: UpstreamProtocolId;
 }
 
 /** The upstream answered and (for streams) sent its first chunk: the relay can commit to it. */
@@ -61,8 +63,8 @@ export async function attemptChannel(
 ): Promise<AttemptReady | AttemptFailure> {
   const startedAt = deps.runtime.now();
   const adapter = getChannelAdapter(channel.provider);
-  const protocol = adapter.selectProtocol(channel, input.clientProtocol);
   const upstreamModel = resolveUpstreamModel(channel, input.publicModel);
+  const protocol = adapter.selectProtocol(channel, input.clientProtocol, upstreamModel);
   const plan = planUpstreamRequest({
     clientProtocol: input.clientProtocol,
     upstreamProtocol: protocol,
@@ -73,7 +75,8 @@ export async function attemptChannel(
     upstreamModel,
     decodeClientRequest: input.decodeClientRequest,
     runtime: deps.runtime,
-    ...(deps.reasoning ? { reasoning: reasoningRestore(deps.reasoning, input, channel, protocol) } : {}),
+    // Reasoning envelopes exist only for wire formats a client can speak back (not Converse).
+    ...(deps.reasoning && isClientProtocol(protocol) ? { reasoning: reasoningRestore(deps.reasoning, input, channel, protocol) } : {}),
   });
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
   const base = { attempt, warnings: plan.warnings, upstreamModel, protocol };
@@ -112,18 +115,28 @@ export async function attemptChannel(
     }
   };
 
-  const target = adapter.buildRequest({
-    channel,
-    apiKey: lease.apiKey,
-    protocol,
-    upstreamModel,
-    stream: plan.stream,
-    forwardedHeaders: plan.passthrough ? input.forwardedHeaders : {},
-  });
+  let target: UpstreamTarget;
+  try {
+    // Cloud kinds mint (Vertex) or sign (Bedrock) credentials here; a refused credential is
+    // reported with status 401 so it counts as the channel's key being broken.
+    target = await adapter.buildRequest({
+      channel,
+      apiKey: lease.apiKey,
+      protocol,
+      upstreamModel,
+      stream: plan.stream,
+      forwardedHeaders: plan.passthrough ? input.forwardedHeaders : {},
+      body: plan.body,
+      signal,
+    });
+  } catch (error) {
+    const gatewayError = toGatewayError(error);
+    return fail(gatewayError, gatewayError.status === 401 ? 401 : null);
+  }
 
   let response: UpstreamResponse;
   try {
-    response = await deps.upstream.send({ url: target.url, headers: target.headers, body: plan.body, signal });
+    response = await deps.upstream.send({ url: target.url, headers: target.headers, body: target.body ?? plan.body, signal });
   } catch (error) {
     return fail(toGatewayError(error), null);
   }
@@ -134,7 +147,9 @@ export async function attemptChannel(
   let rest: AsyncIterator<Uint8Array> | undefined;
   let first: Uint8Array | undefined;
   if (plan.stream) {
-    rest = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    const body = response.body as AsyncIterable<Uint8Array>;
+    // Bedrock frames its stream as AWS event-stream; the codecs read SSE messages.
+    rest = (adapter.streamFraming === 'aws-event-stream' ? eventStreamToSse(body) : body)[Symbol.asyncIterator]();
     try {
       const next = await rest.next();
       if (next.done) return fail(new GatewayError('upstream_invalid_response', 'The upstream sent an empty stream.'), response.statusCode);

@@ -25,7 +25,8 @@ export interface ProbeResult {
 export async function probeChannel(deps: RelayDeps, channel: Channel, model = channel.models[0] ?? ''): Promise<ProbeResult> {
   const startedAt = deps.runtime.now();
   const adapter = getChannelAdapter(channel.provider);
-  const protocol = adapter.protocols[0] ?? 'openai-chat';
+  // The probe speaks the protocol the channel uses for this model (Vertex: Gemini or Claude).
+  const protocol = adapter.selectProtocol(channel, 'openai-chat', resolveProbeModel(channel, model));
   const codec = getCodec(protocol);
   const apiKeyIndex = 0;
   const lease = { keyIndex: apiKeyIndex, apiKey: channel.apiKeys[apiKeyIndex] ?? '', model };
@@ -58,12 +59,12 @@ export async function probeChannel(deps: RelayDeps, channel: Channel, model = ch
       maxOutputTokens: 16,
       stream: false,
     };
-    const encoded = codec.encodeRequest(request, deps.runtime).value;
-    const target = adapter.buildRequest({ channel, apiKey: lease.apiKey, protocol, upstreamModel, stream: false, forwardedHeaders: {} });
+    const body = JSON.stringify(codec.encodeRequest(request, deps.runtime).value.body);
+    const target = await adapter.buildRequest({ channel, apiKey: lease.apiKey, protocol, upstreamModel, stream: false, forwardedHeaders: {}, body });
     const response = await deps.upstream.send({
       url: target.url,
       headers: target.headers,
-      body: JSON.stringify(encoded.body),
+      body: target.body ?? body,
       signal: AbortSignal.timeout(Math.min(deps.totalTimeoutMs, 30_000)),
     });
     if (response.statusCode >= 400) return finish(response.statusCode, await readUpstreamError(response, codec, channel.apiKeys));
@@ -71,5 +72,13 @@ export async function probeChannel(deps: RelayDeps, channel: Channel, model = ch
     return finish(response.statusCode);
   } catch (error) {
     return finish(null, error instanceof GatewayError ? error : toGatewayError(error));
+  }
+}
+
+function resolveProbeModel(channel: Channel, model: string): string {
+  try {
+    return resolveUpstreamModel(channel, model);
+  } catch {
+    return model;
   }
 }

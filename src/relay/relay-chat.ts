@@ -1,9 +1,9 @@
 import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { Usage } from '../core/usage.ts';
 import { formatWarning } from '../core/warning.ts';
-import { getCodec } from '../protocols/codec-registry.ts';
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import { getCodec, isClientProtocol } from '../protocols/codec-registry.ts';
 import type { Lease } from '../routing/channel-health.ts';
+import type { ProtocolId, StreamEncoderOptions, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { attemptChannel, type AttemptFailure } from './attempt-channel.ts';
@@ -22,7 +22,7 @@ export interface RelayResult {
   error: GatewayError | undefined;
   channel: Channel | undefined;
   upstreamModel: string | undefined;
-  upstreamProtocol: ProtocolId | undefined;
+  upstreamProtocol: UpstreamProtocolId | undefined;
   usage: Usage | undefined;
   deliveredChars: number;
   warnings: string[];
@@ -175,12 +175,13 @@ function replySealing(
   deps: RelayDeps,
   input: RelayInput,
   channelId: string,
-  upstream: ProtocolId,
+  upstream: UpstreamProtocolId,
   passthrough: boolean,
   warnings: Warning[],
 ): ReasoningReplyContext | undefined {
   const reasoning = deps.reasoning;
-  if (!reasoning || passthrough || upstream === input.clientProtocol) return undefined;
+  // Upstream-only wire formats (Converse) issue no reasoning state the gateway seals.
+  if (!reasoning || passthrough || upstream === input.clientProtocol || !isClientProtocol(upstream)) return undefined;
   const scope = input.reasoningScope;
   return {
     sealer: reasoning.sealer,

@@ -1,14 +1,14 @@
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Warning } from '../core/warning.ts';
-import type { ProtocolCodec, ProtocolId } from '../protocols/protocol-codec.ts';
 import { enforceAnthropicThinking } from '../reasoning/enforce-anthropic-thinking.ts';
 import { ENVELOPE_PREFIX } from '../reasoning/reasoning-envelope.ts';
 import { restoreRequestReasoning, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import type { ProtocolCodec, ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 
 /** How one attempt talks to its upstream: same protocol (passthrough) or translated. */
 export interface UpstreamPlan {
-  protocol: ProtocolId;
+  protocol: UpstreamProtocolId;
   passthrough: boolean;
   body: string;
   stream: boolean;
@@ -17,7 +17,7 @@ export interface UpstreamPlan {
 
 export interface PlanInput {
   clientProtocol: ProtocolId;
-  upstreamProtocol: ProtocolId;
+  upstreamProtocol: UpstreamProtocolId;
   upstreamCodec: ProtocolCodec;
   clientBody: Record<string, unknown>;
   /** The client body's JSON text as received, forwarded as is when nothing in it changes. */

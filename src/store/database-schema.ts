@@ -46,6 +46,9 @@ export interface ChannelsTable {
   enabled: number;
   supports_responses: number;
   allowed_prefixes: string;
+  api_version: string | null;
+  region: string | null;
+  project: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/start-gateway.ts';
-import { startProviderSimulator, type ProviderSimulator } from '../simulator/provider-simulator.ts';
+import { startProviderSimulator, type ProviderSimulator, type ProviderSimulatorOptions } from '../simulator/provider-simulator.ts';
 
 export const ADMIN_TOKEN = 'sya-test-admin-token-0123456789';
 export const UPSTREAM_SECRET = 'sk-upstream-secret-ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -16,17 +16,17 @@ export interface Harness {
   /** Calls the admin API; throws with the body on an unexpected status. */
   admin<T = any>(method: string, path: string, body?: unknown, expectStatus?: number): Promise<T>;
   /** Creates a channel of the given kind pointing at the simulator. */
-  addChannel(input: { provider: 'openai' | 'anthropic' | 'gemini'; models: string[]; groups?: string[]; [key: string]: unknown }): Promise<any>;
+  addChannel(input: { provider: 'openai' | 'anthropic' | 'gemini' | 'azure' | 'vertex' | 'bedrock'; models: string[]; groups?: string[]; [key: string]: unknown }): Promise<any>;
   /** Creates a key and returns its secret. */
   addKey(input?: { group?: string; [key: string]: unknown }): Promise<{ id: string; key: string }>;
   close(): Promise<void>;
 }
 
 /** A real gateway (temp SQLite file) in front of a real provider simulator, both on random ports. */
-export async function startHarness(overrides: Partial<GatewayOptions> = {}): Promise<Harness> {
+export async function startHarness(overrides: Partial<GatewayOptions> = {}, simulatorOptions: ProviderSimulatorOptions = {}): Promise<Harness> {
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const databasePath = join(directory, 'gateway.db');
-  const simulator = await startProviderSimulator();
+  const simulator = await startProviderSimulator(simulatorOptions);
   const gateway = await startGateway({
     port: 0,
     host: '127.0.0.1',

@@ -3,6 +3,8 @@ import type { TurnPlan } from './turn-plan.ts';
 export interface StreamRendering {
   contentType: string;
   frames: string[];
+  /** Frames are binary (AWS event-stream), carried as latin1 strings. */
+  binary?: boolean;
 }
 
 /** How one provider writes an answer on the wire. */

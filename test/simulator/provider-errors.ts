@@ -17,6 +17,9 @@ export function errorFamily(protocol: SimulatorProtocol): ErrorFamily {
       return 'anthropic';
     case 'gemini-generate-content':
       return 'gemini';
+    case 'bedrock-converse':
+      // Bedrock errors have their own shape (awsError below); no model catalog is served for it.
+      return 'openai';
     default: {
       const unreachable: never = protocol;
       return unreachable;
@@ -66,6 +69,7 @@ function fallbackOpenAi(status: number) {
 
 /** An error body in the exact shape the provider behind `protocol` uses. */
 export function providerError(protocol: SimulatorProtocol, status: number, message?: string): ErrorReply {
+  if (protocol === 'bedrock-converse') return awsError(status, message);
   const family = errorFamily(protocol);
   switch (family) {
     case 'openai': {
@@ -126,6 +130,7 @@ function maskKey(key: string): string {
 
 /** What a non-streaming request gets when its script asks for an in-stream error. */
 export function overloadedError(protocol: SimulatorProtocol): ErrorReply {
+  if (protocol === 'bedrock-converse') return awsError(503, 'Bedrock is unable to process your request.');
   const family = errorFamily(protocol);
   switch (family) {
     case 'openai':
@@ -139,4 +144,21 @@ export function overloadedError(protocol: SimulatorProtocol): ErrorReply {
       return unreachable;
     }
   }
+}
+
+const AWS_TYPES: Record<number, { type: string; message: string }> = {
+  400: { type: 'ValidationException', message: 'The provided request is not valid.' },
+  403: { type: 'AccessDeniedException', message: "You don't have access to the model with the specified model ID." },
+  404: { type: 'ResourceNotFoundException', message: 'The requested resource could not be found.' },
+  408: { type: 'ModelTimeoutException', message: 'The request took too long to process.' },
+  424: { type: 'ModelErrorException', message: 'The model returned an error.' },
+  429: { type: 'ThrottlingException', message: 'Too many requests, please wait before trying again.' },
+  500: { type: 'InternalServerException', message: 'An internal server error occurred. Retry your request.' },
+  503: { type: 'ServiceUnavailableException', message: 'Bedrock is unable to process your request.' },
+};
+
+/** Bedrock's REST-JSON errors: `{"message": …}`, the type in the `x-amzn-ErrorType` header. */
+export function awsError(status: number, message?: string): ErrorReply & { errorType: string } {
+  const known = AWS_TYPES[status] ?? { type: status >= 500 ? 'InternalServerException' : 'ValidationException', message: `Request failed with status ${status}.` };
+  return { status, body: { message: message ?? known.message }, errorType: known.type };
 }

@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { anthropicMessagesDialect } from './anthropic-messages-dialect.ts';
+import { bedrockConverseDialect } from './bedrock-converse-dialect.ts';
+import { createCloudFront, type CloudOptions } from './cloud-front.ts';
 import type { Dialect } from './dialect.ts';
 import { geminiDialect } from './gemini-dialect.ts';
 import type { JsonReply } from './json-reply.ts';
@@ -12,7 +14,7 @@ import { countTokensBody, DEFAULT_MODEL_CATALOG, getModelBody, listModelsBody } 
 import { openAiChatDialect } from './openai-chat-dialect.ts';
 import { openAiResponsesDialect } from './openai-responses-dialect.ts';
 import { presentedKey } from './provider-auth.ts';
-import { authenticationError, errorFamily, overloadedError, providerError } from './provider-errors.ts';
+import { authenticationError, awsError, errorFamily, overloadedError, providerError } from './provider-errors.ts';
 import type { RecordedRequest, SimulatorProtocol } from './recorded-request.ts';
 import { routeRequest } from './route-request.ts';
 import type { SimulatorScript } from './simulator-script.ts';
@@ -33,6 +35,8 @@ export interface ProviderSimulatorOptions {
   models?: Partial<ModelCatalog>;
   /** Keep only the newest N recorded requests, so long benchmark runs stay bounded. Default: all. */
   maxRecorded?: number;
+  /** Serve Azure OpenAI, Vertex AI and Bedrock front doors with their own authentication. */
+  clouds?: CloudOptions;
 }
 
 export interface ProviderSimulator {
@@ -52,6 +56,8 @@ export interface ProviderSimulator {
   openConnections(): number;
   /** Requests whose response has neither finished nor lost its socket (hung, stalled, dripping). */
   activeRequests(): number;
+  /** Vertex access tokens issued by the simulated token endpoint (`POST /oauth2/token`). */
+  issuedTokens(): number;
   /** Called for every request as soon as it is recorded; returns an unsubscribe function. */
   onRequest(listener: (request: RecordedRequest) => void): () => void;
   close(): Promise<void>;
@@ -62,6 +68,7 @@ const DIALECTS: Record<Exclude<SimulatorProtocol, 'unknown'>, Dialect> = {
   'openai-responses': openAiResponsesDialect,
   'anthropic-messages': anthropicMessagesDialect,
   'gemini-generate-content': geminiDialect,
+  'bedrock-converse': bedrockConverseDialect,
 };
 
 const EMPTY_SCRIPT: SimulatorScript = {};
@@ -109,6 +116,12 @@ function requestIdHeaders(protocol: SimulatorProtocol, sequenceId: string): Reco
   }
 }
 
+/** AWS names the error type in a header; the body has only the message. */
+function errorHeaders(protocol: SimulatorProtocol, status: number, message: string | undefined): Record<string, string> {
+  if (protocol !== 'bedrock-converse') return {};
+  return { 'x-amzn-errortype': `${awsError(status, message).errorType}:http://internal.amazon.com/coral/com.amazon.coral.service/` };
+}
+
 export async function startProviderSimulator(options: ProviderSimulatorOptions = {}): Promise<ProviderSimulator> {
   const now = options.now ?? Date.now;
   const catalog: ModelCatalog = { ...DEFAULT_MODEL_CATALOG, ...options.models };
@@ -118,6 +131,8 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   const sockets = new Set<Socket>();
   let defaultScript = EMPTY_SCRIPT;
   const seal = createReasoningSeal();
+  const cloud = createCloudFront(options.clouds ?? {}, now);
+  let selfUrl = '';
   let sequence = 0;
   let active = 0;
 
@@ -129,8 +144,9 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
     const query = queryAt < 0 ? {} : Object.fromEntries(new URLSearchParams(target.slice(queryAt + 1)));
     const headers = flattenHeaders(request.headers);
     const method = request.method ?? 'GET';
-    const route = routeRequest(method, path, headers, query);
     const body = parseBody(rawBody);
+    const cloudMatch = options.clouds ? await cloud.match({ method, path, query, headers, rawBody, body, selfUrl }) : undefined;
+    const route = cloudMatch?.route ?? (cloudMatch?.reply ? { protocol: 'unknown' as const, endpoint: 'unknown' as const, pathModel: undefined, pathStream: false } : routeRequest(method, path, headers, query));
     const bodyModel = bodyField(body, 'model');
     const recorded: RecordedRequest = {
       method,
@@ -158,12 +174,17 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       headers: { ...idHeaders, ...extra },
     });
 
+    if (cloudMatch?.reply) {
+      // The cloud's own answer: a refusal (auth, api-version, body rules) or a minted token.
+      await writeJsonReply(response, { ...cloudMatch.reply, headers: { ...idHeaders, ...cloudMatch.reply.headers } }, undefined);
+      return;
+    }
     if (route.protocol === 'unknown' || route.endpoint === 'unknown') {
       const notFound = providerError('unknown', 404, `Unknown route: ${method} ${path}`);
       await writeJsonReply(response, reply(404, notFound.body), undefined);
       return;
     }
-    if (options.expectedKey !== undefined) {
+    if (options.expectedKey !== undefined && cloudMatch === undefined) {
       const key = presentedKey(route.protocol, headers, query);
       if (key !== options.expectedKey) {
         const denied = authenticationError(route.protocol, key);
@@ -189,8 +210,10 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
     }
     if (fault?.type === 'status') {
       const failed = providerError(route.protocol, fault.status, fault.message);
-      const retry: Record<string, string> =
-        fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
+      const retry: Record<string, string> = {
+        ...(fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) }),
+        ...errorHeaders(route.protocol, fault.status, fault.message),
+      };
       await writeJsonReply(response, reply(failed.status, failed.body, retry), undefined);
       return;
     }
@@ -262,6 +285,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  selfUrl = `http://${host}:${address.port}`;
 
   return {
     url: `http://${host}:${address.port}`,
@@ -279,6 +303,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       defaultScript = EMPTY_SCRIPT;
     },
     openConnections: () => sockets.size,
+    issuedTokens: () => cloud.issuedTokens(),
     activeRequests: () => active,
     onRequest: (listener) => {
       listeners.add(listener);

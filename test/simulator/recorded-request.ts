@@ -4,6 +4,8 @@ export type SimulatorProtocol =
   | 'openai-responses'
   | 'anthropic-messages'
   | 'gemini-generate-content'
+  /** Bedrock Converse (reached only through the cloud front). */
+  | 'bedrock-converse'
   | 'unknown';
 
 /** What the request asked for, independent of dialect. */

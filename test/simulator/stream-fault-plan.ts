@@ -7,6 +7,7 @@ import type { TurnPlan } from './turn-plan.ts';
 export interface FaultedStream {
   contentType: string;
   frames: readonly string[];
+  binary?: boolean;
   cut: number;
   tail: StreamTail;
 }
@@ -17,8 +18,8 @@ export interface FaultedStream {
  */
 export function planFaultedStream(dialect: Dialect, plan: TurnPlan, fault: SimulatorFault | undefined): FaultedStream {
   const omitTerminal = fault?.type === 'malformed' && fault.kind !== 'truncated-json';
-  const { contentType, frames } = dialect.renderStream(plan, { omitTerminal });
-  const whole = { contentType, frames, cut: frames.length };
+  const { contentType, frames, binary } = dialect.renderStream(plan, { omitTerminal });
+  const whole = { contentType, frames, cut: frames.length, ...(binary ? { binary } : {}) };
   if (fault === undefined) return { ...whole, tail: { kind: 'end' } };
   switch (fault.type) {
     case 'status':

@@ -11,6 +11,8 @@ export interface StreamWrite {
   contentType: string;
   headers: Record<string, string>;
   frames: readonly string[];
+  /** Frames are latin1-carried bytes (AWS event-stream), written as such. */
+  binary?: boolean;
   /** How many frames to write before the tail. */
   cut: number;
   tail: StreamTail;
@@ -24,25 +26,26 @@ export async function writeStream(response: ServerResponse, plan: StreamWrite): 
     'cache-control': 'no-cache',
   });
   const cut = Math.max(0, Math.min(plan.cut, plan.frames.length));
+  const encoding: BufferEncoding = plan.binary ? 'latin1' : 'utf8';
   if (plan.chunkDelayMs <= 0) {
     // Fast path for load tests: one write, no timers.
-    await writeFlushed(response, plan.frames.slice(0, cut).join(''));
+    await writeFlushed(response, plan.frames.slice(0, cut).join(''), encoding);
   } else {
     response.flushHeaders();
     for (let index = 0; index < cut; index += 1) {
       if (index > 0 && !(await waitUnlessClosed(response, plan.chunkDelayMs))) return;
-      await writeFlushed(response, plan.frames[index]!);
+      await writeFlushed(response, plan.frames[index]!, encoding);
     }
     if (cut > 0 && plan.tail.kind !== 'end' && !(await waitUnlessClosed(response, plan.chunkDelayMs))) return;
   }
   if (response.destroyed) return;
-  finish(response, plan.tail);
+  finish(response, plan.tail, encoding);
 }
 
-function finish(response: ServerResponse, tail: StreamTail): void {
+function finish(response: ServerResponse, tail: StreamTail, encoding: BufferEncoding): void {
   switch (tail.kind) {
     case 'end':
-      response.end(tail.extra ?? '');
+      response.end(tail.extra ?? '', encoding);
       return;
     case 'reset':
       response.socket?.destroy();

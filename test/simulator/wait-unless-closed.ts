@@ -18,9 +18,9 @@ export function waitUnlessClosed(response: ServerResponse, ms: number): Promise<
 }
 
 /** Resolves once `data` has been handed to the socket, so a following destroy cannot drop it. */
-export function writeFlushed(response: ServerResponse, data: string): Promise<void> {
+export function writeFlushed(response: ServerResponse, data: string, encoding: BufferEncoding = 'utf8'): Promise<void> {
   if (data === '') return Promise.resolve();
   return new Promise((resolve) => {
-    response.write(data, () => resolve());
+    response.write(data, encoding, () => resolve());
   });
 }

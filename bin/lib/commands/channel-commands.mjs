@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { formatTable } from '../format-table.mjs';
 import { usageError } from '../cli-error.mjs';
 import { defined, list, number, pairs, required } from '../option-values.mjs';
@@ -34,13 +35,17 @@ export const channelCommands = {
     },
     create: {
       usage:
-        'channel create --name NAME --provider openai|anthropic|gemini --base-url URL --api-key SECRET --models a,b [--groups default,…] [--priority N] [--weight N] [--map public=upstream,…] [--supports-responses] [--disabled]',
+        'channel create --name NAME --provider openai|anthropic|gemini|azure|vertex|bedrock [--base-url URL] --api-key SECRET|--api-key-file PATH --models a,b [--region R] [--project P] [--api-version V] [--groups default,…] [--priority N] [--weight N] [--map public=upstream,…] [--supports-responses] [--disabled]',
       summary: 'add a channel (repeat --api-key to rotate among several secrets)',
       options: {
         name: { type: 'string' },
         provider: { type: 'string' },
         'base-url': { type: 'string' },
         'api-key': { type: 'string', multiple: true },
+        'api-key-file': { type: 'string', multiple: true },
+        region: { type: 'string' },
+        project: { type: 'string' },
+        'api-version': { type: 'string' },
         models: { type: 'string' },
         groups: { type: 'string' },
         priority: { type: 'string' },
@@ -50,15 +55,24 @@ export const channelCommands = {
         disabled: { type: 'boolean' },
       },
       async run({ client, values }) {
-        const secrets = /** @type {string[] | undefined} */ (values['api-key']);
+        // A Vertex service-account JSON is easier to pass as a file than on the command line.
+        const files = /** @type {string[] | undefined} */ (values['api-key-file']);
+        const secrets = [
+          .../** @type {string[]} */ (values['api-key'] ?? []),
+          ...(files ?? []).map((path) => readFileSync(path, 'utf8').trim()),
+        ];
         const channel = await client.request(
           'POST',
           '/channels',
           defined({
             name: required(values, 'name'),
             provider: required(values, 'provider'),
-            baseUrl: required(values, 'base-url'),
-            ...(secrets && secrets.length > 1 ? { apiKeys: secrets } : { apiKey: secrets?.[0] }),
+            // Vertex and Bedrock derive the address from --region.
+            baseUrl: values['base-url'],
+            region: values.region,
+            project: values.project,
+            apiVersion: values['api-version'],
+            ...(secrets.length > 1 ? { apiKeys: secrets } : { apiKey: secrets[0] }),
             models: list(required(values, 'models')),
             groups: list(values.groups) ?? ['default'],
             priority: number(values, 'priority'),

@@ -11,7 +11,17 @@ const PROVIDERS = [
   ['openai', 'OpenAI or OpenAI-compatible', 'https://api.openai.com/v1'],
   ['anthropic', 'Anthropic', 'https://api.anthropic.com'],
   ['gemini', 'Gemini', 'https://generativelanguage.googleapis.com'],
+  ['azure', 'Azure OpenAI', 'https://NAME.openai.azure.com'],
+  ['vertex', 'Google Vertex AI', 'derived from the region'],
+  ['bedrock', 'AWS Bedrock', 'derived from the region'],
 ] as const;
+
+/** What each kind's secret is, said where the operator types it. */
+const SECRET_HINTS: Record<string, string> = {
+  azure: 'The resource key (sent as api-key).',
+  vertex: 'Paste the whole service-account JSON key file.',
+  bedrock: 'ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN], or a Bedrock API key.',
+};
 
 /** Create or edit a channel. The upstream secret is write-only: an edit leaves it as it is unless a new one is typed. */
 export function ChannelForm(props: { token: string; groups: Group[]; channel?: Channel; onSaved: () => void; onCancel: () => void }) {
@@ -31,6 +41,10 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
   const [weight, setWeight] = useState(String(existing?.weight ?? 1));
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [supportsResponses, setSupportsResponses] = useState(existing?.supportsResponses ?? false);
+  const [region, setRegion] = useState(existing?.region ?? '');
+  const [project, setProject] = useState(existing?.project ?? '');
+  const [apiVersion, setApiVersion] = useState(existing?.apiVersion ?? '');
+  const regional = provider === 'vertex' || provider === 'bedrock';
   const submission = useSubmit();
 
   const submit = async (event: Event) => {
@@ -45,7 +59,10 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
     const body: Record<string, unknown> = {
       name: name.trim(),
       provider,
-      baseUrl: baseUrl.trim(),
+      ...(baseUrl.trim() !== '' || !regional ? { baseUrl: baseUrl.trim() } : {}),
+      ...(regional ? { region: region.trim() } : {}),
+      ...(provider === 'vertex' ? { project: project.trim() } : {}),
+      ...(provider === 'azure' && apiVersion.trim() !== '' ? { apiVersion: apiVersion.trim() } : {}),
       models: splitList(models),
       groups,
       modelMap: map,
@@ -81,9 +98,32 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
       </label>
       <label>
         Base address
-        <input name="baseUrl" type="url" value={baseUrl} placeholder={placeholder} onInput={(event) => setBaseUrl(inputValue(event))} required />
-        <span class="hint">As the provider's SDK takes it: OpenAI-compatible hosts end in /v1, Anthropic and Gemini are the root.</span>
+        <input name="baseUrl" type="url" value={baseUrl} placeholder={placeholder} onInput={(event) => setBaseUrl(inputValue(event))} required={!regional} />
+        <span class="hint">
+          {regional
+            ? 'Optional: leave empty for the public regional endpoint; set it for a private or VPC endpoint.'
+            : "As the provider's SDK takes it: OpenAI-compatible hosts end in /v1, Anthropic, Gemini and Azure are the root."}
+        </span>
       </label>
+      {regional && (
+        <label>
+          Region
+          <input name="region" value={region} placeholder={provider === 'vertex' ? 'us-east5 or global' : 'us-east-1'} onInput={(event) => setRegion(inputValue(event))} required />
+        </label>
+      )}
+      {provider === 'vertex' && (
+        <label>
+          Project
+          <input name="project" value={project} placeholder="my-gcp-project" onInput={(event) => setProject(inputValue(event))} required />
+        </label>
+      )}
+      {provider === 'azure' && (
+        <label>
+          API version
+          <input name="apiVersion" value={apiVersion} placeholder="2024-10-21" onInput={(event) => setApiVersion(inputValue(event))} />
+          <span class="hint">Leave empty for the current GA version. The model map names each model's deployment.</span>
+        </label>
+      )}
       <label>
         Upstream API key
         <input
@@ -95,6 +135,7 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
           required={!existing}
           placeholder={existing ? `${existing.apiKeyCount} key(s) stored; type to replace` : ''}
         />
+        {SECRET_HINTS[provider] && <span class="hint">{SECRET_HINTS[provider]}</span>}
       </label>
       <label>
         Models

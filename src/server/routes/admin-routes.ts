@@ -9,11 +9,12 @@ import { generateApiKey } from '../../store/generate-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import { probeChannel } from '../../relay/probe-channel.ts';
 import type { KeyLimits } from '../../domain/api-key.ts';
-import type { Channel } from '../../domain/channel.ts';
+import type { Channel, ChannelPatch } from '../../domain/channel.ts';
 import { toNewChannel } from '../../domain/new-channel.ts';
 import { StoreConflictError } from '../../store/store.ts';
 import { healthStatus } from '../../routing/health-status.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { resolveChannelBaseUrl } from '../../domain/channel-address.ts';
 import {
   channelCreateSchema,
   channelPatchSchema,
@@ -116,9 +117,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const input = parseAdminInput(channelPatchSchema, request.body);
         if (input.groups) await requireGroups(deps, input.groups, 'groups');
         const { apiKey, apiKeys, ...rest } = input;
-        const patch = { ...rest, ...(apiKeys ? { apiKeys } : apiKey ? { apiKeys: [apiKey] } : {}) };
+        const patch: ChannelPatch = { ...rest, ...(apiKeys ? { apiKeys } : apiKey ? { apiKeys: [apiKey] } : {}) };
         const before = await findChannel(param(request, 'id'));
         if (!before) throw notFound('channel', param(request, 'id'));
+        if (input.region !== undefined && input.baseUrl === undefined) {
+          // A region change moves a derived (default) address along with it; a custom one stays.
+          const derivedBefore = resolveChannelBaseUrl({ ...before, baseUrl: undefined });
+          const derivedAfter = resolveChannelBaseUrl({ ...before, ...rest, baseUrl: undefined });
+          if ('baseUrl' in derivedBefore && derivedBefore.baseUrl === before.baseUrl && 'baseUrl' in derivedAfter) patch.baseUrl = derivedAfter.baseUrl;
+        }
         const channel = await withConflicts(() => store.channels.update(before.id, patch));
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();

@@ -3,6 +3,7 @@ import { BILLING_MODES } from '../../domain/billing-mode.ts';
 import { CHANNEL_KINDS } from '../../domain/channel-kind.ts';
 import { MAX_PRICE_MULTIPLIER, MAX_PRICE_USD_PER_MILLION, MAX_USD_AMOUNT } from '../../billing/money-bounds.ts';
 import { isIpOrCidr } from '../../config/is-ip-or-cidr.ts';
+import { REGION_PATTERN, resolveChannelBaseUrl } from '../../domain/channel-address.ts';
 
 const name = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 const httpUrl = z
@@ -42,7 +43,8 @@ export const groupPatchSchema = groupCreateSchema.omit({ name: true }).partial()
 const channelFields = {
   name,
   provider: z.enum(CHANNEL_KINDS, { error: `must be one of ${CHANNEL_KINDS.join(', ')}` }),
-  baseUrl: httpUrl,
+  /** Optional for vertex and bedrock, whose address follows from the region. */
+  baseUrl: httpUrl.optional(),
   apiKey: z.string().min(1, 'must not be empty').optional(),
   apiKeys: z.array(z.string().min(1)).min(1, 'needs at least one key').optional(),
   models: z.array(modelName).min(1, 'needs at least one model'),
@@ -55,6 +57,12 @@ const channelFields = {
   enabled: z.boolean().optional(),
   supportsResponses: z.boolean().optional(),
   allowedPrefixes: z.array(z.string().regex(/^[A-Za-z0-9_-]+$/)).optional(),
+  /** Azure: the `api-version` query parameter. */
+  apiVersion: z.string().regex(/^\d{4}-\d{2}-\d{2}(-preview)?$|^(v1|preview|latest)$/, 'must look like 2024-10-21 or 2025-04-01-preview').optional(),
+  /** Vertex and Bedrock. */
+  region: z.string().regex(REGION_PATTERN, 'must be a region name such as us-east-1 or europe-west4').max(64).optional(),
+  /** Vertex: the Google Cloud project id. */
+  project: z.string().regex(/^[a-z][a-z0-9-]{4,61}[a-z0-9]$|^[a-z0-9.:-]{1,100}$/, 'must be a Google Cloud project id').optional(),
 };
 
 // Both at once would silently drop one of the secrets.
@@ -69,7 +77,11 @@ export const channelCreateSchema = z
     message: 'is required: the upstream secret (apiKey, or apiKeys for several)',
     path: ['apiKey'],
   })
-  .refine((value) => value.apiKey === undefined || value.apiKeys === undefined, notBothSecrets);
+  .refine((value) => value.apiKey === undefined || value.apiKeys === undefined, notBothSecrets)
+  .superRefine((value, context) => {
+    const resolved = resolveChannelBaseUrl(value);
+    if ('field' in resolved) context.addIssue({ code: 'custom', path: [resolved.field], message: resolved.message });
+  });
 
 export const channelPatchSchema = z
   .strictObject(channelFields)

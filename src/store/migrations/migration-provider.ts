@@ -3,6 +3,7 @@ import { initialMigration } from './001-initial.ts';
 import { operabilityAuditLogMigration } from './003-operability-audit-log.ts';
 import { accountsMigration } from './002-accounts.ts';
 import { portalSessionsMigration } from './007-portal-sessions.ts';
+import { cloudChannelSettingsMigration } from './006-clouds-channel-settings.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -13,6 +14,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '003-operability-audit-log': operabilityAuditLogMigration,
   '002-accounts': accountsMigration,
   '007-portal-sessions': portalSessionsMigration,
+  '006-clouds-channel-settings': cloudChannelSettingsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

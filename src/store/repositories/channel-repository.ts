@@ -119,6 +119,10 @@ function toColumns(channel: Partial<NewChannel>, secretBox: SecretBox): Updateab
   if (channel.enabled !== undefined) columns.enabled = channel.enabled ? 1 : 0;
   if (channel.supportsResponses !== undefined) columns.supports_responses = channel.supportsResponses ? 1 : 0;
   if (channel.allowedPrefixes !== undefined) columns.allowed_prefixes = JSON.stringify(channel.allowedPrefixes);
+  // Cloud settings: present in a patch (even as '') means "set"; '' clears.
+  if ('apiVersion' in channel) columns.api_version = channel.apiVersion || null;
+  if ('region' in channel) columns.region = channel.region || null;
+  if ('project' in channel) columns.project = channel.project || null;
   return columns;
 }
 
@@ -137,6 +141,9 @@ function toChannel(row: Selectable<ChannelsTable>, groups: string[], secretBox: 
     enabled: Number(row.enabled) !== 0,
     supportsResponses: Number(row.supports_responses) !== 0,
     allowedPrefixes: JSON.parse(row.allowed_prefixes) as string[],
+    ...(row.api_version ? { apiVersion: row.api_version } : {}),
+    ...(row.region ? { region: row.region } : {}),
+    ...(row.project ? { project: row.project } : {}),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };

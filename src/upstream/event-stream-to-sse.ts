@@ -1,0 +1,83 @@
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { GatewayError } from '../core/gateway-error.ts';
+
+const codec = new EventStreamCodec(toUtf8, fromUtf8);
+const encoder = new TextEncoder();
+/** A frame's prelude says its total length; AWS caps messages at 16 MiB. */
+const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/**
+ * AWS event-stream (binary frames, each with headers, a payload and CRCs) → SSE text, so
+ * the Converse codec reads Bedrock streams the way every other codec reads its upstream:
+ * `event: <:event-type>` / `data: <payload JSON>`. Exceptions become `event: exception` with
+ * the `exceptionType` added to their JSON. A frame with a bad checksum or length ends the
+ * stream with `upstream_invalid_response`. Frames split across chunks are reassembled.
+ */
+export async function* eventStreamToSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let buffer: Uint8Array = new Uint8Array(0);
+  for await (const chunk of body) {
+    buffer = buffer.length === 0 ? chunk : concat(buffer, chunk);
+    let out = '';
+    while (buffer.length >= 4) {
+      const total = new DataView(buffer.buffer, buffer.byteOffset, 4).getUint32(0);
+      if (total < 16 || total > MAX_FRAME_BYTES) throw malformed(`a frame claims ${total} bytes`);
+      if (buffer.length < total) break;
+      out += frameToSse(buffer.subarray(0, total));
+      buffer = buffer.subarray(total);
+    }
+    if (out !== '') yield encoder.encode(out);
+  }
+  if (buffer.length > 0) throw malformed('the stream ended inside a frame');
+}
+
+function frameToSse(frame: Uint8Array): string {
+  let message;
+  try {
+    message = codec.decode(frame);
+  } catch (error) {
+    throw malformed((error as Error).message);
+  }
+  const header = (name: string): string | undefined => {
+    const value = message.headers[name]?.value;
+    return typeof value === 'string' ? value : undefined;
+  };
+  const payload = toUtf8(message.body);
+  const messageType = header(':message-type') ?? 'event';
+  if (messageType === 'event') {
+    const eventType = header(':event-type') ?? 'unknown';
+    return `event: ${eventType}\ndata: ${oneLine(payload || '{}')}\n\n`;
+  }
+  // `exception` frames carry a modelled error (`:exception-type`), `error` frames a bare code.
+  const exceptionType = header(':exception-type') ?? header(':error-code') ?? 'error';
+  let fields: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    if (typeof parsed === 'object' && parsed !== null) fields = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: the message header (or the raw text) still says what happened.
+  }
+  const message_ = fields.message ?? fields.Message ?? header(':error-message') ?? payload;
+  return `event: exception\ndata: ${JSON.stringify({ ...fields, exceptionType, message: message_ })}\n\n`;
+}
+
+/** JSON payloads have no raw newlines, but a defensive re-serialisation keeps SSE framing intact. */
+function oneLine(payload: string): string {
+  if (!payload.includes('\n')) return payload;
+  try {
+    return JSON.stringify(JSON.parse(payload));
+  } catch {
+    return payload.replace(/\r?\n/g, ' ');
+  }
+}
+
+function malformed(detail: string): GatewayError {
+  return new GatewayError('upstream_invalid_response', `The upstream Bedrock event stream was malformed: ${detail}.`);
+}
+
+function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(first.length + second.length);
+  joined.set(first, 0);
+  joined.set(second, first.length);
+  return joined;
+}
