@@ -55,6 +55,12 @@ export interface AdminChannel {
   enabled: boolean;
   supportsResponses: boolean;
   allowedPrefixes: string[];
+  /** Azure: the api-version query parameter. */
+  apiVersion?: string;
+  /** Vertex and Bedrock: the cloud region. */
+  region?: string;
+  /** Vertex: the Google Cloud project id. */
+  project?: string;
   createdAt: number;
   updatedAt: number;
   health?: AdminChannelHealth;
