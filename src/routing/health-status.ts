@@ -22,11 +22,22 @@ export interface HealthStatusView {
 const FAILING_BELOW = 0.5;
 const DEGRADED_BELOW = 0.95;
 
-export function healthStatus(enabled: boolean, view: ChannelHealthView, now: number): HealthStatusView {
+/** `servedModels`: the channel's models; when every one has its own circuit open, the channel is out. */
+export function healthStatus(enabled: boolean, view: ChannelHealthView, now: number, servedModels: readonly string[] = []): HealthStatusView {
   if (!enabled) return { status: 'disabled', statusReason: 'disabled by an operator; no requests are routed to it' };
   if (view.state !== 'closed') {
     const until = view.retryAt === null ? '' : `; next probe ${describeWhen(view.retryAt, now)}`;
     return { status: 'circuit open', statusReason: `${view.reason ?? 'too many failures'}${until}` };
+  }
+  // A failure about one model opens that model's own circuit; the channel serves its other models,
+  // unless every model it serves is out, which takes it out of rotation as surely as its own circuit.
+  const modelsOut = view.models.filter((entry) => entry.state !== 'closed');
+  const outNames = new Set(modelsOut.map((entry) => entry.model));
+  if (servedModels.length > 0 && servedModels.every((model) => outNames.has(model))) {
+    const first = modelsOut[0];
+    const retryAt = Math.min(...modelsOut.map((entry) => entry.retryAt ?? Number.POSITIVE_INFINITY));
+    const until = Number.isFinite(retryAt) ? `; next probe ${describeWhen(retryAt, now)}` : '';
+    return { status: 'circuit open', statusReason: `every model is out (${first?.model}: ${first?.reason ?? 'too many failures'})${until}` };
   }
   const last = view.lastError === null ? '' : `; last error: ${describeLastError(view)}`;
   if (view.successRate !== null) {
@@ -44,8 +55,6 @@ export function healthStatus(enabled: boolean, view: ChannelHealthView, now: num
       statusReason: `${keysOut.length} of ${view.keys.length} upstream keys out: ${keysOut[0]?.reason ?? 'failures'}`,
     };
   }
-  // A failure about one model opens that model's own circuit; the channel serves its other models.
-  const modelsOut = view.models.filter((entry) => entry.state !== 'closed');
   if (modelsOut.length > 0) {
     const first = modelsOut[0];
     return {

@@ -44,6 +44,8 @@ describe('the console shows what happens', { timeout: 180_000 }, () => {
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     await page.goto('/console/');
+    // The sign-in page offers three roles since the account portal; the operator picks theirs.
+    await page.getByRole('radio', { name: 'Operator (admin token)' }).check();
     await page.getByLabel('Admin token', { exact: true }).fill(ADMIN_TOKEN);
     await page.getByLabel('Admin token', { exact: true }).press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();

@@ -46,6 +46,11 @@ describe('healthStatus', () => {
       status: 'degraded',
       statusReason: '1 model out (m-1: error rate 100%)',
     });
+    // Every model it serves is out: the channel is out of rotation.
+    assert.deepEqual(healthStatus(true, { ...VIEW, successRate: 1, lastSuccessAt: now, models }, now, ['m-1']), {
+      status: 'circuit open',
+      statusReason: 'every model is out (m-1: error rate 100%); next probe in 5 s',
+    });
     assert.deepEqual(healthStatus(true, { ...VIEW, state: 'open', reason: 'error rate 100%', retryAt: now + 30_000 }, now), {
       status: 'circuit open',
       statusReason: 'error rate 100%; next probe in 30 s',

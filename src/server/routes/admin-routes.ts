@@ -80,7 +80,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       // Channels
       const withHealth = (channel: Channel) => {
         const view = deps.relay.health.describe(channel);
-        return channelView(channel, { ...view, ...healthStatus(channel.enabled, view, deps.runtime.now()) });
+        return channelView(channel, { ...view, ...healthStatus(channel.enabled, view, deps.runtime.now(), channel.models) });
       };
       admin.get('/channels', async () => ({ data: (await store.channels.list()).map(withHealth) }));
       admin.get('/channels/:id', async (request) => {
