@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ApiKeyRepository } from '../store/store.ts';
+import { isDatabaseUnavailable } from '../store/is-database-unavailable.ts';
 import { MAX_CHARGE_MICROS } from './money-bounds.ts';
 
 /** A charge that could not be written on its own while others could: kept for the operator, never retried forever. */
@@ -72,8 +73,8 @@ export class ChargeWriter {
       await this.keys.applyCharges(rows);
       return;
     } catch (error) {
-      if (rows.length === 1) {
-        this.logger.error({ err: error, keys: 1 }, 'balance write failed; will retry');
+      if (rows.length === 1 || isDatabaseUnavailable(error)) {
+        this.logger.error({ err: error, keys: rows.length }, 'balance write failed; will retry');
         this.#requeue(rows);
         return;
       }

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../store/is-database-unavailable.ts';
 import type { Logger } from 'pino';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { UsageLogRepository } from '../store/store.ts';
@@ -74,8 +75,8 @@ export class UsageWriter {
       await this.repository.insertMany(batch);
       return;
     } catch (error) {
-      if (batch.length === 1) {
-        this.logger.error({ err: error, entries: 1 }, 'usage log write failed; will retry');
+      if (batch.length === 1 || isDatabaseUnavailable(error)) {
+        this.logger.error({ err: error, entries: batch.length }, 'usage log write failed; will retry');
         this.#queue = batch.concat(this.#queue);
         return;
       }

@@ -118,7 +118,7 @@ describe('the switchyard CLI against a running gateway', () => {
 
     const listed = await cli('channel', 'list');
     assert.match(listed.stdout, /^ID\s+NAME\s+PROVIDER\s+MODELS\s+GROUPS\s+PRIORITY\s+WEIGHT\s+ENABLED\s+HEALTH$/m);
-    assert.match(listed.stdout, /^ch_\w+\s+cli-openai\s+openai\s+alpha,beta\s+default\s+3\s+1\s+yes\s+closed$/m);
+    assert.match(listed.stdout, /^ch_\w+\s+cli-openai\s+openai\s+alpha,beta\s+default\s+3\s+1\s+yes\s+untested$/m);
     const json = await cli('channel', 'list', '--json');
     assert.ok(!json.stdout.includes(UPSTREAM_SECRET) && !listed.stdout.includes(UPSTREAM_SECRET), 'an upstream secret was printed');
     const channel = (JSON.parse(json.stdout) as Array<{ name: string; modelMap: Record<string, string>; apiKeys: string[] }>).find((entry) => entry.name === 'cli-openai');
