@@ -285,6 +285,25 @@ export interface AdminAuthGuard {
 }
 
 export function requireAdmin(request: FastifyRequest, expectedHash: string, guard?: AdminAuthGuard): void {
+  requireBearerToken(
+    request,
+    [expectedHash],
+    'The admin API needs the gateway admin token as "Authorization: Bearer <GATEWAY_ADMIN_TOKEN>"; it was printed when the gateway first started.',
+    guard,
+  );
+}
+
+/**
+ * A Bearer token whose hash is one of `acceptedHashes`, compared in constant time. Every caller
+ * that accepts the admin token goes through here, so its failures share one throttle per address
+ * (while an address is blocked even the right token gets 429, so the throttle never confirms a guess).
+ */
+export function requireBearerToken(
+  request: FastifyRequest,
+  acceptedHashes: readonly string[],
+  unauthorizedMessage: string,
+  guard?: AdminAuthGuard,
+): void {
   const address = guard ? guard.clientIp(request.socket.remoteAddress, request.headers) : '';
   const waitSeconds = guard ? guard.adminAuthThrottle.blockedFor(address) : 0;
   if (waitSeconds > 0) {
@@ -295,13 +314,15 @@ export function requireAdmin(request: FastifyRequest, expectedHash: string, guar
   const header = request.headers.authorization;
   const token = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined;
   const given = Buffer.from(hashApiKey(token ?? ''), 'hex');
-  const expected = Buffer.from(expectedHash, 'hex');
-  if (token === undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  const accepted =
+    token !== undefined &&
+    acceptedHashes.some((hash) => {
+      const expected = Buffer.from(hash, 'hex');
+      return expected.length === given.length && timingSafeEqual(given, expected);
+    });
+  if (!accepted) {
     guard?.adminAuthThrottle.recordFailure(address);
-    throw new GatewayError(
-      'admin_unauthorized',
-      'The admin API needs the gateway admin token as "Authorization: Bearer <GATEWAY_ADMIN_TOKEN>"; it was printed when the gateway first started.',
-    );
+    throw new GatewayError('admin_unauthorized', unauthorizedMessage);
   }
 }
 
