@@ -150,6 +150,10 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
     assert.equal(await requests.locator('dd').innerText(), '2');
     const chart = page.locator('[data-chart="Requests and errors"] canvas');
     await chart.waitFor();
+    // The chart sizes itself to its frame after layout: wait for that (the default timeout bounds it).
+    await page
+      .waitForFunction(`(document.querySelector('[data-chart="Requests and errors"] canvas')?.getBoundingClientRect().width ?? 0) > 200`)
+      .catch(() => undefined);
     assert.ok(((await chart.boundingBox())?.width ?? 0) > 200, 'the chart is drawn at a readable width');
     const topModels = await page.locator('.card').filter({ hasText: 'Top models' }).innerText();
     assert.match(topModels, /gpt-4o-mini\s+1\s+0/);
