@@ -1,20 +1,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+import { requireTestClients, runCli, type CliRun } from '../helpers/run-cli.ts';
 import type { RecordedRequest } from '../simulator/recorded-request.ts';
 
 /**
- * The real CLIs (versions pinned in package.json) in a two-step tool loop against the strict
+ * The real CLIs (versions pinned in test/clients/package-lock.json) in a two-step tool loop against the strict
  * simulator: the model thinks and asks to read a file, the CLI runs its own tool, and the turn
  * carrying the result must be accepted by an upstream that checks its reasoning state
  * (Anthropic with thinking on, Gemini 3 thought signatures, OpenAI Responses encrypted
  * reasoning with store:false). Each run must exit 0 with the answer built from the file.
  */
-const BIN = join(process.cwd(), 'node_modules', '.bin');
+requireTestClients();
 const SECRET = 'ZEBRA-7731';
 const ANSWER = `The notes file says ${SECRET}.`;
 
@@ -29,30 +29,8 @@ const CLI_MODELS = { claude: 'claude-sonnet-4-6', gemini: 'gemini-3-pro-preview'
 // Gemini CLI resolves its aliases to the newest preview before calling.
 const CHANNEL_MODELS = [...Object.values(CLI_MODELS), 'gemini-3.1-pro-preview'];
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(BIN, command), args, {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function run(command: string, args: string[], env: Record<string, string>, cwd: string) {
+  return runCli(command, args, env, cwd, 180_000);
 }
 
 type Json = Record<string, any>;

@@ -1,20 +1,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+import { requireTestClients, runCli, type CliRun } from '../helpers/run-cli.ts';
 
 /**
  * The real command-line clients (versions pinned in test/clients/package-lock.json, installed by
  * `npm test` through scripts/install-test-clients.mjs), offline, each against each upstream kind.
  * Each must exit 0 and print the simulator's reply.
  */
-const BIN = join(process.cwd(), 'test', 'clients', 'node_modules', '.bin');
-if (!existsSync(join(BIN, 'claude'))) {
-  throw new Error('The test clients are not installed: run `npm test`, or `npm run install:test-clients` once before running this file alone.');
-}
+requireTestClients();
 const REPLY = 'Pong from the provider simulator.';
 const UPSTREAMS = [
   { provider: 'openai', model: 'cli-openai' },
@@ -22,30 +19,8 @@ const UPSTREAMS = [
   { provider: 'gemini', model: 'cli-gemini' },
 ] as const;
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(BIN, command), args, {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function run(command: string, args: string[], env: Record<string, string>, cwd: string) {
+  return runCli(command, args, env, cwd, 120_000);
 }
 
 describe('real CLIs through the gateway', { concurrency: false }, () => {
