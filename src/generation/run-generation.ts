@@ -15,6 +15,7 @@ import { relayChat } from '../relay/relay-chat.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
 import { decodeOnce } from './decode-once.ts';
+import { requireConversation } from './require-conversation.ts';
 import type { ClientConnection, GenerationRequest } from './generation-request.ts';
 import { writeErrorReply } from './write-error-reply.ts';
 
@@ -64,6 +65,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     caller = authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, route.credentials);
     const body = requireObjectBody(request.body);
     model = requireModel(peek.model);
+    requireConversation(peek);
     const channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     admission = await admitGeneration(deps, caller, model, decode);
 

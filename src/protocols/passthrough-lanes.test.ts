@@ -45,10 +45,30 @@ test('each protocol frames its own in-stream error and keep-alive', () => {
 });
 
 test('peek: the body protocols read model and stream from the body; only chat may leave usage out', () => {
-  for (const protocol of ['openai-responses', 'anthropic-messages'] as const) {
-    assert.deepEqual(getCodec(protocol).peek({ body: { model: 'm', stream: true } }), { model: 'm', stream: true, includeUsage: true });
+  for (const [protocol, field] of [['openai-responses', 'input'], ['anthropic-messages', 'messages']] as const) {
+    assert.deepEqual(getCodec(protocol).peek({ body: { model: 'm', stream: true, [field]: [] } }), {
+      model: 'm',
+      stream: true,
+      includeUsage: true,
+      missingField: undefined,
+    });
   }
-  assert.deepEqual(getCodec('openai-chat').peek({ body: { model: 'm', stream: true } }), { model: 'm', stream: true, includeUsage: false });
+  assert.deepEqual(getCodec('openai-chat').peek({ body: { model: 'm', stream: true, messages: [] } }), {
+    model: 'm',
+    stream: true,
+    includeUsage: false,
+    missingField: undefined,
+  });
+});
+
+test('peek names the conversation field a body lacks (absent or null), per protocol', () => {
+  assert.equal(getCodec('openai-chat').peek({ body: { model: 'm' } }).missingField, 'messages');
+  assert.equal(getCodec('openai-chat').peek({ body: { model: 'm', messages: null } }).missingField, 'messages');
+  assert.equal(getCodec('openai-responses').peek({ body: { model: 'm', messages: [] } }).missingField, 'input');
+  assert.equal(getCodec('openai-responses').peek({ body: { model: 'm', input: 'hi' } }).missingField, undefined);
+  assert.equal(getCodec('anthropic-messages').peek({ body: { model: 'm', contents: [] } }).missingField, 'messages');
+  assert.equal(getCodec('gemini-generate-content').peek({ body: { messages: [] }, pathModel: 'g' }).missingField, 'contents');
+  assert.equal(getCodec('gemini-generate-content').peek({ body: { contents: [] }, pathModel: 'g' }).missingField, undefined);
 });
 
 test('a same-protocol body keeps the client text unless the model is mapped', () => {

@@ -85,6 +85,11 @@ export interface RequestPeek {
    * (`stream_options.include_usage`); the other protocols always report it.
    */
   includeUsage: boolean;
+  /**
+   * The field that carries the conversation (`messages`, `contents`, `input`) when the body
+   * lacks it, so the request is refused before any upstream call; undefined when present.
+   */
+  missingField: string | undefined;
 }
 
 export interface PassthroughBodyInput {

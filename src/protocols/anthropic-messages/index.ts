@@ -15,7 +15,7 @@ import { peekBody } from '../shared/peek-body.ts';
 export const anthropicMessagesCodec: ProtocolCodec = {
   id: 'anthropic-messages',
   // Anthropic streams always report usage (message_start, message_delta).
-  peek: (input) => peekBody(input, () => true),
+  peek: (input) => peekBody(input, () => true, 'messages'),
   passthrough: anthropicPassthroughLane,
   decodeRequest: (input) => decodeAnthropicRequest(input),
   encodeRequest: encodeAnthropicRequest,

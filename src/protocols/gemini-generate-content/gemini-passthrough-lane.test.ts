@@ -13,10 +13,11 @@ test('the model lives in the path: the body goes as it came, and peek reads the 
   const rawBody = '{"contents":[]}';
   assert.equal(lane.upstreamBody({ body: { contents: [] }, rawBody, upstreamModel: 'gemini-x', stream: true }), rawBody);
   assert.equal(lane.upstreamBody({ body: { contents: [] }, upstreamModel: 'gemini-x', stream: true }), '{"contents":[]}');
-  assert.deepEqual(peekGeminiRequest({ body: { model: 'ignored' }, pathModel: 'gemini-x', pathStream: true }), {
+  assert.deepEqual(peekGeminiRequest({ body: { model: 'ignored', contents: [] }, pathModel: 'gemini-x', pathStream: true }), {
     model: 'gemini-x',
     stream: true,
     includeUsage: true,
+    missingField: undefined,
   });
 });
 

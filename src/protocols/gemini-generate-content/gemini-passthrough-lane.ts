@@ -2,13 +2,17 @@ import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { ClientRequestInput, PassthroughLane, PassthroughStream, RequestPeek, StreamEncoderOptions } from '../protocol-codec.ts';
 import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
 import { createSsePassthroughStream } from '../shared/create-sse-passthrough-stream.ts';
+import { isRecord } from '../shared/is-record.ts';
+import { lacks } from '../shared/peek-body.ts';
 import { serializeClientBody } from '../shared/serialize-client-body.ts';
 import { encodeGeminiStreamError } from './encode-gemini-error.ts';
 import { createGeminiUsageTap } from './create-gemini-usage-tap.ts';
 
 /** Gemini names the model and the streaming choice in the URL path, not the body. */
 export function peekGeminiRequest(input: ClientRequestInput): RequestPeek {
-  return { model: input.pathModel, stream: input.pathStream ?? false, includeUsage: true };
+  const body = input.body;
+  const missing = !isRecord(body) || lacks(body, 'contents');
+  return { model: input.pathModel, stream: input.pathStream ?? false, includeUsage: true, missingField: missing ? 'contents' : undefined };
 }
 
 const DELTA_FIELDS = ['"text":"'];

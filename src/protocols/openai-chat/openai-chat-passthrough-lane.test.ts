@@ -41,13 +41,14 @@ test('a body nested too deeply to serialise is the client’s 400, not a crash',
 });
 
 test('peek reads model, stream and include_usage without decoding, tolerating junk', () => {
-  assert.deepEqual(peekOpenAiChatRequest({ body: { model: 'gpt', stream: true, stream_options: { include_usage: true } } }), {
+  assert.deepEqual(peekOpenAiChatRequest({ body: { model: 'gpt', stream: true, stream_options: { include_usage: true }, messages: [] } }), {
     model: 'gpt',
     stream: true,
     includeUsage: true,
+    missingField: undefined,
   });
-  assert.deepEqual(peekOpenAiChatRequest({ body: { model: 3, stream: 'yes' } }), { model: undefined, stream: false, includeUsage: false });
-  assert.deepEqual(peekOpenAiChatRequest({ body: null }), { model: undefined, stream: false, includeUsage: false });
+  assert.deepEqual(peekOpenAiChatRequest({ body: { model: 3, stream: 'yes' } }), { model: undefined, stream: false, includeUsage: false, missingField: 'messages' });
+  assert.deepEqual(peekOpenAiChatRequest({ body: null }), { model: undefined, stream: false, includeUsage: false, missingField: 'messages' });
 });
 
 const usageChunk = { data: '{"id":"c","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}' };

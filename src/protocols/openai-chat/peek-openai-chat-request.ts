@@ -8,5 +8,5 @@ export function readOpenAiChatIncludeUsage(body: unknown): boolean {
 }
 
 export function peekOpenAiChatRequest(input: ClientRequestInput): RequestPeek {
-  return peekBody(input, readOpenAiChatIncludeUsage);
+  return peekBody(input, readOpenAiChatIncludeUsage, 'messages');
 }

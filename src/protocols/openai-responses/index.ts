@@ -15,7 +15,7 @@ import { peekBody } from '../shared/peek-body.ts';
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',
   // Responses streams always end with the whole response, usage included.
-  peek: (input) => peekBody(input, () => true),
+  peek: (input) => peekBody(input, () => true, 'input'),
   passthrough: openAiResponsesPassthroughLane,
   decodeRequest: (input) => decodeOpenAiResponsesRequest(input),
   encodeRequest: (request) => encodeOpenAiResponsesRequest(request),
