@@ -169,6 +169,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   };
   const metrics = new GatewayMetrics({ streams, health, snapshot });
   usageWriter.metrics = metrics;
+  usageWriter.accessLogger = logger;
   const healthChecker = startHealthChecker({
     intervalMs: options.healthCheckIntervalMs ?? 30_000,
     probe: (channel, model) => probeChannel(relay, channel, model),

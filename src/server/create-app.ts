@@ -1,6 +1,8 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GatewayError, invalidRequest, isGatewayError } from '../core/gateway-error.ts';
+import { registerAccessLog } from './access-log.ts';
 import type { AppDeps } from './app-deps.ts';
+import { clientIpOf } from './routes/authenticate-request.ts';
 import './fastify-context.ts';
 import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
@@ -69,6 +71,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerAccessLog(app, deps.logger, (request) => clientIpOf(deps, request));
 
   // Sockets beyond the cap are closed on accept, before any byte is read.
   app.server.maxConnections = limits.maxConnections;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientConnection, GenerationRequest, GenerationRoute } from '../../generation/generation-request.ts';
 import { runGeneration } from '../../generation/run-generation.ts';
 import { ClientWriter } from '../../relay/client-writer.ts';
+import { markPipelineRequest } from '../access-log.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { credentialsOf } from './authenticate-request.ts';
 
@@ -16,6 +17,8 @@ export function handleGeneration(
   reply: FastifyReply,
   target: GenerationTarget = {},
 ): Promise<void> {
+  // From here the pipeline records the request, and its access line with it.
+  markPipelineRequest(request);
   const generation: GenerationRequest = {
     requestId: request.id,
     route,

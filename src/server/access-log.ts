@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
+
+/**
+ * One structured `info` line per HTTP request, for the operator's log pipeline.
+ *
+ * Generation requests get theirs from their usage row (`logGenerationAccess`), written when the
+ * pipeline records it, relayed or refused: that row already knows the key, model, channel,
+ * attempts, tokens and cost. Every other request — admin API, metrics, console, and generation
+ * requests refused before the pipeline ran (bad JSON, too large) — gets a shorter line from the
+ * framework's response hook. Neither ever carries a header, a query string (Gemini clients put
+ * their key there), a body, an error message (upstream messages may quote the prompt) or a secret.
+ */
+const HANDLED_BY_PIPELINE = new WeakSet<FastifyRequest>();
+
+/** The pipeline will write this request's line (call before handing the request to it). */
+export function markPipelineRequest(request: FastifyRequest): void {
+  HANDLED_BY_PIPELINE.add(request);
+}
+
+export function logGenerationAccess(logger: Logger, entry: UsageLogEntry): void {
+  const attempts = entry.attempts;
+  logger.info(
+    {
+      requestId: entry.requestId,
+      method: 'POST',
+      protocol: entry.clientProtocol,
+      surface: entry.surface,
+      keyId: entry.keyId,
+      keyName: entry.keyName,
+      group: entry.group,
+      model: entry.model,
+      upstreamModel: entry.upstreamModel,
+      channel: entry.channelName,
+      status: entry.status,
+      errorCode: entry.errorCode,
+      attempts: attempts.length,
+      // Which channels were tried and how each ended, e.g. "hang:first_byte_timeout,steady:200".
+      tries: attempts.length > 1 ? attempts.map((attempt) => `${attempt.channelName}:${attempt.errorCode ?? attempt.status ?? '-'}`).join(',') : undefined,
+      stream: entry.stream,
+      inputTokens: entry.inputTokens,
+      outputTokens: entry.outputTokens,
+      cacheReadTokens: entry.cacheReadTokens,
+      reasoningTokens: entry.reasoningTokens,
+      costMicros: entry.costMicros,
+      durationMs: entry.latencyMs,
+      ttfbMs: entry.ttftMs,
+      clientIp: entry.clientIp,
+    },
+    'request',
+  );
+}
+
+/** The line for every request the generation pipeline did not log itself. */
+export function registerAccessLog(app: FastifyInstance, logger: Logger, clientIpOf: (request: FastifyRequest) => string): void {
+  app.addHook('onResponse', async (request, reply) => {
+    if (HANDLED_BY_PIPELINE.has(request)) return;
+    const errorCode = reply.getHeader('x-switchyard-error-code');
+    logger.info(
+      {
+        requestId: request.id,
+        method: request.method,
+        path: pathOf(request.url),
+        route: request.routeOptions.url ?? null,
+        protocol: request.routeOptions.config.protocol ?? null,
+        status: reply.statusCode,
+        errorCode: typeof errorCode === 'string' ? errorCode : null,
+        durationMs: Math.round(reply.elapsedTime),
+        clientIp: clientIpOf(request),
+      },
+      'request',
+    );
+  });
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
