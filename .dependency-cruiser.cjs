@@ -63,7 +63,7 @@ module.exports = {
         'The request path is built bottom-up: records and codecs, then channels, routing, kv, store and snapshot, then ' +
         'access and billing, then the relay, then the generation pipeline, then the HTTP layer. A lower layer never ' +
         'imports relay/, generation/ or server/, and the relay never imports generation/ or server/.',
-      from: { path: '^src/(domain|core|sse|protocols|channels|routing|kv|store|snapshot|upstream|access|billing|config|cluster)/' },
+      from: { path: '^src/(domain|core|sse|protocols|channels|routing|kv|store|snapshot|upstream|access|billing|config|cluster|schemas)/' },
       to: { path: '^src/(relay|generation|server)/' },
     },
     {

@@ -25,7 +25,7 @@ export async function applyConfigUsers(store: Store, users: readonly ConfigFileU
       const created = await store.users.create({
         name: entry.name,
         email: entry.email ?? null,
-        passwordHash: entry.password === undefined ? null : await hashPassword(entry.password),
+        passwordHash: entry.password == null ? null : await hashPassword(entry.password),
         balanceMicros: balanceMicros ?? 0,
         enabled: entry.enabled ?? true,
       });
@@ -36,7 +36,8 @@ export async function applyConfigUsers(store: Store, users: readonly ConfigFileU
     const patch: Parameters<Store['users']['update']>[1] = {};
     if (entry.email !== undefined && current.email !== entry.email) patch.email = entry.email;
     if (entry.enabled !== undefined && current.enabled !== entry.enabled) patch.enabled = entry.enabled;
-    if (entry.password !== undefined && (current.passwordHash === null || !(await verifyPassword(entry.password, current.passwordHash)))) {
+    if (entry.password === null && current.passwordHash !== null) patch.passwordHash = null;
+    if (typeof entry.password === 'string' && (current.passwordHash === null || !(await verifyPassword(entry.password, current.passwordHash)))) {
       patch.passwordHash = await hashPassword(entry.password);
     }
     if (balanceMicros !== undefined) {

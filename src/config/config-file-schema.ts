@@ -1,149 +1,41 @@
 import { z } from 'zod';
-import { BILLING_MODES } from '../domain/billing-mode.ts';
-import { REGION_PATTERN, resolveChannelBaseUrl } from '../domain/channel-address.ts';
-import { CHANNEL_KINDS } from '../domain/channel-kind.ts';
-import { MAX_PRICE_MULTIPLIER, MAX_PRICE_USD_PER_MILLION, MAX_USD_AMOUNT } from '../billing/money-bounds.ts';
-import { isIpOrCidr } from './is-ip-or-cidr.ts';
+import { channelFields, checkNewChannel, groupFields, keyFields, planFields, priceFields, userFields } from '../schemas/entity-fields.ts';
+import { entityName, groupName, instant } from '../schemas/field-rules.ts';
 
-// Messages are written for the operator editing the YAML: they follow "<path>: ".
-const name = z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' });
-const text = z.string({ error: 'must be a string' });
-const names = z.array(name, { error: 'must be a list of names' });
-const bool = z.boolean({ error: 'must be true or false' });
-const integer = (min: number) =>
-  z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(min, { error: `must be at least ${min}` });
-const usd = z
-  .number({ error: 'must be a number of USD' })
-  .nonnegative({ error: 'must not be negative' })
-  .max(MAX_USD_AMOUNT, { error: `must be at most ${MAX_USD_AMOUNT} USD` });
-const usdPerMillion = z
-  .number({ error: 'must be a number of USD per million tokens' })
-  .nonnegative({ error: 'must not be negative' })
-  .max(MAX_PRICE_USD_PER_MILLION, { error: `must be at most ${MAX_PRICE_USD_PER_MILLION} USD per million tokens` });
+/**
+ * The config file's shape. Its fields are the admin API's (src/schemas/), so a value the file
+ * accepts is one the API accepts; only what is the file's own is added here: a key's literal
+ * secret and its owner by name, and defaults (a plan without quotas, a key without a group).
+ */
 
-const httpUrl = text.refine(
-  (value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  },
-  { error: 'must be an http(s) URL' },
-);
+export const configGroupSchema = z.strictObject(groupFields);
 
-// A datetime must carry its zone so the same file means the same instant on every host.
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const isoDate = text
-  .refine((value) => ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)), {
-    error: 'must be an ISO date such as 2026-12-31 or 2026-12-31T23:59:59Z',
-  })
-  .transform((value) => Date.parse(value));
+export const configUserSchema = z.strictObject(userFields);
 
-export const configGroupSchema = z.strictObject({
-  name,
-  description: text.optional(),
-  priceMultiplier: z
-    .number({ error: 'must be a number' })
-    .nonnegative({ error: 'must not be negative' })
-    .max(MAX_PRICE_MULTIPLIER, { error: `must be at most ${MAX_PRICE_MULTIPLIER}` })
-    .optional(),
-  billing: z.enum(BILLING_MODES, { error: `must be one of ${BILLING_MODES.join(', ')}` }).optional(),
-});
-
-export const configUserSchema = z.strictObject({
-  name,
-  email: text.nullable().optional(),
-  password: text.min(8, { error: 'must be at least 8 characters long' }).optional(),
-  /** The wallet, set when the user is created or when this value changes in the file. */
-  balance: usd.optional(),
-  enabled: bool.optional(),
-});
-
-const positiveUsd = usd.refine((value) => value > 0, { error: 'must be greater than 0' });
-
-export const configPlanSchema = z.strictObject({
-  name,
-  group: name,
-  durationDays: integer(1),
-  quota: z
-    .strictObject({ daily: positiveUsd.optional(), weekly: positiveUsd.optional(), monthly: positiveUsd.optional(), total: positiveUsd.optional() })
-    .optional(),
-  price: usd.nullable().optional(),
-  description: text.optional(),
-});
+export const configPlanSchema = z.strictObject({ ...planFields, quota: planFields.quota.optional() });
 
 export const configSubscriptionSchema = z.strictObject({
-  user: name,
-  plan: name,
-  startsAt: isoDate.optional(),
-  expiresAt: isoDate.optional(),
+  user: entityName,
+  plan: entityName,
+  startsAt: instant.optional(),
+  expiresAt: instant.optional(),
 });
 
-export const configChannelSchema = z
-  .strictObject({
-    name,
-    provider: z.enum(CHANNEL_KINDS, { error: `must be one of ${CHANNEL_KINDS.join(', ')}` }),
-    /** Optional for vertex and bedrock (derived from the region). */
-    baseUrl: httpUrl.optional(),
-    apiVersion: name.optional(),
-    region: name.regex(REGION_PATTERN, { error: 'must be a region name such as us-east-1' }).optional(),
-    project: name.optional(),
-    apiKey: name.optional(),
-    apiKeys: z.array(name, { error: 'must be a list of secrets' }).min(1, { error: 'must not be empty' }).optional(),
-    models: names.min(1, { error: 'must list at least one model' }),
-    groups: names.optional(),
-    modelMap: z.record(z.string(), name, { error: 'must map public model names to upstream names' }).optional(),
-    priority: integer(-1_000_000).optional(),
-    weight: integer(0).optional(),
-    enabled: bool.optional(),
-    supportsResponses: bool.optional(),
-    allowedPrefixes: names.optional(),
-  })
-  .superRefine((channel, context) => {
-    if ((channel.apiKey === undefined) === (channel.apiKeys === undefined)) {
-      context.addIssue({ code: 'custom', path: ['apiKey'], message: 'give exactly one of apiKey or apiKeys' });
-    }
-    const address = resolveChannelBaseUrl(channel);
-    if ('field' in address) context.addIssue({ code: 'custom', path: [address.field], message: address.message });
-  });
+export const configChannelSchema = z.strictObject(channelFields).superRefine(checkNewChannel);
 
 export const configKeySchema = z.strictObject({
-  name,
-  group: name.optional(),
-  key: text.refine((value) => value.startsWith('sk-') && value.length >= 20, {
+  ...keyFields,
+  /** Omitted: the default group. */
+  group: groupName.optional(),
+  key: z.string().refine((value) => value.startsWith('sk-') && value.length >= 20, {
     error: 'must start with "sk-" and be at least 20 characters',
   }),
-  expiresAt: isoDate.nullable().optional(),
-  balance: usd.nullable().optional(),
-  allowedModels: names.nullable().optional(),
-  allowedIps: z
-    .array(text.refine(isIpOrCidr, { error: 'must be an IP address or CIDR' }), { error: 'must be a list' })
-    .nullable()
-    .optional(),
-  enabled: bool.optional(),
+  expiresAt: instant.nullable().optional(),
   /** The owning user, by name (from this file or the store). */
-  user: name.optional(),
-  limits: z
-    .strictObject({
-      requestsPerMinute: integer(1).optional(),
-      tokensPerMinute: integer(1).optional(),
-      concurrentRequests: integer(1).optional(),
-      dailySpend: usd.optional(),
-      weeklySpend: usd.optional(),
-      monthlySpend: usd.optional(),
-    })
-    .optional(),
+  user: entityName.optional(),
 });
 
-export const configPriceSchema = z.strictObject({
-  model: name,
-  input: usdPerMillion,
-  output: usdPerMillion,
-  cacheRead: usdPerMillion.nullable().optional(),
-  cacheWrite: usdPerMillion.nullable().optional(),
-});
+export const configPriceSchema = z.strictObject(priceFields);
 
 export const configFileSchema = z
   .strictObject({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CLIENT_IP_HEADERS, type ClientIpHeader } from '../access/resolve-client-ip.ts';
 import type { ServerLimits } from './server-limits.ts';
-import { isIpOrCidr } from './is-ip-or-cidr.ts';
+import { isIpOrCidr } from '../schemas/is-ip-or-cidr.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -77,11 +77,11 @@ describe('parseConfigFile', () => {
       'channels[1]: unknown field "prioirty"',
       'channels[1].provider: must be one of openai, anthropic, gemini, azure, vertex, bedrock',
       'channels[1].baseUrl: must be an http(s) URL',
-      'channels[1].models: must list at least one model',
+      'channels[1].models: needs at least one model',
       'keys[0].key: must start with "sk-" and be at least 20 characters',
-      'keys[0].expiresAt: must be an ISO date such as 2026-12-31 or 2026-12-31T23:59:59Z',
+      'keys[0].expiresAt: must be an ISO 8601 date or date-time with a zone (e.g. 2030-01-01 or 2030-01-01T00:00:00Z), or epoch milliseconds',
       'keys[0].balance: must not be negative',
-      'keys[0].allowedIps[0]: must be an IP address or CIDR',
+      'keys[0].allowedIps[0]: must be an IP address or CIDR (e.g. 203.0.113.7, 203.0.113.0/24 or 2001:db8::/32), not "10.0.0.0/99"',
       'prices[0].input: must be a number of USD per million tokens',
     ];
     for (const problem of expected) assert.ok(problems.includes(problem), `missing "${problem}" in\n${problems.join('\n')}`);
@@ -91,11 +91,11 @@ describe('parseConfigFile', () => {
     const channel = (extra: string, name = 'c') =>
       `  - name: ${name}\n    provider: gemini\n    baseUrl: https://g.example\n    models: [m]\n${extra}`;
     assert.deepEqual(problemsOf(() => parseConfigFile(`channels:\n${channel('')}`, {})), [
-      'channels[0].apiKey: give exactly one of apiKey or apiKeys',
+      'channels[0].apiKey: is required: the upstream secret (apiKey, or apiKeys for several)',
     ]);
     assert.deepEqual(
       problemsOf(() => parseConfigFile(`channels:\n${channel('    apiKey: a\n    apiKeys: [b]\n')}`, {})),
-      ['channels[0].apiKey: give exactly one of apiKey or apiKeys'],
+      ['channels[0].apiKeys: give either apiKey or apiKeys, not both'],
     );
     assert.deepEqual(
       problemsOf(() => parseConfigFile(`channels:\n${channel('    apiKey: a\n')}${channel('    apiKey: b\n')}`, {})),

@@ -4,6 +4,7 @@ import { ConfigError } from './config-error.ts';
 import type { ConfigFile } from './config-file-schema.ts';
 import { configFileSchema } from './config-file-schema.ts';
 import { interpolateEnv } from './interpolate-env.ts';
+import { describeIssue, valueAt } from '../schemas/describe-issue.ts';
 
 /** Reads, interpolates and validates a config file; every problem is reported at once. */
 export async function readConfigFile(path: string, env: Record<string, string | undefined>): Promise<ConfigFile> {
@@ -30,7 +31,7 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
         if (issue.code === 'unrecognized_keys') {
           return `${path || '(top level)'}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
         }
-        return `${path || '(top level)'}: ${issue.message}`;
+        return `${path || '(top level)'}: ${describeIssue(issue, valueAt(value, issue.path))}`;
       }),
     );
   }

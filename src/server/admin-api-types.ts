@@ -1,4 +1,5 @@
 import type { ChannelKind } from '../domain/channel-kind.ts';
+import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 
 /*
  * The records the admin API answers with, as `routes/admin-views.ts` builds them: times as ISO
@@ -102,4 +103,64 @@ export interface AdminPrice {
   cacheRead: number | null;
   cacheWrite: number | null;
   updatedAt: string;
+}
+
+/** A page of a list the gateway pages: `next` is the cursor of the following (older) page, null on the last. */
+export interface AdminPage<T> {
+  data: T[];
+  next: string | null;
+}
+
+/** `GET /api/admin/logs`: the usage log row, its time as an ISO string (money stays in micro-USD). */
+export type AdminLogEntry = Omit<UsageLogEntry, 'time'> & { time: string };
+
+/** `GET /api/admin/audit`: a change made through the admin API or the config file. */
+export interface AdminAuditEntry {
+  id: string;
+  time: string;
+  actor: string;
+  clientIp: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  action: string;
+  targetKind: 'group' | 'channel' | 'key' | 'price';
+  targetId: string;
+  targetName: string | null;
+  /** The record before the change; null for a creation. */
+  before: unknown;
+  /** The record after the change; null for a deletion. */
+  after: unknown;
+}
+
+export interface AdminUsageTotals {
+  requests: number;
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** USD. */
+  cost: number;
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+}
+
+export interface AdminUsageBreakdownRow {
+  id: string | null;
+  name: string | null;
+  requests: number;
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+}
+
+/** `GET /api/admin/insight/summary`. */
+export interface AdminUsageSummary {
+  range: string;
+  bucketMs: number;
+  from: string;
+  to: string;
+  totals: AdminUsageTotals;
+  series: Array<AdminUsageTotals & { start: string }>;
+  topModels: AdminUsageBreakdownRow[];
+  topKeys: AdminUsageBreakdownRow[];
 }

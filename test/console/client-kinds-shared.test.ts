@@ -33,3 +33,10 @@ test('the route-miss hint points at addresses from the same table', () => {
   const anthropic = explainRouteMiss('POST', '/v1/v1/messages', 'antigravity', headers).error.message;
   assert.ok(anthropic.includes(`root address ${gatewaySetup('claude-code', ROOT, 'antigravity', 'm').baseUrl}`), anthropic);
 });
+
+test('an unknown path lists the address of every client kind the table knows', () => {
+  const message = explainRouteMiss('GET', '/nowhere', 'antigravity', { host: 'gateway.test:8080' }).error.message;
+  for (const kind of CLIENT_KINDS) {
+    assert.ok(message.includes(gatewaySetup(kind, ROOT, 'antigravity', 'm').baseUrl), `${kind} missing from: ${message}`);
+  }
+});

@@ -15,7 +15,7 @@ const COLUMNS: Array<[string, (entry: LogEntry) => unknown]> = [
   ['output_tokens', (entry) => entry.outputTokens],
   ['cache_read_tokens', (entry) => entry.cacheReadTokens],
   ['cache_write_tokens', (entry) => entry.cacheWriteTokens],
-  ['cost_usd', (entry) => (entry.costMicros === undefined ? (entry.cost ?? '') : (entry.costMicros / 1_000_000).toFixed(6))],
+  ['cost_usd', (entry) => (entry.costMicros / 1_000_000).toFixed(6)],
   ['latency_ms', (entry) => entry.latencyMs],
   ['ttft_ms', (entry) => entry.ttftMs],
   ['stream', (entry) => entry.stream],

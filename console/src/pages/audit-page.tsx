@@ -89,11 +89,12 @@ export function AuditPage(props: { session: Session }) {
 const IGNORED = new Set(['updatedAt', 'createdAt', 'health', 'spent']);
 
 /** The fields that changed, one per line; a creation or deletion lists the record's main fields. */
-function Changes(props: { before: Record<string, unknown> | null; after: Record<string, unknown> | null }) {
-  const { before, after } = props;
+function Changes(props: { before: unknown; after: unknown }) {
+  const before = asRecord(props.before);
+  const after = asRecord(props.after);
   if (!before && !after) return <>{DASH}</>;
   if (!before || !after) {
-    const record = (after ?? before) as Record<string, unknown>;
+    const record = after ?? before ?? {};
     const verb = after ? 'created' : 'deleted';
     return (
       <span>
@@ -114,6 +115,11 @@ function Changes(props: { before: Record<string, unknown> | null; after: Record<
       ))}
     </ul>
   );
+}
+
+/** Audit records are JSON objects; anything else (null for a creation or deletion) has no fields. */
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
 function show(value: unknown): string {

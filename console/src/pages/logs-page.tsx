@@ -24,8 +24,8 @@ const PAGE = 200;
 /** The most rows one CSV export gathers (page by page). */
 const EXPORT_LIMIT = 20_000;
 
-export function logCost(entry: LogEntry): number | undefined {
-  return entry.cost ?? (entry.costMicros === undefined ? undefined : entry.costMicros / 1_000_000);
+export function logCost(entry: LogEntry): number {
+  return entry.costMicros / 1_000_000;
 }
 
 interface Loaded {

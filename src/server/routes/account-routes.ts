@@ -32,7 +32,7 @@ import { parseAdminInput } from './parse-admin-input.ts';
 import { accountUsage } from './account-usage.ts';
 import { describeRedemption, redeemCode } from '../../billing/redeem-code.ts';
 import { accountDefaultGroup } from './account-settings.ts';
-import { isIpOrCidr } from '../../config/is-ip-or-cidr.ts';
+import { isIpOrCidr } from '../../schemas/is-ip-or-cidr.ts';
 
 export interface AccountRouteOptions {
   /** How long a session lives from sign-in (absolute; default 12 hours). */

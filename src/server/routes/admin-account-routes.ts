@@ -146,8 +146,8 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AppDeps):
         const input = parseAdminInput(subscriptionCreateSchema, request.body);
         const user = await findUser(deps, input.user, 'user');
         const plan = await findPlan(deps, input.plan, 'plan');
-        const startsAt = toEpoch(input.startsAt) ?? now();
-        const expiresAt = toEpoch(input.expiresAt) ?? startsAt + plan.durationDays * DAY;
+        const startsAt = input.startsAt ?? now();
+        const expiresAt = input.expiresAt ?? startsAt + plan.durationDays * DAY;
         if (expiresAt <= startsAt) throw invalidRequest('expiresAt: must be after startsAt.', 'expiresAt');
         const subscription = await withConflicts(() => store.subscriptions.create({ userId: user.id, planId: plan.id, startsAt, expiresAt }));
         await changed();
@@ -156,7 +156,7 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AppDeps):
       admin.patch('/subscriptions/:id', async (request) => {
         const input = parseAdminInput(subscriptionPatchSchema, request.body);
         const existing = await findSubscription(deps, param(request, 'id'));
-        const expiresAt = toEpoch(input.expiresAt);
+        const expiresAt = input.expiresAt ?? null;
         if (expiresAt !== null && expiresAt <= existing.startsAt) throw invalidRequest('expiresAt: must be after the subscription starts.', 'expiresAt');
         const subscription = await store.subscriptions.update(existing.id, {
           ...(input.status === undefined ? {} : { suspended: input.status === 'suspended' }),
@@ -171,7 +171,7 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AppDeps):
         const input = parseAdminInput(redemptionCodeCreateSchema, request.body);
         const plan = input.kind === 'subscription' ? await findPlan(deps, input.plan, 'plan') : undefined;
         const codes = Array.from({ length: input.count ?? 1 }, generateRedemptionCode);
-        const expiresAt = toEpoch(input.expiresAt);
+        const expiresAt = input.expiresAt ?? null;
         const created = await store.redemptionCodes.createMany(
           codes.map((code) => ({
             codeHash: hashRedemptionCode(code),
@@ -237,7 +237,3 @@ function toQuota(quota: { daily?: number | undefined; weekly?: number | undefine
   return result;
 }
 
-function toEpoch(value: string | number | null | undefined): number | null {
-  if (value === null || value === undefined) return null;
-  return typeof value === 'number' ? value : Date.parse(value);
-}

@@ -1,3 +1,4 @@
+import type { AdminUsageSummary } from '../admin-api-types.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { UsageBreakdownRow, UsageTotals } from '../../store/store.ts';
@@ -58,7 +59,7 @@ export function registerAdminInsightRoutes(app: FastifyInstance, deps: AppDeps):
           series: summary.series.map((point) => ({ ...totalsView(point), start: new Date(point.start).toISOString() })),
           topModels: summary.byModel.map(breakdownView),
           topKeys: summary.byKey.map(breakdownView),
-        };
+        } satisfies AdminUsageSummary;
       });
     },
     { prefix: '/api/admin' },

@@ -1,3 +1,4 @@
+import type { AdminAuditEntry, AdminLogEntry, AdminPage } from '../admin-api-types.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../store/hash-api-key.ts';
@@ -158,7 +159,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
             group: input.group,
             keyHash: hashApiKey(secret),
             keyHint: keyHint(secret),
-            expiresAt: toEpoch(input.expiresAt),
+            expiresAt: input.expiresAt ?? null,
             balanceMicros: toBalance(input.balance ?? input.quota),
             allowedModels: input.allowedModels ?? null,
             allowedIps: input.allowedIps ?? null,
@@ -180,7 +181,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const patch = {
           ...rest,
           ...(userId === undefined ? {} : { userId }),
-          ...(expiresAt === undefined ? {} : { expiresAt: toEpoch(expiresAt) }),
+          ...(expiresAt === undefined ? {} : { expiresAt }),
           ...(balance === undefined && quota === undefined ? {} : { balanceMicros: toBalance(balance ?? quota) }),
           ...(limits === undefined ? {} : { limits: toLimits(limits) }),
         };
@@ -245,8 +246,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           ...(query.model === undefined ? {} : { model: query.model }),
           ...(channelId === undefined ? {} : { channelId }),
           ...(query.status === undefined ? {} : { status: query.status }),
-          ...(query.from === undefined ? {} : { from: toEpoch(query.from) ?? 0 }),
-          ...(query.to === undefined ? {} : { to: toEpoch(query.to) ?? 0 }),
+          ...(query.from === undefined ? {} : { from: query.from }),
+          ...(query.to === undefined ? {} : { to: query.to }),
           ...(cursorTime === undefined ? {} : { before: cursorTime, beforeRequestId: cursorId }),
         });
         const last = data.at(-1);
@@ -254,7 +255,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })),
           // The cursor of the next (older) page, while this page was full.
           next: data.length === limit && last ? `${last.time}.${last.requestId}` : null,
-        };
+        } satisfies AdminPage<AdminLogEntry>;
       });
 
       // Audit log: every change made through this API, newest first.
@@ -271,7 +272,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         return {
           data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })),
           next: data.length === limit && last ? last.id : null,
-        };
+        } satisfies AdminPage<AdminAuditEntry>;
       });
     },
     { prefix: '/api/admin' },
@@ -364,10 +365,6 @@ async function withConflicts<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
-function toEpoch(value: string | number | null | undefined): number | null {
-  if (value === null || value === undefined) return null;
-  return typeof value === 'number' ? value : Date.parse(value);
-}
 
 function toBalance(usd: number | null | undefined): number | null {
   return usd === null || usd === undefined ? null : usdToMicros(usd);

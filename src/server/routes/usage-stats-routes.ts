@@ -5,14 +5,15 @@ import type { AppDeps } from '../app-deps.ts';
 import { requireAdmin } from './admin-routes.ts';
 import { microsToUsd } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
+import { instantParam } from '../../schemas/field-rules.ts';
 
 const DAY = 86_400_000;
 const MAX_DAYS = 366;
 
 const usageQuerySchema = z.object({
   by: z.enum(['key', 'model', 'payer']).optional(),
-  from: z.union([z.iso.datetime({ offset: true }), z.iso.date(), z.coerce.number().int()]).optional(),
-  to: z.union([z.iso.datetime({ offset: true }), z.iso.date(), z.coerce.number().int()]).optional(),
+  from: instantParam.optional(),
+  to: instantParam.optional(),
   key: z.string().optional(),
 });
 
@@ -26,8 +27,8 @@ export function registerUsageStatsRoutes(app: FastifyInstance, deps: AppDeps): v
     const query = parseAdminInput(usageQuerySchema, request.query);
     await deps.usageWriter.flush();
     const now = deps.runtime.now();
-    const to = query.to === undefined ? now + 1 : toEpoch(query.to);
-    const from = query.from === undefined ? to - 30 * DAY : toEpoch(query.from);
+    const to = query.to === undefined ? now + 1 : query.to;
+    const from = query.from === undefined ? to - 30 * DAY : query.from;
     if (!(from < to) || to - from > MAX_DAYS * DAY) {
       throw invalidRequest(`from must be before to, and at most ${MAX_DAYS} days apart.`, 'from');
     }
@@ -42,6 +43,3 @@ export function registerUsageStatsRoutes(app: FastifyInstance, deps: AppDeps): v
   });
 }
 
-function toEpoch(value: string | number): number {
-  return typeof value === 'number' ? value : Date.parse(value);
-}
