@@ -12,6 +12,7 @@ import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
 import { registerPortalAdminRoutes } from './routes/portal-admin-routes.ts';
 import { registerAdminAccountRoutes } from './routes/admin-account-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
+import { checkAdminRoutesDescribed, registerAdminOpenApiRoutes } from './routes/admin-openapi-routes.ts';
 import { registerConsoleRoutes } from './routes/console-routes.ts';
 import { registerGenerationRoutes } from './routes/generation-routes.ts';
 import { registerHealthRoutes } from './routes/health-routes.ts';
@@ -76,7 +77,9 @@ export function createApp(deps: AppDeps): FastifyInstance {
   // Sockets beyond the cap are closed on accept, before any byte is read.
   app.server.maxConnections = limits.maxConnections;
 
+  checkAdminRoutesDescribed(app);
   registerHealthRoutes(app, deps);
+  registerAdminOpenApiRoutes(app);
   registerMetricsRoutes(app, deps.metrics, deps.settings, deps.access);
   registerAdminRoutes(app, deps);
   registerAdminAccountRoutes(app, deps);

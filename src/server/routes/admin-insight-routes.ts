@@ -19,7 +19,7 @@ const RANGES = {
   '30d': { span: 30 * DAY, bucketMs: DAY },
 } as const;
 
-const summaryQuerySchema = z.object({
+export const summaryQuerySchema = z.object({
   range: z.enum(Object.keys(RANGES) as [keyof typeof RANGES], { error: 'must be one of 1h, 24h, 7d, 30d' }).optional(),
   key: z.string().min(1).optional(),
   group: z.string().min(1).optional(),

@@ -10,11 +10,11 @@ import { requireAdmin } from './admin-routes.ts';
 import { microsToUsd, usdToMicros } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 
-const topUpSchema = z.strictObject({
+export const topUpSchema = z.strictObject({
   amount: z.number().refine((value) => Number.isFinite(value) && value !== 0 && Math.abs(value) <= 1_000_000, 'must be a non-zero amount of USD, at most 1,000,000 either way'),
   note: z.string().trim().min(1, 'is required: say why, it is kept in the audit trail').max(500),
 });
-const accountSettingsSchema = z.strictObject({ defaultGroup: z.string().min(1).nullable() });
+export const accountSettingsSchema = z.strictObject({ defaultGroup: z.string().min(1).nullable() });
 
 /**
  * The operator's side of the account portal (issue 16), beside issue 15's accounts API:

@@ -10,7 +10,7 @@ import { instantParam } from '../../schemas/field-rules.ts';
 const DAY = 86_400_000;
 const MAX_DAYS = 366;
 
-const usageQuerySchema = z.object({
+export const usageQuerySchema = z.object({
   by: z.enum(['key', 'model', 'payer']).optional(),
   from: instantParam.optional(),
   to: instantParam.optional(),
