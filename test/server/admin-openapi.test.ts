@@ -72,7 +72,9 @@ describe('the admin API OpenAPI description', () => {
     checkAdminRoutesDescribed(app);
     for (const operation of ADMIN_OPERATIONS) app.route({ method: operation.method, url: operation.route, handler: async () => ({}) });
     app.get('/api/admin/ghost', async () => ({}));
-    await assert.rejects(app.ready(), /GET \/api\/admin\/ghost has no entry/);
+    await assert.rejects(async () => {
+      await app.ready();
+    }, /GET \/api\/admin\/ghost has no entry/);
     const complete = Fastify();
     checkAdminRoutesDescribed(complete);
     for (const operation of ADMIN_OPERATIONS) complete.route({ method: operation.method, url: operation.route, handler: async () => ({}) });
