@@ -1,5 +1,6 @@
 import type { ChannelKind } from '../domain/channel-kind.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
+import type { AuditEntry } from '../store/audit-log.ts';
 
 /*
  * The records the admin API answers with, as `routes/admin-views.ts` builds them: times as ISO
@@ -114,23 +115,8 @@ export interface AdminPage<T> {
 /** `GET /api/admin/logs`: the usage log row, its time as an ISO string (money stays in micro-USD). */
 export type AdminLogEntry = Omit<UsageLogEntry, 'time'> & { time: string };
 
-/** `GET /api/admin/audit`: a change made through the admin API or the config file. */
-export interface AdminAuditEntry {
-  id: string;
-  time: string;
-  actor: string;
-  clientIp: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-  action: string;
-  targetKind: 'group' | 'channel' | 'key' | 'price';
-  targetId: string;
-  targetName: string | null;
-  /** The record before the change; null for a creation. */
-  before: unknown;
-  /** The record after the change; null for a deletion. */
-  after: unknown;
-}
+/** `GET /api/admin/audit`: a change made through the admin API or the config file, its time as an ISO string. */
+export type AdminAuditEntry = Omit<AuditEntry, 'time'> & { time: string };
 
 export interface AdminUsageTotals {
   requests: number;
