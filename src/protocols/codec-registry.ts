@@ -1,4 +1,4 @@
-import type { ProtocolCodec, ProtocolId, UpstreamProtocolId } from './protocol-codec.ts';
+import { CLIENT_PROTOCOL_IDS, type ProtocolCodec, type ProtocolId, type UpstreamProtocolId } from './protocol-codec.ts';
 import { anthropicMessagesCodec } from './anthropic-messages/index.ts';
 import { bedrockConverseCodec } from './bedrock-converse/index.ts';
 import { geminiGenerateContentCodec } from './gemini-generate-content/index.ts';
@@ -29,12 +29,7 @@ export function getCodec(protocol: UpstreamProtocolId): ProtocolCodec {
   return CODECS[protocol];
 }
 
-const CLIENT_PROTOCOLS: ReadonlySet<UpstreamProtocolId> = new Set<ProtocolId>([
-  'openai-chat',
-  'openai-responses',
-  'anthropic-messages',
-  'gemini-generate-content',
-]);
+const CLIENT_PROTOCOLS: ReadonlySet<UpstreamProtocolId> = new Set<ProtocolId>(CLIENT_PROTOCOL_IDS);
 
 /** Whether a client surface speaks this wire format (upstream-only formats such as Converse do not). */
 export function isClientProtocol(protocol: UpstreamProtocolId): protocol is ProtocolId {

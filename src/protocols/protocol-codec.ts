@@ -7,12 +7,11 @@ import type { Usage } from '../core/usage.ts';
 import type { Warning } from '../core/warning.ts';
 import type { SseMessage } from '../sse/sse-message.ts';
 
+/** The wire formats client surfaces speak; the type and the runtime check both come from this list. */
+export const CLIENT_PROTOCOL_IDS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini-generate-content'] as const;
+
 /** A wire format. A channel kind says which of these it speaks; a client surface decodes one. */
-export type ProtocolId =
-  | 'openai-chat'
-  | 'openai-responses'
-  | 'anthropic-messages'
-  | 'gemini-generate-content';
+export type ProtocolId = (typeof CLIENT_PROTOCOL_IDS)[number];
 
 /** Wire formats the gateway only sends upstream (no client surface speaks them). */
 export type UpstreamOnlyProtocolId = 'bedrock-converse';
