@@ -103,6 +103,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
       idleMs: config.streamIdleTimeoutMs,
       totalMs: config.upstreamTotalTimeoutMs,
     },
+    firstByteDeadline: config.firstByteDeadline,
     trustedProxies: config.trustedProxies,
     clientIpHeader: config.clientIpHeader,
     serverLimits: config.server,

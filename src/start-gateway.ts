@@ -32,6 +32,7 @@ import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
 import { createReasoningCache } from './reasoning/reasoning-cache.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
+import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
 
 export interface GatewayOptions {
   port: number;
@@ -52,6 +53,11 @@ export interface GatewayOptions {
   circuit?: Partial<CircuitOptions>;
   maxAttempts: number;
   retryStatuses: readonly number[];
+  /**
+   * First-byte deadline of streamed attempts and hedging (see RelayDeps.firstByte); defaults:
+   * 2 s to 20 s from the observed times, 3 s until known, hedging on. `false` turns it off.
+   */
+  firstByteDeadline?: (Partial<FirstByteDeadlineOptions> & { hedge?: boolean }) | false;
   /** Applied to the store after migrations, before serving (the declarative config file). */
   applyConfig?: ((store: Store) => Promise<void>) | undefined;
   logger?: Logger;
@@ -166,6 +172,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     maxRetryWaitMs: 3_000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     reasoning: { sealer: createEnvelopeSealer(secretKey), cache: createReasoningCache({ now: runtime.now }) },
+    ...(options.firstByteDeadline === false ? {} : { firstByte: firstByteDeadlines(options.firstByteDeadline) }),
   };
   const metrics = new GatewayMetrics({ streams, health, snapshot });
   usageWriter.metrics = metrics;
@@ -251,4 +258,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       return closing;
     },
   };
+}
+
+function firstByteDeadlines(options: Partial<FirstByteDeadlineOptions> & { hedge?: boolean } = {}): NonNullable<RelayDeps['firstByte']> {
+  const { hedge = true, ...deadline } = options;
+  return { deadlines: new FirstByteDeadlines(deadline), hedge };
 }

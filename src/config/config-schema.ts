@@ -30,6 +30,12 @@ export interface Config {
   upstreamConnectTimeoutMs: number;
   upstreamFirstByteTimeoutMs: number;
   upstreamTotalTimeoutMs: number;
+  /**
+   * A streamed attempt without its first byte after this long (from the channel × model's
+   * observed times, within min and max; `coldMs` until there are enough) no longer holds the
+   * caller: the next channel starts (beside it when `hedge`, instead of it otherwise).
+   */
+  firstByteDeadline: { minMs: number; maxMs: number; coldMs: number; hedge: boolean };
   /** Path prefix of the alternative-client surface, without slashes. */
   altPrefix: string;
   /** IPs or CIDRs whose X-Forwarded-For is believed. */
@@ -133,6 +139,17 @@ export const envSchema = z.object({
   UPSTREAM_CONNECT_TIMEOUT_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 10_000 }),
   UPSTREAM_FIRST_BYTE_TIMEOUT_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 120_000 }),
   UPSTREAM_TOTAL_TIMEOUT_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 600_000 }),
+  FIRST_BYTE_DEADLINE_MIN_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 2_000 }),
+  FIRST_BYTE_DEADLINE_MAX_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 20_000 }),
+  FIRST_BYTE_DEADLINE_COLD_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 3_000 }),
+  HEDGE_STREAMS: raw.transform((value, context) => {
+    if (value === undefined) return true;
+    const lower = value.toLowerCase();
+    if (TRUE.has(lower)) return true;
+    if (FALSE.has(lower)) return false;
+    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  }),
   ALT_PREFIX: text({
     fallback: 'antigravity',
     check: (value) => /^[A-Za-z0-9._~-]+$/.test(value) && !['v1', 'v1beta', 'api'].includes(value),

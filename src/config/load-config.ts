@@ -39,6 +39,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstreamConnectTimeoutMs: values.UPSTREAM_CONNECT_TIMEOUT_MS,
     upstreamFirstByteTimeoutMs: values.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
     upstreamTotalTimeoutMs: values.UPSTREAM_TOTAL_TIMEOUT_MS,
+    firstByteDeadline: {
+      minMs: values.FIRST_BYTE_DEADLINE_MIN_MS,
+      // A ceiling below the floor would make the floor meaningless: the floor wins.
+      maxMs: Math.max(values.FIRST_BYTE_DEADLINE_MIN_MS, values.FIRST_BYTE_DEADLINE_MAX_MS),
+      coldMs: values.FIRST_BYTE_DEADLINE_COLD_MS,
+      hedge: values.HEDGE_STREAMS,
+    },
     altPrefix: values.ALT_PREFIX ?? 'antigravity',
     trustedProxies: values.TRUSTED_PROXIES,
     clientIpHeader: values.CLIENT_IP_HEADER,

@@ -1,4 +1,4 @@
-import { GatewayError } from '../core/gateway-error.ts';
+import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { Warning } from '../core/warning.ts';
 import type { UpstreamTarget } from '../channels/channel-adapter.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
@@ -82,16 +82,27 @@ export async function attemptChannel(
   const base = { attempt, warnings: plan.warnings, upstreamModel, protocol };
   const signal = input.signal;
 
-  const fail = (error: GatewayError, status: number | null): AttemptFailure => {
+  const fail = (failure: GatewayError, upstreamStatus: number | null): AttemptFailure => {
+    let error = failure;
+    let status = upstreamStatus;
+    if (signal.aborted) {
+      const reason: unknown = signal.reason;
+      if (!isGatewayError(reason)) {
+        // The client left, the total deadline passed or another attempt won: not the channel's
+        // fault, nothing to retry.
+        deps.health.release(channel, lease);
+        attempt.errorCode = 'upstream_timeout';
+        attempt.latencyMs = deps.runtime.now() - startedAt;
+        return { ...base, kind: 'failed', error: abortError(input), retryable: false, failureClass: 'aborted' };
+      }
+      // The relay stopped waiting for this attempt's first byte: a timeout of this channel × model.
+      error = reason;
+      status = null;
+    }
     const now = deps.runtime.now();
     attempt.status = status;
     attempt.errorCode = error.code;
     attempt.latencyMs = now - startedAt;
-    if (input.signal.aborted) {
-      // The client left or the deadline passed: not the channel's fault, nothing to retry.
-      deps.health.release(channel, lease);
-      return { ...base, kind: 'failed', error: abortError(input), retryable: false, failureClass: 'aborted' };
-    }
     const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
     const lastError = { at: now, status, code: error.code, message: error.message };
     switch (failureClass) {

@@ -1,4 +1,4 @@
-import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
+import { GatewayError } from '../core/gateway-error.ts';
 import type { Usage } from '../core/usage.ts';
 import { formatWarning } from '../core/warning.ts';
 import { getCodec, isClientProtocol } from '../protocols/codec-registry.ts';
@@ -6,7 +6,7 @@ import type { Lease } from '../routing/channel-health.ts';
 import type { ProtocolId, StreamEncoderOptions, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
-import { attemptChannel, type AttemptFailure } from './attempt-channel.ts';
+import { AttemptRace } from './attempt-race.ts';
 import { pipeStream } from './pipe-stream.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
@@ -32,9 +32,10 @@ export interface RelayResult {
 /**
  * The one orchestrator: try the candidate channels in order until one answers, then stream or
  * send its reply in the client's protocol. Channels whose circuit is open are skipped; failures
- * before the client has seen a byte move on to the next channel when they are worth retrying;
- * after that the client gets its protocol's in-stream error. Every attempt's outcome feeds the
- * channel's health.
+ * before the client has seen a byte move on to the next channel when they are worth retrying,
+ * and a stream that sends no first byte by its deadline is hedged with the next channel
+ * (`attempt-race.ts`); after that the client gets its protocol's in-stream error. Every
+ * attempt's outcome feeds the channel's health.
  */
 export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
   // One controller per request ends every upstream call: the client leaving, the total
@@ -69,47 +70,20 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     ...partial,
   });
 
-  let lastFailure: AttemptFailure | undefined;
-  let realAttempts = 0;
-  const queue = [...input.channels];
-  let waitedOnce = false;
-  while (queue.length > 0 && realAttempts < deps.maxAttempts) {
+  const race = new AttemptRace(deps, input, deadline, abortRequest, attempts, (list) => {
+    for (const warning of list) warnings.add(formatWarning(warning));
+  });
+  for (;;) {
     if (deadline.aborted) break;
-    const channel = queue.shift() as Channel;
-    const lease = deps.health.acquire(channel, input.publicModel);
-    if (!lease) {
-      attempts.push({ channelId: channel.id, channelName: channel.name, status: null, errorCode: 'circuit_open', latencyMs: 0 });
-      continue;
+    // The next attempt to commit to: channels in order, first-byte deadlines and hedging (attempt-race.ts).
+    const next = await race.next();
+    if (next.kind === 'exhausted') break;
+    if (next.kind === 'refused') return finish({ status: next.error.status, error: next.error });
+    if (next.kind === 'failed') {
+      const failed = next.outcome;
+      return finish({ status: failed.error.status, error: failed.error, channel: next.channel, upstreamModel: failed.upstreamModel, upstreamProtocol: failed.protocol });
     }
-    realAttempts += 1;
-    let outcome;
-    try {
-      outcome = await attemptChannel(deps, { ...input, signal: deadline }, channel, lease, abortRequest);
-    } catch (error) {
-      // The client's own body could not be translated: the same on every channel.
-      deps.health.release(channel, lease);
-      if (isGatewayError(error)) return finish({ status: error.status, error });
-      throw error;
-    }
-    attempts.push(outcome.attempt);
-    for (const warning of outcome.warnings) warnings.add(formatWarning(warning));
-
-    if (outcome.kind === 'failed') {
-      lastFailure = outcome;
-      // One upstream key refused: the channel's other keys may still work.
-      if (outcome.failureClass === 'broken' && channel.apiKeys.length > 1) queue.unshift(channel);
-      if (outcome.retryable) {
-        const retryAfterMs = (outcome.error.retryAfterSeconds ?? 0) * 1000;
-        if (queue.length === 0 && !waitedOnce && retryAfterMs > 0 && retryAfterMs <= deps.maxRetryWaitMs) {
-          // The only channel left asked for a short pause: wait it out once rather than fail.
-          waitedOnce = true;
-          await sleep(retryAfterMs, deadline);
-          queue.push(channel);
-        }
-        continue;
-      }
-      return finish({ status: outcome.error.status, error: outcome.error, channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.protocol });
-    }
+    const { channel, lease, outcome } = next;
 
     // Committed to this channel: from here on the client sees its reply.
     const base = { channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol };
@@ -135,7 +109,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
       settleHealth(deps, channel, lease, outcome.startedAt, reply.error);
       if (reply.error && !input.writer.started) {
         // The reply was unusable and nothing reached the client yet: another channel may do better.
-        lastFailure = { ...outcome, kind: 'failed', error: reply.error, retryable: true, failureClass: 'transient' };
+        race.failedAfterCommit({ ...outcome, kind: 'failed', error: reply.error, retryable: true, failureClass: 'transient' });
         continue;
       }
       return finish({ ...base, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage });
@@ -166,6 +140,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     }
   }
 
+  const lastFailure = race.lastFailure;
   if (lastFailure) return finish({ status: lastFailure.error.status, error: lastFailure.error });
   return finish({ status: 503, error: noChannelError(deps, input) });
 }
@@ -228,16 +203,4 @@ function replyHeaders(input: RelayInput, warnings: Set<string>, stream: boolean)
   }
   if (warnings.size > 0) headers['x-switchyard-warnings'] = [...warnings].join(', ');
   return headers;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -5,6 +5,7 @@ import type { UpstreamClient } from '../upstream/upstream-client.ts';
 import type { StreamGauge } from './stream-gauge.ts';
 import type { EnvelopeSealer } from '../reasoning/reasoning-envelope.ts';
 import type { ReasoningCache } from '../reasoning/reasoning-cache.ts';
+import type { FirstByteDeadlines } from '../routing/first-byte-deadline.ts';
 
 /** What the relay is built with, once per process. */
 export interface RelayDeps {
@@ -23,6 +24,13 @@ export interface RelayDeps {
   maxRetryWaitMs: number;
   /** Keep-alive frames to the client after this much upstream silence. */
   keepAliveMs: number;
+  /**
+   * First-byte deadlines for streamed attempts, from each channel × model's observed times
+   * (absent: an attempt waits out the upstream's first-byte timeout). With `hedge`, a late
+   * attempt keeps running beside the next candidate and the first to answer wins; without, it
+   * is given up for the next candidate.
+   */
+  firstByte?: { deadlines: FirstByteDeadlines; hedge: boolean };
   /** Carries upstream reasoning state through clients of other protocols (absent: not carried). */
   reasoning?: { sealer: EnvelopeSealer; cache: ReasoningCache };
 }
