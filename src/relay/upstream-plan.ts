@@ -5,6 +5,7 @@ import { enforceAnthropicThinking } from '../reasoning/enforce-anthropic-thinkin
 import { ENVELOPE_PREFIX } from '../reasoning/reasoning-envelope.ts';
 import { restoreRequestReasoning, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 import type { ProtocolCodec, ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
+import { assertJsonDepth } from '../protocols/shared/assert-json-depth.ts';
 
 /** How one attempt talks to its upstream: same protocol (passthrough) or translated. */
 export interface UpstreamPlan {
@@ -40,6 +41,9 @@ export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
   // A body carrying the gateway's reasoning envelopes (from a turn another provider served)
   // must be unwrapped, never forwarded: the upstream would refuse them as corrupt signatures.
   if (input.clientProtocol === input.upstreamProtocol && !carriesEnvelopes(input)) {
+    // The translated lane's decoder applies this rule; the passthrough lane never decodes, so
+    // it applies the same one here rather than forwarding a 100k-level body to the upstream.
+    assertJsonDepth(input.clientBody);
     return {
       protocol: input.upstreamProtocol,
       passthrough: true,
