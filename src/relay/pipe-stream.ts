@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../core/gateway-error.ts';
+import { cleanUpstreamText, redactSecrets } from '../core/redact-secrets.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
@@ -32,6 +33,8 @@ export interface PipeStreamInput {
   abortUpstream: () => void;
   /** Translated lane only: rewrites canonical events between decoder and encoder (reasoning sealing). */
   transformEvents?: (event: StreamEvent) => StreamEvent[];
+  /** The channel's credentials: redacted from in-stream error text, which an upstream may use to quote them. */
+  secrets?: readonly string[];
 }
 
 /**
@@ -96,6 +99,7 @@ const TERMINATOR = new Uint8Array([NEWLINE, NEWLINE]);
  */
 function createPassthroughLane(input: PipeStreamInput): Lane {
   const wire = input.upstreamCodec.passthrough.openStream(input.runtime, input.encoderOptions);
+  const secrets = input.secrets ?? [];
   const decoder = new TextDecoder();
   let messages: SseMessage[] = [];
   const parser = createParser({ onEvent: (event: EventSourceMessage) => messages.push(toMessage(event)) });
@@ -123,6 +127,12 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
       if (mark === 'error') {
         ended = true;
         upstreamError = new GatewayError('upstream_error', 'The upstream reported an error mid-stream.');
+        // The upstream's own error event goes to the client; it must not carry the channel's key.
+        const data = redactSecrets(message.data, secrets);
+        if (data !== message.data) {
+          messages[index] = { ...message, data };
+          asIs = false;
+        }
       }
       if (asIs && !wire.forwardsAsIs(message)) asIs = false;
     }
@@ -168,9 +178,10 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
   let deliveredChars = 0;
 
   const transform = input.transformEvents;
+  const secrets = input.secrets ?? [];
   const encode = (decoded: StreamEvent[]): void => {
     const events = transform ? decoded.flatMap(transform) : decoded;
-    for (const event of events) {
+    for (let event of events) {
       switch (event.type) {
         case 'usage':
           usage = event.usage;
@@ -179,6 +190,8 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
           if (event.usage) usage = event.usage;
           break;
         case 'error':
+          // Redacted before the encoder sees it: the client, the usage log and channel health all read this text.
+          event = { type: 'error', error: redactError(event.error, secrets) };
           streamError = event.error;
           break;
         case 'text-delta':
@@ -217,6 +230,21 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
     failed: false,
     outcome: (failure) => ({ usage, error: failure ?? streamError, deliveredChars }),
   };
+}
+
+/** The same error with the channel's secrets cut from its message and upstream type. */
+function redactError(error: GatewayError, secrets: readonly string[]): GatewayError {
+  if (secrets.length === 0) return error;
+  const message = cleanUpstreamText(redactSecrets(error.message, secrets));
+  const upstreamType = error.upstreamType === undefined ? undefined : redactSecrets(error.upstreamType, secrets);
+  if (message === error.message && upstreamType === error.upstreamType) return error;
+  return new GatewayError(error.code, message, {
+    status: error.status,
+    ...(error.param === undefined ? {} : { param: error.param }),
+    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    ...(upstreamType === undefined ? {} : { upstreamType }),
+    ...(error.upstreamCodes === undefined ? {} : { upstreamCodes: error.upstreamCodes.map((code) => redactSecrets(code, secrets)) }),
+  });
 }
 
 function toMessage(event: EventSourceMessage): SseMessage {

@@ -129,6 +129,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         writer: input.writer,
         keepAliveMs: deps.keepAliveMs,
         abortUpstream: () => outcome.abort(),
+        secrets: channel.apiKeys,
         ...(sealing ? { transformEvents: createReasoningStreamSealer(sealing) } : {}),
       });
       noteReplyWarnings();

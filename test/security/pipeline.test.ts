@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { chatCompletion } from './hostile-upstream.ts';
-import { startSecurityHarness, type SecurityHarness } from './security-harness.ts';
+import { CHANNEL_SECRET, eventually, startSecurityHarness, type SecurityHarness } from './security-harness.ts';
 
 /**
  * Issue 14's items that live in the generation pipeline (run-generation, pipe-stream, billing),
@@ -42,5 +42,51 @@ describe('one JSON depth rule on both lanes', () => {
     // The body object is level 1, so its member may nest 255 more.
     assert.equal((await send(nested(255))).status, 200);
     assert.equal((await send(nested(256))).status, 400);
+  });
+});
+
+describe('in-stream upstream errors are redacted', () => {
+  let h: SecurityHarness;
+  let key: string;
+  let keyId: string;
+  const FRAGMENT = CHANNEL_SECRET.slice(8, 18);
+  before(async () => {
+    h = await startSecurityHarness();
+    await h.addHostileChannel({ models: ['leaky-model'] });
+    ({ id: keyId, key } = await h.addKey());
+    h.upstream.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`data: {"id":"c1","object":"chat.completion.chunk","model":"leaky-model","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n`);
+      setTimeout(() => {
+        response.end(`data: {"error":{"message":"Incorrect API key provided: ${CHANNEL_SECRET}","type":"invalid_request_error","code":"${CHANNEL_SECRET}"}}\n\n`);
+      }, 20);
+      return undefined;
+    });
+  });
+  after(() => h.close());
+
+  test('the passthrough and translated lanes never show the channel key from an upstream error event, nor log it', async () => {
+    const passthrough = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'leaky-model', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const passthroughText = await passthrough.text();
+    assert.match(passthroughText, /Incorrect API key provided/);
+    assert.ok(!passthroughText.includes(FRAGMENT), passthroughText);
+
+    const translated = await fetch(`${h.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'leaky-model', stream: true, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const translatedText = await translated.text();
+    assert.match(translatedText, /event: error/);
+    assert.ok(!translatedText.includes(FRAGMENT), translatedText);
+
+    const rows = async () => (await h.admin('GET', `/logs?key=${keyId}&limit=10`)).data as unknown[];
+    assert.ok(await eventually(async () => (await rows()).length === 2));
+    const everything = JSON.stringify(await rows()) + JSON.stringify(await h.admin('GET', '/channels')) + h.logLines();
+    assert.ok(!everything.includes(FRAGMENT), 'the secret reached the usage log, channel health or the process log');
   });
 });
