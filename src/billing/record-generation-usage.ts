@@ -37,7 +37,8 @@ export interface GenerationRecord {
 }
 
 /**
- * One usage row per generation request, relayed or refused before routing (401s included),
+ * One usage row per generation request from a known key, relayed or refused before routing
+ * (a request refused for its key writes none: it is counted in the metrics instead),
  * shaped here once. Built field by field: object rest/spread over ~25 fields costs several µs
  * a request on this path. Rows are written in batches, off the hot path.
  */

@@ -1,4 +1,5 @@
 import type { CallerCredentials } from '../access/authenticate-caller.ts';
+import type { Caller } from '../access/authenticate-key.ts';
 import type { CredentialStyle } from '../access/extract-api-key.ts';
 import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
@@ -24,6 +25,11 @@ export interface GenerationRequest {
   /** The client's stream framing (Gemini: `alt=sse` or a JSON array). */
   encoderOptions?: StreamEncoderOptions;
   credentials: CallerCredentials;
+  /**
+   * The caller, when the framework authenticated the key from the headers before reading the
+   * body (so a request without a valid key never has its body read or parsed).
+   */
+  caller?: Caller;
 }
 
 /** The reply, taken over from the web framework once the request is admitted. */

@@ -143,7 +143,7 @@ function connection() {
   };
 }
 
-test('a refused request throws for the framework to render, before the reply is taken over, and is recorded', async () => {
+test('a request refused for its key throws for the framework to render, before the reply is taken over, and writes no usage row', async () => {
   const { deps, rows } = pipeline(key(), []);
   const reply = connection();
   await assert.rejects(
@@ -151,12 +151,21 @@ test('a refused request throws for the framework to render, before the reply is 
     (error: unknown) => error instanceof GatewayError && error.status === 401,
   );
   assert.equal(reply.takenOver, 0);
+  // Anyone can send these: they are counted in the metrics by the framework, not logged per request.
+  assert.equal(rows.length, 0);
+});
+
+test('a request refused after its key is known throws before the take-over and is recorded', async () => {
+  const { deps, rows } = pipeline(key(), []);
+  const reply = connection();
+  await assert.rejects(
+    runGeneration(deps, chatRequest({ messages: [] }), reply),
+    (error: unknown) => error instanceof GatewayError && error.status === 400,
+  );
+  assert.equal(reply.takenOver, 0);
   assert.equal(rows.length, 1);
-  assert.equal(rows[0]?.status, 401);
-  assert.equal(rows[0]?.errorCode, 'invalid_api_key');
-  // Before the key is known, the row names no model the caller typed.
-  assert.equal(rows[0]?.model, null);
-  assert.equal(rows[0]?.keyId, null);
+  assert.equal(rows[0]?.status, 400);
+  assert.equal(typeof rows[0]?.keyId, 'string');
 });
 
 test('a translated request is admitted, relayed, settled and recorded as one row', async () => {

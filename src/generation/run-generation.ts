@@ -28,7 +28,8 @@ export interface GenerationDeps extends AdmissionDeps {
 }
 
 /**
- * The generation pipeline, framework-free: peek the body, authenticate (key, expiry, IP),
+ * The generation pipeline, framework-free: authenticate (key, expiry, IP; usually done by the
+ * framework from the headers alone, before the body was read), peek the body,
  * authorise the model, admit it under price, rate limits, spend caps and balance, relay it
  * over the ordered channels, settle the exact cost, and record one usage row whatever happened.
  * The request is decoded at most once, shared by the admission's estimate and the relay.
@@ -38,10 +39,12 @@ export interface GenerationDeps extends AdmissionDeps {
 export async function runGeneration(deps: GenerationDeps, request: GenerationRequest, connection: ClientConnection): Promise<void> {
   const startedAt = deps.runtime.now();
   const { route, requestId } = request;
+  // A request refused for its key is anyone's to send: it is not recorded in the usage log (the
+  // framework counts it in the metrics, see RefusedAuthMonitor).
+  const caller: Caller = request.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, route.credentials);
   const codec = getCodec(route.protocol);
   const peek = codec.peek(clientRequestInput(request, request.pathStream));
   const decode = decodeOnce(codec, clientRequestInput(request, peek.stream), deps.runtime);
-  let caller: Caller | undefined;
   let model: string | null = request.pathModel ?? null;
   let admission: Admission | undefined;
   let writer: ClientWriter | undefined;
@@ -62,7 +65,6 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       payment: admission?.payment,
     });
   try {
-    caller = authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, route.credentials);
     const body = requireObjectBody(request.body);
     model = requireModel(peek.model);
     requireConversation(peek);

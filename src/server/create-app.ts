@@ -6,6 +6,7 @@ import { clientIpOf } from './routes/authenticate-request.ts';
 import './fastify-context.ts';
 import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
+import { RefusedAuthMonitor } from './refused-auth-monitor.ts';
 import { connectionsCheckingIntervalMs, DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
@@ -89,9 +90,10 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerSelfServiceRoutes(app, deps);
   registerAdminInsightRoutes(app, deps);
   registerConsoleRoutes(app, deps);
+  const refusedAuth = new RefusedAuthMonitor(deps.metrics, deps.logger, deps.runtime.now);
   for (const [prefix, surface] of [['', null], [`/${deps.settings.altPrefix}`, deps.settings.altPrefix]] as const) {
     registerModelListRoutes(app, deps, prefix, surface);
-    registerGenerationRoutes(app, deps, prefix, surface);
+    registerGenerationRoutes(app, deps, prefix, surface, refusedAuth);
   }
   return app;
 }

@@ -1,9 +1,12 @@
+import type { Caller } from '../access/authenticate-key.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The JSON body as received, for the passthrough lane. */
     rawBody?: string;
+    /** The key's holder, authenticated from the headers before the body was read (generation routes). */
+    caller?: Caller;
   }
 
   interface FastifyContextConfig {

@@ -63,6 +63,12 @@ export class GatewayMetrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
+  readonly #refusedAuth = new Counter({
+    name: 'switchyard_refused_auth_total',
+    help: 'Generation requests refused for their key (missing, unknown, disabled, expired, address not allowed), by protocol and error code; they are not in the usage log.',
+    labelNames: ['protocol', 'code'] as const,
+    registers: [this.registry],
+  });
   readonly #upstreamErrors = new Counter({
     name: 'switchyard_upstream_errors_total',
     help: 'Failed upstream attempts by channel and error code.',
@@ -158,6 +164,11 @@ export class GatewayMetrics {
       const { channelName, errorCode } = attempt;
       this.#child(`e|${channelName}|${errorCode}`, () => this.#upstreamErrors.labels({ channel: channelName, code: errorCode })).inc();
     }
+  }
+
+  /** A generation request refused for its key (kept out of the usage log, see RefusedAuthMonitor). */
+  countRefusedAuth(protocol: string, code: string): void {
+    this.#child(`ra|${protocol}|${code}`, () => this.#refusedAuth.labels({ protocol, code })).inc();
   }
 
   #countTokens(model: string, kind: string, tokens: number): void {

@@ -111,19 +111,18 @@ describe('key and model rules on every surface', () => {
     });
   }
 
-  test('every generation request leaves one usage row, refusals before routing included', async () => {
+  test('every generation request from a known key leaves one usage row; a refused key leaves none (issue 14)', async () => {
     const reply = await callSurface(harness.url, 'openai-chat', { key: 'sk-unknown-for-log-test' });
+    assert.equal(reply.status, 401);
     await callSurface(harness.url, 'openai-chat', { key: keys.good, model: 'gpt-4o-mini ' });
     const logs = await harness.admin('GET', '/logs?limit=1000');
-    const unknownRow = logs.data.find((row: any) => row.requestId === reply.requestId);
-    assert.equal(unknownRow.status, 401);
-    assert.equal(unknownRow.errorCode, 'invalid_api_key');
-    assert.equal(unknownRow.keyId, null);
-    assert.equal(unknownRow.clientProtocol, 'openai-chat');
-    assert.equal(unknownRow.clientIp, '127.0.0.1');
+    assert.equal(logs.data.find((row: any) => row.requestId === reply.requestId), undefined);
+    assert.ok(logs.data.every((row: any) => row.errorCode !== 'invalid_api_key'));
     const notFound = logs.data.find((row: any) => row.model === 'gpt-4o-mini ');
     assert.equal(notFound.errorCode, 'model_not_found');
     assert.equal(typeof notFound.keyId, 'string');
+    assert.equal(notFound.clientProtocol, 'openai-chat');
+    assert.equal(notFound.clientIp, '127.0.0.1');
   });
 });
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { chatCompletion } from './hostile-upstream.ts';
 import { CHANNEL_SECRET, eventually, startSecurityHarness, type SecurityHarness } from './security-harness.ts';
@@ -88,5 +89,74 @@ describe('in-stream upstream errors are redacted', () => {
     assert.ok(await eventually(async () => (await rows()).length === 2));
     const everything = JSON.stringify(await rows()) + JSON.stringify(await h.admin('GET', '/channels')) + h.logLines();
     assert.ok(!everything.includes(FRAGMENT), 'the secret reached the usage log, channel health or the process log');
+  });
+});
+
+describe('the key is checked before the body is read', () => {
+  let h: SecurityHarness;
+  before(async () => {
+    h = await startSecurityHarness();
+    await h.addHostileChannel({ models: ['auth-model'] });
+    h.upstream.answer((request) => ({ body: chatCompletion((request.body as any).model, { prompt: 1, completion: 1 }) }));
+  });
+  after(() => h.close());
+
+  /** Sends only the headers of a request announcing a large body, and resolves with the status line if the gateway answers without it. */
+  const headersOnly = (path: string, headers: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(h.url).port), '127.0.0.1', () => {
+        socket.write(`POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 900000\r\n${headers}\r\n{"model":`);
+      });
+      let received = '';
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve(`no answer; got ${JSON.stringify(received)}`);
+      }, 2_000);
+      socket.on('data', (chunk) => {
+        received += String(chunk);
+        if (received.includes('\r\n\r\n')) {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(received.split('\r\n')[0] ?? '');
+        }
+      });
+      socket.on('error', reject);
+    });
+
+  test('a request with no key or a bad key is answered 401 before its body is sent, on every generation surface', async () => {
+    for (const path of ['/v1/chat/completions', '/v1/responses', '/v1/messages', '/v1beta/models/auth-model:generateContent', '/antigravity/v1/chat/completions']) {
+      assert.match(await headersOnly(path, ''), /^HTTP\/1\.1 401/, path);
+      assert.match(await headersOnly(path, 'authorization: Bearer sk-wrong-key-0123456789\r\n'), /^HTTP\/1\.1 401/, path);
+    }
+  });
+
+});
+
+describe('refused-auth traffic', () => {
+  let h: SecurityHarness;
+  before(async () => {
+    h = await startSecurityHarness();
+    await h.addHostileChannel({ models: ['auth-model'] });
+    h.upstream.answer((request) => ({ body: chatCompletion((request.body as any).model, { prompt: 1, completion: 1 }) }));
+  });
+  after(() => h.close());
+
+  test('refused-auth requests stay out of the usage log: counted in the metrics, one sampled log line', async () => {
+    for (let index = 0; index < 50; index += 1) {
+      const refused = await h.chat(`sk-guess-${index}`, { model: 'auth-model', messages: [{ role: 'user', content: 'hi' }] });
+      assert.equal(refused.status, 401);
+    }
+    const { key } = await h.addKey();
+    assert.equal((await h.chat(key, { model: 'auth-model', messages: [{ role: 'user', content: 'hi' }] })).status, 200);
+    const rows = async () => (await h.admin('GET', '/logs?limit=1000')).data as Array<{ status: number }>;
+    assert.ok(await eventually(async () => (await rows()).length >= 1));
+    assert.deepEqual((await rows()).map((row) => row.status), [200]);
+
+    const metrics = await (await fetch(`${h.url}/metrics`, { headers: { authorization: 'Bearer sya-test-admin-token-0123456789' } })).text();
+    const counted = metrics.split('\n').filter((line) => line.startsWith('switchyard_refused_auth_total'));
+    assert.deepEqual(counted, ['switchyard_refused_auth_total{protocol="openai-chat",code="invalid_api_key"} 50']);
+    const lines = h.logLines().split('\n').filter((line) => line.includes('refused for their key'));
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.ok(!h.logLines().includes('sk-guess-'), 'the guessed keys are never logged');
   });
 });

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CredentialStyle } from '../../access/extract-api-key.ts';
 import { authorizeModel } from '../../access/authorize-model.ts';
 import { estimateInputTokens } from '../../core/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
@@ -6,48 +7,68 @@ import { getCodec } from '../../protocols/codec-registry.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { explainRouteMiss } from '../misconfigured-client-hint.ts';
 import { renderError } from '../render-error.ts';
-import { authenticateRequest } from './authenticate-request.ts';
+import type { RefusedAuthMonitor } from '../refused-auth-monitor.ts';
+import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
 import { handleGeneration } from './handle-generation.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
 
 /**
  * The generation endpoints of every client protocol, mounted at the root (`prefix` = '') and
- * again under the alternative-client prefix with the same handlers.
+ * again under the alternative-client prefix with the same handlers. Each checks the key from
+ * the headers alone, in `onRequest`, before Fastify reads the body: a request without a valid
+ * key is answered at once and its body is never buffered or parsed (Node discards it).
  */
-export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, prefix: string, surface: string | null): void {
-  app.post(`${prefix}/v1/chat/completions`, { config: { protocol: 'openai-chat' } }, (request, reply) =>
+export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, prefix: string, surface: string | null, refusedAuth: RefusedAuthMonitor): void {
+  const authenticateFirst = (style: CredentialStyle, protocol: string) => ({
+    onRequest: async (request: FastifyRequest) => {
+      try {
+        request.caller = authenticateRequest(deps, request, style);
+      } catch (error) {
+        if (error instanceof GatewayError) refusedAuth.note(error, { protocol, clientIp: clientIpOf(deps, request), path: request.url.split('?')[0] ?? '' });
+        throw error;
+      }
+    },
+  });
+  app.post(`${prefix}/v1/chat/completions`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-chat') }, (request, reply) =>
     handleGeneration(deps, { protocol: 'openai-chat', credentials: 'bearer', surface }, request, reply),
   );
-  app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' } }, (request, reply) =>
+  app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
     handleGeneration(deps, { protocol: 'openai-responses', credentials: 'bearer', surface }, request, reply),
   );
-  app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' } }, (request, reply) =>
+  app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, (request, reply) =>
     handleGeneration(deps, { protocol: 'anthropic-messages', credentials: 'anthropic', surface }, request, reply),
   );
-  app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' } }, async (request, reply) => {
-    const caller = authenticateRequest(deps, request, 'anthropic');
+  app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, async (request, reply) => {
+    const caller = request.caller ?? authenticateRequest(deps, request, 'anthropic');
     const decoded = getCodec('anthropic-messages').decodeRequest({ body: request.body }, deps.runtime).value;
     authorizeModel(deps.snapshot.current, caller, decoded.model, surface, { revealOtherGroups: deps.settings.revealOtherGroupModels === true });
     return reply.send({ input_tokens: estimateInputTokens(decoded) });
   });
 
   // Gemini: `/v1beta/models/{model}:{method}`, and the same under `/v1/` for @google/genai ≥ 3.
+  // A path that names no generation method is answered from the path alone (before the key
+  // and the body): it is a misconfigured client, and the answer teaches the right address.
+  const geminiAuth = authenticateFirst('gemini', 'gemini-generate-content');
+  const geminiPathFirst = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { model, method } = parseGeminiModelPath((request.params as { '*': string })['*']);
+    if (method === undefined) {
+      // No `:method` at all: most likely an OpenAI client given <root>/v1/models as its base.
+      const miss = explainRouteMiss(request.method, request.url, deps.settings.altPrefix, request.headers);
+      return renderError(reply, miss.protocol, miss.error, request.id);
+    }
+    if (!isGeminiMethod(method)) {
+      throw new GatewayError(
+        'route_not_found',
+        `Unknown Gemini method "${method ?? ''}" on model "${model}"; this gateway serves :generateContent, :streamGenerateContent and :countTokens.`,
+      );
+    }
+    return geminiAuth.onRequest(request);
+  };
   for (const version of ['v1beta', 'v1alpha', 'v1']) {
-    app.post(`${prefix}/${version}/models/*`, { config: { protocol: 'gemini-generate-content' } }, async (request, reply) => {
+    app.post(`${prefix}/${version}/models/*`, { config: { protocol: 'gemini-generate-content' }, onRequest: geminiPathFirst }, async (request, reply) => {
       const { model, method } = parseGeminiModelPath((request.params as { '*': string })['*']);
-      if (method === undefined) {
-        // No `:method` at all: most likely an OpenAI client given <root>/v1/models as its base.
-        const miss = explainRouteMiss(request.method, request.url, deps.settings.altPrefix, request.headers);
-        return renderError(reply, miss.protocol, miss.error, request.id);
-      }
-      if (!isGeminiMethod(method)) {
-        throw new GatewayError(
-          'route_not_found',
-          `Unknown Gemini method "${method ?? ''}" on model "${model}"; this gateway serves :generateContent, :streamGenerateContent and :countTokens.`,
-        );
-      }
       if (method === 'countTokens') {
-        const caller = authenticateRequest(deps, request, 'gemini');
+        const caller = request.caller ?? authenticateRequest(deps, request, 'gemini');
         authorizeModel(deps.snapshot.current, caller, model, surface, { revealOtherGroups: deps.settings.revealOtherGroupModels === true });
         const body = unwrapCountTokensBody(request.body);
         const decoded = getCodec('gemini-generate-content').decodeRequest({ body, pathModel: model }, deps.runtime).value;

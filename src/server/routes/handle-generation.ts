@@ -26,6 +26,7 @@ export function handleGeneration(
     ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
     ...target,
     credentials: credentialsOf(deps, request),
+    ...(request.caller === undefined ? {} : { caller: request.caller }),
   };
   return runGeneration(deps, generation, hijackReply(reply, deps.runtime.now));
 }
