@@ -1,3 +1,4 @@
+import { openaiEmbeddingsWire } from '../protocols/embeddings/index.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';
 
@@ -30,6 +31,17 @@ export const azureChannel: ChannelAdapter = {
             `/openai/deployments/${encodeURIComponent(upstreamModel)}/chat/completions?api-version=${encodeURIComponent(channel.apiVersion ?? DEFAULT_AZURE_API_VERSION)}`,
           );
     return { url, headers: { 'api-key': apiKey } };
+  },
+  // Embeddings deployments take the OpenAI body at their own path, with api-version.
+  embeddings: {
+    wire: () => openaiEmbeddingsWire,
+    buildRequest: ({ channel, apiKey, upstreamModel }) => ({
+      url: joinUrl(
+        azureRoot(channel.baseUrl),
+        `/openai/deployments/${encodeURIComponent(upstreamModel)}/embeddings?api-version=${encodeURIComponent(channel.apiVersion ?? DEFAULT_AZURE_API_VERSION)}`,
+      ),
+      headers: { 'api-key': apiKey },
+    }),
   },
 };
 

@@ -1,5 +1,7 @@
 import { parseAwsCredential, signAwsRequest } from './auth/aws-credentials.ts';
-import type { ChannelAdapter } from './channel-adapter.ts';
+import { bedrockCohereEmbeddingsWire, bedrockTitanEmbeddingsWire, isBedrockCohereEmbedModel } from '../protocols/embeddings/index.ts';
+import type { Channel } from '../domain/channel.ts';
+import type { ChannelAdapter, UpstreamTarget } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';
 
 /**
@@ -13,25 +15,33 @@ export const bedrockChannel: ChannelAdapter = {
   protocols: ['bedrock-converse'],
   streamFraming: 'aws-event-stream',
   selectProtocol: () => 'bedrock-converse',
-  async buildRequest({ channel, apiKey, upstreamModel, stream, body }) {
+  buildRequest({ channel, apiKey, upstreamModel, stream, body }) {
     const url = joinUrl(channel.baseUrl, `/model/${encodeURIComponent(upstreamModel)}/${stream ? 'converse-stream' : 'converse'}`);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: stream ? 'application/vnd.amazon.eventstream' : 'application/json',
-    };
-    const credential = parseAwsCredential(apiKey);
-    if (credential.kind === 'bearer') return { url, headers: { ...headers, authorization: `Bearer ${credential.token}` } };
-    const signed = await signAwsRequest({
-      url: new URL(url),
-      headers,
-      body,
-      region: channel.region ?? regionFromUrl(channel.baseUrl) ?? 'us-east-1',
-      service: 'bedrock',
-      credential,
-    });
-    return { url, headers: signed };
+    return authorize(channel, apiKey, url, stream ? 'application/vnd.amazon.eventstream' : 'application/json', body);
+  },
+  // Embedding models (Titan, Cohere) are reached through InvokeModel with their native bodies.
+  embeddings: {
+    wire: (upstreamModel) => (isBedrockCohereEmbedModel(upstreamModel) ? bedrockCohereEmbeddingsWire : bedrockTitanEmbeddingsWire),
+    buildRequest: ({ channel, apiKey, upstreamModel, body }) =>
+      authorize(channel, apiKey, joinUrl(channel.baseUrl, `/model/${encodeURIComponent(upstreamModel)}/invoke`), 'application/json', body),
   },
 };
+
+/** SigV4 for an access key, or a Bedrock API key as a bearer token. */
+async function authorize(channel: Channel, apiKey: string, url: string, accept: string, body: string): Promise<UpstreamTarget> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept };
+  const credential = parseAwsCredential(apiKey);
+  if (credential.kind === 'bearer') return { url, headers: { ...headers, authorization: `Bearer ${credential.token}` } };
+  const signed = await signAwsRequest({
+    url: new URL(url),
+    headers,
+    body,
+    region: channel.region ?? regionFromUrl(channel.baseUrl) ?? 'us-east-1',
+    service: 'bedrock',
+    credential,
+  });
+  return { url, headers: signed };
+}
 
 function regionFromUrl(baseUrl: string): string | undefined {
   return /bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com/.exec(baseUrl)?.[1];

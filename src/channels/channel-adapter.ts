@@ -1,3 +1,4 @@
+import type { EmbeddingUpstreamWire } from '../protocols/embeddings/index.ts';
 import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { ChannelKind } from '../domain/channel-kind.ts';
@@ -50,6 +51,23 @@ export interface ChannelAdapter {
   buildRequest(input: BuildRequestInput): UpstreamTarget | Promise<UpstreamTarget>;
   /** The cheapest request that proves the channel works (for channel tests and health checks). */
   buildProbe?(model: string): Record<string, unknown>;
+  /** Embeddings, for kinds whose provider serves them (Anthropic does not). */
+  readonly embeddings?: EmbeddingEndpoint;
+}
+
+/** Where a kind sends embeddings and in which wire format (chosen per upstream model on Bedrock). */
+export interface EmbeddingEndpoint {
+  wire(upstreamModel: string): EmbeddingUpstreamWire;
+  buildRequest(input: EmbeddingBuildInput): UpstreamTarget | Promise<UpstreamTarget>;
+}
+
+export interface EmbeddingBuildInput {
+  channel: Channel;
+  apiKey: string;
+  upstreamModel: string;
+  /** The wire body for this call; signing kinds sign it. */
+  body: string;
+  signal?: AbortSignal;
 }
 
 /** Joins a base address and a path without doubling or dropping the slash. */

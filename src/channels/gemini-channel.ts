@@ -1,3 +1,4 @@
+import { geminiEmbeddingsWire } from '../protocols/embeddings/index.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';
 
@@ -13,5 +14,12 @@ export const geminiChannel: ChannelAdapter = {
       url: joinUrl(channel.baseUrl, `/v1beta/models/${model}:${method}`),
       headers: { 'x-goog-api-key': apiKey },
     };
+  },
+  embeddings: {
+    wire: () => geminiEmbeddingsWire,
+    buildRequest: ({ channel, apiKey, upstreamModel }) => ({
+      url: joinUrl(channel.baseUrl, `/v1beta/models/${encodeURIComponent(upstreamModel)}:batchEmbedContents`),
+      headers: { 'x-goog-api-key': apiKey },
+    }),
   },
 };

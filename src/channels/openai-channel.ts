@@ -1,3 +1,4 @@
+import { openaiEmbeddingsWire } from '../protocols/embeddings/index.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';
 
@@ -17,5 +18,9 @@ export const openaiChannel: ChannelAdapter = {
       url: joinUrl(channel.baseUrl, path),
       headers: { authorization: `Bearer ${apiKey}` },
     };
+  },
+  embeddings: {
+    wire: () => openaiEmbeddingsWire,
+    buildRequest: ({ channel, apiKey }) => ({ url: joinUrl(channel.baseUrl, '/embeddings'), headers: { authorization: `Bearer ${apiKey}` } }),
   },
 };

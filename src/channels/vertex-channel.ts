@@ -1,3 +1,4 @@
+import { vertexEmbeddingsWire } from '../protocols/embeddings/index.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import { getServiceAccountToken } from './auth/google-service-account-token.ts';
@@ -41,6 +42,17 @@ export const vertexChannel: ChannelAdapter = {
     const model = pathSegment(upstreamModel.replace(/^google\//i, ''));
     const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
     return { url: joinUrl(channel.baseUrl, `${base}/publishers/google/models/${model}:${method}`), headers };
+  },
+  embeddings: {
+    wire: () => vertexEmbeddingsWire,
+    async buildRequest({ channel, apiKey, upstreamModel }) {
+      const token = await getServiceAccountToken(apiKey);
+      const model = pathSegment(upstreamModel.replace(/^google\//i, ''));
+      return {
+        url: joinUrl(channel.baseUrl, `${modelsPath(channel)}/publishers/google/models/${model}:predict`),
+        headers: { authorization: `Bearer ${token}` },
+      };
+    },
   },
 };
 

@@ -38,9 +38,9 @@ export interface CloudMatch {
 
 export const DEFAULT_AZURE_API_VERSIONS = ['2024-06-01', '2024-10-21', '2025-04-01-preview', '2025-03-01-preview'];
 
-const AZURE_DEPLOYMENT = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
-const VERTEX_MODEL = /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|rawPredict|streamRawPredict)$/i;
-const BEDROCK_MODEL = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
+const AZURE_DEPLOYMENT = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/;
+const VERTEX_MODEL = /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|rawPredict|streamRawPredict|predict)$/i;
+const BEDROCK_MODEL = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/;
 export const VERTEX_TOKEN_PATH = '/oauth2/token';
 
 interface IssuedToken {
@@ -127,7 +127,9 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
           const version = query['api-version'];
           if (version === undefined) return azureError(404, '404', 'Resource not found');
           if (!(options.azure.apiVersions ?? DEFAULT_AZURE_API_VERSIONS).includes(version)) return azureError(400, 'BadRequest', 'API version not supported');
-          return { route: { protocol: 'openai-chat', endpoint: 'generate', pathModel: decodeURIComponent(azure[1]!), pathStream: false } };
+          const deployment = decodeURIComponent(azure[1]!);
+          if (azure[2] === 'embeddings') return { route: { protocol: 'openai-chat', endpoint: 'embed', pathModel: deployment, pathStream: false, embedding: 'azure-openai' } };
+          return { route: { protocol: 'openai-chat', endpoint: 'generate', pathModel: deployment, pathStream: false } };
         }
         return { route: { protocol: 'openai-responses', endpoint: 'generate', pathModel: undefined, pathStream: false } };
       }
@@ -144,6 +146,10 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
           );
         }
         const [, , , publisher, model, method_] = vertex as unknown as string[];
+        if (method_ === 'predict') {
+          if (publisher !== 'google') return googleError(404, 'NOT_FOUND', `Publisher model ${publisher}/${model} does not serve :predict.`);
+          return { route: { protocol: 'gemini-generate-content', endpoint: 'embed', pathModel: decodeURIComponent(model!), pathStream: false, embedding: 'vertex-predict' } };
+        }
         if (publisher === 'anthropic') {
           const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
           const invalid = (message: string): CloudMatch => ({
@@ -183,6 +189,10 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
             now: now(),
           });
           if (refusal) return awsError(refusal.status, refusal.errorType, refusal.message);
+        }
+        if (bedrock[2] === 'invoke') {
+          // InvokeModel takes the model's native body; the embeddings dialect checks it per model.
+          return { route: { protocol: 'bedrock-converse', endpoint: 'embed', pathModel: decodeURIComponent(bedrock[1]!), pathStream: false, embedding: 'bedrock-invoke' } };
         }
         const body = request.body;
         if (typeof body !== 'object' || body === null || !Array.isArray((body as Record<string, unknown>).messages)) {

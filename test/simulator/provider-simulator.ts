@@ -6,6 +6,7 @@ import { anthropicMessagesDialect } from './anthropic-messages-dialect.ts';
 import { bedrockConverseDialect } from './bedrock-converse-dialect.ts';
 import { createCloudFront, type CloudOptions } from './cloud-front.ts';
 import type { Dialect } from './dialect.ts';
+import { answerEmbeddings } from './embeddings-dialect.ts';
 import { geminiDialect } from './gemini-dialect.ts';
 import type { JsonReply } from './json-reply.ts';
 import { writeJsonReply } from './json-reply.ts';
@@ -237,6 +238,11 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       case 'count-tokens': {
         const tokens = script.usage?.input ?? Math.max(1, Math.ceil(rawBody.length / 4));
         await writeJsonReply(response, reply(200, countTokensBody(route.protocol, tokens)), fault);
+        return;
+      }
+      case 'embed': {
+        const answer = answerEmbeddings(route.embedding ?? 'openai', model, body, script);
+        await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
         return;
       }
       case 'generate': {

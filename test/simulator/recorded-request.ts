@@ -9,7 +9,7 @@ export type SimulatorProtocol =
   | 'unknown';
 
 /** What the request asked for, independent of dialect. */
-export type SimulatorEndpoint = 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'unknown';
+export type SimulatorEndpoint = 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'embed' | 'unknown';
 
 export interface RecordedRequest {
   method: string;

@@ -1,3 +1,4 @@
+import type { SimEmbeddingWire } from './embeddings-dialect.ts';
 import type { SimulatorEndpoint, SimulatorProtocol } from './recorded-request.ts';
 
 export interface RouteMatch {
@@ -7,9 +8,11 @@ export interface RouteMatch {
   pathModel: string | undefined;
   /** Gemini streams by method name, the others by a body field. */
   pathStream: boolean;
+  /** For `embed`: which provider's embeddings wire format. */
+  embedding?: SimEmbeddingWire;
 }
 
-const GEMINI_ACTION = /^\/(?:v1beta|v1|v1alpha)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|countTokens)$/i;
+const GEMINI_ACTION = /^\/(?:v1beta|v1|v1alpha)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/i;
 const GEMINI_ONLY_MODELS = /^\/(?:v1beta|v1alpha)\/models(?:\/(.+))?$/;
 const SHARED_MODELS = /^\/v1\/models(?:\/(.+))?$/;
 
@@ -46,10 +49,21 @@ export function routeRequest(
         return { protocol: 'anthropic-messages', endpoint: 'generate', pathModel: undefined, pathStream: false };
       case '/v1/messages/count_tokens':
         return { protocol: 'anthropic-messages', endpoint: 'count-tokens', pathModel: undefined, pathStream: false };
+      case '/v1/embeddings':
+        return { protocol: 'openai-chat', endpoint: 'embed', pathModel: undefined, pathStream: false, embedding: 'openai' };
     }
     const gemini = GEMINI_ACTION.exec(path);
     if (gemini === null) return unknownRoute;
     const action = gemini[2]!;
+    if (action === 'embedContent' || action === 'batchEmbedContents') {
+      return {
+        protocol: 'gemini-generate-content',
+        endpoint: 'embed',
+        pathModel: stripModelsPrefix(gemini[1]!),
+        pathStream: false,
+        embedding: action === 'embedContent' ? 'gemini-single' : 'gemini-batch',
+      };
+    }
     return {
       protocol: 'gemini-generate-content',
       endpoint: action === 'countTokens' ? 'count-tokens' : 'generate',

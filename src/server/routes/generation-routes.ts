@@ -9,6 +9,7 @@ import { explainRouteMiss } from '../misconfigured-client-hint.ts';
 import { renderError } from '../render-error.ts';
 import type { RefusedAuthMonitor } from '../refused-auth-monitor.ts';
 import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
+import { handleEmbeddings } from './handle-embeddings.ts';
 import { handleGeneration } from './handle-generation.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
 
@@ -38,6 +39,9 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, (request, reply) =>
     handleGeneration(deps, { protocol: 'anthropic-messages', credentials: 'anthropic', surface }, request, reply),
   );
+  app.post(`${prefix}/v1/embeddings`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-embeddings') }, (request, reply) =>
+    handleEmbeddings(deps, 'openai-embeddings', surface, request, reply),
+  );
   app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, async (request, reply) => {
     const caller = request.caller ?? authenticateRequest(deps, request, 'anthropic');
     const decoded = getCodec('anthropic-messages').decodeRequest({ body: request.body }, deps.runtime).value;
@@ -59,7 +63,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
     if (!isGeminiMethod(method)) {
       throw new GatewayError(
         'route_not_found',
-        `Unknown Gemini method "${method ?? ''}" on model "${model}"; this gateway serves :generateContent, :streamGenerateContent and :countTokens.`,
+        `Unknown Gemini method "${method ?? ''}" on model "${model}"; this gateway serves :generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents.`,
       );
     }
     return geminiAuth.onRequest(request);
@@ -67,6 +71,9 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   for (const version of ['v1beta', 'v1alpha', 'v1']) {
     app.post(`${prefix}/${version}/models/*`, { config: { protocol: 'gemini-generate-content' }, onRequest: geminiPathFirst }, async (request, reply) => {
       const { model, method } = parseGeminiModelPath((request.params as { '*': string })['*']);
+      if (method === 'embedContent' || method === 'batchEmbedContents') {
+        return handleEmbeddings(deps, method === 'embedContent' ? 'gemini-embed-content' : 'gemini-batch-embed-contents', surface, request, reply, model);
+      }
       if (method === 'countTokens') {
         const caller = request.caller ?? authenticateRequest(deps, request, 'gemini');
         authorizeModel(deps.snapshot.current, caller, model, surface, { revealOtherGroups: deps.settings.revealOtherGroupModels === true });

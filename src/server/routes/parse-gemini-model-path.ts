@@ -1,7 +1,7 @@
 /** The Gemini methods the gateway serves on `models/{model}:{method}`. */
-export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens';
+export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
 
-const GEMINI_METHODS: readonly string[] = ['generateContent', 'streamGenerateContent', 'countTokens'];
+const GEMINI_METHODS: readonly string[] = ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'];
 
 /**
  * Splits the wildcard part of `/v1beta/models/*` into model and method. Tolerates a `%3A`
