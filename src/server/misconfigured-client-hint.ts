@@ -62,7 +62,16 @@ export function explainRouteMiss(method: string, url: string, altPrefix: string,
       `There is no ${fullPath} here: Anthropic-style requests go to /v1/messages. Configure Claude Code or the Anthropic SDK with the root address ${address('anthropic-sdk')} (without /v1); they add /v1/messages themselves.`,
     );
   }
-  const postOnly = /^\/v1\/(chat\/completions|responses|messages(\/count_tokens)?)$/.exec(path);
+  const untranslated = /^\/v1\/(images|audio|moderations|completions|files|uploads|batches|fine_tuning|assistants|threads|vector_stores|realtime|videos)(\/|$)/.exec(path);
+  if (untranslated) {
+    // Chosen over passing these through: each would need its own billing unit (images, seconds of
+    // audio, files held) and its own refusal rules before the gateway could meter and limit it.
+    return miss(
+      'openai-chat',
+      `${method} ${fullPath} is not served: this gateway translates and meters chat and embeddings only, and does not pass the OpenAI ${untranslated[1]} API through to upstreams. Supported: POST ${root}/v1/chat/completions, ${root}/v1/responses, ${root}/v1/embeddings, ${root}/v1/messages (+ /count_tokens), GET ${root}/v1/models, and the Gemini methods :generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents under ${root}/v1beta/models/{model}.`,
+    );
+  }
+  const postOnly = /^\/v1\/(chat\/completions|responses|embeddings|messages(\/count_tokens)?)$/.exec(path);
   if (postOnly && method !== 'POST') {
     return miss(
       path.startsWith('/v1/messages') ? 'anthropic-messages' : 'openai-chat',
@@ -79,7 +88,7 @@ export function explainRouteMiss(method: string, url: string, altPrefix: string,
   const addresses = CLIENT_KINDS.map((kind) => `${clientLabel(kind)}: ${clientAddress(kind, base, altPrefix)}`).join('; ');
   return miss(
     protocol,
-    `No endpoint at ${method} ${fullPath}. This gateway serves: OpenAI chat completions, responses and models at ${base}/v1/chat/completions, ${base}/v1/responses and ${base}/v1/models; Anthropic messages at ${base}/v1/messages; Gemini at ${base}/v1beta/models and ${base}/v1beta/models/{model}:generateContent; and the same under ${base}/${altPrefix}/ for alternative clients. The address to configure, per client: ${addresses}.`,
+    `No endpoint at ${method} ${fullPath}. This gateway serves: OpenAI chat completions, responses, embeddings and models at ${base}/v1/chat/completions, ${base}/v1/responses, ${base}/v1/embeddings and ${base}/v1/models; Anthropic messages at ${base}/v1/messages; Gemini at ${base}/v1beta/models and ${base}/v1beta/models/{model}:generateContent (also :streamGenerateContent, :countTokens, :embedContent, :batchEmbedContents); and the same under ${base}/${altPrefix}/ for alternative clients. The address to configure, per client: ${addresses}.`,
   );
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
 import { explainRouteMiss } from '../../src/server/misconfigured-client-hint.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
@@ -20,7 +21,11 @@ describe('404s that teach the right base address', () => {
     ['Anthropic client hitting /messages', 'POST', '/messages', HOST, 'anthropic-messages', /root address http:\/\/gw\.example:8080 \(without \/v1\)/],
     ['the same mistakes under the alternative prefix', 'POST', '/antigravity/chat/completions', HOST, 'openai-chat', /http:\/\/gw\.example:8080\/antigravity\/v1/],
     ['GET on a POST endpoint', 'GET', '/v1/chat/completions', HOST, 'openai-chat', /takes POST with a JSON body, not GET/],
-    ['anything else lists the surfaces', 'GET', '/nothing/here', HOST, 'openai-chat', /No endpoint at GET \/nothing\/here\. This gateway serves: .*\/v1\/chat\/completions.*\/v1\/messages.*\/v1beta\/models.*\/antigravity\//],
+    ['images: not passed through, supported routes named', 'POST', '/v1/images/generations', HOST, 'openai-chat', /POST \/v1\/images\/generations is not served: .*does not pass the OpenAI images API through.*\/v1\/embeddings.*:batchEmbedContents/],
+    ['audio under the alternative prefix', 'POST', '/antigravity/v1/audio/transcriptions', HOST, 'openai-chat', /OpenAI audio API.*http:\/\/gw\.example:8080\/antigravity\/v1\/chat\/completions/],
+    ['legacy completions', 'POST', '/v1/completions', HOST, 'openai-chat', /OpenAI completions API/],
+    ['GET on embeddings', 'GET', '/v1/embeddings', HOST, 'openai-chat', /takes POST/],
+    ['anything else lists the surfaces', 'GET', '/nothing/here', HOST, 'openai-chat', /No endpoint at GET \/nothing\/here\. This gateway serves: .*\/v1\/chat\/completions.*\/v1\/embeddings.*\/v1\/messages.*\/v1beta\/models.*:embedContent.*\/antigravity\//],
   ];
 
   for (const [name, method, url, headers, protocol, message] of cases) {
@@ -57,6 +62,18 @@ describe('the 404s through HTTP, in each client shape', () => {
     assert.equal(body.error.code, 'route_not_found');
     assert.match(body.error.message, /\/v1 \(not/);
     assert.equal(response.headers.get('x-switchyard-error-code'), 'route_not_found');
+  });
+
+  test('the OpenAI SDK calling images and audio gets a 404 naming what is supported', async () => {
+    const { key } = await harness.addKey();
+    const client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: key, maxRetries: 0 });
+    const images = await client.images.generate({ model: 'dall-e-3', prompt: 'a fox' }).catch((error: unknown) => error);
+    assert.ok(images instanceof OpenAI.NotFoundError);
+    assert.equal(images.code, 'route_not_found');
+    assert.match(images.message, /does not pass the OpenAI images API through.*\/v1\/embeddings/);
+    const speech = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'hi' }).catch((error: unknown) => error);
+    assert.ok(speech instanceof OpenAI.NotFoundError);
+    assert.match(speech.message, /OpenAI audio API/);
   });
 
   test('Anthropic shape for Claude Code given <root>/v1', async () => {
