@@ -1,4 +1,5 @@
 import { openaiEmbeddingsWire } from '../protocols/embeddings/index.ts';
+import { getEntraToken, isEntraSecret } from './auth/azure-entra-token.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';
 
@@ -12,8 +13,8 @@ export const DEFAULT_AZURE_API_VERSION = '2024-10-21';
  * Azure OpenAI. `baseUrl` is the resource endpoint (`https://NAME.openai.azure.com`); the
  * upstream model name (after `modelMap`) is the deployment. Chat Completions go to the
  * deployment's path with `api-version`; Responses go to the v1 surface, which names the
- * deployment in the body's `model` (there is no deployment segment there). The key travels in
- * `api-key`, never as a bearer token.
+ * deployment in the body's `model` (there is no deployment segment there). A resource key travels
+ * in `api-key`; an Entra ID app (the secret as JSON) gets a bearer token by client credentials.
  */
 export const azureChannel: ChannelAdapter = {
   kind: 'azure',
@@ -21,7 +22,7 @@ export const azureChannel: ChannelAdapter = {
   selectProtocol(_channel, clientProtocol) {
     return clientProtocol === 'openai-responses' ? 'openai-responses' : 'openai-chat';
   },
-  buildRequest({ channel, apiKey, protocol, upstreamModel }) {
+  async buildRequest({ channel, apiKey, protocol, upstreamModel }) {
     const root = azureRoot(channel.baseUrl);
     const url =
       protocol === 'openai-responses'
@@ -30,20 +31,25 @@ export const azureChannel: ChannelAdapter = {
             root,
             `/openai/deployments/${encodeURIComponent(upstreamModel)}/chat/completions?api-version=${encodeURIComponent(channel.apiVersion ?? DEFAULT_AZURE_API_VERSION)}`,
           );
-    return { url, headers: { 'api-key': apiKey } };
+    return { url, headers: await azureAuth(apiKey) };
   },
   // Embeddings deployments take the OpenAI body at their own path, with api-version.
   embeddings: {
     wire: () => openaiEmbeddingsWire,
-    buildRequest: ({ channel, apiKey, upstreamModel }) => ({
+    buildRequest: async ({ channel, apiKey, upstreamModel }) => ({
       url: joinUrl(
         azureRoot(channel.baseUrl),
         `/openai/deployments/${encodeURIComponent(upstreamModel)}/embeddings?api-version=${encodeURIComponent(channel.apiVersion ?? DEFAULT_AZURE_API_VERSION)}`,
       ),
-      headers: { 'api-key': apiKey },
+      headers: await azureAuth(apiKey),
     }),
   },
 };
+
+/** A resource key as `api-key`, or an Entra ID app's token as a bearer. */
+async function azureAuth(secret: string): Promise<Record<string, string>> {
+  return isEntraSecret(secret) ? { authorization: `Bearer ${await getEntraToken(secret)}` } : { 'api-key': secret };
+}
 
 /** Operators paste the endpoint with or without a trailing `/openai`; the paths above add it. */
 function azureRoot(baseUrl: string): string {

@@ -14,6 +14,10 @@ export interface CloudOptions {
     apiKey: string;
     /** api-version values accepted on deployment paths; default a small realistic set. */
     apiVersions?: readonly string[];
+    /** Entra ID apps allowed to get tokens (client credentials): client id → tenant and secret. */
+    entraApps?: Record<string, { tenantId: string; clientSecret: string }>;
+    /** Lifetime of issued Entra tokens, seconds (default 3599, as Entra ID issues). */
+    tokenTtlSeconds?: number;
   };
   vertex?: {
     /** Service accounts allowed to mint tokens: client_email → PEM public key. */
@@ -42,6 +46,8 @@ const AZURE_DEPLOYMENT = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|em
 const VERTEX_MODEL = /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|rawPredict|streamRawPredict|predict)$/i;
 const BEDROCK_MODEL = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/;
 export const VERTEX_TOKEN_PATH = '/oauth2/token';
+const ENTRA_TOKEN = /^\/([^/]+)\/oauth2\/v2\.0\/token$/;
+const AZURE_SCOPE = 'https://cognitiveservices.azure.com/.default';
 
 interface IssuedToken {
   expiresAt: number;
@@ -50,6 +56,7 @@ interface IssuedToken {
 
 export function createCloudFront(options: CloudOptions, now: () => number) {
   const tokens = new Map<string, IssuedToken>();
+  const entraTokens = new Map<string, number>();
   const publicKeys = new Map<string, KeyObject>();
   for (const [email, pem] of Object.entries(options.vertex?.serviceAccounts ?? {})) publicKeys.set(email, createPublicKey(pem));
 
@@ -100,9 +107,28 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
     return { reply: { status: 200, body: { access_token: token, expires_in: ttl, token_type: 'Bearer' }, headers: {} } };
   }
 
+  /** Entra ID's v2.0 token endpoint, client-credentials grant only, with its AADSTS refusals. */
+  function issueEntraToken(tenantId: string, rawBody: string): CloudMatch {
+    const form = new URLSearchParams(rawBody);
+    const refuse = (status: number, error: string, description: string): CloudMatch => ({
+      reply: { status, body: { error, error_description: description, error_codes: [Number(description.slice(5, description.indexOf(':')))] }, headers: {} },
+    });
+    if (form.get('grant_type') !== 'client_credentials') return refuse(400, 'unsupported_grant_type', 'AADSTS70003: The app requested an unsupported grant type.');
+    const app = options.azure?.entraApps?.[form.get('client_id') ?? ''];
+    if (app === undefined || app.tenantId !== tenantId) {
+      return refuse(400, 'unauthorized_client', `AADSTS700016: Application with identifier '${form.get('client_id') ?? ''}' was not found in the directory '${tenantId}'.`);
+    }
+    if (form.get('client_secret') !== app.clientSecret) return refuse(401, 'invalid_client', 'AADSTS7000215: Invalid client secret provided.');
+    if (form.get('scope') !== AZURE_SCOPE) return refuse(400, 'invalid_scope', `AADSTS70011: The provided value for the input parameter 'scope' is not valid.`);
+    const ttl = options.azure?.tokenTtlSeconds ?? 3599;
+    const token = `eyJ0eXAiOiJKV1Qi.sim-entra-${randomBytes(18).toString('base64url')}`;
+    entraTokens.set(token, now() + ttl * 1000);
+    return { reply: { status: 200, body: { token_type: 'Bearer', expires_in: ttl, ext_expires_in: ttl, access_token: token }, headers: {} } };
+  }
+
   return {
     /** Tokens issued so far (tests count mints). */
-    issuedTokens: () => tokens.size,
+    issuedTokens: () => tokens.size + entraTokens.size,
     async match(request: {
       method: string;
       path: string;
@@ -116,11 +142,19 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
       if (method !== 'POST') return undefined;
 
       if (options.vertex && path === VERTEX_TOKEN_PATH) return issueToken(request.rawBody, `${request.selfUrl}${VERTEX_TOKEN_PATH}`);
+      const entra = options.azure?.entraApps ? ENTRA_TOKEN.exec(path) : null;
+      if (entra !== null) return issueEntraToken(decodeURIComponent(entra[1]!), request.rawBody);
 
       const azure = options.azure ? AZURE_DEPLOYMENT.exec(path) : null;
       if (options.azure && (azure !== null || path === '/openai/v1/responses')) {
-        // Azure checks the key first, then the version; a bearer key is not a resource key.
-        if (headers['api-key'] !== options.azure.apiKey) {
+        // Azure checks the credential first, then the version; a bearer must be an Entra ID token it issued.
+        const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
+        if (headers['api-key'] === undefined && bearer !== undefined) {
+          const expiresAt = entraTokens.get(bearer);
+          if (expiresAt === undefined || expiresAt <= now()) {
+            return azureError(401, '401', 'Unauthorized. Access token is missing, invalid, audience is incorrect (https://cognitiveservices.azure.com), or have expired.');
+          }
+        } else if (headers['api-key'] !== options.azure.apiKey) {
           return azureError(401, '401', 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.');
         }
         if (azure !== null) {
