@@ -74,6 +74,21 @@ describe('access log', () => {
     assert.equal(line.stream, true);
   });
 
+  test('an embeddings request gets exactly one line, from its usage row', async () => {
+    const response = await fetch(`${harness.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm-openai', input: 'twelve chars' }),
+    });
+    assert.equal(response.status, 200);
+    await response.text();
+    const line = await lineFor(response);
+    assert.equal(line.protocol, 'openai-embeddings');
+    assert.equal(line.model, 'm-openai');
+    assert.equal(line.inputTokens, 3);
+    assert.equal(line.outputTokens, 0);
+  });
+
   test('a refused request (wrong key) gets its line, without the key it sent', async () => {
     const wrong = 'sk-wrong-secret-abcdefghijklmnopqrstuvwxyz';
     const response = await chat(`Bearer ${wrong}`, { model: 'm-openai', messages: [{ role: 'user', content: PROMPT }] });

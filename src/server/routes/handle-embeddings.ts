@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { runEmbeddings, type EmbeddingSurface } from '../../generation/run-embeddings.ts';
+import { markPipelineRequest } from '../access-log.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { credentialsOf } from './authenticate-request.ts';
 
@@ -15,6 +16,8 @@ export async function handleEmbeddings(
   reply: FastifyReply,
   pathModel?: string,
 ): Promise<FastifyReply> {
+  // The pipeline records every embeddings request (refusals too), and its access line with it.
+  markPipelineRequest(request);
   const abort = new AbortController();
   const onClose = () => {
     if (!reply.raw.writableFinished) abort.abort();
