@@ -92,7 +92,9 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
 
     if (result.error) writeErrorReply(writer, route.protocol, result.error, requestId);
     const settled = admission;
-    const billed = billDeliveredUsage(result.usage, result.deliveredChars, () => settled.estimate());
+    // An upstream that answered spent the input, whatever it reported: what it left out is estimated.
+    const answered = result.channel !== undefined && result.status === 200;
+    const billed = billDeliveredUsage(result.usage, { answered, deliveredChars: result.deliveredChars }, () => settled.estimate());
     const costMicros = await admission.finish(billed.usage);
     record(
       { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },

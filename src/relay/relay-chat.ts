@@ -112,7 +112,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         race.failedAfterCommit({ ...outcome, kind: 'failed', error: reply.error, retryable: true, failureClass: 'transient' });
         continue;
       }
-      return finish({ ...base, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage });
+      return finish({ ...base, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage, deliveredChars: reply.deliveredChars });
     }
 
     input.writer.writeHead(200, headers);

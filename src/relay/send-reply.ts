@@ -21,6 +21,8 @@ export interface SendReplyInput {
 export interface ReplyOutcome {
   usage: Usage | undefined;
   error: GatewayError | undefined;
+  /** Characters of text, reasoning and tool arguments in the reply, to estimate usage an upstream did not report. */
+  deliveredChars: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function sendReply(input: SendReplyInput): Promise<ReplyOutcome> {
   try {
     text = await input.response.body.text();
   } catch (error) {
-    return { usage: undefined, error: toGatewayError(error) };
+    return { usage: undefined, error: toGatewayError(error), deliveredChars: 0 };
   }
   let parsed: unknown;
   try {
@@ -41,19 +43,24 @@ export async function sendReply(input: SendReplyInput): Promise<ReplyOutcome> {
     return {
       usage: undefined,
       error: new GatewayError('upstream_invalid_response', 'The upstream sent a reply that is not valid JSON.'),
+      deliveredChars: 0,
     };
   }
 
   if (input.passthrough) {
     let usage: Usage | undefined;
+    // Undecodable: the whole reply's length stands in for its content (an estimate that errs high).
+    let deliveredChars = text.length;
     try {
-      usage = input.upstreamCodec.decodeResponse(parsed, input.runtime).value.usage;
+      const decoded = input.upstreamCodec.decodeResponse(parsed, input.runtime).value;
+      usage = decoded.usage;
+      deliveredChars = contentChars(decoded);
     } catch {
       // Unusual but valid for the client: forward it anyway; usage stays unknown.
     }
     input.writer.writeHead(200, input.headers);
     input.writer.end(text);
-    return { usage, error: undefined };
+    return { usage, error: undefined, deliveredChars };
   }
 
   try {
@@ -61,8 +68,18 @@ export async function sendReply(input: SendReplyInput): Promise<ReplyOutcome> {
     const body = input.clientCodec.encodeResponse(input.transformResponse ? input.transformResponse(decoded) : decoded, input.runtime);
     input.writer.writeHead(200, input.headers);
     input.writer.end(JSON.stringify(body));
-    return { usage: decoded.usage, error: undefined };
+    return { usage: decoded.usage, error: undefined, deliveredChars: contentChars(decoded) };
   } catch (error) {
-    return { usage: undefined, error: toGatewayError(error) };
+    return { usage: undefined, error: toGatewayError(error), deliveredChars: 0 };
   }
+}
+
+/** Characters a reply generated: text, reasoning, tool names and arguments. */
+function contentChars(response: ChatResponse): number {
+  let chars = 0;
+  for (const part of response.content) {
+    if (part.type === 'tool-call') chars += part.name.length + part.arguments.length;
+    else chars += part.text.length;
+  }
+  return chars;
 }

@@ -160,3 +160,34 @@ describe('refused-auth traffic', () => {
     assert.ok(!h.logLines().includes('sk-guess-'), 'the guessed keys are never logged');
   });
 });
+
+describe('usage an upstream does not report is estimated, never free', () => {
+  let h: SecurityHarness;
+  before(async () => {
+    h = await startSecurityHarness();
+    await h.addHostileChannel({ models: ['quiet-model'] });
+    await h.admin('POST', '/prices', { model: 'quiet-model', input: 1, output: 2 });
+    h.upstream.answer((request) => {
+      const body = chatCompletion('quiet-model', { prompt: 0, completion: 0 }, 'x'.repeat(400)) as Record<string, unknown>;
+      if ((request.body as any).user === 'drop') delete body.usage;
+      return { body };
+    });
+  });
+  after(() => h.close());
+
+  for (const [label, user] of [['no usage at all', 'drop'], ['a usage of zero tokens', 'zero']] as const) {
+    test(`a reply with ${label} is billed an estimate of its input and output, with a warning on the row`, async () => {
+      const { id, key } = await h.addKey({ balance: 1 });
+      const answer = await h.chat(key, { model: 'quiet-model', user, messages: [{ role: 'user', content: 'hello '.repeat(40) }] });
+      assert.equal(answer.status, 200, answer.text);
+      const row = async () => ((await h.admin('GET', `/logs?key=${id}&limit=5`)).data as any[])[0];
+      assert.ok(await eventually(async () => (await row()) !== undefined));
+      const logged = await row();
+      assert.equal(logged.outputTokens, 100, 'the 400 delivered characters, at four a token');
+      assert.ok(logged.inputTokens >= 60, `input estimated: ${logged.inputTokens}`);
+      assert.ok(logged.costMicros > 0, `cost ${logged.costMicros}`);
+      assert.ok(logged.warnings.includes('estimated:usage'), logged.warnings.join(','));
+      assert.ok(await eventually(async () => Math.round((await h.balanceOf(id)) * 1e6) === 1e6 - logged.costMicros));
+    });
+  }
+});
