@@ -109,6 +109,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     serverLimits: config.server,
     revealOtherGroupModels: config.revealOtherGroupModels,
     strictPricing: config.strictPricing,
+    reservedOutputTokens: config.reservedOutputTokens,
     logRetentionDays: config.logRetentionDays,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],

@@ -74,6 +74,8 @@ export interface GatewayOptions {
   revealOtherGroupModels?: boolean;
   /** Refuse unpriced models (STRICT_PRICING); default false. */
   strictPricing?: boolean;
+  /** RESERVE_OUTPUT_TOKENS: output held for an uncapped request to a model of unknown maximum. */
+  reservedOutputTokens?: number;
   /** LOG_RETENTION_DAYS; default 30, 0 keeps logs forever. */
   logRetentionDays?: number;
   /** Shared counters; default Redis when `redisUrl` is set, else one in memory. */
@@ -146,6 +148,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     clientIpHeader: options.clientIpHeader ?? 'x-forwarded-for',
     adminAuthThrottle: { ...DEFAULT_AUTH_THROTTLE, ...options.adminAuthThrottle },
     strictPricing: options.strictPricing ?? false,
+    ...(options.reservedOutputTokens === undefined ? {} : { reservedOutputTokens: options.reservedOutputTokens }),
     spendBaseline: await loadSpendBaseline(store.usage, runtime.now()),
   });
   const leader = () => cluster.leader.isLeader();

@@ -13,6 +13,7 @@ Runs the Switchyard gateway. Configuration comes from the environment:
   METRICS_TOKEN              a read-only Bearer token for GET /metrics (the admin token also works)
   LOG_LEVEL                  fatal, error, warn, info (default), debug, trace, silent
   STRICT_PRICING             refuse unpriced models
+  RESERVE_OUTPUT_TOKENS      output held for an uncapped request to an unknown model (32768)
   UPSTREAM_FIRST_BYTE_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS, UPSTREAM_CONNECT_TIMEOUT_MS, …
                              see README.md (Configuration) for every variable
 

@@ -29,6 +29,8 @@ export interface AccessServices {
   /** What pays for a request (key balance, wallet, subscription) by the group's billing mode. */
   billing: AccountBilling;
   strictPricing: boolean;
+  /** Output tokens reserved for an uncapped request to a model of unknown maximum (RESERVE_OUTPUT_TOKENS). */
+  reservedOutputTokens?: number;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export function createAccessServices(input: {
   clientIpHeader?: ClientIpHeader;
   adminAuthThrottle?: AuthThrottleOptions;
   strictPricing: boolean;
+  reservedOutputTokens?: number;
   spendBaseline: SpendBaseline;
   /** How long an unreleased concurrency slot lives (longer than the longest request). */
   slotLeaseMs?: number;
@@ -82,6 +85,7 @@ export function createAccessServices(input: {
     subscriptionUsage,
     billing: new AccountBilling({ balances, wallets, subscriptions, snapshot: () => input.snapshot.current, now: input.now }),
     strictPricing: input.strictPricing,
+    ...(input.reservedOutputTokens === undefined ? {} : { reservedOutputTokens: input.reservedOutputTokens }),
     async close() {
       await Promise.all([charges.close(), walletCharges.close(), subscriptionUsage.close()]);
       await input.kv.close();

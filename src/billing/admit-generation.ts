@@ -7,12 +7,13 @@ import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PaymentHold } from './account-billing.ts';
 import { computeCostMicros } from './compute-cost.ts';
 import { estimateRequest, estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
+import { maxOutputTokensFor } from './model-output-limits.ts';
 import { resolvePrice, UNPRICED_WARNING } from './resolve-price.ts';
 import { spendWindows } from './spend-windows.ts';
 
 export interface AdmissionDeps {
   snapshot: { readonly current: Snapshot };
-  access: Pick<AccessServices, 'rateLimiter' | 'balances' | 'billing' | 'strictPricing'>;
+  access: Pick<AccessServices, 'rateLimiter' | 'balances' | 'billing' | 'strictPricing'> & { reservedOutputTokens?: number };
   runtime: RuntimeContext;
 }
 
@@ -65,7 +66,11 @@ export async function admitGeneration(
   const lease = await deps.access.rateLimiter.admit(key, estimatedInput);
   let hold: PaymentHold;
   try {
-    const reserve = guardsMoney ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier) : 0;
+    // Without a client cap the reply can run to the model's own maximum: hold for that.
+    const uncapped = maxOutputTokensFor(model, deps.access.reservedOutputTokens);
+    const reserve = guardsMoney
+      ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped)
+      : 0;
     // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
     // the user's wallet or a subscription's quotas (403 subscription_* / insufficient_balance).
     hold = await deps.access.billing.hold(key, group, reserve, model);

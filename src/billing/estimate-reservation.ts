@@ -3,13 +3,7 @@ import type { ChatRequest } from '../core/chat-request.ts';
 import { estimateInputTokens } from '../core/estimate-tokens.ts';
 import { boundInputTokens } from './bound-input-tokens.ts';
 import { computeCostMicros } from './compute-cost.ts';
-
-/**
- * Output tokens assumed when the client sets no limit. Large enough for most answers, small
- * enough that a modest balance still admits a request; a longer answer settles above the
- * reservation, and the balance may then dip below zero by that difference once.
- */
-export const DEFAULT_OUTPUT_ALLOWANCE = 4_096;
+import { DEFAULT_RESERVED_OUTPUT_TOKENS } from './model-output-limits.ts';
 
 /** Alternatives per request beyond this are never reserved for (OpenAI caps `n` at 128). */
 const MAX_CANDIDATES = 128;
@@ -36,13 +30,19 @@ export function estimateRequest(request: ChatRequest): RequestEstimate {
 }
 
 /**
- * What to hold before a request: its bounded input plus its largest possible output — times
- * the number of alternatives asked for, since each is billed as output — priced.
+ * What to hold before a request: its bounded input plus its largest possible output — the
+ * client's cap, or without one the model's own maximum (`maxOutputTokensFor`) — times the
+ * number of alternatives asked for, since each is billed as output — priced.
  */
-export function estimateReservationMicros(estimate: RequestEstimate, price: ModelPrice | undefined, multiplier: number): number {
+export function estimateReservationMicros(
+  estimate: RequestEstimate,
+  price: ModelPrice | undefined,
+  multiplier: number,
+  uncappedOutputTokens: number = DEFAULT_RESERVED_OUTPUT_TOKENS,
+): number {
   if (price === undefined) return 0;
   const candidates = Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(estimate.candidateCount ?? 1) || 1));
-  const outputTokens = (estimate.maxOutputTokens ?? DEFAULT_OUTPUT_ALLOWANCE) * candidates;
+  const outputTokens = (estimate.maxOutputTokens ?? uncappedOutputTokens) * candidates;
   const inputTokens = Math.max(estimate.inputTokens, estimate.inputTokensBound ?? 0);
   return computeCostMicros({ inputTokens, outputTokens }, price, multiplier);
 }

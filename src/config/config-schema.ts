@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CLIENT_IP_HEADERS, type ClientIpHeader } from '../access/resolve-client-ip.ts';
 import type { ServerLimits } from './server-limits.ts';
 import { isIpOrCidr } from '../schemas/is-ip-or-cidr.ts';
+import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../billing/model-output-limits.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -50,6 +51,8 @@ export interface Config {
   logRetentionDays: number;
   /** Refuse requests for models without a price instead of logging them at zero cost. */
   strictPricing: boolean;
+  /** Output tokens held for a request without an output cap, for a model of unknown maximum. */
+  reservedOutputTokens: number;
 }
 
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
@@ -190,6 +193,7 @@ export const envSchema = z.object({
     return z.NEVER;
   }),
   LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
+  RESERVE_OUTPUT_TOKENS: integer({ min: 1, max: 10_000_000, fallback: DEFAULT_RESERVED_OUTPUT_TOKENS }),
   STRICT_PRICING: raw.transform((value, context) => {
     if (value === undefined) return false;
     const lower = value.toLowerCase();

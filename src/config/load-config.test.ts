@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       revealOtherGroupModels: false,
       logRetentionDays: 30,
       strictPricing: false,
+      reservedOutputTokens: 32_768,
     });
   });
 

@@ -58,5 +58,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     revealOtherGroupModels: values.REVEAL_OTHER_GROUP_MODELS,
     logRetentionDays: values.LOG_RETENTION_DAYS,
     strictPricing: values.STRICT_PRICING,
+    reservedOutputTokens: values.RESERVE_OUTPUT_TOKENS,
   };
 }

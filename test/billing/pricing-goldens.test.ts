@@ -56,10 +56,11 @@ describe('pricing math (integer micro-USD)', () => {
     assert.equal(total, 8_755_000);
   });
 
-  test('the reservation is the estimated input plus the output limit, or 4096 tokens without one', () => {
+  test('the reservation is the estimated input plus the output limit, or the uncapped allowance (model maximum) without one', () => {
     const p = price(1_000_000, 2_000_000);
     assert.equal(estimateReservationMicros({ inputTokens: 100, maxOutputTokens: 50 }, p, 1), 200);
-    assert.equal(estimateReservationMicros({ inputTokens: 100, maxOutputTokens: undefined }, p, 1), 100 + 8_192);
+    assert.equal(estimateReservationMicros({ inputTokens: 100, maxOutputTokens: undefined }, p, 1), 100 + 2 * 32_768);
+    assert.equal(estimateReservationMicros({ inputTokens: 100, maxOutputTokens: undefined }, p, 1, 16_384), 100 + 2 * 16_384);
     assert.equal(estimateReservationMicros({ inputTokens: 100, maxOutputTokens: 50 }, p, 2), 400);
     assert.equal(estimateReservationMicros({ inputTokens: 100, maxOutputTokens: 50 }, undefined, 1), 0);
   });

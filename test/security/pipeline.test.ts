@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { chatCompletion } from './hostile-upstream.ts';
+import { chatCompletion, replyLater } from './hostile-upstream.ts';
 import { CHANNEL_SECRET, eventually, startSecurityHarness, type SecurityHarness } from './security-harness.ts';
 
 /**
@@ -190,4 +190,30 @@ describe('usage an upstream does not report is estimated, never free', () => {
       assert.ok(await eventually(async () => Math.round((await h.balanceOf(id)) * 1e6) === 1e6 - logged.costMicros));
     });
   }
+});
+
+describe('a request without an output cap reserves the model’s maximum output', () => {
+  let h: SecurityHarness;
+  before(async () => {
+    h = await startSecurityHarness();
+    await h.addHostileChannel({ models: ['gpt-4o-probe'] });
+    // $100 per million output tokens: a 16,384-token answer costs $1.64.
+    await h.admin('POST', '/prices', { model: 'gpt-4o-probe', input: 1, output: 100 });
+    h.upstream.answer((_request, response) => replyLater(response, 150, 200, chatCompletion('gpt-4o-probe', { prompt: 1, completion: 16_384 })));
+  });
+  after(() => h.close());
+
+  test('20 parallel uncapped requests against a balance for 6 overspend by at most one request', async () => {
+    const { id, key } = await h.addKey({ balance: 10 });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => h.chat(key, { model: 'gpt-4o-probe', messages: [{ role: 'user', content: 'write a long story' }] })),
+    );
+    const served = answers.filter((answer) => answer.status === 200).length;
+    assert.ok(served >= 1, 'some are served');
+    for (const answer of answers) if (answer.status !== 200) assert.equal(answer.json.error.code, 'insufficient_balance');
+    const oneRequest = 16_384 * 100 / 1e6 + 1e-5;
+    assert.ok(await eventually(async () => (await h.balanceOf(id)) < 10));
+    const balance = await h.balanceOf(id);
+    assert.ok(balance >= -oneRequest, `balance ${balance} after ${served} served`);
+  });
 });
