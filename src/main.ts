@@ -110,6 +110,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     revealOtherGroupModels: config.revealOtherGroupModels,
     strictPricing: config.strictPricing,
     reservedOutputTokens: config.reservedOutputTokens,
+    replyLimits: config.replyLimits,
     logRetentionDays: config.logRetentionDays,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],

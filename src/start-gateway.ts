@@ -33,6 +33,7 @@ import { createReasoningCache } from './reasoning/reasoning-cache.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
+import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './relay/reply-limits.ts';
 
 export interface GatewayOptions {
   port: number;
@@ -47,6 +48,8 @@ export interface GatewayOptions {
   upstream: { connectMs: number; firstByteMs: number; idleMs: number; totalMs?: number };
   /** Keep-alive frames to streaming clients after this much upstream silence (default 15 s). */
   keepAliveMs?: number;
+  /** MAX_UPSTREAM_EVENT_BYTES, MAX_UPSTREAM_REPLY_BYTES: bounds on one upstream event and one whole reply. */
+  replyLimits?: ReplyLimits;
   /** How often open circuits are probed to bring channels back (default 30 s). */
   healthCheckIntervalMs?: number;
   /** Circuit breaker tuning (window, threshold, cool-downs); defaults suit production. */
@@ -174,6 +177,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     totalTimeoutMs,
     maxRetryWaitMs: 3_000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
+    replyLimits: options.replyLimits ?? DEFAULT_REPLY_LIMITS,
     reasoning: { sealer: createEnvelopeSealer(secretKey), cache: createReasoningCache({ now: runtime.now }) },
     ...(options.firstByteDeadline === false ? {} : { firstByte: firstByteDeadlines(options.firstByteDeadline) }),
   };

@@ -14,6 +14,8 @@ Runs the Switchyard gateway. Configuration comes from the environment:
   LOG_LEVEL                  fatal, error, warn, info (default), debug, trace, silent
   STRICT_PRICING             refuse unpriced models
   RESERVE_OUTPUT_TOKENS      output held for an uncapped request to an unknown model (32768)
+  MAX_UPSTREAM_EVENT_BYTES, MAX_UPSTREAM_REPLY_BYTES
+                             bounds on one upstream event / plain reply (16 MiB) and one reply (256 MiB)
   UPSTREAM_FIRST_BYTE_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS, UPSTREAM_CONNECT_TIMEOUT_MS, …
                              see README.md (Configuration) for every variable
 

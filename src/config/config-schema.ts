@@ -3,6 +3,7 @@ import { CLIENT_IP_HEADERS, type ClientIpHeader } from '../access/resolve-client
 import type { ServerLimits } from './server-limits.ts';
 import { isIpOrCidr } from '../schemas/is-ip-or-cidr.ts';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../billing/model-output-limits.ts';
+import { DEFAULT_REPLY_LIMITS } from '../relay/reply-limits.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -53,6 +54,8 @@ export interface Config {
   strictPricing: boolean;
   /** Output tokens held for a request without an output cap, for a model of unknown maximum. */
   reservedOutputTokens: number;
+  /** Bounds on one upstream event (and a plain reply) and on one whole reply, bytes. */
+  replyLimits: { maxEventBytes: number; maxReplyBytes: number };
 }
 
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
@@ -193,6 +196,8 @@ export const envSchema = z.object({
     return z.NEVER;
   }),
   LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
+  MAX_UPSTREAM_EVENT_BYTES: integer({ min: 65_536, max: 2 ** 31, fallback: DEFAULT_REPLY_LIMITS.maxEventBytes }),
+  MAX_UPSTREAM_REPLY_BYTES: integer({ min: 65_536, max: 2 ** 40, fallback: DEFAULT_REPLY_LIMITS.maxReplyBytes }),
   RESERVE_OUTPUT_TOKENS: integer({ min: 1, max: 10_000_000, fallback: DEFAULT_RESERVED_OUTPUT_TOKENS }),
   STRICT_PRICING: raw.transform((value, context) => {
     if (value === undefined) return false;

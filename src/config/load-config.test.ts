@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       logRetentionDays: 30,
       strictPricing: false,
       reservedOutputTokens: 32_768,
+      replyLimits: { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 256 * 1024 * 1024 },
     });
   });
 

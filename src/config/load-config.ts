@@ -59,5 +59,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logRetentionDays: values.LOG_RETENTION_DAYS,
     strictPricing: values.STRICT_PRICING,
     reservedOutputTokens: values.RESERVE_OUTPUT_TOKENS,
+    replyLimits: { maxEventBytes: values.MAX_UPSTREAM_EVENT_BYTES, maxReplyBytes: values.MAX_UPSTREAM_REPLY_BYTES },
   };
 }

@@ -8,6 +8,8 @@ import type { ProtocolCodec, ProtocolId, StreamEncoderOptions } from '../protoco
 import type { SseMessage } from '../sse/sse-message.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
+import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './reply-limits.ts';
+import { SseEventSplitter } from './sse-event-splitter.ts';
 
 export interface StreamOutcome {
   usage: Usage | undefined;
@@ -35,6 +37,8 @@ export interface PipeStreamInput {
   transformEvents?: (event: StreamEvent) => StreamEvent[];
   /** The channel's credentials: redacted from in-stream error text, which an upstream may use to quote them. */
   secrets?: readonly string[];
+  /** Bounds on one event and on the whole stream (default DEFAULT_REPLY_LIMITS). */
+  limits?: ReplyLimits;
 }
 
 /**
@@ -88,14 +92,13 @@ interface Lane {
   outcome(failure: GatewayError | undefined): StreamOutcome;
 }
 
-const NEWLINE = 10;
-const TERMINATOR = new Uint8Array([NEWLINE, NEWLINE]);
+const TERMINATOR = new Uint8Array([10, 10]);
 
 /**
  * The passthrough lane: the upstream speaks the client's protocol, so its bytes go to the client
  * as they are, whole events at a time, while the protocol's passthrough stream meters them and
- * spots the end. Each byte is read once by the incremental SSE parser; the boundary search
- * only reads back over the incomplete tail of a chunk.
+ * spots the end. Events are cut by `SseEventSplitter` (each byte searched once, one event and
+ * the whole stream bounded); the SSE parser then reads only whole events.
  */
 function createPassthroughLane(input: PipeStreamInput): Lane {
   const wire = input.upstreamCodec.passthrough.openStream(input.runtime, input.encoderOptions);
@@ -103,7 +106,7 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
   const decoder = new TextDecoder();
   let messages: SseMessage[] = [];
   const parser = createParser({ onEvent: (event: EventSourceMessage) => messages.push(toMessage(event)) });
-  let carry: Uint8Array | undefined;
+  const splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
   let ended = false;
   let upstreamError: GatewayError | undefined;
   let malformed: GatewayError | undefined;
@@ -143,16 +146,19 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
     push(chunk) {
       // Forward only whole events: bytes after the last blank line wait for the next chunk, so
       // a stream cut mid-event never hands the client half an event.
-      const bytes = carry ? concat(carry, chunk) : chunk;
-      const boundary = lastEventBoundary(bytes);
-      carry = boundary < bytes.length ? bytes.subarray(boundary) : undefined;
-      return boundary === 0 ? '' : forward(bytes.subarray(0, boundary));
+      const complete = splitter.push(chunk);
+      if (complete === undefined) {
+        malformed = splitter.failure;
+        return wire.error(malformed as GatewayError);
+      }
+      return complete.length === 0 ? '' : forward(complete);
     },
     end() {
       // An upstream that closes without the final blank line still had its last event complete.
       let tail = '';
-      if (carry && !malformed) {
-        const out = forward(concat(carry, TERMINATOR));
+      const rest = malformed ? undefined : splitter.rest();
+      if (rest) {
+        const out = forward(concat(rest, TERMINATOR));
         tail = typeof out === 'string' ? out : Buffer.from(out).toString('utf8');
       }
       if (malformed) return tail;
@@ -208,6 +214,9 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
     }
   };
   const parser = createParser({ onEvent: (event: EventSourceMessage) => encode(decoder.push(toMessage(event))) });
+  // The parser is fed whole events only, so it never holds (and rescans) an unfinished line.
+  const splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
+  let limitError: GatewayError | undefined;
   const take = (): string => {
     const text = out;
     out = '';
@@ -216,10 +225,19 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
 
   return {
     push(chunk) {
-      parser.feed(textDecoder.decode(chunk, { stream: true }));
+      const complete = splitter.push(chunk);
+      if (complete === undefined) {
+        limitError = splitter.failure as GatewayError;
+        encode([{ type: 'error', error: limitError }]);
+        return take();
+      }
+      if (complete.length > 0) parser.feed(textDecoder.decode(complete, { stream: true }));
       return take();
     },
     end() {
+      if (limitError) return '';
+      const rest = splitter.rest();
+      if (rest) parser.feed(`${textDecoder.decode(rest, { stream: true })}\n\n`);
       encode(decoder.end());
       return take() + encoder.end();
     },
@@ -227,8 +245,10 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
       encode([{ type: 'error', error }]);
       return take();
     },
-    failed: false,
-    outcome: (failure) => ({ usage, error: failure ?? streamError, deliveredChars }),
+    get failed() {
+      return limitError !== undefined;
+    },
+    outcome: (failure) => ({ usage, error: failure ?? limitError ?? streamError, deliveredChars }),
   };
 }
 
@@ -249,17 +269,6 @@ function redactError(error: GatewayError, secrets: readonly string[]): GatewayEr
 
 function toMessage(event: EventSourceMessage): SseMessage {
   return event.event === undefined ? { data: event.data } : { event: event.event, data: event.data };
-}
-
-/** Index just past the last blank line (`\n\n`, which also ends `\r\n\r\n`), or 0 when none. */
-function lastEventBoundary(bytes: Uint8Array): number {
-  for (let index = bytes.length - 1; index > 0; index -= 1) {
-    if (bytes[index] !== NEWLINE) continue;
-    const previous = bytes[index - 1];
-    if (previous === NEWLINE) return index + 1;
-    if (previous === 13 && index >= 2 && bytes[index - 2] === NEWLINE) return index + 1;
-  }
-  return 0;
 }
 
 function concat(first: Uint8Array, second: Uint8Array): Uint8Array {

@@ -8,6 +8,7 @@ import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { AttemptRace } from './attempt-race.ts';
 import { pipeStream } from './pipe-stream.ts';
+import { isReplyTooLarge } from './reply-limits.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { sendReply } from './send-reply.ts';
@@ -103,11 +104,14 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         runtime: deps.runtime,
         writer: input.writer,
         headers,
+        ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
         ...(sealing ? { transformResponse: (response) => sealReplyReasoning(response, sealing) } : {}),
       });
       noteReplyWarnings();
-      settleHealth(deps, channel, lease, outcome.startedAt, reply.error);
-      if (reply.error && !input.writer.started) {
+      // A reply too large for the gateway is what the request asked for: not the channel's fault, and no other channel would do better.
+      const tooLarge = isReplyTooLarge(reply.error);
+      settleHealth(deps, channel, lease, outcome.startedAt, tooLarge ? undefined : reply.error);
+      if (reply.error && !input.writer.started && !tooLarge) {
         // The reply was unusable and nothing reached the client yet: another channel may do better.
         race.failedAfterCommit({ ...outcome, kind: 'failed', error: reply.error, retryable: true, failureClass: 'transient' });
         continue;
@@ -130,11 +134,12 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         keepAliveMs: deps.keepAliveMs,
         abortUpstream: () => outcome.abort(),
         secrets: channel.apiKeys,
+        ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
         ...(sealing ? { transformEvents: createReasoningStreamSealer(sealing) } : {}),
       });
       noteReplyWarnings();
-      // A client that went away is not the channel's fault.
-      settleHealth(deps, channel, lease, outcome.startedAt, input.signal.aborted ? undefined : streamed.error);
+      // A client that went away, or a stream longer than the gateway carries, is not the channel's fault.
+      settleHealth(deps, channel, lease, outcome.startedAt, input.signal.aborted || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
       return finish({ ...base, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
     } finally {
       deps.streams.open -= 1;

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { ChannelHealth } from '../routing/channel-health.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
+import type { ReplyLimits } from './reply-limits.ts';
 import type { StreamGauge } from './stream-gauge.ts';
 import type { EnvelopeSealer } from '../reasoning/reasoning-envelope.ts';
 import type { ReasoningCache } from '../reasoning/reasoning-cache.ts';
@@ -31,6 +32,8 @@ export interface RelayDeps {
    * is given up for the next candidate.
    */
   firstByte?: { deadlines: FirstByteDeadlines; hedge: boolean };
+  /** Bounds on one upstream event and one whole reply (default DEFAULT_REPLY_LIMITS). */
+  replyLimits?: ReplyLimits;
   /** Carries upstream reasoning state through clients of other protocols (absent: not carried). */
   reasoning?: { sealer: EnvelopeSealer; cache: ReasoningCache };
 }

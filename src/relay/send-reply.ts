@@ -5,6 +5,7 @@ import type { ChatResponse } from '../core/chat-response.ts';
 import type { ProtocolCodec } from '../protocols/protocol-codec.ts';
 import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
+import { DEFAULT_REPLY_LIMITS, readReplyText, type ReplyLimits } from './reply-limits.ts';
 
 export interface SendReplyInput {
   response: UpstreamResponse;
@@ -16,6 +17,8 @@ export interface SendReplyInput {
   headers: Record<string, string>;
   /** Translated lane only: rewrites the decoded reply before it is encoded (reasoning sealing). */
   transformResponse?: (response: ChatResponse) => ChatResponse;
+  /** A plain reply is held whole: at most `maxEventBytes` of it (default DEFAULT_REPLY_LIMITS). */
+  limits?: ReplyLimits;
 }
 
 export interface ReplyOutcome {
@@ -32,7 +35,7 @@ export interface ReplyOutcome {
 export async function sendReply(input: SendReplyInput): Promise<ReplyOutcome> {
   let text: string;
   try {
-    text = await input.response.body.text();
+    text = await readReplyText(input.response.body, (input.limits ?? DEFAULT_REPLY_LIMITS).maxEventBytes);
   } catch (error) {
     return { usage: undefined, error: toGatewayError(error), deliveredChars: 0 };
   }

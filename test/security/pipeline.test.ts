@@ -217,3 +217,78 @@ describe('a request without an output cap reserves the model’s maximum output'
     assert.ok(balance >= -oneRequest, `balance ${balance} after ${served} served`);
   });
 });
+
+describe('upstream event and reply sizes are bounded', () => {
+  let h: SecurityHarness;
+  let key: string;
+  const MB = 1024 * 1024;
+  before(async () => {
+    h = await startSecurityHarness({ replyLimits: { maxEventBytes: 1 * MB, maxReplyBytes: 4 * MB } });
+    await h.addHostileChannel({ models: ['endless-line', 'long-story', 'huge-json'] });
+    key = (await h.addKey()).key;
+    h.upstream.answer((request, response) => {
+      const model = (request.body as any).model;
+      if (model === 'huge-json') return { body: chatCompletion(model, { prompt: 1, completion: 1 }, 'z'.repeat(3 * MB)) };
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (content: string) => `data: {"id":"c1","object":"chat.completion.chunk","model":"${model}","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
+      response.write(chunk('Hi'));
+      let sent = 0;
+      const timer = setInterval(() => {
+        // endless-line: one "line" of 64 kB pieces that never ends; long-story: whole 64 kB events.
+        const piece = model === 'endless-line' ? 'y'.repeat(64 * 1024) : chunk('w'.repeat(64 * 1024));
+        sent += piece.length;
+        if (response.destroyed || sent > 64 * MB || !response.write(piece)) {
+          if (response.destroyed || sent > 64 * MB) {
+            clearInterval(timer);
+            response.destroy();
+          }
+        }
+      }, 1);
+      response.on('close', () => clearInterval(timer));
+      return undefined;
+    });
+  });
+  after(() => h.close());
+
+  const channelHealth = async () => {
+    const channels = await h.admin('GET', '/channels');
+    return (Array.isArray(channels) ? channels[0] : channels.data[0]).health;
+  };
+  const stream = async (model: string) => {
+    const response = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    return response.text();
+  };
+
+  test('a stream whose event never ends is cut at MAX_UPSTREAM_EVENT_BYTES with an in-stream error, counted against the channel', async () => {
+    const started = performance.now();
+    const text = await stream('endless-line');
+    assert.ok(performance.now() - started < 10_000);
+    assert.match(text, /MAX_UPSTREAM_EVENT_BYTES/);
+    assert.ok(text.length < 1 * MB, `the client got ${text.length} bytes`);
+    const health = await channelHealth();
+    assert.equal(health.lastError?.code, 'upstream_invalid_response');
+    assert.match(health.lastError?.message ?? '', /MAX_UPSTREAM_EVENT_BYTES/);
+  });
+
+  test('a stream longer than MAX_UPSTREAM_REPLY_BYTES is cut with a clear error, not counted against the channel', async () => {
+    const before = (await channelHealth()).lastError;
+    const text = await stream('long-story');
+    assert.match(text, /MAX_UPSTREAM_REPLY_BYTES/);
+    assert.ok(text.length <= 4 * MB + 64 * 1024, `the client got ${text.length} bytes`);
+    assert.deepEqual((await channelHealth()).lastError, before, 'the channel is not blamed');
+  });
+
+  test('a plain reply larger than MAX_UPSTREAM_EVENT_BYTES is a 502 naming the setting, not retried, not counted against the channel', async () => {
+    const before = (await channelHealth()).lastError;
+    const calls = h.upstream.requests.length;
+    const answer = await h.chat(key, { model: 'huge-json', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(answer.status, 502, answer.text.slice(0, 300));
+    assert.match(answer.json.error.message, /MAX_UPSTREAM_EVENT_BYTES/);
+    assert.equal(h.upstream.requests.length, calls + 1);
+    assert.deepEqual((await channelHealth()).lastError, before);
+  });
+});

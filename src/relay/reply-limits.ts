@@ -1,0 +1,69 @@
+import { GatewayError } from '../core/gateway-error.ts';
+
+/** Bounds on what the gateway holds of one upstream reply. */
+export interface ReplyLimits {
+  /** One SSE event (or a plain reply's JSON) may not exceed this many bytes (MAX_UPSTREAM_EVENT_BYTES). */
+  maxEventBytes: number;
+  /** A whole reply, streamed or not, may not exceed this many bytes (MAX_UPSTREAM_REPLY_BYTES). */
+  maxReplyBytes: number;
+}
+
+/**
+ * Far above any real event (a Gemini image part in base64 is a few MB) and any real reply (a
+ * 100k-token reasoning stream is ~30 MB of SSE), far below what hurts a process.
+ */
+export const DEFAULT_REPLY_LIMITS: ReplyLimits = { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 256 * 1024 * 1024 };
+
+/**
+ * An event larger than the bound is malformed upstream data (a line that never ends): the
+ * channel's fault, counted against its health.
+ */
+export function eventTooLarge(limit: number): GatewayError {
+  return new GatewayError(
+    'upstream_invalid_response',
+    `The upstream sent an event larger than ${limit} bytes (MAX_UPSTREAM_EVENT_BYTES); the reply was cut short.`,
+  );
+}
+
+/** Marks a reply cut for its total size: the client asked for that much, so it is not the channel's fault. */
+export const REPLY_TOO_LARGE = Symbol('reply too large');
+
+/**
+ * A reply past the total bound: cut with a clear error. The request asked for a longer reply
+ * than this gateway carries, so the channel's health is not charged for it and no other
+ * channel is tried (it would write as much).
+ */
+export function replyTooLarge(limit: number, setting = 'MAX_UPSTREAM_REPLY_BYTES'): GatewayError {
+  const error = new GatewayError(
+    'upstream_invalid_response',
+    `The reply grew past ${limit} bytes (${setting}), more than this gateway carries for one request; it was cut short. Ask for less output (max_tokens) or fewer alternatives.`,
+    { status: 502 },
+  );
+  (error as GatewayError & { [REPLY_TOO_LARGE]?: true })[REPLY_TOO_LARGE] = true;
+  return error;
+}
+
+/** Whether an error is a reply cut for its total size (see `replyTooLarge`). */
+export function isReplyTooLarge(error: GatewayError | undefined): boolean {
+  return error !== undefined && (error as GatewayError & { [REPLY_TOO_LARGE]?: true })[REPLY_TOO_LARGE] === true;
+}
+
+/**
+ * A plain (non-streamed) reply is one JSON document, held whole to decode: it is read up to
+ * the event bound and no further (the connection is dropped, not drained).
+ */
+export async function readReplyText(body: AsyncIterable<Uint8Array> | { text(): Promise<string> }, limit: number): Promise<string> {
+  if (typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] !== 'function') {
+    const text = await (body as { text(): Promise<string> }).text();
+    if (Buffer.byteLength(text) > limit) throw replyTooLarge(limit, 'MAX_UPSTREAM_EVENT_BYTES');
+    return text;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) throw replyTooLarge(limit, 'MAX_UPSTREAM_EVENT_BYTES');
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
