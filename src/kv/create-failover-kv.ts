@@ -17,6 +17,13 @@ export interface FailoverKvOptions {
    * (balances and spend windows), so money spent meanwhile is not given back.
    */
   replayPrefixes: readonly string[];
+  /**
+   * Slow answers (command timeouts on a live connection) in a row before the kv falls back;
+   * fewer are served locally one by one while the kv stays shared. Default 5.
+   */
+  slowAnswersBeforeFallback?: number;
+  /** While fallen back on a live but slow connection, Redis is pinged this often to resume. Default 1 s. */
+  probeIntervalMs?: number;
 }
 
 export interface FailoverKv extends Kv {
@@ -33,6 +40,12 @@ export interface FailoverKv extends Kv {
  * if it kept its data (same generation marker); if Redis came back empty, nothing is replayed:
  * balances are then re-seeded from the database, which already holds every settled charge.
  * Either way no charge is counted twice.
+ *
+ * Only real unavailability switches over: the connection is down, or Redis failed to answer
+ * `slowAnswersBeforeFallback` commands in a row. Under load a command can time out on a live
+ * connection (the event loop was late, not Redis); such a call is served locally on its own,
+ * and the kv stays shared — falling back for it used to send every request to per-process
+ * counters until the connection happened to drop and return.
  */
 export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const { redis, primary, logger } = options;
@@ -42,6 +55,9 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   let deltas = new Map<string, number>();
   let generation: string | undefined;
   let recovering: Promise<void> = Promise.resolve();
+  const slowLimit = options.slowAnswersBeforeFallback ?? 5;
+  let slowInARow = 0;
+  let probe: NodeJS.Timeout | undefined;
 
   const readGeneration = async (): Promise<string> => {
     await redis.set(generationKey, randomBytes(8).toString('hex'), 'NX');
@@ -51,6 +67,16 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const markDown = (error: unknown) => {
     if (down) return;
     down = true;
+    // Fallen back on a connection that is still up (it was too slow): no 'ready' event will
+    // come to resume, so ping until Redis answers again.
+    if (redis.status === 'ready' && probe === undefined) {
+      probe = setInterval(() => {
+        redis.ping().then(() => {
+          if (down && redis.status === 'ready') onReady();
+        }, () => undefined);
+      }, options.probeIntervalMs ?? 1_000);
+      probe.unref();
+    }
     logger.error(
       { err: error },
       'Redis is unreachable: serving with per-process fallbacks (rate limits, concurrency, balances and spend caps are enforced per instance, circuit and key changes are not shared) until it returns',
@@ -74,6 +100,11 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     const pending = deltas;
     deltas = new Map();
     down = false;
+    slowInARow = 0;
+    if (probe !== undefined) {
+      clearInterval(probe);
+      probe = undefined;
+    }
     fallback = createMemoryKv({ now: options.now });
     let replayed = 0;
     if (kept) {
@@ -110,10 +141,14 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   async function run<T>(onPrimary: () => Promise<T>, onFallback: (kv: Kv) => Promise<T>): Promise<T> {
     if (!down) {
       try {
-        return await onPrimary();
+        const result = await onPrimary();
+        slowInARow = 0;
+        return result;
       } catch (error) {
         // A caller's mistake (a fraction) is not an outage.
         if (error instanceof TypeError) throw error;
+        // A slow answer on a live connection: this call is served locally, the kv stays shared.
+        if (redis.status === 'ready' && isSlowAnswer(error) && ++slowInARow < slowLimit) return onFallback(fallback);
         markDown(error);
       }
     }
@@ -132,7 +167,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         () => primary.adjust(key, delta, adjustOptions),
         async (kv) => {
           const result = await kv.adjust(key, delta, adjustOptions);
-          if (result.applied && tracked(key)) deltas.set(key, (deltas.get(key) ?? 0) + delta);
+          // Replayed only for a real outage: a single slow command may well have been applied in Redis.
+          if (result.applied && down && tracked(key)) deltas.set(key, (deltas.get(key) ?? 0) + delta);
           return result;
         },
       ),
@@ -142,6 +178,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     // A lease taken in Redis before an outage and given back during it simply expires there.
     releaseLease: (key, holder) => run(() => primary.releaseLease(key, holder), (kv) => kv.releaseLease(key, holder)),
     async close() {
+      if (probe !== undefined) clearInterval(probe);
       redis.off('ready', onReady);
       redis.off('close', onClose);
       await recovering;
@@ -149,4 +186,9 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       await primary.close();
     },
   };
+}
+
+/** ioredis's `commandTimeout` rejection: the command got no answer in time, the connection is not known to be down. */
+function isSlowAnswer(error: unknown): boolean {
+  return error instanceof Error && /command timed out/i.test(error.message);
 }
