@@ -9,8 +9,10 @@ export const ESTIMATED_USAGE_WARNING = 'estimated:usage';
 export interface DeliveredReply {
   /** An upstream reply was received (a plain reply, or a stream that began): its input was spent. */
   answered: boolean;
-  /** Characters of text, reasoning and tool arguments delivered to the client. */
+  /** Characters of text, reasoning (visible, signed or redacted) and tool arguments delivered to the client. */
   deliveredChars: number;
+  /** The reply was cut before it finished (a stream that failed after it began). */
+  cut?: boolean;
 }
 
 /**
@@ -19,6 +21,11 @@ export interface DeliveredReply {
  * never costs nothing. Input missing → the request's estimated input; output missing → the
  * output actually delivered, at about four characters a token, never above what the client's
  * output cap (times its alternatives) allows. Nothing answered → nothing to bill.
+ *
+ * A cut stream is billed at least what it delivered (the floor): its usage, when there is
+ * any, is the provider's count at the start (Anthropic's message_start says one output
+ * token), so a reasoning turn cut mid-thought would otherwise bill none of the reasoning the
+ * client already received.
  */
 export function billDeliveredUsage(
   reported: Usage | undefined,
@@ -28,14 +35,17 @@ export function billDeliveredUsage(
   if (!delivered.answered) return { usage: reported, warnings: [] };
   const inputMissing = !(reported !== undefined && reported.inputTokens > 0);
   const outputMissing = !(reported !== undefined && reported.outputTokens > 0) && delivered.deliveredChars > 0;
-  if (reported !== undefined && !inputMissing && !outputMissing) return { usage: reported, warnings: [] };
+  const deliveredTokens = estimateTokensFromChars(delivered.deliveredChars);
+  const belowFloor = delivered.cut === true && reported !== undefined && reported.outputTokens < deliveredTokens;
+  if (reported !== undefined && !inputMissing && !outputMissing && !belowFloor) return { usage: reported, warnings: [] };
   const estimated = estimate();
   const cap = estimated?.maxOutputTokens === undefined ? undefined : estimated.maxOutputTokens * Math.max(1, Math.floor(estimated.candidateCount ?? 1) || 1);
-  const deliveredTokens = estimateTokensFromChars(delivered.deliveredChars);
+  const deliveredOutput = Math.min(deliveredTokens, cap ?? deliveredTokens);
+  const reportedOutput = Math.max(0, reported?.outputTokens ?? 0);
   const usage: Usage = {
     ...reported,
     inputTokens: inputMissing ? (estimated?.inputTokens ?? 0) : (reported?.inputTokens ?? 0),
-    outputTokens: outputMissing ? Math.min(deliveredTokens, cap ?? deliveredTokens) : Math.max(0, reported?.outputTokens ?? 0),
+    outputTokens: outputMissing ? deliveredOutput : delivered.cut === true ? Math.max(reportedOutput, deliveredOutput) : reportedOutput,
   };
   return { usage, warnings: [ESTIMATED_USAGE_WARNING] };
 }

@@ -94,7 +94,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     const settled = admission;
     // An upstream that answered spent the input, whatever it reported: what it left out is estimated.
     const answered = result.channel !== undefined && result.status === 200;
-    const billed = billDeliveredUsage(result.usage, { answered, deliveredChars: result.deliveredChars }, () => settled.estimate());
+    const billed = billDeliveredUsage(result.usage, { answered, deliveredChars: result.deliveredChars, cut: answered && result.error !== undefined }, () => settled.estimate());
     const costMicros = await admission.finish(billed.usage);
     record(
       { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },

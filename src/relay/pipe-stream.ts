@@ -207,6 +207,10 @@ function createTranslatedLane(input: PipeStreamInput): Lane {
         case 'tool-call-delta':
           deliveredChars += event.argumentsDelta.length;
           break;
+        case 'reasoning-end':
+          // Signed or redacted reasoning is reasoning the upstream did, shown to the client opaquely.
+          deliveredChars += (event.signature?.length ?? 0) + (event.redactedData?.length ?? 0);
+          break;
         default:
           break;
       }

@@ -292,3 +292,43 @@ describe('upstream event and reply sizes are bounded', () => {
     assert.deepEqual((await channelHealth()).lastError, before);
   });
 });
+
+describe('a stream cut after reasoning started bills at least the reasoning seen', () => {
+  let h: SecurityHarness;
+  before(async () => {
+    h = await startSecurityHarness();
+    await h.addHostileChannel({ provider: 'anthropic', baseUrl: h.upstream.url, models: ['claude-thinker'] });
+    await h.admin('POST', '/prices', { model: 'claude-thinker', input: 1, output: 10 });
+    h.upstream.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+      response.write(
+        event('message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-thinker', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } }) +
+          event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      );
+      for (let index = 0; index < 40; index += 1) {
+        response.write(event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'hmm '.repeat(25) } }));
+      }
+      // Cut mid-thought: no message_delta with the final usage, no message_stop.
+      setTimeout(() => response.destroy(), 20);
+      return undefined;
+    });
+  });
+  after(() => h.close());
+
+  test('the 4,000 characters of thinking delivered are billed (~1,000 output tokens), not the 1 token of message_start', async () => {
+    const { id, key } = await h.addKey({ balance: 1 });
+    const response = await fetch(`${h.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'claude-thinker', stream: true, max_tokens: 8_000, thinking: { type: 'enabled', budget_tokens: 4_000 }, messages: [{ role: 'user', content: 'think' }] }),
+    });
+    assert.match(await response.text(), /thinking_delta/);
+    const row = async () => ((await h.admin('GET', `/logs?key=${id}&limit=5`)).data as any[])[0];
+    assert.ok(await eventually(async () => (await row()) !== undefined));
+    const logged = await row();
+    assert.equal(logged.inputTokens, 12);
+    assert.ok(logged.outputTokens >= 1_000, `output ${logged.outputTokens}`);
+    assert.ok(logged.warnings.includes('estimated:usage'), logged.warnings.join(','));
+  });
+});

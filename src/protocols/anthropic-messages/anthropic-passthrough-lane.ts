@@ -6,8 +6,8 @@ import { rewriteBodyModel } from '../shared/serialize-client-body.ts';
 import { createAnthropicStreamEncoder } from './create-anthropic-stream-encoder.ts';
 import { createAnthropicUsageTap } from './create-anthropic-usage-tap.ts';
 
-/** The delta fields of text, thinking and tool-input blocks. */
-const DELTA_FIELDS = ['"text":"', '"thinking":"', '"partial_json":"'];
+/** Generated text, thinking, tool input, and thinking shown opaquely (signatures, redacted blocks). */
+const DELTA_FIELDS = ['"text":"', '"thinking":"', '"partial_json":"', '"signature":"', '"data":"'];
 
 function openStream(context: RuntimeContext) {
   return createSsePassthroughStream({
