@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { GatewayError } from '../core/gateway-error.ts';
 import { createMemoryKv } from './create-memory-kv.ts';
 import type { Kv } from './kv.ts';
 
@@ -43,9 +44,9 @@ export interface FailoverKv extends Kv {
  *
  * Only real unavailability switches over: the connection is down, or Redis failed to answer
  * `slowAnswersBeforeFallback` commands in a row. Under load a command can time out on a live
- * connection (the event loop was late, not Redis); such a call is served locally on its own,
- * and the kv stays shared — falling back for it used to send every request to per-process
- * counters until the connection happened to drop and return.
+ * connection (the event loop was late, not Redis); such a call is refused as retryable (429
+ * with retry-after 1) and the kv stays shared — falling back for it used to send every
+ * request to per-process counters until the connection happened to drop and return.
  */
 export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const { redis, primary, logger } = options;
@@ -147,8 +148,11 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       } catch (error) {
         // A caller's mistake (a fraction) is not an outage.
         if (error instanceof TypeError) throw error;
-        // A slow answer on a live connection: this call is served locally, the kv stays shared.
-        if (redis.status === 'ready' && isSlowAnswer(error) && ++slowInARow < slowLimit) return onFallback(fallback);
+        // A slow answer on a live connection is not an outage: the kv stays shared and this call
+        // is refused as retryable. Serving it locally would read a fallback balance re-seeded in
+        // full from the database (two instances under load served 151 requests of a balance for
+        // 100), and the command may still have been applied in Redis.
+        if (redis.status === 'ready' && isSlowAnswer(error) && ++slowInARow < slowLimit) throw slowAnswerError(error);
         markDown(error);
       }
     }
@@ -167,8 +171,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         () => primary.adjust(key, delta, adjustOptions),
         async (kv) => {
           const result = await kv.adjust(key, delta, adjustOptions);
-          // Replayed only for a real outage: a single slow command may well have been applied in Redis.
-          if (result.applied && down && tracked(key)) deltas.set(key, (deltas.get(key) ?? 0) + delta);
+          if (result.applied && tracked(key)) deltas.set(key, (deltas.get(key) ?? 0) + delta);
           return result;
         },
       ),
@@ -186,6 +189,10 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       await primary.close();
     },
   };
+}
+
+function slowAnswerError(cause: unknown): GatewayError {
+  return new GatewayError('rate_limited', "The gateway's shared counters answered too slowly; retry in a second.", { retryAfterSeconds: 1, cause });
 }
 
 /** ioredis's `commandTimeout` rejection: the command got no answer in time, the connection is not known to be down. */

@@ -55,12 +55,12 @@ function scripted() {
   return { redis, kv, calls, timeOut: (count: number) => void (timeouts = count), store };
 }
 
-test('a slow answer on a live connection is served locally once; the kv stays shared', async () => {
+test('a slow answer on a live connection is refused as retryable (429), never served from local counters; the kv stays shared', async () => {
   const { kv, calls, timeOut, store } = scripted();
   await kv.settled();
   await store.setIfAbsent('k', 1, 60_000);
   timeOut(1);
-  await kv.get('k');
+  await assert.rejects(kv.get('k'), (error: any) => error.code === 'rate_limited' && error.retryAfterSeconds === 1);
   assert.equal(kv.shared, true, 'one command timeout under load is not an outage');
   assert.equal(await kv.get('k'), 1, 'the next call reads Redis again');
   assert.equal(calls.primary, 2);
@@ -84,7 +84,7 @@ test('Redis that stops answering on a live connection falls back after five slow
   await kv.settled();
   timeOut(5);
   redis.pingFails = true;
-  for (let index = 0; index < 4; index += 1) await kv.get('k');
+  for (let index = 0; index < 4; index += 1) await assert.rejects(kv.get('k'));
   assert.equal(kv.shared, true);
   await kv.get('k');
   assert.equal(kv.shared, false, 'five in a row is unavailability');
