@@ -57,13 +57,17 @@ export function registerAccessLog(app: FastifyInstance, logger: Logger, clientIp
   app.addHook('onResponse', async (request, reply) => {
     if (HANDLED_BY_PIPELINE.has(request)) return;
     const errorCode = reply.getHeader('x-switchyard-error-code');
+    const protocol = request.routeOptions.config.protocol ?? null;
     logger.info(
       {
         requestId: request.id,
         method: request.method,
         path: pathOf(request.url),
         route: request.routeOptions.url ?? null,
-        protocol: request.routeOptions.config.protocol ?? null,
+        protocol,
+        // A generation request refused before the pipeline (its key, its JSON, its size) keeps
+        // the pipeline line's shape: no key was accepted and nothing went upstream.
+        ...(protocol === null ? {} : { keyId: null, attempts: 0 }),
         status: reply.statusCode,
         errorCode: typeof errorCode === 'string' ? errorCode : null,
         durationMs: Math.round(reply.elapsedTime),
