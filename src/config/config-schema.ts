@@ -3,7 +3,7 @@ import { CLIENT_IP_HEADERS, type ClientIpHeader } from '../access/resolve-client
 import type { ServerLimits } from './server-limits.ts';
 import { isIpOrCidr } from '../schemas/is-ip-or-cidr.ts';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../billing/model-output-limits.ts';
-import { DEFAULT_REPLY_LIMITS } from '../relay/reply-limits.ts';
+import { DEFAULT_REPLY_LIMITS } from './reply-limits.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

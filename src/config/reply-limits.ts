@@ -1,0 +1,13 @@
+/** Bounds on what the gateway holds of one upstream reply. */
+export interface ReplyLimits {
+  /** One SSE event (or a plain reply's JSON) may not exceed this many bytes (MAX_UPSTREAM_EVENT_BYTES). */
+  maxEventBytes: number;
+  /** A whole reply, streamed or not, may not exceed this many bytes (MAX_UPSTREAM_REPLY_BYTES). */
+  maxReplyBytes: number;
+}
+
+/**
+ * Far above any real event (a Gemini image part in base64 is a few MB) and any real reply (a
+ * 100k-token reasoning stream is ~30 MB of SSE), far below what hurts a process.
+ */
+export const DEFAULT_REPLY_LIMITS: ReplyLimits = { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 256 * 1024 * 1024 };
