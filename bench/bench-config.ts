@@ -27,6 +27,15 @@ export interface BenchConfig {
   memorySettleMs: number;
   upstreamCeilingS: number;
   translateIterations: number;
+  /** Whole box (WORKERS=2 + Redis): profile-C streams opened over the ramp. */
+  wholeBoxStreams: number;
+  wholeBoxRampMs: number;
+  /** c=1 latency rounds are repeated (at most this many times) while the minimal proxy's own added p50 is far above its quiet value. */
+  noisyRepeats: number;
+  /** Fixed-rate soak at 50 % of Switchyard's max RPS (0 minutes = skipped: `--no-soak`). */
+  soakMinutes: number;
+  soakSliceS: number;
+  soakIdleS: number;
 }
 
 export function benchConfig(argv: readonly string[]): BenchConfig {
@@ -57,6 +66,12 @@ export function benchConfig(argv: readonly string[]): BenchConfig {
       memorySettleMs: 300,
       upstreamCeilingS: 0.5,
       translateIterations: 100,
+      wholeBoxStreams: 20,
+      wholeBoxRampMs: 200,
+      noisyRepeats: 0,
+      soakMinutes: 0.05,
+      soakSliceS: 1,
+      soakIdleS: 0.2,
     };
   }
   return {
@@ -83,5 +98,11 @@ export function benchConfig(argv: readonly string[]): BenchConfig {
     memorySettleMs: 3_000,
     upstreamCeilingS: 3,
     translateIterations: 3_000,
+    wholeBoxStreams: 10_000,
+    wholeBoxRampMs: 10_000,
+    noisyRepeats: 2,
+    soakMinutes: argv.includes('--no-soak') ? 0 : 10,
+    soakSliceS: 10,
+    soakIdleS: 30,
   };
 }

@@ -4,6 +4,8 @@ import type { LatencySample, LoadSample, WorkloadSample } from './scenarios.ts';
 import type { StreamSummary } from './sse-client.ts';
 import type { ChunkCpuSample, MemorySample } from './stream-scenarios.ts';
 import type { ChunkCostRow } from './translate-chunk.ts';
+import type { SoakResult } from './soak.ts';
+import type { WholeBoxResult } from './whole-box.ts';
 
 /** Everything one run measured, per target id and round; report.ts turns it into tables. */
 export interface BenchResults {
@@ -29,6 +31,14 @@ export interface BenchResults {
   streamLadder: Record<string, Record<number, StreamSummary>>;
   memory: Record<string, MemorySample[]>;
   workers: string;
+  /** WORKERS=2 + Redis, N concurrent streams (absent in runs before the whole-box run existed). */
+  wholeBox?: WholeBoxResult;
+  /** 10 minutes at 50 % of Switchyard's max RPS (absent when skipped). */
+  soak?: SoakResult;
+  /** /proc/loadavg (1-minute figure) when each phase began: the noise each figure was taken under. */
+  phases?: Array<{ phase: string; at: string; load1: number }>;
+  /** c=1 latency rounds taken again because the minimal proxy's own added p50 was far from its quiet value. */
+  latencyRepeats?: Array<{ round: number; proxyAddedP50Us: number; kept: boolean }>;
   translate: ChunkCostRow[];
   /** The gateway's Server-Timing / overhead header, if it sends one. */
   overheadHeader: string | undefined;
@@ -57,6 +67,8 @@ export function emptyResults(config: BenchConfig, command: string): BenchResults
     streamLadder: {},
     memory: {},
     workers: 'not probed',
+    phases: [],
+    latencyRepeats: [],
     translate: [],
     overheadHeader: undefined,
   };

@@ -12,18 +12,28 @@ import { renderReport } from './report.ts';
 import { BASE, ladder, latencyAtOne, loadWithCpu, maxRpsUnder, warmUp, workloadRound, workloadsFor } from './scenarios.ts';
 import { openStreams } from './sse-client.ts';
 import { cpuPerChunk, gapsProfileA, memoryWithStreams, streamsAtOnce, streamStepPassed, ttfeAtOne } from './stream-scenarios.ts';
-import { GATEWAY_CPU, LOAD_CPU, probeWorkers, startSystems, type Systems } from './systems.ts';
+import { compareFigures, renderComparison } from './figures.ts';
+import { GATEWAY_CPU, LOAD_CPU, startSystems, type Systems } from './systems.ts';
 import { buildRequest, type Target } from './targets.ts';
 import { measureChunkCost } from './translate-chunk.ts';
+import { runWholeBox } from './whole-box.ts';
+import { soak } from './soak.ts';
 
 /**
- * `npm run bench` (full, 15–25 min) or `npm run bench -- --smoke` (seconds; checks the harness
+ * `npm run bench` (full, 20–25 min) or `npm run bench -- --smoke` (seconds; checks the harness
  * end to end, measures nothing worth quoting). Writes bench/results/<date>.md (+ .json).
+ * `--compare <older.json>` then prints each figure's change and exits 3 if a p99 or CPU-per-
+ * request figure rose more than 10 %; `--compare <older.json> --with <newer.json>` compares two
+ * earlier runs without running anything.
  */
 const argv = process.argv.slice(2);
 const config = benchConfig(argv);
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+/** The minimal proxy's added p50 at c=1 on a quiet box (BENCHMARKS.md); a round far above it was taken under noise. */
+const QUIET_PROXY_ADDED_P50_US = 160;
+const NOISY_FACTOR = 3;
+const load1 = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 
 function ensureBenchDependencies(): void {
   if (existsSync(join(repoRoot, 'bench/node_modules/autocannon')) && existsSync(join(repoRoot, 'bench/node_modules/@portkey-ai/gateway'))) return;
@@ -94,11 +104,15 @@ async function upstreamCeiling(results: BenchResults): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<BenchResults> {
   const began = performance.now();
   ensureBenchDependencies();
   buildGateway();
   const results = emptyResults(config, `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`);
+  const phase = (name: string) => {
+    results.phases?.push({ phase: name, at: new Date().toISOString().slice(11, 19), load1: load1() });
+    log(`${name} (load ${load1().toFixed(2)})`);
+  };
   describeMachine(results);
   results.loadavg.start = readFileSync('/proc/loadavg', 'utf8').trim();
   log(`${config.smoke ? 'SMOKE' : 'full'} run: ${results.machine.nproc} CPUs (${results.machine.cpuModel}), Node ${results.machine.node}, nofile ${results.machine.nofile}`);
@@ -122,22 +136,22 @@ async function main(): Promise<void> {
     const heavy = byId(['direct', 'proxy', 'switchyard', 'sy-oa-an', 'portkey']);
 
     for (let round = 1; round <= config.rounds; round++) {
-      log(`round ${round}/${config.rounds}: latency at concurrency 1`);
-      for (const target of targets) push(results.latencyAtOne, target.id, await latencyAtOne(target, BASE, config));
-      log(`round ${round}: concurrency ladder ${config.ladder.join(', ')}`);
+      phase(`round ${round}/${config.rounds}: latency at concurrency 1`);
+      await latencyRound(targets, round, results);
+      phase(`round ${round}: concurrency ladder ${config.ladder.join(', ')}`);
       for (const target of targets) {
         const steps = await ladder(target, config);
         push(results.ladder, target.id, Object.fromEntries(steps));
         log(`  ${target.id}: max RPS (p99 < 10 ms) ${Math.round(maxRpsUnder(steps, 10))}`);
       }
-      log(`round ${round}: request/reply sizes and upstream latency`);
+      phase(`round ${round}: request/reply sizes and upstream latency`);
       for (const named of workloadsFor(config)) {
         for (const target of heavy) {
           const sample = await workloadRound(target, named, config);
           ((results.workloads[named.name] ??= {})[target.id] ??= []).push(sample);
         }
       }
-      log(`round ${round}: streams (TTFE, profile A gaps, CPU per chunk)`);
+      phase(`round ${round}: streams (TTFE, profile A gaps, CPU per chunk)`);
       for (const target of targets) push(results.ttfe, target.id, await ttfeAtOne(target, config));
       for (const target of targets) push(results.gaps, target.id, await gapsProfileA(target, config));
       for (const target of targets) push(results.chunkCpu, target.id, await cpuPerChunk(target, config));
@@ -147,7 +161,7 @@ async function main(): Promise<void> {
       (results.ladder.switchyard ?? []).map((round) => Math.max(...Object.values(round).map((step) => step.rps))),
     );
     if (Number.isFinite(switchyardMax) && switchyardMax > 0) {
-      log(`fixed-rate runs at ${config.fixedRateFractions.map((f) => `${f * 100}%`).join('/')} of ${Math.round(switchyardMax)} RPS`);
+      phase(`fixed-rate runs at ${config.fixedRateFractions.map((f) => `${f * 100}%`).join('/')} of ${Math.round(switchyardMax)} RPS`);
       for (let round = 1; round <= config.rounds; round++) {
         for (const target of byId(['proxy', 'switchyard', 'portkey'])) {
           for (const fraction of config.fixedRateFractions) {
@@ -159,7 +173,14 @@ async function main(): Promise<void> {
       }
     }
 
-    log(`concurrent profile-A streams: ${config.streamLadder.join(', ')}`);
+    const syTarget = targets.find((target) => target.id === 'switchyard');
+    if (config.soakMinutes > 0 && syTarget && Number.isFinite(switchyardMax) && switchyardMax > 0) {
+      const rate = Math.max(1, Math.round(switchyardMax * 0.5));
+      phase(`soak: ${config.soakMinutes} min at ${rate} RPS (50 % of max)`);
+      results.soak = await soak(syTarget, rate, config, log);
+    }
+
+    phase(`concurrent profile-A streams: ${config.streamLadder.join(', ')}`);
     for (const target of heavy) {
       const steps: Record<number, (typeof results.streamLadder)[string][number]> = {};
       for (const streams of config.streamLadder) {
@@ -173,7 +194,7 @@ async function main(): Promise<void> {
     }
 
     const nofileLimit = Number(/Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? 1024);
-    log(`memory with open profile-C streams: ${config.memoryStreams.join(', ')}`);
+    phase(`memory with open profile-C streams: ${config.memoryStreams.join(', ')}`);
     for (const target of byId(['proxy', 'switchyard', 'portkey'])) {
       for (const streams of config.memoryStreams) {
         if (streams * 2 + 200 > nofileLimit) {
@@ -192,12 +213,15 @@ async function main(): Promise<void> {
       if (launched) results.rssAfterLoadMiB[launched.name] = rssMiB(launched.pid);
     }
 
-    const workers = await probeWorkers(repoRoot);
-    results.workers = workers.ok ? 'WORKERS=2 served (whole-box figures not yet automated in this harness)' : workers.note;
-    await workers.launched?.stop();
+    phase('whole box: WORKERS=2 + Redis');
+    results.wholeBox = await runWholeBox(repoRoot, systems.upstream.url, config, log);
+    const box = results.wholeBox;
+    results.workers = box.skipped
+      ? `not measured: ${box.skipped}`
+      : `${box.summary?.clean ?? 0} of ${box.streams} streams clean, ${box.summary?.droppedDeltas ?? 0} deltas dropped, ${box.summary?.errors ?? 0} errors`;
     log(`WORKERS=2: ${results.workers}`);
 
-    log('per-chunk translation micro-benchmark');
+    phase('per-chunk translation micro-benchmark');
     results.translate = measureChunkCost(config.translateIterations);
   } finally {
     await systems.stop();
@@ -213,6 +237,29 @@ async function main(): Promise<void> {
   writeFileSync(join(directory, `${stamp}.json`), `${JSON.stringify(results, null, 1)}\n`);
   process.stdout.write(`\n${markdown}\n`);
   log(`written ${join(directory, `${stamp}.md`)} in ${results.durationS.toFixed(0)} s`);
+  return results;
+}
+
+/**
+ * One round of c=1 latency over every target. When the minimal proxy's own added p50 is far
+ * above its quiet value, other work was sharing the box: the round is taken again (at most
+ * `noisyRepeats` times) and the quietest attempt is kept; every repeat is recorded.
+ */
+async function latencyRound(targets: Target[], round: number, results: BenchResults): Promise<void> {
+  const attempts: Array<{ samples: Map<string, Awaited<ReturnType<typeof latencyAtOne>>>; proxyAdded: number }> = [];
+  for (let attempt = 0; attempt <= config.noisyRepeats; attempt++) {
+    const samples = new Map<string, Awaited<ReturnType<typeof latencyAtOne>>>();
+    for (const target of targets) samples.set(target.id, await latencyAtOne(target, BASE, config));
+    const proxyAdded = (samples.get('proxy')?.p50Us ?? Number.NaN) - (samples.get('direct')?.p50Us ?? Number.NaN);
+    attempts.push({ samples, proxyAdded });
+    if (!(proxyAdded > QUIET_PROXY_ADDED_P50_US * NOISY_FACTOR)) break;
+    if (attempt < config.noisyRepeats) log(`  minimal proxy added ${Math.round(proxyAdded)} µs at c=1 (quiet: ~${QUIET_PROXY_ADDED_P50_US} µs): noisy, repeating the round (load ${load1().toFixed(2)})`);
+  }
+  const kept = attempts.reduce((best, attempt) => (attempt.proxyAdded < best.proxyAdded ? attempt : best));
+  if (attempts.length > 1) {
+    for (const attempt of attempts) results.latencyRepeats?.push({ round, proxyAddedP50Us: attempt.proxyAdded, kept: attempt === kept });
+  }
+  for (const [id, sample] of kept.samples) push(results.latencyAtOne, id, sample);
 }
 
 function median(values: number[]): number {
@@ -227,9 +274,37 @@ function render(path: string): void {
   log(`rendered ${path.replace(/\.json$/, '.md')}`);
 }
 
-const renderIndex = argv.indexOf('--render');
-(renderIndex >= 0 ? Promise.resolve(render(argv[renderIndex + 1] as string)) : main()).then(
-  () => process.exit(0),
+/** Prints the comparison with an older run; true when a gated figure regressed. */
+function compare(olderPath: string, newer: BenchResults): boolean {
+  const older = JSON.parse(readFileSync(olderPath, 'utf8')) as BenchResults;
+  const changes = compareFigures(older, newer);
+  process.stdout.write(`\n${renderComparison(older, newer, changes)}\n`);
+  return changes.some((change) => change.regression);
+}
+
+const argValue = (flag: string) => {
+  const index = argv.indexOf(flag);
+  return index >= 0 ? (argv[index + 1] as string) : undefined;
+};
+const renderPath = argValue('--render');
+const comparePath = argValue('--compare');
+const withPath = argValue('--with');
+
+async function entry(): Promise<number> {
+  if (renderPath) {
+    render(renderPath);
+    return 0;
+  }
+  const newer = withPath ? (JSON.parse(readFileSync(withPath, 'utf8')) as BenchResults) : await main();
+  if (comparePath && compare(comparePath, newer)) {
+    log('regression gate: a p99 or CPU-per-request figure rose more than 10 % (exit 3)');
+    return 3;
+  }
+  return 0;
+}
+
+entry().then(
+  (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
     process.exit(1);

@@ -22,7 +22,16 @@ export interface Systems {
 }
 
 /** Starts the bench upstream, the minimal proxy, Switchyard (configured) and Portkey. */
-export async function startSystems(repoRoot: string, log: (line: string) => void): Promise<Systems> {
+export interface SystemOptions {
+  /** Start Portkey too (default true). */
+  peer?: boolean;
+  /** Extra node flags for Switchyard (e.g. `--cpu-prof`). */
+  nodeFlags?: string[];
+  /** Extra environment for Switchyard. */
+  env?: Record<string, string>;
+}
+
+export async function startSystems(repoRoot: string, log: (line: string) => void, options: SystemOptions = {}): Promise<Systems> {
   const started: Launched[] = [];
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
   const stop = async () => {
@@ -46,8 +55,8 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
       name: 'switchyard',
       cwd: repoRoot,
       cpus: GATEWAY_CPU,
-      args: ['dist/main.js'],
-      env: { PORT: String(switchyardPort), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'bench.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '1' },
+      args: [...(options.nodeFlags ?? []), 'dist/main.js'],
+      env: { PORT: String(switchyardPort), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'bench.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '1', ...options.env },
       ready: { url: `http://127.0.0.1:${switchyardPort}`, path: '/healthz' },
     });
     started.push(switchyard);
@@ -56,7 +65,7 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
 
     let portkey: Launched | undefined;
     let portkeyError: string | undefined;
-    try {
+    if (options.peer !== false) try {
       const portkeyPort = await freePort();
       portkey = await launch({
         name: 'portkey',
@@ -108,7 +117,7 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
 }
 
 /** Two channels (OpenAI, Anthropic) on the bench upstream, prices, and one key with a balance. */
-async function configureSwitchyard(url: string, upstreamUrl: string): Promise<string> {
+export async function configureSwitchyard(url: string, upstreamUrl: string): Promise<string> {
   const admin = async (path: string, body: unknown) => {
     const response = await fetch(`${url}/api/admin${path}`, {
       method: 'POST',
@@ -125,29 +134,4 @@ async function configureSwitchyard(url: string, upstreamUrl: string): Promise<st
   for (const model of profiles.flatMap((p) => [`oa-${p}`, `an-${p}`])) await admin('/prices', { model, input: 0.15, output: 0.6 });
   const key = await admin('/keys', { name: 'bench', group: 'default', balance: 1_000_000 });
   return key.key as string;
-}
-
-/** Tries WORKERS=2 on the whole box; returns why it is not available, or undefined if it served. */
-export async function probeWorkers(repoRoot: string): Promise<{ ok: boolean; note: string; launched?: Launched; dir?: string }> {
-  const directory = mkdtempSync(join(tmpdir(), 'switchyard-bench-w2-'));
-  const port = await freePort();
-  try {
-    const launched = await launch({
-      name: 'switchyard-workers-2',
-      cwd: repoRoot,
-      cpus: undefined,
-      args: ['dist/main.js'],
-      env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'bench.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '2' },
-      ready: { url: `http://127.0.0.1:${port}`, path: '/healthz' },
-      timeoutMs: 15_000,
-    });
-    return { ok: true, note: 'served', launched, dir: directory };
-  } catch (error) {
-    rmSync(directory, { recursive: true, force: true });
-    const log = error instanceof LaunchError ? error.log : (error as Error).message;
-    // The refusal is a pino JSON line; its `msg` is the reason.
-    const lines = log.split('\n').filter(Boolean);
-    const reason = lines.map((line) => /"msg":"((?:[^"\\]|\\.)*)"/.exec(line)?.[1]).find(Boolean) ?? lines.slice(-1)[0] ?? 'unknown';
-    return { ok: false, note: `not available in this run: the gateway refused WORKERS=2: ${reason.trim()}` };
-  }
 }
