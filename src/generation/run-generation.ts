@@ -8,6 +8,7 @@ import { billDeliveredUsage } from '../billing/bill-delivered-usage.ts';
 import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
+import { PhaseTiming, TIMING_REQUEST_HEADER } from '../core/phase-timing.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { ClientRequestInput } from '../protocols/protocol-codec.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
@@ -38,6 +39,8 @@ export interface GenerationDeps extends AdmissionDeps {
  */
 export async function runGeneration(deps: GenerationDeps, request: GenerationRequest, connection: ClientConnection): Promise<void> {
   const startedAt = deps.runtime.now();
+  // Only callers who ask (X-Switchyard-Timing) get a Server-Timing header, and pay for the marks.
+  const timing = request.credentials.headers[TIMING_REQUEST_HEADER] === undefined ? undefined : new PhaseTiming();
   const { route, requestId } = request;
   // A request refused for its key is anyone's to send: it is not recorded in the usage log (the
   // framework counts it in the metrics, see RefusedAuthMonitor).
@@ -69,7 +72,9 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     model = requireModel(peek.model);
     requireConversation(peek);
     const channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
+    timing?.mark('auth');
     admission = await admitGeneration(deps, caller, model, decode);
+    timing?.mark('admit');
 
     const taken = connection.takeOver();
     writer = taken.writer;
@@ -88,6 +93,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       writer,
       signal: taken.signal,
       reasoningScope: caller.key.id,
+      ...(timing ? { timing } : {}),
     });
 
     if (result.error) writeErrorReply(writer, route.protocol, result.error, requestId);

@@ -146,11 +146,13 @@ export async function attemptChannel(
   }
 
   let response: UpstreamResponse;
+  input.timing?.mark('route');
   try {
     response = await deps.upstream.send({ url: target.url, headers: target.headers, body: target.body ?? plan.body, signal });
   } catch (error) {
     return fail(toGatewayError(error), null);
   }
+  input.timing?.mark('upstream');
   if (response.statusCode >= 400) {
     return fail(await readUpstreamError(response, getCodec(protocol), channel.apiKeys), response.statusCode);
   }
@@ -165,6 +167,7 @@ export async function attemptChannel(
       const next = await rest.next();
       if (next.done) return fail(new GatewayError('upstream_invalid_response', 'The upstream sent an empty stream.'), response.statusCode);
       first = next.value;
+      input.timing?.mark('first-chunk');
     } catch (error) {
       return fail(toGatewayError(error), response.statusCode);
     }

@@ -208,5 +208,6 @@ function replyHeaders(input: RelayInput, warnings: Set<string>, stream: boolean)
     headers['x-accel-buffering'] = 'no';
   }
   if (warnings.size > 0) headers['x-switchyard-warnings'] = [...warnings].join(', ');
+  if (input.timing) headers['server-timing'] = input.timing.header();
   return headers;
 }

@@ -1,4 +1,5 @@
 import type { ChatRequest } from '../core/chat-request.ts';
+import type { PhaseTiming } from '../core/phase-timing.ts';
 import type { Warning } from '../core/warning.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
@@ -31,4 +32,6 @@ export interface RelayInput {
   signal: AbortSignal;
   /** Whose reasoning cache entries this request may see (the API key id). */
   reasoningScope?: string;
+  /** Set when the caller asked for a `Server-Timing` header: the relay marks its phases on it. */
+  timing?: PhaseTiming;
 }
