@@ -40,8 +40,10 @@ export interface BenchResults {
   /** c=1 latency rounds taken again because the minimal proxy's own added p50 was far from its quiet value. */
   latencyRepeats?: Array<{ round: number; proxyAddedP50Us: number; kept: boolean }>;
   translate: ChunkCostRow[];
-  /** The gateway's Server-Timing / overhead header, if it sends one. */
+  /** A Server-Timing header on a reply to a caller who did not ask for one (there should be none). */
   overheadHeader: string | undefined;
+  /** Median ms per Server-Timing phase over sequential requests that asked (X-Switchyard-Timing). */
+  serverTiming?: { plain: Record<string, number>; stream: Record<string, number> };
 }
 
 export function emptyResults(config: BenchConfig, command: string): BenchResults {

@@ -118,8 +118,11 @@ export function renderReport(results: BenchResults): string {
   lines.push('');
   lines.push(...renderNoise(results));
   lines.push('');
-  if (results.overheadHeader) lines.push(`The gateway reports its own time per request: \`${results.overheadHeader}\`.`);
-  else lines.push('The gateway sends no `Server-Timing` / overhead header yet, so its internal time cannot be checked against the wire delta.');
+  if (results.serverTiming) {
+    const show = (phases: Record<string, number>) => Object.entries(phases).map(([phase, ms]) => `${phase} ${us(ms * 1000)}`).join(', ');
+    lines.push(`Where Switchyard's time goes (\`Server-Timing\`, asked for with \`X-Switchyard-Timing\`, median of sequential requests at c=1): non-streamed: ${show(results.serverTiming.plain)}; stream (profile B): ${show(results.serverTiming.stream)}. \`upstream\` and \`first-chunk\` are mostly the upstream's; \`total\` minus them is the gateway's own time between reading the request and writing the reply headers (body parsing and Fastify's routing come before it).`);
+  }
+  if (results.overheadHeader) lines.push(`A reply to a caller who did not ask carried \`Server-Timing: ${results.overheadHeader}\`.`);
   lines.push('');
   lines.push(...renderDetails(results));
   return lines.join('\n');
@@ -133,7 +136,7 @@ function ladderP99(results: BenchResults, id: string, c: number): number {
 function renderNoise(results: BenchResults): string[] {
   const lines: string[] = ['### Noise', ''];
   const phases = results.phases ?? [];
-  if (phases.length) lines.push(`Load average (1 min) when each phase began: ${phases.map((p) => `${p.phase.replace(/:.*$/, '')} ${p.load1.toFixed(2)}`).join('; ')}.`);
+  if (phases.length) lines.push(`Load average (1 min) when each phase began: ${phases.map((p) => `${p.phase.replace(/ \d[\d, ]*$/, '')} ${p.load1.toFixed(2)}`).join('; ')}.`);
   const proxyAdded = (results.latencyAtOne.proxy ?? []).map((s, round) => s.p50Us - (results.latencyAtOne.direct?.[round]?.p50Us ?? Number.NaN));
   lines.push(`Minimal proxy's own added p50 at c=1 per round (quiet box: ~160 µs): ${proxyAdded.map((v) => us(v)).join(', ') || '—'}.`);
   const repeats = results.latencyRepeats ?? [];

@@ -17,6 +17,7 @@ import { GATEWAY_CPU, LOAD_CPU, startSystems, type Systems } from './systems.ts'
 import { buildRequest, type Target } from './targets.ts';
 import { measureChunkCost } from './translate-chunk.ts';
 import { runWholeBox } from './whole-box.ts';
+import { serverTimingBreakdown } from './server-timing.ts';
 import { soak } from './soak.ts';
 
 /**
@@ -126,14 +127,23 @@ async function main(): Promise<BenchResults> {
     }
     const targets = await sanityCheck(systems, results);
     const probe = await fetch(`${systems.switchyard.url}/v1/chat/completions`, { method: 'POST', headers: buildRequest(targets.find((t) => t.id === 'switchyard') as Target, BASE).headers, body: buildRequest(targets.find((t) => t.id === 'switchyard') as Target, BASE).body });
+    // (the probe sends no X-Switchyard-Timing: a Server-Timing header here would be sent to everyone)
     await probe.arrayBuffer();
-    results.overheadHeader = probe.headers.get('server-timing') ?? probe.headers.get('x-gateway-overhead') ?? probe.headers.get('x-switchyard-overhead-us') ?? undefined;
+    results.overheadHeader = probe.headers.get('server-timing') ?? undefined;
 
     await upstreamCeiling(results);
     log('warming up');
     await warmUp(targets, config);
     const byId = (ids: string[]) => targets.filter((target) => ids.includes(target.id));
     const heavy = byId(['direct', 'proxy', 'switchyard', 'sy-oa-an', 'portkey']);
+
+    const sy = targets.find((target) => target.id === 'switchyard');
+    if (sy) {
+      results.serverTiming = {
+        plain: await serverTimingBreakdown(sy, BASE, config.smoke ? 20 : 500),
+        stream: await serverTimingBreakdown(sy, { profile: 'sb', requestBytes: 200, stream: true }, config.smoke ? 20 : 500),
+      };
+    }
 
     for (let round = 1; round <= config.rounds; round++) {
       phase(`round ${round}/${config.rounds}: latency at concurrency 1`);

@@ -99,7 +99,7 @@ async function startRedis(directory: string): Promise<{ url: string; version: st
     if (await ping(port)) {
       return {
         url: `redis://127.0.0.1:${port}`,
-        version: /v=(\S+)/.exec(output)?.[1] ?? /Redis version=(\S+)/.exec(output)?.[1] ?? 'unknown version',
+        version: /v=([\d.]+)/.exec(output)?.[1] ?? 'unknown version',
         async stop() {
           if (child.exitCode !== null) return;
           child.kill('SIGTERM');
