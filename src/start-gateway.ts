@@ -184,6 +184,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const metrics = new GatewayMetrics({ streams, health, snapshot });
   usageWriter.metrics = metrics;
   usageWriter.accessLogger = logger;
+  metrics.beforeScrape = () => usageWriter.observeQueued();
   const healthChecker = startHealthChecker({
     intervalMs: options.healthCheckIntervalMs ?? 30_000,
     probe: (channel, model) => probeChannel(relay, channel, model),

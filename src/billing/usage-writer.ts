@@ -2,6 +2,7 @@ import { isDatabaseUnavailable } from '../store/is-database-unavailable.ts';
 import type { Logger } from 'pino';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { UsageLogRepository } from '../store/store.ts';
+import { UsageBatch } from './usage-batch.ts';
 
 export interface UsageWriterOptions {
   /** Flush at least this often. */
@@ -13,12 +14,19 @@ export interface UsageWriterOptions {
 }
 
 /**
- * Takes usage log entries off the hot path: `record` only pushes to an array; a timer writes
- * them in batches. If the database is unavailable the batch goes back to the queue and is
- * retried (bounded), so a short outage loses nothing.
+ * Takes usage log entries off the hot path: `record` copies the row into a columnar batch
+ * (`UsageBatch`: no object per row outlives the request); a timer, or a full batch, writes
+ * them. If the database is unavailable the rows go back to the queue and are retried
+ * (bounded), so a short outage loses nothing.
  */
 export class UsageWriter {
-  #queue: UsageLogEntry[] = [];
+  /** Rows waiting, oldest batch first; the last one is being filled. */
+  #batches: UsageBatch[] = [];
+  /** Rows of a write the database refused, written before the batches (rare). */
+  #retry: UsageLogEntry[] = [];
+  /** Emptied batches, reused so their arrays are not allocated again. */
+  #spare: UsageBatch[] = [];
+  #queued = 0;
   #timer: NodeJS.Timeout;
   #flushing: Promise<void> | undefined;
   dropped = 0;
@@ -37,27 +45,71 @@ export class UsageWriter {
   }
 
   get pending(): number {
-    return this.#queue.length;
+    return this.#queued + this.#retry.length;
   }
 
   record(entry: UsageLogEntry): void {
-    this.#queue.push(entry);
-    if (this.#queue.length > this.options.maxQueued) {
-      this.#queue.shift();
-      this.dropped += 1;
-      if (this.dropped === 1 || this.dropped % 10_000 === 0) {
-        this.logger.warn({ dropped: this.dropped, maxQueued: this.options.maxQueued }, 'usage log queue full (database unreachable): dropping the oldest rows');
-      }
+    let tail = this.#batches[this.#batches.length - 1];
+    if (tail === undefined || tail.full) {
+      tail = this.#spare.pop() ?? new UsageBatch(this.options.batchSize);
+      this.#batches.push(tail);
     }
-    if (this.#queue.length >= this.options.batchSize) void this.flush();
+    tail.push(entry);
+    this.#queued += 1;
+    if (this.pending > this.options.maxQueued) this.#dropOldest();
+    if (tail.full) void this.flush();
+  }
+
+  /**
+   * Called once per recorded row, from the batch, off the request path: when the batch is
+   * written, or earlier through `observeQueued` (the gateway's writer counts rows into the
+   * metrics, and a scrape calls `observeQueued` first so it misses nothing).
+   */
+  protected observe(_entry: UsageLogEntry): void {}
+
+  /** Hands every queued row not yet observed to `observe`. */
+  observeQueued(): void {
+    for (const batch of this.#batches) {
+      for (let row = batch.observed; row < batch.length; row++) this.observe(batch.entry(row));
+      batch.observed = batch.length;
+    }
+  }
+
+  #dropOldest(): void {
+    // The database has been unreachable for a while: make room by whole batches (or retried rows).
+    let count: number;
+    if (this.#retry.length > 0) {
+      count = 1;
+      this.#retry.shift();
+    } else {
+      const oldest = this.#batches.shift() as UsageBatch;
+      count = oldest.length;
+      this.#queued -= count;
+    }
+    const before = this.dropped;
+    this.dropped += count;
+    if (before === 0 || Math.floor(before / 10_000) !== Math.floor(this.dropped / 10_000)) {
+      this.logger.warn({ dropped: this.dropped, maxQueued: this.options.maxQueued }, 'usage log queue full (database unreachable): dropping the oldest rows');
+    }
   }
 
   /** Writes everything queued so far; resolves when it is in the database (or failed). */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
-    if (this.#queue.length === 0) return;
-    const batch = this.#queue;
-    this.#queue = [];
+    if (this.pending === 0) return;
+    const batch = this.#retry;
+    this.#retry = [];
+    for (const queued of this.#batches) {
+      for (let row = 0; row < queued.length; row++) {
+        const entry = queued.entry(row);
+        if (row >= queued.observed) this.observe(entry);
+        batch.push(entry);
+      }
+      queued.reset();
+      if (this.#spare.length < 4) this.#spare.push(queued);
+    }
+    this.#batches = [];
+    this.#queued = 0;
     this.#flushing = this.#write(batch).finally(() => {
       this.#flushing = undefined;
     });
@@ -77,7 +129,7 @@ export class UsageWriter {
     } catch (error) {
       if (batch.length === 1 || isDatabaseUnavailable(error)) {
         this.logger.error({ err: error, entries: batch.length }, 'usage log write failed; will retry');
-        this.#queue = batch.concat(this.#queue);
+        this.#retry = batch.concat(this.#retry);
         return;
       }
     }
@@ -86,7 +138,7 @@ export class UsageWriter {
     const written = (await this.#bisect(batch.slice(0, middle), failed)) + (await this.#bisect(batch.slice(middle), failed));
     if (written === 0) {
       this.logger.error({ err: failed[0]?.error, entries: batch.length }, 'usage log write failed; will retry');
-      this.#queue = batch.concat(this.#queue);
+      this.#retry = batch.concat(this.#retry);
       return;
     }
     for (const { entry, error } of failed) {

@@ -17,11 +17,18 @@ const CIRCUIT_STATES = { closed: 0, 'half-open': 1, open: 2 } as const;
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
+  /**
+   * Rows are counted in from the usage writer's batches, off the request path; a scrape first
+   * asks for the rows still queued (set by the gateway to the writer's `observeQueued`).
+   */
+  beforeScrape: (() => void) | undefined;
   readonly #requests = new Counter({
     name: 'switchyard_requests_total',
     help: 'Requests by client surface, protocol, model, channel and status.',
     labelNames: ['surface', 'protocol', 'model', 'channel', 'status'] as const,
     registers: [this.registry],
+    // The first metric of the registry: its collect runs before any other metric is read.
+    collect: () => this.beforeScrape?.(),
   });
   readonly #latency = new Histogram({
     name: 'switchyard_request_duration_seconds',

@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import pino from 'pino';
+import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
+import { UsageWriter } from './usage-writer.ts';
+
+const entry = (id: number): UsageLogEntry => ({
+  requestId: `req_${id}`, time: id, keyId: 'k', keyName: 'k', group: 'g', model: 'm', upstreamModel: 'm', channelId: 'c', channelName: 'c',
+  clientProtocol: 'openai-chat', upstreamProtocol: 'openai-chat', surface: null, status: 200, errorCode: null, errorMessage: null,
+  inputTokens: id, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, costMicros: id * 3, latencyMs: 1, ttftMs: null,
+  stream: false, warnings: [], attempts: [{ channelId: 'c', channelName: 'c', status: 200, errorCode: null, latencyMs: 1 }], clientIp: null,
+  userId: null, paidBy: null, subscriptionId: null,
+});
+
+class CountingWriter extends UsageWriter {
+  seen: string[] = [];
+  protected override observe(row: UsageLogEntry): void {
+    this.seen.push(row.requestId);
+  }
+}
+
+test('every row is written once, in order, across full batches, and observed exactly once', async () => {
+  const written: UsageLogEntry[] = [];
+  const writer = new CountingWriter({ async insertMany(rows: UsageLogEntry[]) { written.push(...rows); } } as never, pino({ level: 'silent' }), {
+    flushIntervalMs: 60_000,
+    batchSize: 3,
+    maxQueued: 1_000,
+  });
+  for (let id = 0; id < 5; id++) writer.record(entry(id));
+  writer.observeQueued();
+  for (let id = 5; id < 8; id++) writer.record(entry(id));
+  await writer.flush();
+  await writer.close();
+  assert.deepEqual(written, Array.from({ length: 8 }, (_, id) => entry(id)));
+  assert.deepEqual(writer.seen, written.map((row) => row.requestId));
+  assert.equal(writer.pending, 0);
+});
+
+test('rows the database could not take are kept, retried first, and observed once', async () => {
+  let down = true;
+  const written: string[] = [];
+  const writer = new CountingWriter(
+    {
+      async insertMany(rows: UsageLogEntry[]) {
+        if (down) throw Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' });
+        written.push(...rows.map((row) => row.requestId));
+      },
+    } as never,
+    pino({ level: 'silent' }),
+    { flushIntervalMs: 60_000, batchSize: 2, maxQueued: 1_000 },
+  );
+  writer.record(entry(1));
+  writer.record(entry(2));
+  await writer.flush();
+  assert.equal(writer.pending, 2);
+  writer.record(entry(3));
+  down = false;
+  await writer.flush();
+  await writer.close();
+  assert.deepEqual(written, ['req_1', 'req_2', 'req_3']);
+  assert.deepEqual(writer.seen, ['req_1', 'req_2', 'req_3']);
+});
+
+test('beyond maxQueued the oldest rows are dropped and counted', async () => {
+  const writer = new UsageWriter({ async insertMany() { throw Object.assign(new Error('down'), { code: 'ECONNREFUSED' }); } } as never, pino({ level: 'silent' }), {
+    flushIntervalMs: 60_000,
+    batchSize: 2,
+    maxQueued: 4,
+  });
+  for (let id = 0; id < 12; id++) {
+    writer.record(entry(id));
+    await writer.flush();
+  }
+  assert.ok(writer.pending <= 4, `pending ${writer.pending}`);
+  assert.ok(writer.dropped > 0);
+  assert.equal(writer.pending + writer.dropped, 12);
+});
