@@ -32,18 +32,12 @@ const SECURITY_HEADERS = {
 /**
  * Serves the built console at `/console`: hashed files under `assets/` are cached for a year,
  * everything else is revalidated; a path without a file extension is a page of the single-page
- * app and gets `index.html`. A browser opening `/` is sent to the console, while API clients
- * probing the root (Claude Code sends HEAD / and GET /) keep getting the JSON status.
+ * app and gets `index.html`. (A browser opening `/` is sent here by the root route in
+ * health-routes.ts; API clients probing the root keep getting the JSON status.)
  */
 export function registerConsoleRoutes(app: FastifyInstance, _deps: AppDeps, directory = DEFAULT_CONSOLE_DIRECTORY): void {
   const root = resolve(directory);
   const cache = new Map<string, Buffer>();
-
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url !== '/' || (request.method !== 'GET' && request.method !== 'HEAD')) return;
-    const accept = request.headers.accept;
-    if (typeof accept === 'string' && accept.includes('text/html')) return reply.redirect('/console/', 302);
-  });
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = decodePath((request.params as Record<string, string | undefined>)['*'] ?? '');

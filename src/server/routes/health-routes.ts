@@ -6,10 +6,14 @@ export function registerHealthRoutes(app: FastifyInstance, _deps: AppDeps): void
   // Liveness: the process serves. Dependencies are /readyz's business, so an outage of the
   // database or Redis never gets healthy instances restarted.
   app.get('/healthz', async () => ({ status: 'ok' }));
-  // Claude Code probes the root with HEAD before its first request.
-  app.get('/', async (_request, reply) =>
-    reply.send({ name: 'switchyard', status: 'ok', docs: 'See /console for set-up help and the client configuration table.' }),
-  );
+  // Claude Code probes the root with HEAD before its first request and keeps getting the JSON
+  // status; a browser opening the root is sent to the console. (Decided here rather than in an
+  // app-wide onRequest hook, which every generation request paid for.)
+  app.get('/', async (request, reply) => {
+    const accept = request.headers.accept;
+    if (typeof accept === 'string' && accept.includes('text/html')) return reply.redirect('/console/', 302);
+    return reply.send({ name: 'switchyard', status: 'ok', docs: 'See /console for set-up help and the client configuration table.' });
+  });
 }
 
 /** Readiness: 200 when this instance should get traffic, 503 (with the failing checks) otherwise. */
