@@ -15,13 +15,15 @@ import { buildRequest } from './targets.ts';
  * µs per request at c=8 and c=64 (Switchyard passthrough, one translated lane, the minimal proxy,
  * interleaved, the ratio to the proxy taken within each round), added latency at c=1 and added
  * time to first streamed event over direct. Same systems and pinning as `npm run bench`, no peer.
- * `--cpu-prof <dir>` starts Switchyard with `node --cpu-prof` (the profile is written on exit).
+ * `--cpu-prof <dir>` starts Switchyard with `node --cpu-prof` (the profile is written on exit);
+ * `--heap-prof <dir>` with `node --heap-prof` (sampled allocations, by stack).
  */
 const argv = process.argv.slice(2);
 const arg = (flag: string, fallback: string) => (argv.includes(flag) ? (argv[argv.indexOf(flag) + 1] as string) : fallback);
 const rounds = Number(arg('--rounds', '3'));
 const seconds = Number(arg('--seconds', '3'));
 const profileDir = argv.includes('--cpu-prof') ? arg('--cpu-prof', '/tmp') : undefined;
+const heapDir = argv.includes('--heap-prof') ? arg('--heap-prof', '/tmp') : undefined;
 const config = benchConfig([]);
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const load1 = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
@@ -30,7 +32,10 @@ const log = (line: string) => process.stdout.write(`[bench:requests ${new Date()
 async function main(): Promise<void> {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
-  const systems = await startSystems(repoRoot, log, { peer: false, ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}) });
+  const systems = await startSystems(repoRoot, log, {
+    peer: false,
+    nodeFlags: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(heapDir ? ['--heap-prof', `--heap-prof-dir=${heapDir}`] : [])],
+  });
   const target = (id: string) => {
     const found = systems.targets.find((candidate) => candidate.id === id);
     if (!found) throw new Error(`no target ${id}`);
