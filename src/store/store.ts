@@ -10,6 +10,7 @@ import type { AuditLogRepository } from './audit-log.ts';
 import type { NewUser, User, UserPatch } from '../domain/user.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
+import type { StoredResponseRepository } from './repositories/stored-response-repository.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -260,6 +261,8 @@ export interface Store {
   /** The account portal's browser sessions and the wallet audit trail (issue 16). */
   accountSessions: AccountSessionRepository;
   walletAdjustments: WalletAdjustmentRepository;
+  /** Stateful Responses turns, per API key (issue 17). */
+  responses: StoredResponseRepository;
   close(): Promise<void>;
 }
 
