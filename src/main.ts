@@ -110,6 +110,8 @@ async function run(config: Config, logger: Logger): Promise<void> {
     revealOtherGroupModels: config.revealOtherGroupModels,
     strictPricing: config.strictPricing,
     logRetentionDays: config.logRetentionDays,
+    responsesRetentionHours: config.responsesRetentionHours,
+    responsesMaxTurnBytes: config.responsesMaxTurnBytes,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],
     // Workers: the primary applied it already.

@@ -50,6 +50,10 @@ export interface Config {
   logRetentionDays: number;
   /** Refuse requests for models without a price instead of logging them at zero cost. */
   strictPricing: boolean;
+  /** Stateful Responses turns are kept this long (hours). */
+  responsesRetentionHours: number;
+  /** A Responses turn larger than this (input + response, UTF-8 bytes) is not kept. */
+  responsesMaxTurnBytes: number;
 }
 
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
@@ -190,6 +194,8 @@ export const envSchema = z.object({
     return z.NEVER;
   }),
   LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
+  RESPONSES_RETENTION_HOURS: integer({ min: 1, max: 8_760, fallback: 720 }),
+  RESPONSES_MAX_TURN_BYTES: integer({ min: 1_024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
   STRICT_PRICING: raw.transform((value, context) => {
     if (value === undefined) return false;
     const lower = value.toLowerCase();

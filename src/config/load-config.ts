@@ -58,5 +58,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     revealOtherGroupModels: values.REVEAL_OTHER_GROUP_MODELS,
     logRetentionDays: values.LOG_RETENTION_DAYS,
     strictPricing: values.STRICT_PRICING,
+    responsesRetentionHours: values.RESPONSES_RETENTION_HOURS,
+    responsesMaxTurnBytes: values.RESPONSES_MAX_TURN_BYTES,
   };
 }

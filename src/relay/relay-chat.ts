@@ -87,6 +87,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
 
     // Committed to this channel: from here on the client sees its reply.
     const base = { channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol };
+    input.onCommit?.({ channel, keyIndex: lease.keyIndex, apiKey: lease.apiKey, passthrough: outcome.plan.passthrough, protocol: outcome.plan.protocol });
     const upstreamCodec = getCodec(outcome.plan.protocol);
     const headers = replyHeaders(input, warnings, outcome.plan.stream);
     const replyWarnings: Warning[] = [];

@@ -1,7 +1,7 @@
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { Warning } from '../core/warning.ts';
 import type { Channel } from '../domain/channel.ts';
-import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
+import type { ProtocolId, StreamEncoderOptions, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { ClientWriter } from './client-writer.ts';
 
 /** One request for the relay: the client's body, the candidate channels and the reply's writer. */
@@ -31,4 +31,20 @@ export interface RelayInput {
   signal: AbortSignal;
   /** Whose reasoning cache entries this request may see (the API key id). */
   reasoningScope?: string;
+  /**
+   * Use only this upstream key (index into the channel's keys): the request continues a
+   * conversation the upstream keeps under that key. `channels` then holds that one channel.
+   */
+  pinnedKeyIndex?: number;
+  /** Told which channel, key and lane the reply comes from, before its first byte is written. */
+  onCommit?: (commit: RelayCommit) => void;
+}
+
+/** The attempt the relay committed to. `apiKey` is the upstream secret: keep it in memory only. */
+export interface RelayCommit {
+  channel: Channel;
+  keyIndex: number;
+  apiKey: string;
+  passthrough: boolean;
+  protocol: UpstreamProtocolId;
 }
