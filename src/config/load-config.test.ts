@@ -31,6 +31,8 @@ describe('loadConfig', () => {
       revealOtherGroupModels: false,
       logRetentionDays: 30,
       strictPricing: false,
+      responsesRetentionHours: 720,
+      responsesMaxTurnBytes: 4 * 1024 * 1024,
     });
   });
 

@@ -110,7 +110,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       signal: taken.signal,
       reasoningScope: caller.key.id,
       ...(stateful?.pinnedKeyIndex === undefined ? {} : { pinnedKeyIndex: stateful.pinnedKeyIndex }),
-      ...(stateful ? { onCommit: stateful.onCommit } : {}),
+      ...(stateful ? { onCommit: stateful.onCommit, carryReasoning: stateful.carryReasoning } : {}),
     });
 
     if (result.error) writeErrorReply(writer, route.protocol, result.error, requestId);

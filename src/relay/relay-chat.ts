@@ -164,7 +164,7 @@ function replySealing(
     upstream,
     client: input.clientProtocol,
     channelId,
-    clientCarries: input.clientProtocol !== 'openai-responses' || includesEncryptedReasoning(input.body),
+    clientCarries: input.clientProtocol !== 'openai-responses' || input.carryReasoning === true || includesEncryptedReasoning(input.body),
     ...(scope === undefined ? {} : { remember: (callIds: string[], envelope: string) => reasoning.cache.remember(scope, callIds, envelope) }),
     warnings,
   };

@@ -36,6 +36,8 @@ export interface RelayInput {
    * conversation the upstream keeps under that key. `channels` then holds that one channel.
    */
   pinnedKeyIndex?: number;
+  /** Put sealed reasoning state in a Responses reply even without `include` (the turn is kept for replay). */
+  carryReasoning?: boolean;
   /** Told which channel, key and lane the reply comes from, before its first byte is written. */
   onCommit?: (commit: RelayCommit) => void;
 }

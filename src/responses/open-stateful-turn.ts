@@ -32,6 +32,11 @@ export interface StatefulTurn {
   channels: Channel[];
   /** With a pinned conversation: the only upstream key that may be used. */
   pinnedKeyIndex?: number;
+  /**
+   * A kept turn needs the upstream's reasoning state in its output (sealed), whether or not
+   * the client asked for encrypted reasoning: replaying it is what hands the state back.
+   */
+  carryReasoning: boolean;
   /** Goes on the client writer: sees the reply and keeps the turn before the reply ends. */
   tap: ReplyTap;
   /** Goes to the relay: which channel, key and lane answered. */
@@ -92,6 +97,7 @@ export async function openStatefulTurn(responses: StatefulResponses, input: Stat
     changed: plan.changed,
     channels,
     ...(pinnedKeyIndex === undefined ? {} : { pinnedKeyIndex }),
+    carryReasoning: plan.store,
     tap: { head: capture.head, observe: capture.observe, beforeEnd: keep },
     onCommit(commit) {
       committed = commit;

@@ -33,9 +33,8 @@ export async function planStatefulRequest(
   const store = clientBody.store !== false;
   const previousResponseId = readPreviousResponseId(clientBody);
   const turnInput = inputItems(clientBody.input);
-  // Encrypted reasoning is what lets a replayed turn hand the upstream its reasoning state back.
-  const body = store ? withEncryptedReasoning(clientBody) : clientBody;
-  const plan: StatefulPlan = { body, changed: body !== clientBody, store, previousResponseId, turnInput };
+  const body = clientBody;
+  const plan: StatefulPlan = { body, changed: false, store, previousResponseId, turnInput };
   if (previousResponseId === null) return plan;
 
   const previous = await responses.repository.find(previousResponseId, keyId, now);
@@ -98,12 +97,6 @@ function replayedOutput(response: Record<string, unknown> | null): unknown[] {
 function inputItems(input: unknown): unknown[] {
   if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
   return Array.isArray(input) ? input : [];
-}
-
-function withEncryptedReasoning(body: Record<string, unknown>): Record<string, unknown> {
-  const include = Array.isArray(body.include) ? body.include : [];
-  if (include.includes('reasoning.encrypted_content')) return body;
-  return { ...body, include: [...include, 'reasoning.encrypted_content'] };
 }
 
 function readPreviousResponseId(body: Record<string, unknown>): string | null {
