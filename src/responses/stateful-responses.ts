@@ -1,4 +1,4 @@
-import type { StoredResponseRepository } from '../store/repositories/stored-response-repository.ts';
+import type { StoredResponseRepository } from '../store/store.ts';
 
 /**
  * Stateful Responses as configured for this gateway: where turns are kept and the bounds on

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { StoredResponseRepository } from '../store/repositories/stored-response-repository.ts';
+import type { StoredResponseRepository } from '../store/store.ts';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 

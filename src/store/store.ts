@@ -8,9 +8,9 @@ import type { NewSubscription, Subscription, SubscriptionPatch } from '../domain
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditLogRepository } from './audit-log.ts';
 import type { NewUser, User, UserPatch } from '../domain/user.ts';
+import type { StoredResponse } from '../domain/stored-response.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
-import type { StoredResponseRepository } from './repositories/stored-response-repository.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -242,6 +242,21 @@ export interface AccountsTransaction {
 export interface SettingsRepository {
   get(name: string): Promise<string | undefined>;
   set(name: string, value: string): Promise<void>;
+}
+
+/**
+ * Turns of stateful Responses conversations. Every read and delete names the API key: a row
+ * of another key, or one past its `expiresAt`, is reported as absent, exactly like an id that
+ * never existed.
+ */
+export interface StoredResponseRepository {
+  /** StoreConflictError (field `id`) when the id is already stored. */
+  insert(record: StoredResponse): Promise<void>;
+  find(id: string, keyId: string, now: number): Promise<StoredResponse | undefined>;
+  /** False when there was nothing of this key's to delete. */
+  delete(id: string, keyId: string): Promise<boolean>;
+  /** Drops rows expired at `now`; returns how many. */
+  prune(now: number): Promise<number>;
 }
 
 export interface Store {

@@ -1,23 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { StoredResponse, StoredResponseHolder } from '../../domain/stored-response.ts';
+import type { StoredResponseRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import type { StoredResponsesTable } from '../stored-responses-table.ts';
 import { translateConstraintError } from '../translate-constraint-error.ts';
-
-/**
- * Turns of stateful Responses conversations. Every read and delete names the API key: a row
- * of another key, or one past its `expiresAt`, is reported as absent, exactly like an id that
- * never existed.
- */
-export interface StoredResponseRepository {
-  /** StoreConflictError (field `id`) when the id is already stored. */
-  insert(record: StoredResponse): Promise<void>;
-  find(id: string, keyId: string, now: number): Promise<StoredResponse | undefined>;
-  /** False when there was nothing of this key's to delete. */
-  delete(id: string, keyId: string): Promise<boolean>;
-  /** Drops rows expired at `now`; returns how many. */
-  prune(now: number): Promise<number>;
-}
 
 export function createStoredResponseRepository({ db }: StoreContext): StoredResponseRepository {
   return {
