@@ -104,6 +104,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         runtime: deps.runtime,
         writer: input.writer,
         headers,
+        encoderOptions: input.encoderOptions,
         ...(sealing ? { transformResponse: (response) => sealReplyReasoning(response, sealing) } : {}),
       });
       noteReplyWarnings();
