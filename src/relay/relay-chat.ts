@@ -12,6 +12,8 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { sendReply } from './send-reply.ts';
 import type { Warning } from '../core/warning.ts';
+import type { ChatResponse } from '../core/chat-response.ts';
+import { replyUsageLosses } from '../protocols/reply-usage-losses.ts';
 import { createReasoningStreamSealer, sealReplyReasoning, type ReasoningReplyContext } from '../reasoning/seal-reply-reasoning.ts';
 
 export type { RelayDeps } from './relay-deps.ts';
@@ -95,6 +97,18 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     const noteReplyWarnings = () => {
       for (const warning of replyWarnings) warnings.add(formatWarning(warning));
     };
+    // Translated replies can lose what the client's protocol has no field for (reply-side warnings).
+    const noteUsageLosses = (usage: Usage | undefined) => {
+      if (!outcome.plan.passthrough) replyWarnings.push(...replyUsageLosses(input.clientProtocol, usage));
+    };
+    // A plain reply is decoded before its headers go out, so its reply-side warnings are in the header too.
+    const transformResponse = (response: ChatResponse): ChatResponse => {
+      const sealed = sealing ? sealReplyReasoning(response, sealing) : response;
+      noteUsageLosses(sealed.usage);
+      noteReplyWarnings();
+      if (warnings.size > 0) headers['x-switchyard-warnings'] = [...warnings].join(', ');
+      return sealed;
+    };
     if (outcome.first === undefined || outcome.rest === undefined) {
       const reply = await sendReply({
         response: outcome.response,
@@ -105,7 +119,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         writer: input.writer,
         headers,
         encoderOptions: input.encoderOptions,
-        ...(sealing ? { transformResponse: (response) => sealReplyReasoning(response, sealing) } : {}),
+        transformResponse,
       });
       noteReplyWarnings();
       settleHealth(deps, channel, lease, outcome.startedAt, reply.error);
@@ -133,6 +147,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         abortUpstream: () => outcome.abort(),
         ...(sealing ? { transformEvents: createReasoningStreamSealer(sealing) } : {}),
       });
+      noteUsageLosses(streamed.usage);
       noteReplyWarnings();
       // A client that went away is not the channel's fault.
       settleHealth(deps, channel, lease, outcome.startedAt, input.signal.aborted ? undefined : streamed.error);
