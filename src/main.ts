@@ -112,6 +112,8 @@ async function run(config: Config, logger: Logger): Promise<void> {
     reservedOutputTokens: config.reservedOutputTokens,
     replyLimits: config.replyLimits,
     logRetentionDays: config.logRetentionDays,
+    responsesRetentionHours: config.responsesRetentionHours,
+    responsesMaxTurnBytes: config.responsesMaxTurnBytes,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],
     // Workers: the primary applied it already.

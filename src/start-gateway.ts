@@ -30,6 +30,13 @@ import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
 import { createReasoningCache } from './reasoning/reasoning-cache.ts';
+import { startStoredResponsePruner } from './responses/stored-response-pruner.ts';
+import {
+  DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
+  DEFAULT_RESPONSES_MAX_TURN_BYTES,
+  DEFAULT_RESPONSES_RETENTION_HOURS,
+  type StatefulResponses,
+} from './responses/stateful-responses.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
@@ -81,6 +88,10 @@ export interface GatewayOptions {
   reservedOutputTokens?: number;
   /** LOG_RETENTION_DAYS; default 30, 0 keeps logs forever. */
   logRetentionDays?: number;
+  /** RESPONSES_RETENTION_HOURS: stateful Responses turns are kept this long; default 720 (30 days, as OpenAI). */
+  responsesRetentionHours?: number;
+  /** RESPONSES_MAX_TURN_BYTES: a larger turn is not kept (warning); default 4 MiB. */
+  responsesMaxTurnBytes?: number;
   /** Shared counters; default Redis when `redisUrl` is set, else one in memory. */
   kv?: Kv;
   /** REDIS_URL: shared counters, pub/sub invalidation, shared circuits and the leader lock. */
@@ -162,6 +173,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger,
     isLeader: leader,
   });
+  const responses: StatefulResponses = {
+    repository: store.responses,
+    retentionMs: (options.responsesRetentionHours ?? DEFAULT_RESPONSES_RETENTION_HOURS) * 3_600_000,
+    maxTurnBytes: options.responsesMaxTurnBytes ?? DEFAULT_RESPONSES_MAX_TURN_BYTES,
+    maxChainTurns: DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
+  };
+  const responsesPruner = startStoredResponsePruner({ repository: store.responses, now: runtime.now, logger, isLeader: leader });
   const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
   cluster.attach(snapshot, health);
   logCircuitTransitions(health, snapshot, logger);
@@ -216,6 +234,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     metrics,
     runtime,
     logger,
+    responses,
   });
   registerReadinessRoute(app, readiness);
   // While draining, keep-alive connections are let go after their response: a client's next
@@ -257,6 +276,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         // Idle keep-alive connections are closed at once; open requests and streams finish.
         await app.close();
         pruner.stop();
+        responsesPruner.stop();
         await usageWriter.close();
         await access.close();
         await cluster.close();

@@ -56,6 +56,10 @@ export interface Config {
   reservedOutputTokens: number;
   /** Bounds on one upstream event (and a plain reply) and on one whole reply, bytes. */
   replyLimits: { maxEventBytes: number; maxReplyBytes: number };
+  /** Stateful Responses turns are kept this long (hours). */
+  responsesRetentionHours: number;
+  /** A Responses turn larger than this (input + response, UTF-8 bytes) is not kept. */
+  responsesMaxTurnBytes: number;
 }
 
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
@@ -199,6 +203,8 @@ export const envSchema = z.object({
   MAX_UPSTREAM_EVENT_BYTES: integer({ min: 65_536, max: 2 ** 31, fallback: DEFAULT_REPLY_LIMITS.maxEventBytes }),
   MAX_UPSTREAM_REPLY_BYTES: integer({ min: 65_536, max: 2 ** 40, fallback: DEFAULT_REPLY_LIMITS.maxReplyBytes }),
   RESERVE_OUTPUT_TOKENS: integer({ min: 1, max: 10_000_000, fallback: DEFAULT_RESERVED_OUTPUT_TOKENS }),
+  RESPONSES_RETENTION_HOURS: integer({ min: 1, max: 8_760, fallback: 720 }),
+  RESPONSES_MAX_TURN_BYTES: integer({ min: 1_024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
   STRICT_PRICING: raw.transform((value, context) => {
     if (value === undefined) return false;
     const lower = value.toLowerCase();

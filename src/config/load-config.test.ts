@@ -33,6 +33,8 @@ describe('loadConfig', () => {
       strictPricing: false,
       reservedOutputTokens: 32_768,
       replyLimits: { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 256 * 1024 * 1024 },
+      responsesRetentionHours: 720,
+      responsesMaxTurnBytes: 4 * 1024 * 1024,
     });
   });
 

@@ -60,5 +60,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     strictPricing: values.STRICT_PRICING,
     reservedOutputTokens: values.RESERVE_OUTPUT_TOKENS,
     replyLimits: { maxEventBytes: values.MAX_UPSTREAM_EVENT_BYTES, maxReplyBytes: values.MAX_UPSTREAM_REPLY_BYTES },
+    responsesRetentionHours: values.RESPONSES_RETENTION_HOURS,
+    responsesMaxTurnBytes: values.RESPONSES_MAX_TURN_BYTES,
   };
 }

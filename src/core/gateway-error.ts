@@ -29,6 +29,9 @@ export const ERROR_CATALOG = {
   model_not_allowed_for_key: { status: 403, retryable: false },
   model_not_priced: { status: 403, retryable: false },
   prefix_not_allowed: { status: 403, retryable: false },
+  // Stateful Responses (previous_response_id, GET/DELETE /v1/responses/{id})
+  previous_response_not_found: { status: 400, retryable: false },
+  response_not_found: { status: 404, retryable: false },
   // Upstream trouble
   no_available_channel: { status: 503, retryable: true },
   upstream_error: { status: 502, retryable: true },

@@ -15,6 +15,8 @@ import type { ClientWriter } from '../relay/client-writer.ts';
 import { relayChat } from '../relay/relay-chat.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
+import { openStatefulTurn, type StatefulTurn } from '../responses/open-stateful-turn.ts';
+import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import { decodeOnce } from './decode-once.ts';
 import { requireConversation } from './require-conversation.ts';
 import type { ClientConnection, GenerationRequest } from './generation-request.ts';
@@ -26,6 +28,8 @@ export interface GenerationDeps extends AdmissionDeps {
   logger: Logger;
   /** REVEAL_OTHER_GROUP_MODELS: tell a key a model exists in another group (default: the same 404 as an unknown model). */
   settings?: { revealOtherGroupModels?: boolean };
+  /** Stateful Responses (`store`, `previous_response_id`); absent: the gateway keeps no turns. */
+  responses?: StatefulResponses;
 }
 
 /**
@@ -47,10 +51,11 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
   const caller: Caller = request.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, route.credentials);
   const codec = getCodec(route.protocol);
   const peek = codec.peek(clientRequestInput(request, request.pathStream));
-  const decode = decodeOnce(codec, clientRequestInput(request, peek.stream), deps.runtime);
+  let decode = decodeOnce(codec, clientRequestInput(request, peek.stream), deps.runtime);
   let model: string | null = request.pathModel ?? null;
   let admission: Admission | undefined;
   let writer: ClientWriter | undefined;
+  let stateful: StatefulTurn | undefined;
   // Reads caller and model when called: the row names as much as was known by then.
   const record = (outcome: GenerationOutcome, warnings: string[]): void =>
     recordGenerationUsage(deps.usageWriter, {
@@ -68,24 +73,42 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       payment: admission?.payment,
     });
   try {
-    const body = requireObjectBody(request.body);
+    let body = requireObjectBody(request.body);
     model = requireModel(peek.model);
     requireConversation(peek);
-    const channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
+    let channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     timing?.mark('auth');
+    if (route.protocol === 'openai-responses' && deps.responses) {
+      stateful = await openStatefulTurn(deps.responses, {
+        keyId: caller.key.id,
+        model,
+        body,
+        stream: peek.stream,
+        channels,
+        now: deps.runtime.now,
+        logger: deps.logger,
+        requestId,
+      });
+      channels = stateful.channels;
+      if (stateful.changed) {
+        body = stateful.body;
+        decode = decodeOnce(codec, { ...clientRequestInput(request, peek.stream), body }, deps.runtime);
+      }
+    }
     admission = await admitGeneration(deps, caller, model, decode);
     timing?.mark('admit');
 
     const taken = connection.takeOver();
     writer = taken.writer;
+    if (stateful) writer.tap = stateful.tap;
     const result = await relayChat(deps.relay, {
       requestId,
       clientProtocol: route.protocol,
       body,
-      ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
+      ...(request.rawBody === undefined || stateful?.changed ? {} : { rawBody: request.rawBody }),
       decodeClientRequest: decode,
       stream: peek.stream,
-      encoderOptions: { ...request.encoderOptions, includeUsage: peek.includeUsage },
+      encoderOptions: { ...request.encoderOptions, includeUsage: peek.includeUsage, ...(peek.customTools ? { customTools: peek.customTools } : {}) },
       publicModel: model,
       channels: orderAttempts(channels, deps.runtime.random),
       forwardedHeaders: pickForwardedHeaders(request.credentials.headers),
@@ -94,6 +117,8 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       signal: taken.signal,
       reasoningScope: caller.key.id,
       ...(timing ? { timing } : {}),
+      ...(stateful?.pinnedKeyIndex === undefined ? {} : { pinnedKeyIndex: stateful.pinnedKeyIndex }),
+      ...(stateful ? { onCommit: stateful.onCommit, carryReasoning: stateful.carryReasoning } : {}),
     });
 
     if (result.error) writeErrorReply(writer, route.protocol, result.error, requestId);
@@ -104,7 +129,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     const costMicros = await admission.finish(billed.usage);
     record(
       { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },
-      [...admission.warnings, ...billed.warnings],
+      [...admission.warnings, ...billed.warnings, ...(stateful?.warnings ?? [])],
     );
   } catch (thrown) {
     const error = thrown instanceof GatewayError ? thrown : internalError(deps.logger, requestId, thrown);

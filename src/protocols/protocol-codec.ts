@@ -60,6 +60,8 @@ export interface StreamEncoderOptions {
   includeUsage?: boolean;
   /** Gemini: `alt=sse` (default) or a streamed JSON array. */
   format?: 'sse' | 'json-array';
+  /** OpenAI Responses: tools the client declared freeform (`type: "custom"`); their calls go back as custom tool calls. */
+  customTools?: readonly string[];
 }
 
 /**
@@ -89,6 +91,8 @@ export interface RequestPeek {
    * lacks it, so the request is refused before any upstream call; undefined when present.
    */
   missingField: string | undefined;
+  /** OpenAI Responses: the names of the client's custom (freeform) tools, when it declared any. */
+  customTools?: readonly string[];
 }
 
 export interface PassthroughBodyInput {
@@ -152,7 +156,8 @@ export interface ProtocolCodec {
   decodeRequest(input: ClientRequestInput, context: RuntimeContext): Decoded<ChatRequest>;
   encodeRequest(request: ChatRequest, context: RuntimeContext): Decoded<UpstreamRequestOutput>;
   decodeResponse(body: unknown, context: RuntimeContext): Decoded<ChatResponse>;
-  encodeResponse(response: ChatResponse, context: RuntimeContext): unknown;
+  /** `options`: what the client asked of the reply (the same as its stream encoder's). */
+  encodeResponse(response: ChatResponse, context: RuntimeContext, options?: StreamEncoderOptions): unknown;
   createStreamDecoder(context: RuntimeContext): StreamDecoder;
   createStreamEncoder(context: RuntimeContext, options?: StreamEncoderOptions): StreamEncoder;
   createUsageTap(): UsageTap;

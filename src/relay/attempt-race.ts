@@ -138,7 +138,7 @@ export class AttemptRace {
 
   #start(): void {
     const channel = this.#queue.shift() as Channel;
-    const lease = this.deps.health.acquire(channel, this.input.publicModel);
+    const lease = this.deps.health.acquire(channel, this.input.publicModel, this.input.pinnedKeyIndex);
     if (!lease) {
       this.attempts.push({ channelId: channel.id, channelName: channel.name, status: null, errorCode: 'circuit_open', latencyMs: 0 });
       return;

@@ -2,6 +2,18 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 
 /**
+ * Sees the reply as the client gets it (status, then every byte) and may hold back its end
+ * until it has done something with it (stateful Responses store the turn before the client
+ * can ask for it).
+ */
+export interface ReplyTap {
+  head(status: number): void;
+  observe(chunk: string | Uint8Array): void;
+  /** The reply's last bytes and its end wait for this; a rejection is the tap's own business. */
+  beforeEnd(): Promise<void>;
+}
+
+/**
  * Writes a reply to the client socket with backpressure: when the socket's buffer is full we
  * wait for `drain` instead of queueing without bound, so a slow reader cannot grow memory.
  * Remembers when the first byte went out (time to first token, and the point after which a
@@ -9,6 +21,8 @@ import type { ServerResponse } from 'node:http';
  */
 export class ClientWriter {
   firstByteAt: number | undefined;
+  tap: ReplyTap | undefined;
+  #ending = false;
 
   constructor(
     readonly response: ServerResponse,
@@ -20,17 +34,19 @@ export class ClientWriter {
   }
 
   get closed(): boolean {
-    return this.response.destroyed || this.response.writableEnded;
+    return this.#ending || this.response.destroyed || this.response.writableEnded;
   }
 
   writeHead(status: number, headers: Record<string, string>): void {
     if (this.response.headersSent) return;
+    this.tap?.head(status);
     this.response.writeHead(status, headers);
   }
 
   async write(text: string | Uint8Array): Promise<void> {
     if (text.length === 0 || this.closed) return;
     this.firstByteAt ??= this.now();
+    this.tap?.observe(text);
     if (!this.response.write(text)) {
       await Promise.race([once(this.response, 'drain'), once(this.response, 'close')]);
     }
@@ -39,6 +55,16 @@ export class ClientWriter {
   end(text?: string): void {
     if (this.closed) return;
     if (text) this.firstByteAt ??= this.now();
-    this.response.end(text);
+    const tap = this.tap;
+    if (!tap) {
+      this.response.end(text);
+      return;
+    }
+    if (text) tap.observe(text);
+    this.#ending = true;
+    void tap
+      .beforeEnd()
+      .catch(() => undefined)
+      .then(() => this.response.end(text));
   }
 }

@@ -13,6 +13,8 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { sendReply } from './send-reply.ts';
 import type { Warning } from '../core/warning.ts';
+import type { ChatResponse } from '../core/chat-response.ts';
+import { replyUsageLosses } from '../protocols/reply-usage-losses.ts';
 import { createReasoningStreamSealer, sealReplyReasoning, type ReasoningReplyContext } from '../reasoning/seal-reply-reasoning.ts';
 
 export type { RelayDeps } from './relay-deps.ts';
@@ -88,12 +90,25 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
 
     // Committed to this channel: from here on the client sees its reply.
     const base = { channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol };
+    input.onCommit?.({ channel, keyIndex: lease.keyIndex, apiKey: lease.apiKey, passthrough: outcome.plan.passthrough, protocol: outcome.plan.protocol });
     const upstreamCodec = getCodec(outcome.plan.protocol);
     const headers = replyHeaders(input, warnings, outcome.plan.stream);
     const replyWarnings: Warning[] = [];
     const sealing = replySealing(deps, input, channel.id, outcome.plan.protocol, outcome.plan.passthrough, replyWarnings);
     const noteReplyWarnings = () => {
       for (const warning of replyWarnings) warnings.add(formatWarning(warning));
+    };
+    // Translated replies can lose what the client's protocol has no field for (reply-side warnings).
+    const noteUsageLosses = (usage: Usage | undefined) => {
+      if (!outcome.plan.passthrough) replyWarnings.push(...replyUsageLosses(input.clientProtocol, usage));
+    };
+    // A plain reply is decoded before its headers go out, so its reply-side warnings are in the header too.
+    const transformResponse = (response: ChatResponse): ChatResponse => {
+      const sealed = sealing ? sealReplyReasoning(response, sealing) : response;
+      noteUsageLosses(sealed.usage);
+      noteReplyWarnings();
+      if (warnings.size > 0) headers['x-switchyard-warnings'] = [...warnings].join(', ');
+      return sealed;
     };
     if (outcome.first === undefined || outcome.rest === undefined) {
       const reply = await sendReply({
@@ -105,7 +120,8 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         writer: input.writer,
         headers,
         ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
-        ...(sealing ? { transformResponse: (response) => sealReplyReasoning(response, sealing) } : {}),
+        encoderOptions: input.encoderOptions,
+        transformResponse,
       });
       noteReplyWarnings();
       // A reply too large for the gateway is what the request asked for: not the channel's fault, and no other channel would do better.
@@ -137,6 +153,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
         ...(sealing ? { transformEvents: createReasoningStreamSealer(sealing) } : {}),
       });
+      noteUsageLosses(streamed.usage);
       noteReplyWarnings();
       // A client that went away, or a stream longer than the gateway carries, is not the channel's fault.
       settleHealth(deps, channel, lease, outcome.startedAt, input.signal.aborted || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
@@ -169,7 +186,7 @@ function replySealing(
     upstream,
     client: input.clientProtocol,
     channelId,
-    clientCarries: input.clientProtocol !== 'openai-responses' || includesEncryptedReasoning(input.body),
+    clientCarries: input.clientProtocol !== 'openai-responses' || input.carryReasoning === true || includesEncryptedReasoning(input.body),
     ...(scope === undefined ? {} : { remember: (callIds: string[], envelope: string) => reasoning.cache.remember(scope, callIds, envelope) }),
     warnings,
   };

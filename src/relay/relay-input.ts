@@ -2,7 +2,7 @@ import type { ChatRequest } from '../core/chat-request.ts';
 import type { PhaseTiming } from '../core/phase-timing.ts';
 import type { Warning } from '../core/warning.ts';
 import type { Channel } from '../domain/channel.ts';
-import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
+import type { ProtocolId, StreamEncoderOptions, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { ClientWriter } from './client-writer.ts';
 
 /** One request for the relay: the client's body, the candidate channels and the reply's writer. */
@@ -34,4 +34,22 @@ export interface RelayInput {
   reasoningScope?: string;
   /** Set when the caller asked for a `Server-Timing` header: the relay marks its phases on it. */
   timing?: PhaseTiming;
+  /**
+   * Use only this upstream key (index into the channel's keys): the request continues a
+   * conversation the upstream keeps under that key. `channels` then holds that one channel.
+   */
+  pinnedKeyIndex?: number;
+  /** Put sealed reasoning state in a Responses reply even without `include` (the turn is kept for replay). */
+  carryReasoning?: boolean;
+  /** Told which channel, key and lane the reply comes from, before its first byte is written. */
+  onCommit?: (commit: RelayCommit) => void;
+}
+
+/** The attempt the relay committed to. `apiKey` is the upstream secret: keep it in memory only. */
+export interface RelayCommit {
+  channel: Channel;
+  keyIndex: number;
+  apiKey: string;
+  passthrough: boolean;
+  protocol: UpstreamProtocolId;
 }

@@ -2,7 +2,7 @@ import { GatewayError } from '../core/gateway-error.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import type { ChatResponse } from '../core/chat-response.ts';
-import type { ProtocolCodec } from '../protocols/protocol-codec.ts';
+import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
 import { DEFAULT_REPLY_LIMITS, readReplyText, type ReplyLimits } from './reply-limits.ts';
@@ -15,6 +15,8 @@ export interface SendReplyInput {
   runtime: RuntimeContext;
   writer: ClientWriter;
   headers: Record<string, string>;
+  /** What the client asked of the reply (custom tools, …), as for its stream encoder. */
+  encoderOptions?: StreamEncoderOptions;
   /** Translated lane only: rewrites the decoded reply before it is encoded (reasoning sealing). */
   transformResponse?: (response: ChatResponse) => ChatResponse;
   /** A plain reply is held whole: at most `maxEventBytes` of it (default DEFAULT_REPLY_LIMITS). */
@@ -68,7 +70,7 @@ export async function sendReply(input: SendReplyInput): Promise<ReplyOutcome> {
 
   try {
     const decoded = input.upstreamCodec.decodeResponse(parsed, input.runtime).value;
-    const body = input.clientCodec.encodeResponse(input.transformResponse ? input.transformResponse(decoded) : decoded, input.runtime);
+    const body = input.clientCodec.encodeResponse(input.transformResponse ? input.transformResponse(decoded) : decoded, input.runtime, input.encoderOptions);
     input.writer.writeHead(200, input.headers);
     input.writer.end(JSON.stringify(body));
     return { usage: decoded.usage, error: undefined, deliveredChars: contentChars(decoded) };

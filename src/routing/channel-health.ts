@@ -101,23 +101,26 @@ export class ChannelHealth {
    * A lease on the channel and one of its keys (round-robin over the keys whose own circuit
    * admits traffic), or undefined when the channel is out right now.
    */
-  acquire(channel: Channel, model?: string): Lease | undefined {
-    return this.#watch(channel, () => this.#acquire(channel, model));
+  acquire(channel: Channel, model?: string, onlyKeyIndex?: number): Lease | undefined {
+    return this.#watch(channel, () => this.#acquire(channel, model, onlyKeyIndex));
   }
 
-  #acquire(channel: Channel, model: string | undefined): Lease | undefined {
+  /** `onlyKeyIndex`: the request must use this key (a conversation the upstream keeps under it). */
+  #acquire(channel: Channel, model: string | undefined, onlyKeyIndex: number | undefined): Lease | undefined {
     const record = this.#record(channel.id);
     const now = this.now();
-    // The model's circuit is asked first without taking anything, so a refused model never
-    // holds the channel's half-open probe.
+    const count = channel.apiKeys.length;
+    // The model's (and a pinned key's) circuit is asked first without taking anything, so a
+    // refused model or key never holds the channel's half-open probe.
     const modelCircuit = model === undefined ? undefined : record.modelCircuits.get(model);
     if (modelCircuit && !modelCircuit.canAcquire(now)) return undefined;
+    if (onlyKeyIndex !== undefined && (onlyKeyIndex >= count || (count > 1 && !record.keyCircuit(onlyKeyIndex).canAcquire(now)))) return undefined;
     if (!record.circuit.tryAcquire(now)) return undefined;
-    const count = channel.apiKeys.length;
-    for (let offset = 0; offset < count; offset += 1) {
-      const index = (record.nextKey + offset) % count;
+    const candidates = onlyKeyIndex === undefined ? count : 1;
+    for (let offset = 0; offset < candidates; offset += 1) {
+      const index = onlyKeyIndex ?? (record.nextKey + offset) % count;
       if (count === 1 || record.keyCircuit(index).tryAcquire(now)) {
-        record.nextKey = (index + 1) % count;
+        if (onlyKeyIndex === undefined) record.nextKey = (index + 1) % count;
         modelCircuit?.tryAcquire(now);
         return { keyIndex: index, apiKey: channel.apiKeys[index] ?? '', ...(model === undefined ? {} : { model }) };
       }

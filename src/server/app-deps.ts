@@ -7,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
+import type { StatefulResponses } from '../responses/stateful-responses.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {
@@ -36,4 +37,6 @@ export interface AppDeps {
   metrics: GatewayMetrics;
   runtime: RuntimeContext;
   logger: Logger;
+  /** Stateful Responses: turns kept per key, GET/DELETE /v1/responses/{id}. */
+  responses?: StatefulResponses;
 }

@@ -19,6 +19,7 @@ import { registerGenerationRoutes } from './routes/generation-routes.ts';
 import { registerHealthRoutes } from './routes/health-routes.ts';
 import { registerMetricsRoutes } from './routes/metrics-routes.ts';
 import { registerModelListRoutes } from './routes/model-list-routes.ts';
+import { registerStoredResponseRoutes } from './routes/stored-response-routes.ts';
 import { registerSelfServiceRoutes } from './routes/self-service-routes.ts';
 import { registerUsageStatsRoutes } from './routes/usage-stats-routes.ts';
 
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   for (const [prefix, surface] of [['', null], [`/${deps.settings.altPrefix}`, deps.settings.altPrefix]] as const) {
     registerModelListRoutes(app, deps, prefix, surface);
     registerGenerationRoutes(app, deps, prefix, surface, refusedAuth);
+    registerStoredResponseRoutes(app, deps, prefix);
   }
   return app;
 }

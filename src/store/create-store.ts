@@ -13,6 +13,7 @@ import { createChannelRepository } from './repositories/channel-repository.ts';
 import { createGroupRepository } from './repositories/group-repository.ts';
 import { createPriceRepository } from './repositories/price-repository.ts';
 import { createSettingsRepository } from './repositories/settings-repository.ts';
+import { createStoredResponseRepository } from './repositories/stored-response-repository.ts';
 import { createUsageLogRepository } from './repositories/usage-log-repository.ts';
 import { createPlanRepository } from './repositories/plan-repository.ts';
 import { createRedemptionCodeRepository } from './repositories/redemption-code-repository.ts';
@@ -73,6 +74,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     plans: createPlanRepository(context),
     subscriptions: createSubscriptionRepository(context),
     redemptionCodes: createRedemptionCodeRepository(context),
+    responses: createStoredResponseRepository(context),
     async close() {
       await db.destroy();
     },

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { AccountSessionsTable, WalletAdjustmentsTable } from './portal-tables.ts';
+import type { StoredResponsesTable } from './stored-responses-table.ts';
 
 /**
  * Table shapes as Kysely sees them. Conventions shared by both dialects:
@@ -22,6 +23,7 @@ export interface DatabaseSchema {
   redemption_codes: RedemptionCodesTable;
   account_sessions: AccountSessionsTable;
   wallet_adjustments: WalletAdjustmentsTable;
+  stored_responses: StoredResponsesTable;
 }
 
 export interface GroupsTable {

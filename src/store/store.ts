@@ -8,6 +8,7 @@ import type { NewSubscription, Subscription, SubscriptionPatch } from '../domain
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditLogRepository } from './audit-log.ts';
 import type { NewUser, User, UserPatch } from '../domain/user.ts';
+import type { StoredResponse } from '../domain/stored-response.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 
@@ -243,6 +244,21 @@ export interface SettingsRepository {
   set(name: string, value: string): Promise<void>;
 }
 
+/**
+ * Turns of stateful Responses conversations. Every read and delete names the API key: a row
+ * of another key, or one past its `expiresAt`, is reported as absent, exactly like an id that
+ * never existed.
+ */
+export interface StoredResponseRepository {
+  /** StoreConflictError (field `id`) when the id is already stored. */
+  insert(record: StoredResponse): Promise<void>;
+  find(id: string, keyId: string, now: number): Promise<StoredResponse | undefined>;
+  /** False when there was nothing of this key's to delete. */
+  delete(id: string, keyId: string): Promise<boolean>;
+  /** Drops rows expired at `now`; returns how many. */
+  prune(now: number): Promise<number>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   groups: GroupRepository;
@@ -260,6 +276,8 @@ export interface Store {
   /** The account portal's browser sessions and the wallet audit trail (issue 16). */
   accountSessions: AccountSessionRepository;
   walletAdjustments: WalletAdjustmentRepository;
+  /** Stateful Responses turns, per API key (issue 17). */
+  responses: StoredResponseRepository;
   close(): Promise<void>;
 }
 

@@ -11,8 +11,11 @@ export interface UpstreamTimeouts {
 }
 
 export interface UpstreamRequest {
+  /** Default POST (generation); GET and DELETE read and delete stored Responses. */
+  method?: 'POST' | 'GET' | 'DELETE';
   url: string;
   headers: Record<string, string>;
+  /** Ignored for GET and DELETE. */
   body: string;
   signal: AbortSignal;
 }
@@ -39,10 +42,11 @@ export class UpstreamClient {
 
   async send(upstream: UpstreamRequest): Promise<UpstreamResponse> {
     try {
+      const method = upstream.method ?? 'POST';
       return await request(upstream.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'switchyard/0.1', ...upstream.headers },
-        body: upstream.body,
+        method,
+        headers: method === 'POST' ? { 'content-type': 'application/json', 'user-agent': 'switchyard/0.1', ...upstream.headers } : { 'user-agent': 'switchyard/0.1', ...upstream.headers },
+        ...(method === 'POST' ? { body: upstream.body } : {}),
         signal: upstream.signal,
         dispatcher: this.#agent,
       });

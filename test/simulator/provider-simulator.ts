@@ -25,6 +25,8 @@ import { planTurn } from './turn-plan.ts';
 import { createReasoningSeal } from './reasoning-seal.ts';
 import { checkReasoningRules } from './reasoning-rules.ts';
 import { waitUnlessClosed } from './wait-unless-closed.ts';
+import { createResponsesMemory } from './responses-memory.ts';
+import { randomBytes } from 'node:crypto';
 
 export interface ProviderSimulatorOptions {
   port?: number;
@@ -132,6 +134,9 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   const sockets = new Set<Socket>();
   let defaultScript = EMPTY_SCRIPT;
   const seal = createReasoningSeal();
+  const responsesMemory = createResponsesMemory();
+  // Response ids are unique across simulators, as real hosts' are (two channels, one gateway).
+  const instanceTag = randomBytes(3).toString('hex');
   const cloud = createCloudFront(options.clouds ?? {}, now);
   let selfUrl = '';
   let sequence = 0;
@@ -167,7 +172,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
     for (const listener of listeners) listener(recorded);
 
     sequence += 1;
-    const sequenceId = `sim${String(sequence).padStart(6, '0')}`;
+    const sequenceId = `sim${instanceTag}${String(sequence).padStart(6, '0')}`;
     const idHeaders = requestIdHeaders(route.protocol, sequenceId);
     const reply = (status: number, replyBody: unknown, extra: Record<string, string> = {}): JsonReply => ({
       status,
@@ -194,8 +199,13 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       }
     }
 
+    const presented = presentedKey(route.protocol, headers, query);
+    if (route.endpoint === 'stored-response') {
+      await writeJsonReply(response, { ...responsesMemory.answer(presented, method, route.pathModel ?? ''), headers: idHeaders }, undefined);
+      return;
+    }
     // Like the real APIs, reasoning state that does not check out is refused before any work.
-    const refused = checkReasoningRules(recorded, seal);
+    const refused = checkReasoningRules(recorded, seal) ?? (route.protocol === 'openai-responses' && route.endpoint === 'generate' ? responsesMemory.checkPrevious(presented, body) : undefined);
     if (refused !== undefined) {
       await writeJsonReply(response, reply(refused.status, refused.body), undefined);
       return;
@@ -249,6 +259,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
         const dialect = DIALECTS[route.protocol];
         const createdSeconds = Math.floor(now() / 1000);
         const plan = planTurn(script, recorded, { model, sequenceId, createdSeconds, seal });
+        if (route.protocol === 'openai-responses') responsesMemory.remember(presented, body, dialect.renderBody(plan) as Record<string, unknown>);
         if (!recorded.stream) {
           await writeJsonReply(response, reply(200, dialect.renderBody(plan)), fault);
           return;

@@ -9,7 +9,8 @@ export type SimulatorProtocol =
   | 'unknown';
 
 /** What the request asked for, independent of dialect. */
-export type SimulatorEndpoint = 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'embed' | 'unknown';
+/** `stored-response`: GET or DELETE /v1/responses/{id} (OpenAI keeps responses created with `store` on). */
+export type SimulatorEndpoint = 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'embed' | 'stored-response' | 'unknown';
 
 export interface RecordedRequest {
   method: string;

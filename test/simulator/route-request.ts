@@ -15,6 +15,7 @@ export interface RouteMatch {
 const GEMINI_ACTION = /^\/(?:v1beta|v1|v1alpha)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/i;
 const GEMINI_ONLY_MODELS = /^\/(?:v1beta|v1alpha)\/models(?:\/(.+))?$/;
 const SHARED_MODELS = /^\/v1\/models(?:\/(.+))?$/;
+const STORED_RESPONSE = /^\/v1\/responses\/([^/]+)$/;
 
 const unknownRoute: RouteMatch = { protocol: 'unknown', endpoint: 'unknown', pathModel: undefined, pathStream: false };
 
@@ -70,6 +71,10 @@ export function routeRequest(
       pathModel: stripModelsPrefix(gemini[1]!),
       pathStream: action === 'streamGenerateContent',
     };
+  }
+  if (method === 'GET' || method === 'DELETE') {
+    const stored = STORED_RESPONSE.exec(path);
+    if (stored !== null) return { protocol: 'openai-responses', endpoint: 'stored-response', pathModel: decodeURIComponent(stored[1]!), pathStream: false };
   }
   if (method === 'GET') {
     const geminiOnly = GEMINI_ONLY_MODELS.exec(path);

@@ -6,6 +6,7 @@ import { describeGroups } from './conformance/groups-conformance.ts';
 import { describeKeys } from './conformance/keys-conformance.ts';
 import { describeMigrations } from './conformance/migrations-conformance.ts';
 import { describePricesAndSettings } from './conformance/prices-settings-conformance.ts';
+import { describeStoredResponses } from './conformance/stored-responses-conformance.ts';
 import { describeUsage } from './conformance/usage-conformance.ts';
 import { describeUsageAggregate } from './conformance/usage-aggregate-conformance.ts';
 import { describeUsageSummary } from './conformance/usage-summary-conformance.ts';
@@ -42,6 +43,7 @@ export function runStoreConformance(name: string, createHarness: () => Promise<S
     describeUsage(context);
     describeUsageAggregate(context);
     describeUsageSummary(context);
+    describeStoredResponses(context);
     describeMigrations(context);
   });
 }

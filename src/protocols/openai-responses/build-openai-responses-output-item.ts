@@ -31,7 +31,16 @@ export interface ReasoningItem {
   encrypted_content?: string;
 }
 
-export type OutputItem = MessageItem | FunctionCallItem | ReasoningItem;
+export interface CustomToolCallItem {
+  id: string;
+  type: 'custom_tool_call';
+  status: ItemStatus;
+  call_id: string;
+  name: string;
+  input: string;
+}
+
+export type OutputItem = MessageItem | FunctionCallItem | CustomToolCallItem | ReasoningItem;
 
 export function outputTextPart(text: string): OutputTextPart {
   return { type: 'output_text', annotations: [], logprobs: [], text };
@@ -47,6 +56,10 @@ export function buildFunctionCallItem(
   status: ItemStatus,
 ): FunctionCallItem {
   return { id, type: 'function_call', status, arguments: call.arguments, call_id: call.callId, name: call.name };
+}
+
+export function buildCustomToolCallItem(id: string, call: { callId: string; name: string; input: string }, status: ItemStatus): CustomToolCallItem {
+  return { id, type: 'custom_tool_call', status, call_id: call.callId, name: call.name, input: call.input };
 }
 
 export function buildReasoningItem(id: string, text: string | undefined, encryptedContent?: string): ReasoningItem {

@@ -1,4 +1,6 @@
+import { customToolInput } from './custom-tool-calls.ts';
 import {
+  buildCustomToolCallItem,
   buildFunctionCallItem,
   buildMessageItem,
   buildReasoningItem,
@@ -25,6 +27,13 @@ export function closeOutputItem(state: ResponsesEncoderState, encryptedContent?:
       out += emitResponsesEvent(state, 'response.function_call_arguments.done', { ...where, name: item.name, arguments: item.text });
       done = buildFunctionCallItem(item.itemId, { callId: item.callId, name: item.name, arguments: item.text }, 'completed');
       break;
+    case 'custom_tool_call': {
+      const input = customToolInput(item.text);
+      if (input !== '') out += emitResponsesEvent(state, 'response.custom_tool_call_input.delta', { ...where, delta: input });
+      out += emitResponsesEvent(state, 'response.custom_tool_call_input.done', { ...where, input });
+      done = buildCustomToolCallItem(item.itemId, { callId: item.callId, name: item.name, input }, 'completed');
+      break;
+    }
     case 'reasoning':
       if (item.summaryOpen) {
         out += emitResponsesEvent(state, 'response.reasoning_summary_text.done', { ...where, summary_index: 0, text: item.text });
@@ -52,6 +61,8 @@ export function partialOutputItem(item: OpenOutputItem): OutputItem {
       return buildMessageItem(item.itemId, item.text, 'incomplete');
     case 'function_call':
       return buildFunctionCallItem(item.itemId, { callId: item.callId, name: item.name, arguments: item.text }, 'incomplete');
+    case 'custom_tool_call':
+      return buildCustomToolCallItem(item.itemId, { callId: item.callId, name: item.name, input: customToolInput(item.text) }, 'incomplete');
     case 'reasoning':
       return buildReasoningItem(item.itemId, item.text);
     default: {

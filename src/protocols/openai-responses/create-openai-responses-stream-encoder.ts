@@ -1,7 +1,7 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import { ensureIdPrefix } from '../openai-chat/ensure-id-prefix.ts';
-import type { StreamEncoder } from '../protocol-codec.ts';
+import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.ts';
 import { closeOutputItem } from './close-responses-output-item.ts';
 import { appendOutputItemDelta, openOutputItem } from './open-responses-output-item.ts';
 import { failResponsesStream, finishResponsesStream } from './end-responses-stream.ts';
@@ -13,8 +13,8 @@ import { createResponsesEncoderState, startResponsesStream } from './responses-e
  * done with its complete form, and a final response.completed/incomplete with every item.
  * The state lives in `responses-encoder-state.ts`; each event family has its own file.
  */
-export function createOpenAiResponsesStreamEncoder(context: RuntimeContext): StreamEncoder {
-  const state = createResponsesEncoderState(context);
+export function createOpenAiResponsesStreamEncoder(context: RuntimeContext, options: StreamEncoderOptions = {}): StreamEncoder {
+  const state = createResponsesEncoderState(context, options.customTools);
   return {
     push(event: StreamEvent): string {
       if (state.closed) return '';
@@ -30,7 +30,10 @@ export function createOpenAiResponsesStreamEncoder(context: RuntimeContext): Str
         case 'reasoning-start':
           return openOutputItem(state, event.id, 'reasoning');
         case 'tool-call-start':
-          return openOutputItem(state, event.id, 'function_call', { callId: event.callId, name: event.name });
+          return openOutputItem(state, event.id, state.customTools.has(event.name) ? 'custom_tool_call' : 'function_call', {
+            callId: event.callId,
+            name: event.name,
+          });
         case 'text-delta':
         case 'reasoning-delta':
           return appendOutputItemDelta(state, event.id, event.delta);

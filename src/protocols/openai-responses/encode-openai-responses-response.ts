@@ -3,15 +3,19 @@ import type { RuntimeContext } from '../../core/runtime-context.ts';
 import { ensureIdPrefix } from '../openai-chat/ensure-id-prefix.ts';
 import { buildOpenAiResponsesObject } from './build-openai-responses-object.ts';
 import {
+  buildCustomToolCallItem,
   buildFunctionCallItem,
   buildMessageItem,
   buildReasoningItem,
   type OutputItem,
 } from './build-openai-responses-output-item.ts';
 import { toOpenAiResponsesStatus } from './map-openai-responses-status.ts';
+import { customToolInput } from './custom-tool-calls.ts';
+import type { StreamEncoderOptions } from '../protocol-codec.ts';
 
 /** A canonical reply → the Response object. Item ids keep their OpenAI prefixes (msg_, fc_, rs_). */
-export function encodeOpenAiResponsesResponse(response: ChatResponse, context: RuntimeContext): Record<string, unknown> {
+export function encodeOpenAiResponsesResponse(response: ChatResponse, context: RuntimeContext, options: StreamEncoderOptions = {}): Record<string, unknown> {
+  const customTools = new Set(options.customTools);
   const output: OutputItem[] = [];
   for (const part of response.content) {
     const itemId = part.providerMetadata?.openai?.itemId;
@@ -30,7 +34,11 @@ export function encodeOpenAiResponsesResponse(response: ChatResponse, context: R
         );
         break;
       case 'tool-call':
-        output.push(buildFunctionCallItem(ensureIdPrefix(itemId ?? '', 'fc_', context), part, 'completed'));
+        output.push(
+          customTools.has(part.name)
+            ? buildCustomToolCallItem(ensureIdPrefix(itemId ?? '', 'ctc_', context), { ...part, input: customToolInput(part.arguments) }, 'completed')
+            : buildFunctionCallItem(ensureIdPrefix(itemId ?? '', 'fc_', context), part, 'completed'),
+        );
         break;
       default: {
         const unreachable: never = part;

@@ -10,19 +10,20 @@ import { encodeOpenAiResponsesRequest } from './encode-openai-responses-request.
 import { encodeOpenAiResponsesResponse } from './encode-openai-responses-response.ts';
 import { openAiResponsesPassthroughLane } from './openai-responses-passthrough-lane.ts';
 import { peekBody } from '../shared/peek-body.ts';
+import { peekCustomTools } from './custom-tool-calls.ts';
 
 /** OpenAI Responses (`POST /v1/responses`), the only protocol Codex CLI speaks. Errors share chat's shape. */
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',
   // Responses streams always end with the whole response, usage included.
-  peek: (input) => peekBody(input, () => true, 'input'),
+  peek: (input) => ({ ...peekBody(input, () => true, 'input'), ...peekCustomTools(input.body) }),
   passthrough: openAiResponsesPassthroughLane,
   decodeRequest: (input) => decodeOpenAiResponsesRequest(input),
   encodeRequest: (request) => encodeOpenAiResponsesRequest(request),
   decodeResponse: (body, context) => decodeOpenAiResponsesResponse(body, context),
-  encodeResponse: (response, context) => encodeOpenAiResponsesResponse(response, context),
+  encodeResponse: (response, context, options) => encodeOpenAiResponsesResponse(response, context, options),
   createStreamDecoder: (context) => createOpenAiResponsesStreamDecoder(context),
-  createStreamEncoder: (context) => createOpenAiResponsesStreamEncoder(context),
+  createStreamEncoder: (context, options) => createOpenAiResponsesStreamEncoder(context, options),
   createUsageTap: () => createOpenAiResponsesUsageTap(),
   encodeError: (error, requestId) => encodeOpenAiError(error, requestId),
   decodeError: (status, body) => decodeOpenAiError(status, body),

@@ -1,6 +1,32 @@
-import { buildFunctionCallItem, buildMessageItem, buildReasoningItem, outputTextPart } from './build-openai-responses-output-item.ts';
+import {
+  buildCustomToolCallItem,
+  buildFunctionCallItem,
+  buildMessageItem,
+  buildReasoningItem,
+  outputTextPart,
+  type OutputItem,
+} from './build-openai-responses-output-item.ts';
 import { closeOutputItem } from './close-responses-output-item.ts';
 import { emitResponsesEvent, startResponsesStream, type OpenOutputItem, type ResponsesEncoderState } from './responses-encoder-state.ts';
+
+const ITEM_ID_PREFIX: Record<OpenOutputItem['kind'], string> = { message: 'msg_', function_call: 'fc_', custom_tool_call: 'ctc_', reasoning: 'rs_' };
+
+function addedItem(current: OpenOutputItem): OutputItem {
+  switch (current.kind) {
+    case 'message':
+      return buildMessageItem(current.itemId, undefined, 'in_progress');
+    case 'function_call':
+      return buildFunctionCallItem(current.itemId, { callId: current.callId, name: current.name, arguments: '' }, 'in_progress');
+    case 'custom_tool_call':
+      return buildCustomToolCallItem(current.itemId, { callId: current.callId, name: current.name, input: '' }, 'in_progress');
+    case 'reasoning':
+      return buildReasoningItem(current.itemId, undefined);
+    default: {
+      const unreachable: never = current.kind;
+      return unreachable;
+    }
+  }
+}
 
 /** Block start → `output_item.added` (plus the message's empty `content_part`), closing any open item first. */
 export function openOutputItem(
@@ -10,7 +36,7 @@ export function openOutputItem(
   call?: { callId: string; name: string },
 ): string {
   let out = startResponsesStream(state) + closeOutputItem(state);
-  const prefix = kind === 'message' ? 'msg_' : kind === 'function_call' ? 'fc_' : 'rs_';
+  const prefix = ITEM_ID_PREFIX[kind];
   const current: OpenOutputItem = {
     blockId,
     kind,
@@ -22,12 +48,7 @@ export function openOutputItem(
     summaryOpen: false,
   };
   state.current = current;
-  const item =
-    kind === 'message'
-      ? buildMessageItem(current.itemId, undefined, 'in_progress')
-      : kind === 'function_call'
-        ? buildFunctionCallItem(current.itemId, { callId: current.callId, name: current.name, arguments: '' }, 'in_progress')
-        : buildReasoningItem(current.itemId, undefined);
+  const item = addedItem(current);
   state.output.push(item);
   out += emitResponsesEvent(state, 'response.output_item.added', { output_index: current.index, item });
   if (kind === 'message') {
@@ -52,6 +73,9 @@ export function appendOutputItemDelta(state: ResponsesEncoderState, blockId: str
       return emitResponsesEvent(state, 'response.output_text.delta', { ...where, content_index: 0, delta: text, logprobs: [] });
     case 'function_call':
       return emitResponsesEvent(state, 'response.function_call_arguments.delta', { ...where, delta: text });
+    case 'custom_tool_call':
+      // The arguments are JSON around the freeform input; it is sent whole when the call ends.
+      return '';
     case 'reasoning': {
       let out = '';
       if (!current.summaryOpen) {

@@ -7,7 +7,7 @@ import type { OutputItem } from './build-openai-responses-output-item.ts';
 /** The output item being streamed: at most one is open at a time. */
 export interface OpenOutputItem {
   blockId: string;
-  kind: 'message' | 'function_call' | 'reasoning';
+  kind: 'message' | 'function_call' | 'custom_tool_call' | 'reasoning';
   index: number;
   itemId: string;
   text: string;
@@ -32,10 +32,13 @@ export interface ResponsesEncoderState {
   /** Every item so far, in its latest form: the final response carries them all. */
   readonly output: OutputItem[];
   current: OpenOutputItem | undefined;
+  /** The client's custom (freeform) tool names. */
+  readonly customTools: ReadonlySet<string>;
 }
 
-export function createResponsesEncoderState(context: RuntimeContext): ResponsesEncoderState {
+export function createResponsesEncoderState(context: RuntimeContext, customTools: readonly string[] = []): ResponsesEncoderState {
   return {
+    customTools: new Set(customTools),
     context,
     sequence: 0,
     id: '',

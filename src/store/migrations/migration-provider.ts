@@ -4,6 +4,7 @@ import { operabilityAuditLogMigration } from './003-operability-audit-log.ts';
 import { accountsMigration } from './002-accounts.ts';
 import { portalSessionsMigration } from './007-portal-sessions.ts';
 import { cloudChannelSettingsMigration } from './006-clouds-channel-settings.ts';
+import { storedResponsesMigration } from './008-responses-stored-responses.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -15,6 +16,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '002-accounts': accountsMigration,
   '007-portal-sessions': portalSessionsMigration,
   '006-clouds-channel-settings': cloudChannelSettingsMigration,
+  '008-responses-stored-responses': storedResponsesMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

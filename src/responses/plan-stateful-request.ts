@@ -1,0 +1,113 @@
+import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
+import type { StoredResponse } from '../domain/stored-response.ts';
+import type { StatefulResponses } from './stateful-responses.ts';
+
+/** What a Responses request asks of the gateway's memory, and the body to relay for it. */
+export interface StatefulPlan {
+  /** The client's body, or (continuing a gateway-held chain) one whose `input` replays it. */
+  body: Record<string, unknown>;
+  /** The body differs from the client's: its raw text must not be forwarded. */
+  changed: boolean;
+  /** Keep this turn (`store` is true unless the client said false, as on OpenAI). */
+  store: boolean;
+  previousResponseId: string | null;
+  /** This turn's own input, as Responses items: what a gateway-held turn keeps. */
+  turnInput: unknown[];
+  /** The chain is kept by an OpenAI Responses upstream: only this channel and key can continue it. */
+  pin?: { channelId: string; upstreamKeyHash: string; responseId: string; model: string };
+}
+
+/**
+ * Resolves `previous_response_id` for one API key. A chain the gateway holds is replayed into
+ * `input` (earlier turns' input and output items, oldest first, then this turn's input) and
+ * `previous_response_id` is removed, so any upstream can serve the turn; a chain an OpenAI
+ * upstream holds is left as it is and pinned to that channel and key. Another key's id, an
+ * expired or deleted one, is "not found", exactly as OpenAI answers an unknown id.
+ */
+export async function planStatefulRequest(
+  responses: StatefulResponses,
+  keyId: string,
+  clientBody: Record<string, unknown>,
+  now: number,
+): Promise<StatefulPlan> {
+  const store = clientBody.store !== false;
+  const previousResponseId = readPreviousResponseId(clientBody);
+  const turnInput = inputItems(clientBody.input);
+  const body = clientBody;
+  const plan: StatefulPlan = { body, changed: false, store, previousResponseId, turnInput };
+  if (previousResponseId === null) return plan;
+
+  const previous = await responses.repository.find(previousResponseId, keyId, now);
+  if (!previous) throw previousNotFound(previousResponseId);
+  if (previous.holder === 'upstream') {
+    if (previous.channelId === null || previous.upstreamKeyHash === null) throw previousNotFound(previousResponseId);
+    return { ...plan, pin: { channelId: previous.channelId, upstreamKeyHash: previous.upstreamKeyHash, responseId: previous.id, model: previous.model } };
+  }
+
+  const chain = await readChain(responses, keyId, previous, now);
+  const input: unknown[] = [];
+  for (const turn of chain) input.push(...(turn.input ?? []), ...replayedOutput(turn.response));
+  input.push(...turnInput);
+  const { previous_response_id: _dropped, ...rest } = body;
+  return { ...plan, body: { ...rest, input }, changed: true };
+}
+
+/** The chain from its first turn to `last`, read by following `previousResponseId`. */
+async function readChain(responses: StatefulResponses, keyId: string, last: StoredResponse, now: number): Promise<StoredResponse[]> {
+  const chain = [last];
+  let turn = last;
+  while (turn.previousResponseId !== null) {
+    if (chain.length >= responses.maxChainTurns) {
+      throw invalidRequest(
+        `This conversation is longer than the ${responses.maxChainTurns} turns the gateway replays; start a new one, sending the history you need in input.`,
+        'previous_response_id',
+      );
+    }
+    const earlier = await responses.repository.find(turn.previousResponseId, keyId, now);
+    if (!earlier) throw previousNotFound(turn.previousResponseId, ' (an earlier turn of this conversation expired or was deleted)');
+    if (earlier.holder !== 'gateway') {
+      throw invalidRequest(
+        `Response '${earlier.id}', earlier in this conversation, is kept by the upstream that created it and cannot be replayed to another; continue that conversation with model "${earlier.model}".`,
+        'previous_response_id',
+      );
+    }
+    chain.push(earlier);
+    turn = earlier;
+  }
+  return chain.reverse();
+}
+
+/**
+ * A kept response's output, as input items for the next turn. Item ids are the gateway's own
+ * (an upstream never issued them), so message and call items go without them; reasoning items
+ * keep theirs with the sealed state they carry.
+ */
+function replayedOutput(response: Record<string, unknown> | null): unknown[] {
+  const output = response?.output;
+  if (!Array.isArray(output)) return [];
+  return output.map((item: unknown) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    const record = item as Record<string, unknown>;
+    if (record.type === 'reasoning') return record;
+    const { id: _id, ...rest } = record;
+    return rest;
+  });
+}
+
+function inputItems(input: unknown): unknown[] {
+  if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
+  return Array.isArray(input) ? input : [];
+}
+
+function readPreviousResponseId(body: Record<string, unknown>): string | null {
+  const value = body.previous_response_id;
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || value === '') {
+    throw invalidRequest("'previous_response_id' must be the id of an earlier response (a string like resp_…).", 'previous_response_id');
+  }
+  return value;
+}
+
+export function previousNotFound(id: string, why = ''): GatewayError {
+  return new GatewayError('previous_response_not_found', `Previous response with id '${id}' not found${why}.`, { param: 'previous_response_id' });
+}

@@ -1,0 +1,51 @@
+import type { JsonReply } from './json-reply.ts';
+
+type Json = Record<string, unknown>;
+
+/**
+ * What OpenAI keeps of Responses created with `store` on (the default): per API key (standing
+ * in for the organisation), so another key's id is unknown — 400 for `previous_response_id`,
+ * 404 for GET and DELETE, with OpenAI's own texts.
+ */
+export interface ResponsesMemory {
+  /** A refusal when `previous_response_id` names nothing this key stored. */
+  checkPrevious(key: string | undefined, body: unknown): JsonReply | undefined;
+  remember(key: string | undefined, body: unknown, response: Json): void;
+  answer(key: string | undefined, method: string, id: string): JsonReply;
+  /** Ids currently stored (tests). */
+  size(): number;
+}
+
+export function createResponsesMemory(): ResponsesMemory {
+  const stored = new Map<string, { key: string; response: Json }>();
+  const owned = (key: string | undefined, id: string) => {
+    const entry = stored.get(id);
+    return entry !== undefined && entry.key === (key ?? '') ? entry : undefined;
+  };
+  const openAiError = (status: number, message: string, param: string | null, code: string | null): JsonReply => ({
+    status,
+    body: { error: { message, type: 'invalid_request_error', param, code } },
+    headers: {},
+  });
+  return {
+    checkPrevious(key, body) {
+      const previous = typeof body === 'object' && body !== null ? (body as Json).previous_response_id : undefined;
+      if (typeof previous !== 'string' || owned(key, previous)) return undefined;
+      return openAiError(400, `Previous response with id '${previous}' not found.`, 'previous_response_id', 'previous_response_not_found');
+    },
+    remember(key, body, response) {
+      if (typeof body === 'object' && body !== null && (body as Json).store === false) return;
+      if (typeof response.id === 'string') stored.set(response.id, { key: key ?? '', response });
+    },
+    answer(key, method, id) {
+      const entry = owned(key, id);
+      if (!entry) return openAiError(404, `Response with id '${id}' not found.`, null, null);
+      if (method === 'DELETE') {
+        stored.delete(id);
+        return { status: 200, body: { id, object: 'response', deleted: true }, headers: {} };
+      }
+      return { status: 200, body: entry.response, headers: {} };
+    },
+    size: () => stored.size,
+  };
+}
