@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { GatewayError } from '../../core/gateway-error.ts';
+import { AccessTokenCache, type MintedToken } from './access-token-cache.ts';
 
 /** The audience Azure OpenAI accepts Entra ID tokens for. */
 export const AZURE_COGNITIVE_SCOPE = 'https://cognitiveservices.azure.com/.default';
@@ -19,13 +19,7 @@ export interface EntraApp {
   authorityHost: string;
 }
 
-interface CachedToken {
-  token: string;
-  renewAt: number;
-}
-
-const tokens = new Map<string, CachedToken>();
-const minting = new Map<string, Promise<CachedToken>>();
+const tokens = new AccessTokenCache(MAX_CACHED_APPS);
 
 /** An Azure channel secret is a resource key, or a JSON object naming an Entra ID app. */
 export function isEntraSecret(secret: string): boolean {
@@ -59,19 +53,7 @@ export function parseEntraApp(secret: string): EntraApp {
  * for one form POST.
  */
 export async function getEntraToken(secret: string, now: () => number = Date.now): Promise<string> {
-  const cacheKey = createHash('sha256').update(secret).digest('hex');
-  const cached = tokens.get(cacheKey);
-  if (cached && now() < cached.renewAt) return cached.token;
-  let pending = minting.get(cacheKey);
-  if (!pending) {
-    pending = mintToken(parseEntraApp(secret), now).finally(() => minting.delete(cacheKey));
-    minting.set(cacheKey, pending);
-  }
-  const minted = await pending;
-  tokens.delete(cacheKey);
-  if (tokens.size >= MAX_CACHED_APPS) tokens.delete(tokens.keys().next().value as string);
-  tokens.set(cacheKey, minted);
-  return minted.token;
+  return tokens.get(secret, now, () => mintToken(parseEntraApp(secret), now));
 }
 
 /** Forgets every cached token (tests; a rotated secret). */
@@ -79,7 +61,7 @@ export function clearEntraTokens(): void {
   tokens.clear();
 }
 
-async function mintToken(app: EntraApp, now: () => number): Promise<CachedToken> {
+async function mintToken(app: EntraApp, now: () => number): Promise<MintedToken> {
   const startedAt = now();
   const url = `${app.authorityHost}/${encodeURIComponent(app.tenantId)}/oauth2/v2.0/token`;
   const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: app.clientId, client_secret: app.clientSecret, scope: AZURE_COGNITIVE_SCOPE }).toString();

@@ -1,6 +1,7 @@
-import { createHash, createSign } from 'node:crypto';
+import { createSign } from 'node:crypto';
 import { request } from 'undici';
 import { GatewayError } from '../../core/gateway-error.ts';
+import { AccessTokenCache, type MintedToken } from './access-token-cache.ts';
 
 /** Google's scope for Vertex AI (and every other Cloud API). */
 const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
@@ -20,14 +21,7 @@ export interface ServiceAccount {
   tokenUri: string;
 }
 
-interface CachedToken {
-  token: string;
-  /** Epoch ms after which the token is renewed (its expiry less the margin). */
-  renewAt: number;
-}
-
-const tokens = new Map<string, CachedToken>();
-const minting = new Map<string, Promise<CachedToken>>();
+const tokens = new AccessTokenCache(MAX_CACHED_ACCOUNTS);
 
 /**
  * Reads a service-account key file (the JSON Google hands out). A channel secret that is not
@@ -63,19 +57,7 @@ export function parseServiceAccount(secret: string): ServiceAccount {
  * endpoint, ignoring `token_uri` (private or test endpoints), hence this small implementation.
  */
 export async function getServiceAccountToken(secret: string, now: () => number = Date.now): Promise<string> {
-  const cacheKey = createHash('sha256').update(secret).digest('hex');
-  const cached = tokens.get(cacheKey);
-  if (cached && now() < cached.renewAt) return cached.token;
-  let pending = minting.get(cacheKey);
-  if (!pending) {
-    pending = mintToken(parseServiceAccount(secret), now).finally(() => minting.delete(cacheKey));
-    minting.set(cacheKey, pending);
-  }
-  const minted = await pending;
-  tokens.delete(cacheKey);
-  if (tokens.size >= MAX_CACHED_ACCOUNTS) tokens.delete(tokens.keys().next().value as string);
-  tokens.set(cacheKey, minted);
-  return minted.token;
+  return tokens.get(secret, now, () => mintToken(parseServiceAccount(secret), now));
 }
 
 /** Forgets every cached token (tests; a rotated key). */
@@ -103,7 +85,7 @@ export function signAssertion(account: ServiceAccount, issuedAtSeconds: number):
   return `${unsigned}.${signature}`;
 }
 
-async function mintToken(account: ServiceAccount, now: () => number): Promise<CachedToken> {
+async function mintToken(account: ServiceAccount, now: () => number): Promise<MintedToken> {
   const startedAt = now();
   const assertion = signAssertion(account, Math.floor(startedAt / 1000));
   const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString();
