@@ -69,7 +69,14 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     console.log(`500 requests in ${elapsed.toFixed(0)} ms: ${served.length} served (${servedByA} by A, ${served.length - servedByA} by B)`);
     assert.equal(served.length, 100);
     assert.ok(servedByA > 0 && servedByA < 100, 'both instances served some');
-    assert.equal(replies.filter((reply) => reply.code === 'insufficient_balance').length, 400);
+    // Every refusal is the balance, or (when a Redis answer outlasts its 1 s timeout on a loaded
+    // box) a retryable 429: the shared counter is never bypassed for local state (issue 14).
+    const refusals = replies.filter((reply) => reply.status !== 200);
+    assert.deepEqual(
+      refusals.filter((reply) => reply.code !== 'insufficient_balance' && reply.code !== 'rate_limited'),
+      [],
+    );
+    assert.ok(refusals.filter((reply) => reply.code === 'insufficient_balance').length > 0);
 
     await waitFor(async () => (await settledSpend(created.id)) === 100 * COST, 'charges written');
     const key = await harness.admin(1, 'GET', `/keys/${created.id}`);
