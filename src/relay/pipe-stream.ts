@@ -4,7 +4,7 @@ import { cleanUpstreamText, redactSecrets } from '../core/redact-secrets.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
-import type { ProtocolCodec, ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
+import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import type { SseMessage } from '../sse/sse-message.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';

@@ -3,7 +3,7 @@ import type { Usage } from '../core/usage.ts';
 import { formatWarning } from '../core/warning.ts';
 import { getCodec, isClientProtocol } from '../protocols/codec-registry.ts';
 import type { Lease } from '../routing/channel-health.ts';
-import type { ProtocolId, StreamEncoderOptions, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
+import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { AttemptRace } from './attempt-race.ts';

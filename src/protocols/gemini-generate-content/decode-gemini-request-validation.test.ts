@@ -1,5 +1,4 @@
 import { describe, test } from 'node:test';
-import assert from 'node:assert/strict';
 import { assertInvalidRequest } from '../../../test/helpers/assert-invalid-request.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
 import { decodeGeminiRequest } from './decode-gemini-request.ts';

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { verifyPassword } from '../../access/hash-password.ts';
 import { diagnoseModel } from '../../access/diagnose-model.ts';
@@ -25,7 +25,7 @@ import {
   sameOrigin,
   setSessionCookie,
 } from './account-session-cookie.ts';
-import { planView, subscriptionView, userView } from './account-views.ts';
+import { subscriptionView, userView } from './account-views.ts';
 import { microsToUsd, usdToMicros } from './admin-views.ts';
 import { clientIpOf } from './authenticate-request.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
