@@ -59,6 +59,8 @@ export async function attemptChannel(
   input: RelayInput,
   channel: Channel,
   lease: Lease,
+  /** This attempt's signal: the request's, or its own when the race may stop it alone. */
+  signal: AbortSignal,
   abortRequest: () => void,
 ): Promise<AttemptReady | AttemptFailure> {
   const startedAt = deps.runtime.now();
@@ -80,7 +82,6 @@ export async function attemptChannel(
   });
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
   const base = { attempt, warnings: plan.warnings, upstreamModel, protocol };
-  const signal = input.signal;
 
   const fail = (failure: GatewayError, upstreamStatus: number | null): AttemptFailure => {
     let error = failure;

@@ -41,20 +41,16 @@ export interface RelayResult {
  * attempt's outcome feeds the channel's health.
  */
 export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
-  // One controller per request ends every upstream call: the client leaving, the total
-  // deadline, or a malformed stream. (AbortSignal.any plus AbortSignal.timeout cost ~10× more
-  // per request, and the timeout's timer outlived the request.)
-  const requestController = new AbortController();
-  const deadline = requestController.signal;
-  const abortRequest = () => requestController.abort();
-  if (input.signal.aborted) abortRequest();
-  input.signal.addEventListener('abort', abortRequest, { once: true });
+  // The request's one controller (input.controller) ends every upstream call: the client
+  // leaving, the total deadline, or a malformed stream. (AbortSignal.any plus
+  // AbortSignal.timeout cost ~10× more per request, and the timeout's timer outlived the request.)
+  const controller = input.controller;
+  const abortRequest = () => controller.abort();
   const deadlineTimer = setTimeout(abortRequest, deps.totalTimeoutMs);
   try {
-    return await relayAttempts(deps, input, deadline, abortRequest);
+    return await relayAttempts(deps, input, controller.signal, abortRequest);
   } finally {
     clearTimeout(deadlineTimer);
-    input.signal.removeEventListener('abort', abortRequest);
   }
 }
 
@@ -136,6 +132,10 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     }
 
     input.writer.writeHead(200, headers);
+    // Committed to a stream: nothing will retry it, so the request's body (and the upstream's
+    // copy of it) need not live as long as the stream does.
+    outcome.plan.body = '';
+    input.releaseRequest?.();
     deps.streams.open += 1;
     try {
       const streamed = await pipeStream({
@@ -156,7 +156,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
       noteUsageLosses(streamed.usage);
       noteReplyWarnings();
       // A client that went away, or a stream longer than the gateway carries, is not the channel's fault.
-      settleHealth(deps, channel, lease, outcome.startedAt, input.signal.aborted || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
+      settleHealth(deps, channel, lease, outcome.startedAt, input.writer.clientGone || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
       return finish({ ...base, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
     } finally {
       deps.streams.open -= 1;
