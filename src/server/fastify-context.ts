@@ -7,6 +7,8 @@ declare module 'fastify' {
     rawBody?: string;
     /** The key's holder, authenticated from the headers before the body was read (generation routes). */
     caller?: Caller;
+    /** The generation pipeline writes this request's access line (the response hook does not). */
+    loggedByPipeline: boolean;
   }
 
   interface FastifyContextConfig {
