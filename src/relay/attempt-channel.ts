@@ -175,7 +175,8 @@ export async function attemptChannel(
   }
   attempt.status = response.statusCode;
   attempt.latencyMs = deps.runtime.now() - startedAt;
-  return { ...base, kind: 'ready', plan, response, first, rest, startedAt, abort: abortRequest };
+  // One literal of a fixed shape (an object spread here showed as ~1.5 % of busy time in profiles).
+  return { attempt, warnings: plan.warnings, upstreamModel, protocol, kind: 'ready', plan, response, first, rest, startedAt, abort: abortRequest };
 }
 
 function reasoningRestore(

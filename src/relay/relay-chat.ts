@@ -58,15 +58,18 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
   const clientCodec = getCodec(input.clientProtocol);
   const attempts: UsageAttempt[] = [];
   const warnings = new Set<string>();
+  // Every result is one literal of the same shape (spreading the varying partial shapes made
+  // this a megamorphic object copy on every request).
   const finish = (partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>): RelayResult => ({
-    channel: undefined,
-    upstreamModel: undefined,
-    upstreamProtocol: undefined,
-    usage: undefined,
-    deliveredChars: 0,
+    status: partial.status,
+    error: partial.error,
+    channel: partial.channel,
+    upstreamModel: partial.upstreamModel,
+    upstreamProtocol: partial.upstreamProtocol,
+    usage: partial.usage,
+    deliveredChars: partial.deliveredChars ?? 0,
     warnings: [...warnings],
     attempts,
-    ...partial,
   });
 
   const race = new AttemptRace(deps, input, deadline, abortRequest, attempts, (list) => {
@@ -85,7 +88,6 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     const { channel, lease, outcome } = next;
 
     // Committed to this channel: from here on the client sees its reply.
-    const base = { channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol };
     input.onCommit?.({ channel, keyIndex: lease.keyIndex, apiKey: lease.apiKey, passthrough: outcome.plan.passthrough, protocol: outcome.plan.protocol });
     const upstreamCodec = getCodec(outcome.plan.protocol);
     const headers = replyHeaders(input, warnings, outcome.plan.stream);
@@ -128,7 +130,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         race.failedAfterCommit({ ...outcome, kind: 'failed', error: reply.error, retryable: true, failureClass: 'transient' });
         continue;
       }
-      return finish({ ...base, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage, deliveredChars: reply.deliveredChars });
+      return finish({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage, deliveredChars: reply.deliveredChars });
     }
 
     input.writer.writeHead(200, headers);
@@ -157,7 +159,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
       noteReplyWarnings();
       // A client that went away, or a stream longer than the gateway carries, is not the channel's fault.
       settleHealth(deps, channel, lease, outcome.startedAt, input.writer.clientGone || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
-      return finish({ ...base, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
+      return finish({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
     } finally {
       deps.streams.open -= 1;
     }
