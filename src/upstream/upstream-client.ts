@@ -52,7 +52,9 @@ export class UpstreamClient {
         path,
         method,
         headers: method === 'POST' ? { 'content-type': 'application/json', 'user-agent': 'switchyard/0.1', ...upstream.headers } : { 'user-agent': 'switchyard/0.1', ...upstream.headers },
-        ...(method === 'POST' ? { body: upstream.body } : {}),
+        // As bytes: undici keeps the body it was given (on its handler) and, for a string, a Buffer
+        // copy too (on its request), both until the reply ends; given a Buffer it keeps only that.
+        ...(method === 'POST' ? { body: Buffer.from(upstream.body) } : {}),
         signal: upstream.signal,
       });
     } catch (error) {
