@@ -36,8 +36,9 @@ export class ClientWriter {
     onClientGone?: () => void,
   ) {
     if (onClientGone) {
-      response.once('close', () => {
-        if (response.writableFinished) return;
+      // `on`, not `once` (a response closes once; `once` wraps the listener in two more objects).
+      response.on('close', () => {
+        if (response.writableFinished || this.clientGone) return;
         this.clientGone = true;
         onClientGone();
       });
