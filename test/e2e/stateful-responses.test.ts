@@ -60,6 +60,9 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
         const first = await create(client, { model: upstream.model, input: 'What is the capital of France?', instructions: 'Be brief.' }, stream);
         assert.match(first.id, /^resp_/);
         assert.equal(first.output_text, 'The capital of France is Paris.');
+        // The create reply says what happened: the gateway kept it (not the store:false of a stateless reply).
+        assert.equal((first as unknown as Json).store, true, 'the create reply says the turn was stored');
+        assert.equal(first.previous_response_id, null);
 
         // Retrievable as soon as the reply ended (the turn is kept before the last byte).
         const retrieved = await client.responses.retrieve(first.id);
@@ -70,6 +73,8 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
         harness.simulator.enqueue({ text: 'About 2.1 million people.' });
         const second = await create(client, { model: upstream.model, input: 'And its population?', previous_response_id: first.id }, stream);
         assert.equal(second.output_text, 'About 2.1 million people.');
+        assert.equal((second as unknown as Json).store, true);
+        assert.equal(second.previous_response_id, first.id, 'the create reply names the turn it continues');
         const upstreamText = lastGenerate().rawBody as string;
         const order = ['What is the capital of France?', 'The capital of France is Paris.', 'And its population?'].map((text) => upstreamText.indexOf(text));
         assert.ok(order.every((at) => at >= 0), `the whole conversation reached the upstream: ${upstreamText}`);
@@ -123,6 +128,7 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
   test('store: false keeps nothing', async () => {
     harness.simulator.enqueue({ text: 'forget me' });
     const response = await client.responses.create({ model: 'stateful-gemini', input: 'hi', store: false });
+    assert.equal((response as unknown as Json).store, false);
     await assert.rejects(client.responses.retrieve(response.id), (error: unknown) => error instanceof OpenAI.NotFoundError);
   });
 
