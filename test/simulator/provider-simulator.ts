@@ -201,7 +201,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
 
     const presented = presentedKey(route.protocol, headers, query);
     if (route.endpoint === 'stored-response') {
-      await writeJsonReply(response, { ...responsesMemory.answer(presented, method, route.pathModel ?? ''), headers: idHeaders }, undefined);
+      await writeJsonReply(response, { ...responsesMemory.answer(presented, method, route.pathModel ?? '', route.inputItems === true), headers: idHeaders }, undefined);
       return;
     }
     // Like the real APIs, reasoning state that does not check out is refused before any work.
