@@ -205,7 +205,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       return;
     }
     // Like the real APIs, reasoning state that does not check out is refused before any work.
-    const refused = checkReasoningRules(recorded, seal) ?? (route.protocol === 'openai-responses' && route.endpoint === 'generate' ? responsesMemory.checkPrevious(presented, body) : undefined);
+    const refused = checkReasoningRules(recorded, seal) ?? (route.protocol === 'openai-responses' && route.endpoint === 'generate' ? (responsesMemory.checkPrevious(presented, body) ?? responsesMemory.checkReferences(presented, body)) : undefined);
     if (refused !== undefined) {
       await writeJsonReply(response, reply(refused.status, refused.body), undefined);
       return;

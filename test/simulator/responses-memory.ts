@@ -10,6 +10,8 @@ type Json = Record<string, unknown>;
 export interface ResponsesMemory {
   /** A refusal when `previous_response_id` names nothing this key stored. */
   checkPrevious(key: string | undefined, body: unknown): JsonReply | undefined;
+  /** A refusal when an `item_reference` in `input` names no output item of a response this key stored. */
+  checkReferences(key: string | undefined, body: unknown): JsonReply | undefined;
   remember(key: string | undefined, body: unknown, response: Json): void;
   /** GET/DELETE of a response, or (`inputItems`) the list of its input items, one page of all of them. */
   answer(key: string | undefined, method: string, id: string, inputItems?: boolean): JsonReply;
@@ -33,6 +35,19 @@ export function createResponsesMemory(): ResponsesMemory {
       const previous = typeof body === 'object' && body !== null ? (body as Json).previous_response_id : undefined;
       if (typeof previous !== 'string' || owned(key, previous)) return undefined;
       return openAiError(400, `Previous response with id '${previous}' not found.`, 'previous_response_id', 'previous_response_not_found');
+    },
+    checkReferences(key, body) {
+      const input = typeof body === 'object' && body !== null ? (body as Json).input : undefined;
+      if (!Array.isArray(input)) return undefined;
+      for (const item of input) {
+        if (typeof item !== 'object' || item === null || (item as Json).type !== 'item_reference') continue;
+        const id = (item as Json).id;
+        const known = [...stored.values()].some(
+          (entry) => entry.key === (key ?? '') && Array.isArray(entry.response.output) && (entry.response.output as Json[]).some((output) => output.id === id),
+        );
+        if (!known) return openAiError(404, `Item with id '${String(id)}' not found.`, 'input', null);
+      }
+      return undefined;
     },
     remember(key, body, response) {
       if (typeof body === 'object' && body !== null && (body as Json).store === false) return;
