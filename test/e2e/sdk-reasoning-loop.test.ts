@@ -99,6 +99,10 @@ describe('SDK reasoning + tool loops across protocols (strict simulator)', { con
           const degraded = warnings.filter((warning) => DEGRADED.includes(warning) && !(lane === 'via Chat Completions' && warning === 'unsupported:reasoning_history'));
           assert.deepEqual(degraded, [], `no degraded turn (warnings: ${warnings.join(', ')})`);
           const recalled = warnings.includes('compatibility:reasoning_state_recalled');
+          if (client.name.endsWith('store on') && lane === '') {
+            // Its item_reference ids name items of turns the gateway kept: resolved there, not from the cache.
+            assert.ok(!recalled && !warnings.includes('unsupported:input.item_reference'), `references resolved (warnings: ${warnings.join(', ')})`);
+          }
           outcomes.set(id, ['pass', lane, recalled ? 'state recalled from the tool-call cache' : ''].filter(Boolean).join(', '));
         });
       }
