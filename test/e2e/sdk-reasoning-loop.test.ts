@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, type ModelMessage } from 'ai';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { RecordedRequest } from '../simulator/recorded-request.ts';
@@ -60,8 +62,6 @@ describe('SDK reasoning + tool loops across protocols (strict simulator)', { con
         harness.simulator.enqueue({ reasoning: { text: 'The tool answered; report it.' }, text: ANSWER });
       } else if (request.rawBody.includes(TOOL_NAME)) {
         harness.simulator.enqueue({ reasoning: { text: 'I should read notes.txt first.' }, toolCalls: [{ name: TOOL_NAME, arguments: { file: 'notes.txt' } }] });
-      } else {
-        harness.simulator.enqueue({ text: 'ok' });
       }
     });
   });
@@ -79,6 +79,21 @@ describe('SDK reasoning + tool loops across protocols (strict simulator)', { con
     }, 'the usage rows of the loop');
     return [...new Set(rows.flatMap((row) => (row.warnings ?? []) as string[]))];
   };
+
+  test('@ai-sdk/openai responses, store on: the earlier answer it refers to by id reaches a non-OpenAI upstream', async () => {
+    const key = await harness.addKey({ group: 'sdk-anthropic' });
+    const model = createOpenAI({ baseURL: `${harness.url}/v1`, apiKey: key.key }).responses(CLIENT_MODELS.openai);
+    const providerOptions = { openai: { reasoningEffort: 'high' } };
+    harness.simulator.enqueue({ reasoning: { text: 'Paris, obviously.' }, text: 'The capital of France is Paris.' });
+    const first = await generateText({ model, prompt: 'Capital of France?', providerOptions, maxRetries: 0 });
+    harness.simulator.enqueue({ text: 'About 2.1 million.' });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Capital of France?' }, ...first.response.messages, { role: 'user', content: 'Its population?' }];
+    const second = await generateText({ model, messages, providerOptions, maxRetries: 0 });
+    assert.equal(second.text, 'About 2.1 million.');
+    const upstream = harness.simulator.lastRequest()!;
+    assert.ok(upstream.rawBody.includes('The capital of France is Paris.'), `the earlier answer reached the upstream: ${upstream.rawBody}`);
+    assert.equal((upstream.body as Json).messages.at(-2).role, 'assistant');
+  });
 
   for (const stream of [false, true]) {
     for (const client of LOOP_CLIENTS) {
