@@ -30,6 +30,7 @@ import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
 import { createReasoningCache } from './reasoning/reasoning-cache.ts';
+import { startHourlyPruner } from './store/start-hourly-pruner.ts';
 import { startStoredResponsePruner } from './responses/stored-response-pruner.ts';
 import {
   DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
@@ -41,6 +42,8 @@ import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './relay/reply-limits.ts';
+
+const APPLIED_BATCH_RETENTION_MS = 7 * 86_400_000;
 
 export interface GatewayOptions {
   port: number;
@@ -180,6 +183,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     maxChainTurns: DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
   };
   const responsesPruner = startStoredResponsePruner({ repository: store.responses, now: runtime.now, logger, isLeader: leader });
+  // A charge batch can only be retried while the process that wrote it still runs; a week is ample.
+  const appliedBatchPruner = startHourlyPruner({
+    what: 'applied charge-batch ids',
+    prune: () => store.appliedBatches.pruneBefore(runtime.now() - APPLIED_BATCH_RETENTION_MS),
+    logger,
+    isLeader: leader,
+  });
   const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
   cluster.attach(snapshot, health);
   logCircuitTransitions(health, snapshot, logger);
@@ -277,6 +287,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await app.close();
         pruner.stop();
         responsesPruner.stop();
+        appliedBatchPruner.stop();
         await usageWriter.close();
         await access.close();
         await cluster.close();
