@@ -5,7 +5,20 @@ import type { SimulatorFinish, SimulatorUsage } from './simulator-script.ts';
 import type { TurnPlan } from './turn-plan.ts';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
-const PLACEHOLDER_SIGNATURE = 'c2ltdWxhdG9yLWJlZHJvY2stc2lnbmF0dXJl';
+
+// Claude on Bedrock signs each reasoning block over its text, as on Anthropic's API (the
+// reasoning rules verify it when it comes back); a scripted signature counts as issued.
+const signatures = new WeakMap<TurnPlan, string>();
+function signature(plan: TurnPlan): string {
+  const known = signatures.get(plan);
+  if (known !== undefined) return known;
+  const text = plan.reasoning?.text ?? '';
+  const scripted = plan.reasoning?.signature;
+  if (scripted !== undefined) plan.seal.registerScripted(scripted, text);
+  const issued = scripted ?? plan.seal.anthropicSignature(text);
+  signatures.set(plan, issued);
+  return issued;
+}
 
 function stopReason(finish: SimulatorFinish): string {
   switch (finish) {
@@ -45,7 +58,7 @@ function toolUseId(plan: TurnPlan, index: number): string {
 function renderBody(plan: TurnPlan): unknown {
   const content: unknown[] = [];
   if (plan.reasoning !== undefined) {
-    content.push({ reasoningContent: { reasoningText: { text: plan.reasoning.text, signature: plan.reasoning.signature ?? PLACEHOLDER_SIGNATURE } } });
+    content.push({ reasoningContent: { reasoningText: { text: plan.reasoning.text, signature: signature(plan) } } });
   }
   if (plan.text !== '') content.push({ text: plan.text });
   plan.toolCalls.forEach((call, index) => {
@@ -96,7 +109,7 @@ function renderStream(plan: TurnPlan, options: { omitTerminal: boolean }): Strea
   let index = 0;
   if (plan.reasoning !== undefined) {
     for (const text of plan.reasoning.chunks) emit('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { text } } });
-    emit('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { signature: plan.reasoning.signature ?? PLACEHOLDER_SIGNATURE } } });
+    emit('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { signature: signature(plan) } } });
     emit('contentBlockStop', { contentBlockIndex: index });
     index += 1;
   }
