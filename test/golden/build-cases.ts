@@ -2,6 +2,7 @@
 // case.json for every pair and case. Expected outputs (upstream-request.json, client-response.*)
 // come from `UPDATE_GOLDEN=1 node --import tsx --test test/golden/run-golden.test.ts`, to be read
 // and reviewed, never trusted blindly. Run: `node --import tsx test/golden/build-cases.ts`.
+// Bedrock's stream recordings are binary event-stream frames: read them with show-event-stream.ts.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
