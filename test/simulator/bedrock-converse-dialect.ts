@@ -1,5 +1,6 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { claudeSignature } from './anthropic-messages-dialect.ts';
 import type { Dialect, StreamRendering } from './dialect.ts';
 import type { SimulatorFinish, SimulatorUsage } from './simulator-script.ts';
 import type { TurnPlan } from './turn-plan.ts';
@@ -7,18 +8,8 @@ import type { TurnPlan } from './turn-plan.ts';
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
 // Claude on Bedrock signs each reasoning block over its text, as on Anthropic's API (the
-// reasoning rules verify it when it comes back); a scripted signature counts as issued.
-const signatures = new WeakMap<TurnPlan, string>();
-function signature(plan: TurnPlan): string {
-  const known = signatures.get(plan);
-  if (known !== undefined) return known;
-  const text = plan.reasoning?.text ?? '';
-  const scripted = plan.reasoning?.signature;
-  if (scripted !== undefined) plan.seal.registerScripted(scripted, text);
-  const issued = scripted ?? plan.seal.anthropicSignature(text);
-  signatures.set(plan, issued);
-  return issued;
-}
+// reasoning rules verify it when it comes back).
+const signature = claudeSignature;
 
 function stopReason(finish: SimulatorFinish): string {
   switch (finish) {

@@ -1,4 +1,5 @@
 import { eventFrame, exceptionFrame } from '../../simulator/bedrock-converse-dialect.ts';
+import { stopReason } from './anthropic-messages-reply.ts';
 import type { ReplySpec, ToolCallSpec } from './golden-cases.ts';
 import { json, splitArguments, splitText, type ReplyBuilder } from './recorded-reply.ts';
 
@@ -7,23 +8,6 @@ export const BEDROCK_REPLY_SIGNATURE = 'EqQBCkgIBxABGAIiQBedrockReasoningSignatu
 
 /** Bedrock's tool-use ids: `tooluse_` and 22 url-safe characters. */
 const toolUseId = (call: ToolCallSpec) => `tooluse_GoldenBedrockCall0${call.index + 1}xyzQ`;
-
-function stopReason(reply: ReplySpec): string {
-  switch (reply.finish) {
-    case 'stop':
-      return 'end_turn';
-    case 'stop-sequence':
-      return 'stop_sequence';
-    case 'length':
-      return 'max_tokens';
-    case 'tool-calls':
-      return 'tool_use';
-    default: {
-      const unreachable: never = reply.finish;
-      return unreachable;
-    }
-  }
-}
 
 /**
  * Claude's matched stop sequence, which Converse returns only when the request asked for it
