@@ -1,6 +1,7 @@
 import { createPublicKey, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import type { JsonReply } from './json-reply.ts';
 import type { RouteMatch } from './route-request.ts';
+import { checkConverseRequest } from './converse-request-rules.ts';
 import { verifySigV4 } from './verify-sigv4.ts';
 
 /**
@@ -228,17 +229,9 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
           // InvokeModel takes the model's native body; the embeddings dialect checks it per model.
           return { route: { protocol: 'bedrock-converse', endpoint: 'embed', pathModel: decodeURIComponent(bedrock[1]!), pathStream: false, embedding: 'bedrock-invoke' } };
         }
-        const body = request.body;
-        if (typeof body !== 'object' || body === null || !Array.isArray((body as Record<string, unknown>).messages)) {
-          return awsError(400, 'ValidationException', 'Malformed input request: #: required key [messages] not found, please reformat your input and try again.');
-        }
-        const roles = ((body as { messages: Array<{ role?: unknown }> }).messages).map((message) => message.role);
-        for (let index = 1; index < roles.length; index += 1) {
-          if (roles[index] === roles[index - 1]) {
-            return awsError(400, 'ValidationException', 'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.');
-          }
-        }
-        if (roles[0] !== 'user') return awsError(400, 'ValidationException', 'A conversation must start with a user message. Try again with a conversation that starts with a user message.');
+        // The body rules bedrock-runtime applies before any model sees the request (shared with the golden fake upstream).
+        const finding = checkConverseRequest(request.body);
+        if (finding !== undefined) return awsError(400, 'ValidationException', finding);
         return {
           route: { protocol: 'bedrock-converse', endpoint: 'generate', pathModel: decodeURIComponent(bedrock[1]!), pathStream: bedrock[2] === 'converse-stream' },
         };
