@@ -27,6 +27,7 @@ import { checkReasoningRules } from './reasoning-rules.ts';
 import { waitUnlessClosed } from './wait-unless-closed.ts';
 import { createResponsesMemory } from './responses-memory.ts';
 import { randomBytes } from 'node:crypto';
+import { createPromptCache } from './prompt-cache.ts';
 
 export interface ProviderSimulatorOptions {
   port?: number;
@@ -40,6 +41,11 @@ export interface ProviderSimulatorOptions {
   maxRecorded?: number;
   /** Serve Azure OpenAI, Vertex AI and Bedrock front doors with their own authentication. */
   clouds?: CloudOptions;
+  /**
+   * Simulate Anthropic prompt caching (`cache_control`) per presented key: a request's usage
+   * reports the cached prefix it read and the one it wrote, unless its script gives the usage.
+   */
+  promptCache?: boolean;
 }
 
 export interface ProviderSimulator {
@@ -135,6 +141,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   let defaultScript = EMPTY_SCRIPT;
   const seal = createReasoningSeal();
   const responsesMemory = createResponsesMemory();
+  const promptCache = options.promptCache ? createPromptCache(now) : undefined;
   // Response ids are unique across simulators, as real hosts' are (two channels, one gateway).
   const instanceTag = randomBytes(3).toString('hex');
   const cloud = createCloudFront(options.clouds ?? {}, now);
@@ -259,6 +266,14 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
         const dialect = DIALECTS[route.protocol];
         const createdSeconds = Math.floor(now() / 1000);
         const plan = planTurn(script, recorded, { model, sequenceId, createdSeconds, seal });
+        const cached = route.protocol === 'anthropic-messages' ? promptCache?.use(presented ?? '', body) : undefined;
+        if (cached) {
+          recorded.promptCache = cached;
+          if (script.usage === undefined) {
+            const cacheRead = Math.min(cached.read, plan.usage.input);
+            plan.usage = { ...plan.usage, cacheRead, cacheWrite: Math.min(cached.write, plan.usage.input - cacheRead) };
+          }
+        }
         if (route.protocol === 'openai-responses') responsesMemory.remember(presented, body, dialect.renderBody(plan) as Record<string, unknown>);
         if (!recorded.stream) {
           await writeJsonReply(response, reply(200, dialect.renderBody(plan)), fault);
