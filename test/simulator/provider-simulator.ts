@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { anthropicMessagesDialect } from './anthropic-messages-dialect.ts';
 import { bedrockConverseDialect } from './bedrock-converse-dialect.ts';
+import { bedrockInvokeDialect } from './bedrock-invoke-dialect.ts';
 import { createCloudFront, type CloudOptions } from './cloud-front.ts';
 import type { Dialect } from './dialect.ts';
 import { answerEmbeddings } from './embeddings-dialect.ts';
@@ -263,7 +264,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
         return;
       }
       case 'generate': {
-        const dialect = DIALECTS[route.protocol];
+        const dialect = route.bedrockInvoke ? bedrockInvokeDialect(DIALECTS[route.protocol]) : DIALECTS[route.protocol];
         const createdSeconds = Math.floor(now() / 1000);
         const plan = planTurn(script, recorded, { model, sequenceId, createdSeconds, seal });
         const cached = route.protocol === 'anthropic-messages' ? promptCache?.use(presented ?? '', body) : undefined;
