@@ -123,6 +123,7 @@ function summarise(label: string, conversations: TurnResult[][]): { anyRead: num
   let anyRead = 0;
   let fullRead = 0;
   let cached = 0;
+  let written = 0;
   let input = 0;
   let hops = 0;
   for (const results of conversations) {
@@ -131,13 +132,18 @@ function summarise(label: string, conversations: TurnResult[][]): { anyRead: num
     hops += results.slice(1).filter((result, index) => result.channel !== results[index]?.channel).length;
     for (const result of results) {
       cached += result.cacheRead;
+      written += result.cacheWrite;
       input += result.input;
     }
   }
   const turns = conversations.length * (TURNS - 1);
-  const summary = { anyRead, fullRead, cachedShare: Math.round((1000 * cached) / input) / 10, turns, hops };
+  const percent = (part: number) => Math.round((1000 * part) / input) / 10;
+  // Claude's prices relative to fresh input: a cache write costs 1.25x, a cache read 0.1x.
+  const cost = percent(input - cached - written + 1.25 * written + 0.1 * cached);
+  const summary = { anyRead, fullRead, cachedShare: percent(cached), turns, hops };
   console.log(
-    `${label}: turns 2-${TURNS} with a cache read ${anyRead}/${turns}, reading the whole previous turn ${fullRead}/${turns}, channel hops ${hops}/${turns}, input tokens read from cache ${summary.cachedShare}%`,
+    `${label}: turns 2-${TURNS} with a cache read ${anyRead}/${turns}, reading the whole previous turn ${fullRead}/${turns}, channel hops ${hops}/${turns}, ` +
+      `input tokens read from cache ${summary.cachedShare}%, written to cache ${percent(written)}%, input cost ${cost}% of uncached`,
   );
   return summary;
 }
