@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { createRuntime } from '../../src/create-runtime.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { startProviderSimulator, type ProviderSimulator } from '../simulator/provider-simulator.ts';
@@ -213,6 +214,55 @@ describe('conversation affinity: a 20-turn Anthropic conversation with cache_con
     assert.deepEqual(results[3]?.tried, [preferred, other]);
     assert.deepEqual(channels.slice(3), Array.from({ length: 7 }, () => other));
     assert.ok(results.slice(5).every((result) => result.cacheRead > 0), 'warm on the new channel from turn 6');
+  });
+
+  test('OpenAI clients: a Responses previous_response_id chain and a prompt_cache_key keep their channel against the shuffle', async () => {
+    const setup = withAffinity;
+    const model = 'gpt-affinity';
+    await setup.harness.addChannel({ provider: 'openai', models: [model], name: 'left-openai' });
+    await setup.harness.addChannel({ provider: 'openai', models: [model], name: 'right-openai', baseUrl: `${setup.right.url}/v1` });
+    const simulators = { left: setup.harness.simulator, right: setup.right };
+    const counts = () => Object.fromEntries(Object.entries(simulators).map(([name, sim]) => [name, sim.requests.filter((request) => request.model === model).length]));
+    const reached = (before: Record<string, number>) => {
+      const now = counts();
+      return Object.keys(now).filter((name) => (now[name] ?? 0) > (before[name] ?? 0));
+    };
+    const openai = new OpenAI({ baseURL: `${setup.harness.url}/v1`, apiKey: setup.key, maxRetries: 0 });
+    try {
+      // The shuffle alone would alternate channels turn by turn.
+      const chain: string[] = [];
+      let previous: string | undefined;
+      for (let index = 0; index < 6; index += 1) {
+        forcedRandom = index % 2 === 0 ? 0 : 0.999;
+        const before = counts();
+        const response = await openai.responses.create({ model, input: `step ${index}`, ...(previous === undefined ? {} : { previous_response_id: previous }) });
+        previous = response.id;
+        chain.push(...reached(before));
+      }
+      assert.equal(chain.length, 6);
+      assert.equal(new Set(chain).size, 1, `one channel for the chain: ${chain.join(' ')}`);
+
+      const keyed: string[] = [];
+      for (let index = 0; index < 6; index += 1) {
+        forcedRandom = index % 2 === 0 ? 0.999 : 0;
+        const before = counts();
+        await openai.chat.completions.create({ model, prompt_cache_key: 'session-42', messages: [{ role: 'user', content: `step ${index}` }] });
+        keyed.push(...reached(before));
+      }
+      assert.equal(keyed.length, 6);
+      assert.equal(new Set(keyed).size, 1, `one channel for the cache key: ${keyed.join(' ')}`);
+      // Without a key or chain the shuffle decides, as before.
+      const free: string[] = [];
+      for (const random of [0, 0.999]) {
+        forcedRandom = random;
+        const before = counts();
+        await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'no key' }] });
+        free.push(...reached(before));
+      }
+      assert.equal(new Set(free).size, 2);
+    } finally {
+      forcedRandom = undefined;
+    }
   });
 
   test("another key's conversation is not steered by this key's affinity", async () => {
