@@ -102,6 +102,18 @@ describe('Bedrock InvokeModel for Claude, from the Anthropic SDK', () => {
     assert.deepEqual(replayed[0], { type: 'thinking', thinking: thought?.type === 'thinking' ? thought.thinking : '', signature: thought?.type === 'thinking' ? thought.signature : '' });
   });
 
+  test("Bedrock's throttling on InvokeModel (AWS shape, 429) reaches the Anthropic client as Anthropic's rate-limit error", async () => {
+    harness.simulator.enqueue({ fault: { type: 'status', status: 429, message: 'Too many requests, please wait before trying again.' } });
+    const refused = await anthropic.messages.create({ model: 'bedrock-claude', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(refused instanceof Anthropic.APIError);
+    assert.equal(refused.status, 429);
+    assert.match(String(refused.message), /Too many requests/);
+    assert.match(harness.simulator.lastRequest()?.path ?? '', /\/invoke$/);
+  });
+
   test('other clients keep Converse; a wrongly signed request is refused as AWS refuses it', async () => {
     harness.simulator.enqueue({ text: 'converse reply' });
     const completion = await openai.chat.completions.create({ model: 'bedrock-claude', messages: [{ role: 'user', content: 'hi' }] });

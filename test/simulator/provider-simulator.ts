@@ -228,16 +228,18 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       return;
     }
     if (fault?.type === 'status') {
-      const failed = providerError(route.protocol, fault.status, fault.message);
+      // Bedrock answers InvokeModel failures in its own shape, whatever the model's body.
+      const errorProtocol = route.bedrockInvoke ? 'bedrock-converse' : route.protocol;
+      const failed = providerError(errorProtocol, fault.status, fault.message);
       const retry: Record<string, string> = {
         ...(fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) }),
-        ...errorHeaders(route.protocol, fault.status, fault.message),
+        ...errorHeaders(errorProtocol, fault.status, fault.message),
       };
       await writeJsonReply(response, reply(failed.status, failed.body, retry), undefined);
       return;
     }
     if (fault?.type === 'error-mid-stream' && !recorded.stream) {
-      const overloaded = overloadedError(route.protocol);
+      const overloaded = overloadedError(route.bedrockInvoke ? 'bedrock-converse' : route.protocol);
       await writeJsonReply(response, reply(overloaded.status, overloaded.body), undefined);
       return;
     }
