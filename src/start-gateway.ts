@@ -40,6 +40,7 @@ import {
 } from './responses/stateful-responses.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
+import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from './routing/conversation-affinity.ts';
 import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './relay/reply-limits.ts';
 
@@ -95,6 +96,8 @@ export interface GatewayOptions {
   responsesRetentionHours?: number;
   /** RESPONSES_MAX_TURN_BYTES: a larger turn is not kept (warning); default 4 MiB. */
   responsesMaxTurnBytes?: number;
+  /** AFFINITY_TTL_SECONDS: conversation affinity lasts this long after a conversation's last turn; default 3600, 0 turns it off. */
+  affinityTtlSeconds?: number;
   /** Shared counters; default Redis when `redisUrl` is set, else one in memory. */
   kv?: Kv;
   /** REDIS_URL: shared counters, pub/sub invalidation, shared circuits and the leader lock. */
@@ -190,6 +193,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger,
     isLeader: leader,
   });
+  const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
   const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
   cluster.attach(snapshot, health);
   logCircuitTransitions(health, snapshot, logger);
@@ -245,6 +249,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     runtime,
     logger,
     responses,
+    ...(affinityTtlMs > 0 ? { affinity: new ConversationAffinity(kv, affinityTtlMs) } : {}),
   });
   registerReadinessRoute(app, readiness);
   // While draining, keep-alive connections are let go after their response: a client's next

@@ -45,7 +45,9 @@ export const DEFAULT_AZURE_API_VERSIONS = ['2024-06-01', '2024-10-21', '2025-04-
 
 const AZURE_DEPLOYMENT = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/;
 const VERTEX_MODEL = /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|rawPredict|streamRawPredict|predict)$/i;
-const BEDROCK_MODEL = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/;
+const BEDROCK_MODEL = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/;
+/** Bedrock's Claude model ids: `anthropic.claude…`, cross-region profiles `us.anthropic.claude…`. */
+const BEDROCK_CLAUDE = /(^|[./:])anthropic\.claude/i;
 export const VERTEX_TOKEN_PATH = '/oauth2/token';
 const ENTRA_TOKEN = /^\/([^/]+)\/oauth2\/v2\.0\/token$/;
 const AZURE_SCOPE = 'https://cognitiveservices.azure.com/.default';
@@ -225,6 +227,19 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
           });
           if (refusal) return awsError(refusal.status, refusal.errorType, refusal.message);
         }
+        const bedrockModel = decodeURIComponent(bedrock[1]!);
+        if ((bedrock[2] === 'invoke' || bedrock[2] === 'invoke-with-response-stream') && BEDROCK_CLAUDE.test(bedrockModel)) {
+          // Claude's native body, as Bedrock checks it: its own anthropic_version, no model, no stream.
+          const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+          if (body.anthropic_version !== 'bedrock-2023-05-31') {
+            return awsError(400, 'ValidationException', 'Malformed input request: #/anthropic_version: bedrock-2023-05-31 is the only accepted value, please reformat your input and try again.');
+          }
+          for (const key of ['model', 'stream']) {
+            if (key in body) return awsError(400, 'ValidationException', `Malformed input request: #: extraneous key [${key}] is not permitted, please reformat your input and try again.`);
+          }
+          return { route: { protocol: 'anthropic-messages', endpoint: 'generate', pathModel: bedrockModel, pathStream: bedrock[2] === 'invoke-with-response-stream', bedrockInvoke: true } };
+        }
+        if (bedrock[2] === 'invoke-with-response-stream') return awsError(400, 'ValidationException', 'The model does not support streaming in this simulator.');
         if (bedrock[2] === 'invoke') {
           // InvokeModel takes the model's native body; the embeddings dialect checks it per model.
           return { route: { protocol: 'bedrock-converse', endpoint: 'embed', pathModel: decodeURIComponent(bedrock[1]!), pathStream: false, embedding: 'bedrock-invoke' } };

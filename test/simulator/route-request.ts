@@ -10,6 +10,8 @@ export interface RouteMatch {
   pathStream: boolean;
   /** For `embed`: which provider's embeddings wire format. */
   embedding?: SimEmbeddingWire;
+  /** Bedrock InvokeModel with a Claude model: Anthropic's body, streams wrapped in event-stream `chunk` frames. */
+  bedrockInvoke?: boolean;
 }
 
 const GEMINI_ACTION = /^\/(?:v1beta|v1|v1alpha)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/i;
