@@ -36,13 +36,22 @@ export interface GoldenPair {
 const CLIENTS: ProtocolId[] = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini-generate-content'];
 const UPSTREAM_KINDS: UpstreamProtocolId[] = ['openai-chat', 'anthropic-messages', 'gemini-generate-content', 'bedrock-converse'];
 
-/** Every client × every upstream kind, plus Responses → Responses through a Responses-capable OpenAI channel. */
+/**
+ * An Anthropic client never reaches the golden Bedrock channel's Claude through Converse: the
+ * gateway takes InvokeModel with Anthropic's own body for it (the native lane, see
+ * bedrock-channel.ts), which test/e2e/bedrock-invoke.test.ts covers against the simulator.
+ */
+const takesAnotherWire = (client: ProtocolId, upstream: UpstreamProtocolId) => client === 'anthropic-messages' && upstream === 'bedrock-converse';
+
+/** Every client × every upstream kind it reaches, plus Responses → Responses through a Responses-capable OpenAI channel. */
 export const GOLDEN_PAIRS: GoldenPair[] = CLIENTS.flatMap((client) =>
-  [...UPSTREAM_KINDS, ...(client === 'openai-responses' ? (['openai-responses'] as const) : [])].map((upstream) => ({
-    client,
-    upstream,
-    folder: `${client}__${upstream}`,
-  })),
+  [...UPSTREAM_KINDS, ...(client === 'openai-responses' ? (['openai-responses'] as const) : [])]
+    .filter((upstream) => !takesAnotherWire(client, upstream))
+    .map((upstream) => ({
+      client,
+      upstream,
+      folder: `${client}__${upstream}`,
+    })),
 );
 
 /** `text-basic` and `text-basic-stream`; a case with a single mode keeps its plain name. */

@@ -34,6 +34,13 @@ const BEDROCK_API_KEY = 'ABSKUmVhc29uaW5nTG9vcEJlZHJvY2tLZXk=';
 /** Upstreams where Claude signs its thinking; the thinking-on and thinking-off checks apply to both. */
 const CLAUDE_KINDS: ReadonlySet<string> = new Set(['anthropic-messages', 'bedrock-converse']);
 const thinkingOf = (kind: string, body: Record<string, any>) => (kind === 'bedrock-converse' ? body.additionalModelRequestFields?.thinking : body.thinking);
+/**
+ * The wire the gateway speaks upstream for a client: an Anthropic client reaches Claude on
+ * Bedrock through InvokeModel in Anthropic's own body (the native lane), every other client
+ * through Converse.
+ */
+const wireFor = (client: ProtocolId, upstream: (typeof UPSTREAMS)[number]): string =>
+  upstream.kind === 'bedrock-converse' && client === 'anthropic-messages' ? 'anthropic-messages' : upstream.kind;
 
 const DEGRADED = /thinking_disabled|thought_signature|reasoning_state|reasoning_history/;
 const FINAL = 'notes.txt says hello.';
@@ -101,7 +108,7 @@ describe('reasoning + tool loop across every protocol pair (strict simulator)', 
           assert.doesNotMatch(second.warnings.replace(upstream.kind === 'openai-chat' ? 'unsupported:reasoning_history' : '', ''), DEGRADED, 'nothing degraded');
           assert.match(readTurn(client, stream, second.text).text, /notes\.txt says hello/);
           if (CLAUDE_KINDS.has(upstream.kind)) {
-            assert.equal(thinkingOf(upstream.kind, second.upstreamBody)?.type, 'enabled', 'thinking stays on');
+            assert.equal(thinkingOf(wireFor(client, upstream), second.upstreamBody)?.type, 'enabled', 'thinking stays on');
           }
           if (upstream.kind === 'openai-responses') {
             assert.ok(second.upstreamBody.input.some((item: any) => item.type === 'reasoning' && typeof item.encrypted_content === 'string'));
@@ -114,7 +121,7 @@ describe('reasoning + tool loop across every protocol pair (strict simulator)', 
   // Recovery and degradation, on the streamed lane (the harder one) and the plain one.
   for (const upstream of UPSTREAMS.filter((candidate) => candidate.kind !== 'openai-chat')) {
     for (const client of CLIENTS) {
-      if (client === upstream.kind || !reaches(client, upstream)) continue;
+      if (client === wireFor(client, upstream) || !reaches(client, upstream)) continue;
       const stream = client.length % 2 === 0;
       test(`${client} → ${upstream.kind}: a client that drops the reasoning state is rescued by the tool-call cache`, async () => {
         const turn = await firstTurn(client, upstream.model, stream);
