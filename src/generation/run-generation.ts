@@ -15,6 +15,9 @@ import type { ClientWriter } from '../relay/client-writer.ts';
 import { relayChat } from '../relay/relay-chat.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
+import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
+import type { RelayCommit } from '../relay/relay-input.ts';
+import { openAffinityTurn, type AffinityTurnStep } from './open-affinity-turn.ts';
 import { openStatefulTurn, type StatefulTurn } from '../responses/open-stateful-turn.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import { decodeOnce } from './decode-once.ts';
@@ -30,6 +33,8 @@ export interface GenerationDeps extends AdmissionDeps {
   settings?: { revealOtherGroupModels?: boolean };
   /** Stateful Responses (`store`, `previous_response_id`); absent: the gateway keeps no turns. */
   responses?: StatefulResponses;
+  /** Conversation affinity (AFFINITY_TTL_SECONDS); absent: every turn is routed afresh. */
+  affinity?: ConversationAffinity;
 }
 
 /**
@@ -97,6 +102,21 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     }
     admission = await admitGeneration(deps, caller, model, decode);
     timing?.mark('admit');
+    let ordered = orderAttempts(channels, deps.runtime.random);
+    // A conversation the upstream keeps under one key is pinned already; affinity only orders the others.
+    let affinity: AffinityTurnStep | undefined;
+    if (deps.affinity && stateful?.pinnedKeyIndex === undefined) {
+      affinity = await openAffinityTurn(deps.affinity, codec, {
+        request: clientRequestInput(request, peek.stream),
+        scope: caller.key.id,
+        model,
+        channels: ordered,
+        logger: deps.logger,
+        requestId,
+      });
+      if (affinity) ordered = affinity.channels;
+    }
+    const onCommit = commitListener(stateful, affinity);
 
     const taken = connection.takeOver();
     writer = taken.writer;
@@ -115,7 +135,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
         ...(stateful ? { responseState: stateful.responseState } : {}),
       },
       publicModel: model,
-      channels: orderAttempts(channels, deps.runtime.random),
+      channels: ordered,
       forwardedHeaders: pickForwardedHeaders(request.credentials.headers),
       replyHeaders: { 'x-request-id': requestId, 'request-id': requestId },
       writer,
@@ -123,8 +143,11 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       reasoningScope: caller.key.id,
       ...(timing ? { timing } : {}),
       ...(stateful?.pinnedKeyIndex === undefined ? {} : { pinnedKeyIndex: stateful.pinnedKeyIndex }),
-      ...(stateful ? { onCommit: stateful.onCommit, carryReasoning: stateful.carryReasoning } : {}),
+      ...(affinity?.preferredKey === undefined ? {} : { preferredKey: affinity.preferredKey }),
+      ...(stateful ? { carryReasoning: stateful.carryReasoning } : {}),
+      ...(onCommit ? { onCommit } : {}),
     });
+    affinity?.settle(result, stateful?.responseId());
 
     if (result.error) writeErrorReply(writer, route.protocol, result.error, requestId);
     const settled = admission;
@@ -143,6 +166,16 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     if (writer === undefined) throw error;
     writeErrorReply(writer, route.protocol, error, requestId);
   }
+}
+
+/** The relay's commit goes to the stateful turn and to affinity, whichever are on. */
+function commitListener(stateful: StatefulTurn | undefined, affinity: AffinityTurnStep | undefined): ((commit: RelayCommit) => void) | undefined {
+  if (!stateful) return affinity?.onCommit;
+  if (!affinity) return stateful.onCommit;
+  return (commit) => {
+    stateful.onCommit(commit);
+    affinity.onCommit(commit);
+  };
 }
 
 function clientRequestInput(request: GenerationRequest, stream: boolean | undefined): ClientRequestInput {

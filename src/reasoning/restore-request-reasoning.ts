@@ -1,13 +1,13 @@
 import type { AssistantContentPart, AssistantMessage, ChatRequest, Message, ReasoningPart } from '../core/chat-request.ts';
 import type { Warning } from '../core/warning.ts';
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { EnvelopeSealer, ReasoningState } from './reasoning-envelope.ts';
 import { looksLikeEnvelope } from './reasoning-envelope.ts';
 import { takeCarriedValues } from './reasoning-slots.ts';
 
 export interface ReasoningRestoreContext {
   sealer: EnvelopeSealer;
-  upstream: ProtocolId;
+  upstream: UpstreamProtocolId;
   channelId: string;
   /** Envelopes the gateway kept under tool-call ids (for clients that dropped theirs). */
   recall?: (callId: string) => string | undefined;

@@ -2,8 +2,8 @@ import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { Warning } from '../core/warning.ts';
 import type { UpstreamTarget } from '../channels/channel-adapter.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
-import { getCodec, isClientProtocol } from '../protocols/codec-registry.ts';
-import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
+import { getCodec } from '../protocols/codec-registry.ts';
+import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import { eventStreamToSse } from '../upstream/event-stream-to-sse.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import { classifyFailure, type FailureClass } from '../routing/classify-failure.ts';
@@ -75,8 +75,8 @@ export async function attemptChannel(
     upstreamModel,
     decodeClientRequest: input.decodeClientRequest,
     runtime: deps.runtime,
-    // Reasoning envelopes exist only for wire formats a client can speak back (not Converse).
-    ...(deps.reasoning && isClientProtocol(protocol) ? { reasoning: reasoningRestore(deps.reasoning, input, channel, protocol) } : {}),
+    // Converse included: Claude on Bedrock signs its thinking, sealed for clients like any upstream's.
+    ...(deps.reasoning ? { reasoning: reasoningRestore(deps.reasoning, input, channel, protocol) } : {}),
   });
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
   const base = { attempt, warnings: plan.warnings, upstreamModel, protocol };
@@ -181,7 +181,7 @@ function reasoningRestore(
   reasoning: NonNullable<RelayDeps['reasoning']>,
   input: RelayInput,
   channel: Channel,
-  protocol: ProtocolId,
+  protocol: UpstreamProtocolId,
 ): ReasoningRestoreContext {
   const scope = input.reasoningScope;
   return {

@@ -138,7 +138,12 @@ export class AttemptRace {
 
   #start(): void {
     const channel = this.#queue.shift() as Channel;
-    const lease = this.deps.health.acquire(channel, this.input.publicModel, this.input.pinnedKeyIndex);
+    const preferred = this.input.preferredKey;
+    const lease = this.deps.health.acquire(channel, {
+      model: this.input.publicModel,
+      ...(this.input.pinnedKeyIndex === undefined ? {} : { onlyKeyIndex: this.input.pinnedKeyIndex }),
+      ...(preferred?.channelId === channel.id ? { preferKeyIndex: preferred.keyIndex } : {}),
+    });
     if (!lease) {
       this.attempts.push({ channelId: channel.id, channelName: channel.name, status: null, errorCode: 'circuit_open', latencyMs: 0 });
       return;

@@ -50,6 +50,8 @@ export interface StatefulTurn {
   onCommit(commit: RelayCommit): void;
   /** Reply-side warnings (a turn that could not be kept), for the usage row. */
   readonly warnings: string[];
+  /** The id of the response the client received, once its reply is whole. */
+  responseId(): string | undefined;
 }
 
 /**
@@ -111,6 +113,10 @@ export async function openStatefulTurn(responses: StatefulResponses, input: Stat
       committed = commit;
     },
     warnings,
+    responseId() {
+      const id = capture.result()?.id;
+      return typeof id === 'string' ? id : undefined;
+    },
   };
 }
 

@@ -27,4 +27,6 @@ export interface RecordedRequest {
   model: string | undefined;
   stream: boolean;
   receivedAt: number;
+  /** With `promptCache` on: the prompt-cache tokens this Anthropic request read and wrote. */
+  promptCache?: { read: number; write: number };
 }

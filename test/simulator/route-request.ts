@@ -12,6 +12,8 @@ export interface RouteMatch {
   embedding?: SimEmbeddingWire;
   /** For `stored-response`: `GET …/{id}/input_items` rather than the response itself. */
   inputItems?: boolean;
+  /** Bedrock InvokeModel with a Claude model: Anthropic's body, streams wrapped in event-stream `chunk` frames. */
+  bedrockInvoke?: boolean;
 }
 
 const GEMINI_ACTION = /^\/(?:v1beta|v1|v1alpha)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/i;
