@@ -128,7 +128,12 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       ...(request.rawBody === undefined || stateful?.changed ? {} : { rawBody: request.rawBody }),
       decodeClientRequest: decode,
       stream: peek.stream,
-      encoderOptions: { ...request.encoderOptions, includeUsage: peek.includeUsage, ...(peek.customTools ? { customTools: peek.customTools } : {}) },
+      encoderOptions: {
+        ...request.encoderOptions,
+        includeUsage: peek.includeUsage,
+        ...(peek.customTools ? { customTools: peek.customTools } : {}),
+        ...(stateful ? { responseState: stateful.responseState } : {}),
+      },
       publicModel: model,
       channels: ordered,
       forwardedHeaders: pickForwardedHeaders(request.credentials.headers),

@@ -62,6 +62,16 @@ export interface StreamEncoderOptions {
   format?: 'sse' | 'json-array';
   /** OpenAI Responses: tools the client declared freeform (`type: "custom"`); their calls go back as custom tool calls. */
   customTools?: readonly string[];
+  /**
+   * OpenAI Responses: the request's state, echoed in the response object as OpenAI does: `store`
+   * (true when the gateway keeps the turn) and `previous_response_id`. Absent: `false` and `null`.
+   */
+  responseState?: ResponseStateEcho;
+}
+
+export interface ResponseStateEcho {
+  store: boolean;
+  previousResponseId: string | null;
 }
 
 /**

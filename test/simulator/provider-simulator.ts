@@ -209,11 +209,11 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
 
     const presented = presentedKey(route.protocol, headers, query);
     if (route.endpoint === 'stored-response') {
-      await writeJsonReply(response, { ...responsesMemory.answer(presented, method, route.pathModel ?? ''), headers: idHeaders }, undefined);
+      await writeJsonReply(response, { ...responsesMemory.answer(presented, method, route.pathModel ?? '', route.inputItems === true), headers: idHeaders }, undefined);
       return;
     }
     // Like the real APIs, reasoning state that does not check out is refused before any work.
-    const refused = checkReasoningRules(recorded, seal) ?? (route.protocol === 'openai-responses' && route.endpoint === 'generate' ? responsesMemory.checkPrevious(presented, body) : undefined);
+    const refused = checkReasoningRules(recorded, seal) ?? (route.protocol === 'openai-responses' && route.endpoint === 'generate' ? (responsesMemory.checkPrevious(presented, body) ?? responsesMemory.checkReferences(presented, body)) : undefined);
     if (refused !== undefined) {
       await writeJsonReply(response, reply(refused.status, refused.body), undefined);
       return;

@@ -203,6 +203,8 @@ function checkResponses(body: Json, seal: ReasoningSeal): ErrorReply | undefined
 
   const reasoningIds = new Set<string>();
   for (const item of input) {
+    // A stored item referenced by id stands for the item itself (checked against what was stored).
+    if (item.type === 'item_reference' && typeof item.id === 'string') reasoningIds.add(item.id);
     if (item.type !== 'reasoning') continue;
     if (typeof item.id === 'string') reasoningIds.add(item.id);
     const encrypted = item.encrypted_content;
