@@ -16,7 +16,7 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
 import type { ReasoningRecall } from './reasoning-recall.ts';
-import type { ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import { takesReasoningStateBack, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 
 interface AttemptBase {
   attempt: UsageAttempt;
@@ -83,8 +83,8 @@ export async function attemptChannel(
     ...(restore ? { reasoning: restore } : {}),
   };
   const passthrough = takesPassthroughLane(planInput);
-  if (restore && recall && !passthrough) {
-    // One kv round trip per request, before the first translated attempt encodes its body.
+  if (restore && recall && !passthrough && takesReasoningStateBack(protocol)) {
+    // One kv round trip per request, before the first translated attempt that could use it encodes its body.
     const kept = await recall();
     if (kept.size > 0) restore.recall = (callId) => kept.get(callId);
   }

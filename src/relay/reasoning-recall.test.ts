@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { getCodec } from '../protocols/codec-registry.ts';
+import type { ProtocolId } from '../protocols/protocol-codec.ts';
 import { ChannelHealth } from '../routing/channel-health.ts';
 import type { Channel } from '../domain/channel.ts';
 import { createMemoryKv } from '../kv/create-memory-kv.ts';
@@ -88,12 +89,12 @@ function setUp(kv: Kv, script: Array<[string, () => UpstreamResponse]>) {
     retryStatuses: new Set([429, 500, 502, 503, 504, 529]), maxAttempts: 3, totalTimeoutMs: 5_000, maxRetryWaitMs: 0, keepAliveMs: 60_000,
     reasoning: { sealer: createEnvelopeSealer('test-secret'), cache: createReasoningCache({ kv, logger: pino({ level: 'silent' }) }) },
   };
-  const relay = async (body: Record<string, unknown>, channels: Channel[], scope = 'key-1') => {
+  const relay = async (body: Record<string, unknown>, channels: Channel[], scope = 'key-1', clientProtocol: ProtocolId = 'openai-chat') => {
     const client = fakeClient();
     const input: RelayInput = {
-      requestId: 'req_1', clientProtocol: 'openai-chat', body, rawBody: JSON.stringify(body),
+      requestId: 'req_1', clientProtocol, body, rawBody: JSON.stringify(body),
       decodeClientRequest: () => {
-        const decoded = getCodec('openai-chat').decodeRequest({ body }, createFixedRuntime());
+        const decoded = getCodec(clientProtocol).decodeRequest({ body }, createFixedRuntime());
         return { request: decoded.value, warnings: decoded.warnings };
       },
       stream: false, encoderOptions: {}, publicModel: 'public-model', channels, forwardedHeaders: {}, replyHeaders: {},
@@ -154,10 +155,22 @@ test('another API key recalls nothing; a kv that fails recalls nothing; both deg
   assert.equal(reads.length, 2);
 });
 
-test('the passthrough lane never looks anything up', async () => {
+test('the passthrough lane, and a Chat upstream (which takes no reasoning back), never look anything up', async () => {
   const { kv, reads } = countingKv();
-  const { relay } = setUp(kv, [['gpt.test', () => fakeUpstreamResponse(200, chatReply)]]);
-  const { result } = await relay(secondBody, [gpt]);
-  assert.equal(result.status, 200);
+  const { relay } = setUp(kv, [
+    ['gpt.test', () => fakeUpstreamResponse(200, chatReply)],
+    ['gpt.test', () => fakeUpstreamResponse(200, chatReply)],
+  ]);
+  assert.equal((await relay(secondBody, [gpt])).result.status, 200);
+  // A Responses client on a Chat channel is translated, and still has nothing to recall there.
+  const responsesBody = {
+    model: 'public-model',
+    input: [
+      { role: 'user', content: 'What does notes.txt say?' },
+      { type: 'function_call', call_id: 'toolu_1', name: 'read_file', arguments: '{"path":"notes.txt"}' },
+      { type: 'function_call_output', call_id: 'toolu_1', output: 'hello' },
+    ],
+  };
+  assert.equal((await relay(responsesBody, [gpt], 'key-1', 'openai-responses')).result.status, 200);
   assert.deepEqual(reads, []);
 });
