@@ -210,7 +210,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     maxRetryWaitMs: 3_000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     replyLimits: options.replyLimits ?? DEFAULT_REPLY_LIMITS,
-    reasoning: { sealer: createEnvelopeSealer(secretKey), cache: createReasoningCache({ now: runtime.now }) },
+    reasoning: { sealer: createEnvelopeSealer(secretKey), cache: createReasoningCache({ kv, logger }) },
     ...(options.firstByteDeadline === false ? {} : { firstByte: firstByteDeadlines(options.firstByteDeadline) }),
   };
   const metrics = new GatewayMetrics({ streams, health, snapshot });

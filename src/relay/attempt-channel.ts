@@ -14,8 +14,9 @@ import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-clie
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
-import { planUpstreamRequest, type UpstreamPlan } from './upstream-plan.ts';
-import type { ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
+import type { ReasoningRecall } from './reasoning-recall.ts';
+import { takesReasoningStateBack, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 
 interface AttemptBase {
   attempt: UsageAttempt;
@@ -60,12 +61,15 @@ export async function attemptChannel(
   channel: Channel,
   lease: Lease,
   abortRequest: () => void,
+  /** The request's tool-call reasoning cache look-up (shared by its attempts); absent: none. */
+  recall?: ReasoningRecall,
 ): Promise<AttemptReady | AttemptFailure> {
   const startedAt = deps.runtime.now();
   const adapter = getChannelAdapter(channel.provider);
   const upstreamModel = resolveUpstreamModel(channel, input.publicModel);
   const protocol = adapter.selectProtocol(channel, input.clientProtocol, upstreamModel);
-  const plan = planUpstreamRequest({
+  const restore = deps.reasoning ? reasoningRestore(deps.reasoning, input, channel, protocol) : undefined;
+  const planInput: PlanInput = {
     clientProtocol: input.clientProtocol,
     upstreamProtocol: protocol,
     upstreamCodec: getCodec(protocol),
@@ -76,8 +80,15 @@ export async function attemptChannel(
     decodeClientRequest: input.decodeClientRequest,
     runtime: deps.runtime,
     // Converse included: Claude on Bedrock signs its thinking, sealed for clients like any upstream's.
-    ...(deps.reasoning ? { reasoning: reasoningRestore(deps.reasoning, input, channel, protocol) } : {}),
-  });
+    ...(restore ? { reasoning: restore } : {}),
+  };
+  const passthrough = takesPassthroughLane(planInput);
+  if (restore && recall && !passthrough && takesReasoningStateBack(protocol)) {
+    // One kv round trip per request, before the first translated attempt that could use it encodes its body.
+    const kept = await recall();
+    if (kept.size > 0) restore.recall = (callId) => kept.get(callId);
+  }
+  const plan = planUpstreamRequest(planInput, passthrough);
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
   const base = { attempt, warnings: plan.warnings, upstreamModel, protocol };
   const signal = input.signal;
@@ -183,13 +194,11 @@ function reasoningRestore(
   channel: Channel,
   protocol: UpstreamProtocolId,
 ): ReasoningRestoreContext {
-  const scope = input.reasoningScope;
   return {
     sealer: reasoning.sealer,
     upstream: protocol,
     channelId: channel.id,
     keepRaw: input.clientProtocol === protocol,
-    ...(scope === undefined ? {} : { recall: (callId: string) => reasoning.cache.recall(scope, callId) }),
   };
 }
 

@@ -6,6 +6,7 @@ import type { Lease } from '../routing/channel-health.ts';
 import { attemptChannel, type AttemptFailure, type AttemptReady } from './attempt-channel.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
+import type { ReasoningRecall } from './reasoning-recall.ts';
 
 /** What the race gives the relay: an attempt to commit to, or why there is none. */
 export type RaceResult =
@@ -64,6 +65,8 @@ export class AttemptRace {
     private readonly abortRequest: () => void,
     private readonly attempts: UsageAttempt[],
     private readonly noteWarnings: (warnings: readonly Warning[]) => void,
+    /** The request's tool-call reasoning cache look-up, shared by all its attempts. */
+    private readonly recall?: ReasoningRecall,
   ) {
     this.#queue = [...input.channels];
   }
@@ -171,7 +174,7 @@ export class AttemptRace {
       settled: undefined as unknown as Promise<Event>,
       late: undefined,
     };
-    running.settled = attemptChannel(this.deps, { ...this.input, signal: controller.signal }, channel, lease, this.abortRequest).then(
+    running.settled = attemptChannel(this.deps, { ...this.input, signal: controller.signal }, channel, lease, this.abortRequest, this.recall).then(
       (outcome): Event => {
         clearTimeout(running.timer);
         return { type: 'settled', running, outcome };

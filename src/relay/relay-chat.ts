@@ -12,6 +12,7 @@ import { nameReplyModel, nameStreamModel } from './name-reply-model.ts';
 import { isReplyTooLarge } from './reply-limits.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
+import { reasoningRecall } from './reasoning-recall.ts';
 import { sendReply } from './send-reply.ts';
 import type { Warning } from '../core/warning.ts';
 import type { ChatResponse } from '../core/chat-response.ts';
@@ -75,9 +76,17 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     ...partial,
   });
 
-  const race = new AttemptRace(deps, input, deadline, abortRequest, attempts, (list) => {
-    for (const warning of list) warnings.add(formatWarning(warning));
-  });
+  const race = new AttemptRace(
+    deps,
+    input,
+    deadline,
+    abortRequest,
+    attempts,
+    (list) => {
+      for (const warning of list) warnings.add(formatWarning(warning));
+    },
+    reasoningRecall(deps, input),
+  );
   for (;;) {
     if (deadline.aborted) break;
     // The next attempt to commit to: channels in order, first-byte deadlines and hedging (attempt-race.ts).

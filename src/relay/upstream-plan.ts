@@ -37,10 +37,8 @@ export interface PlanInput {
  * with only what the protocol's passthrough lane rewrites (the model, usage reporting); on
  * the translated lane the client's request, decoded once, is encoded for the upstream.
  */
-export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
-  // A body carrying the gateway's reasoning envelopes (from a turn another provider served)
-  // must be unwrapped, never forwarded: the upstream would refuse them as corrupt signatures.
-  if (input.clientProtocol === input.upstreamProtocol && !carriesEnvelopes(input)) {
+export function planUpstreamRequest(input: PlanInput, passthrough = takesPassthroughLane(input)): UpstreamPlan {
+  if (passthrough) {
     // The translated lane's decoder applies this rule; the passthrough lane never decodes, so
     // it applies the same one here rather than forwarding a 100k-level body to the upstream.
     assertJsonDepth(input.clientBody);
@@ -73,6 +71,16 @@ export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
     stream: input.stream,
     warnings,
   };
+}
+
+/**
+ * Whether the client's body goes out on the passthrough lane (decided once per attempt; the
+ * relay asks first, to look up kept reasoning state only for translated attempts). A body
+ * carrying the gateway's reasoning envelopes (from a turn another provider served) must be
+ * unwrapped, never forwarded: the upstream would refuse them as corrupt signatures.
+ */
+export function takesPassthroughLane(input: PlanInput): boolean {
+  return input.clientProtocol === input.upstreamProtocol && !carriesEnvelopes(input);
 }
 
 /** Envelopes are whole JSON string values, so the marker follows a quote (base64 inside images never starts one). */
