@@ -114,6 +114,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     logRetentionDays: config.logRetentionDays,
     responsesRetentionHours: config.responsesRetentionHours,
     responsesMaxTurnBytes: config.responsesMaxTurnBytes,
+    affinityTtlSeconds: config.affinityTtlSeconds,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],
     // Workers: the primary applied it already.

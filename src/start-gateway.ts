@@ -30,6 +30,7 @@ import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
 import { createReasoningCache } from './reasoning/reasoning-cache.ts';
+import { startHourlyPruner } from './store/start-hourly-pruner.ts';
 import { startStoredResponsePruner } from './responses/stored-response-pruner.ts';
 import {
   DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
@@ -39,8 +40,11 @@ import {
 } from './responses/stateful-responses.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
+import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from './routing/conversation-affinity.ts';
 import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './relay/reply-limits.ts';
+
+const APPLIED_BATCH_RETENTION_MS = 7 * 86_400_000;
 
 export interface GatewayOptions {
   port: number;
@@ -92,6 +96,8 @@ export interface GatewayOptions {
   responsesRetentionHours?: number;
   /** RESPONSES_MAX_TURN_BYTES: a larger turn is not kept (warning); default 4 MiB. */
   responsesMaxTurnBytes?: number;
+  /** AFFINITY_TTL_SECONDS: conversation affinity lasts this long after a conversation's last turn; default 3600, 0 turns it off. */
+  affinityTtlSeconds?: number;
   /** Shared counters; default Redis when `redisUrl` is set, else one in memory. */
   kv?: Kv;
   /** REDIS_URL: shared counters, pub/sub invalidation, shared circuits and the leader lock. */
@@ -180,6 +186,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     maxChainTurns: DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
   };
   const responsesPruner = startStoredResponsePruner({ repository: store.responses, now: runtime.now, logger, isLeader: leader });
+  // A charge batch can only be retried while the process that wrote it still runs; a week is ample.
+  const appliedBatchPruner = startHourlyPruner({
+    what: 'applied charge-batch ids',
+    prune: () => store.appliedBatches.pruneBefore(runtime.now() - APPLIED_BATCH_RETENTION_MS),
+    logger,
+    isLeader: leader,
+  });
+  const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
   const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
   cluster.attach(snapshot, health);
   logCircuitTransitions(health, snapshot, logger);
@@ -196,7 +210,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     maxRetryWaitMs: 3_000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     replyLimits: options.replyLimits ?? DEFAULT_REPLY_LIMITS,
-    reasoning: { sealer: createEnvelopeSealer(secretKey), cache: createReasoningCache({ now: runtime.now }) },
+    reasoning: { sealer: createEnvelopeSealer(secretKey), cache: createReasoningCache({ kv, logger }) },
     ...(options.firstByteDeadline === false ? {} : { firstByte: firstByteDeadlines(options.firstByteDeadline) }),
   };
   const metrics = new GatewayMetrics({ streams, health, snapshot });
@@ -235,6 +249,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     runtime,
     logger,
     responses,
+    ...(affinityTtlMs > 0 ? { affinity: new ConversationAffinity(kv, affinityTtlMs) } : {}),
   });
   registerReadinessRoute(app, readiness);
   // While draining, keep-alive connections are let go after their response: a client's next
@@ -277,6 +292,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await app.close();
         pruner.stop();
         responsesPruner.stop();
+        appliedBatchPruner.stop();
         await usageWriter.close();
         await access.close();
         await cluster.close();

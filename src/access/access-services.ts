@@ -50,8 +50,8 @@ export function createAccessServices(input: {
   slotLeaseMs?: number;
 }): AccessServices {
   const charges = new ChargeWriter(input.store.keys, input.logger);
-  const walletCharges = new ChargeWriter({ applyCharges: (batch) => input.store.users.applyCharges(batch) }, input.logger);
-  const subscriptionUsage = new ChargeWriter({ applyCharges: (batch) => input.store.subscriptions.applyUsage(batch) }, input.logger);
+  const walletCharges = new ChargeWriter({ applyCharges: (batch, batchId) => input.store.users.applyCharges(batch, batchId) }, input.logger);
+  const subscriptionUsage = new ChargeWriter({ applyCharges: (batch, batchId) => input.store.subscriptions.applyUsage(batch, batchId) }, input.logger);
   const balances = new BalanceMeter({
       kv: input.kv,
       charges,

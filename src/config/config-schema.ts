@@ -60,6 +60,8 @@ export interface Config {
   responsesRetentionHours: number;
   /** A Responses turn larger than this (input + response, UTF-8 bytes) is not kept. */
   responsesMaxTurnBytes: number;
+  /** Conversation affinity lasts this long after a conversation's last turn (seconds); 0 turns it off. */
+  affinityTtlSeconds: number;
 }
 
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
@@ -203,6 +205,7 @@ export const envSchema = z.object({
   MAX_UPSTREAM_EVENT_BYTES: integer({ min: 65_536, max: 2 ** 31, fallback: DEFAULT_REPLY_LIMITS.maxEventBytes }),
   MAX_UPSTREAM_REPLY_BYTES: integer({ min: 65_536, max: 2 ** 40, fallback: DEFAULT_REPLY_LIMITS.maxReplyBytes }),
   RESERVE_OUTPUT_TOKENS: integer({ min: 1, max: 10_000_000, fallback: DEFAULT_RESERVED_OUTPUT_TOKENS }),
+  AFFINITY_TTL_SECONDS: integer({ min: 0, max: 7 * 86_400, fallback: 3_600 }),
   RESPONSES_RETENTION_HOURS: integer({ min: 1, max: 8_760, fallback: 720 }),
   RESPONSES_MAX_TURN_BYTES: integer({ min: 1_024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
   STRICT_PRICING: raw.transform((value, context) => {

@@ -14,8 +14,10 @@ import type { ClientRequestInput } from '../protocols/protocol-codec.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
 import { relayChat } from '../relay/relay-chat.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
-import type { RelayInput } from '../relay/relay-input.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
+import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
+import type { RelayCommit, RelayInput } from '../relay/relay-input.ts';
+import { openAffinityTurn, type AffinityTurnStep } from './open-affinity-turn.ts';
 import { openStatefulTurn, type StatefulTurn } from '../responses/open-stateful-turn.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import { DecodeOnce } from './decode-once.ts';
@@ -31,6 +33,8 @@ export interface GenerationDeps extends AdmissionDeps {
   settings?: { revealOtherGroupModels?: boolean };
   /** Stateful Responses (`store`, `previous_response_id`); absent: the gateway keeps no turns. */
   responses?: StatefulResponses;
+  /** Conversation affinity (AFFINITY_TTL_SECONDS); absent: every turn is routed afresh. */
+  affinity?: ConversationAffinity;
 }
 
 /**
@@ -98,6 +102,21 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     }
     admission = await admitGeneration(deps, caller, model, shared.decode);
     timing?.mark('admit');
+    let ordered = orderAttempts(channels, deps.runtime.random);
+    // A conversation the upstream keeps under one key is pinned already; affinity only orders the others.
+    let affinity: AffinityTurnStep | undefined;
+    if (deps.affinity && stateful?.pinnedKeyIndex === undefined) {
+      affinity = await openAffinityTurn(deps.affinity, codec, {
+        request: clientRequestInput(request, peek.stream),
+        scope: caller.key.id,
+        model,
+        channels: ordered,
+        logger: deps.logger,
+        requestId,
+      });
+      if (affinity) ordered = affinity.channels;
+    }
+    const onCommit = commitListener(stateful, affinity);
 
     // The request's one AbortController: the client leaving, the relay's total deadline or a
     // malformed stream ends every upstream call of the request through it.
@@ -111,9 +130,14 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       ...(request.rawBody === undefined || stateful?.changed ? {} : { rawBody: request.rawBody }),
       decodeClientRequest: shared.decode,
       stream: peek.stream,
-      encoderOptions: { ...request.encoderOptions, includeUsage: peek.includeUsage, ...(peek.customTools ? { customTools: peek.customTools } : {}) },
+      encoderOptions: {
+        ...request.encoderOptions,
+        includeUsage: peek.includeUsage,
+        ...(peek.customTools ? { customTools: peek.customTools } : {}),
+        ...(stateful ? { responseState: stateful.responseState } : {}),
+      },
       publicModel: model,
-      channels: orderAttempts(channels, deps.runtime.random),
+      channels: ordered,
       forwardedHeaders: pickForwardedHeaders(request.credentials.headers),
       replyHeaders: { 'x-request-id': requestId, 'request-id': requestId },
       writer,
@@ -121,7 +145,9 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       reasoningScope: caller.key.id,
       ...(timing ? { timing } : {}),
       ...(stateful?.pinnedKeyIndex === undefined ? {} : { pinnedKeyIndex: stateful.pinnedKeyIndex }),
-      ...(stateful ? { onCommit: stateful.onCommit, carryReasoning: stateful.carryReasoning } : {}),
+      ...(affinity?.preferredKey === undefined ? {} : { preferredKey: affinity.preferredKey }),
+      ...(stateful ? { carryReasoning: stateful.carryReasoning } : {}),
+      ...(onCommit ? { onCommit } : {}),
     };
     // A stateful turn keeps its request to store it; otherwise, once a stream is committed, no
     // attempt can need the client's request again, and a long stream should not hold it (with
@@ -143,6 +169,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       };
     }
     const result = await relayChat(deps.relay, relayInput);
+    affinity?.settle(result, stateful?.responseId());
 
     if (result.error) writeErrorReply(writer, route.protocol, result.error, requestId);
     const settled = admission;
@@ -165,6 +192,16 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
 
 /** What a request's body reads as once released (nothing reads it then). */
 const RELEASED_BODY: Record<string, unknown> = Object.freeze({});
+
+/** The relay's commit goes to the stateful turn and to affinity, whichever are on. */
+function commitListener(stateful: StatefulTurn | undefined, affinity: AffinityTurnStep | undefined): ((commit: RelayCommit) => void) | undefined {
+  if (!stateful) return affinity?.onCommit;
+  if (!affinity) return stateful.onCommit;
+  return (commit) => {
+    stateful.onCommit(commit);
+    affinity.onCommit(commit);
+  };
+}
 
 function clientRequestInput(request: GenerationRequest, stream: boolean | undefined): ClientRequestInput {
   return {

@@ -180,6 +180,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       run(() => primary.acquireLease(key, holder, leaseOptions), (kv) => kv.acquireLease(key, holder, leaseOptions)),
     // A lease taken in Redis before an outage and given back during it simply expires there.
     releaseLease: (key, holder) => run(() => primary.releaseLease(key, holder), (kv) => kv.releaseLease(key, holder)),
+    getTexts: (keys) => run(() => primary.getTexts(keys), (kv) => kv.getTexts(keys)),
+    setTexts: (keys, value, ttlMs) => run(() => primary.setTexts(keys, value, ttlMs), (kv) => kv.setTexts(keys, value, ttlMs)),
     async close() {
       if (probe !== undefined) clearInterval(probe);
       redis.off('ready', onReady);

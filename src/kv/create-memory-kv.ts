@@ -9,13 +9,24 @@ interface Entry {
 /** Sweep expired entries every this many writes, so idle window keys do not pile up. */
 const SWEEP_EVERY_WRITES = 10_000;
 
+/** Text entries kept at most (conversation affinity); past it the least recently written goes. */
+export const DEFAULT_MAX_TEXT_ENTRIES = 100_000;
+
+interface TextEntry {
+  value: string;
+  expiresAt: number;
+}
+
 /**
  * The single-process `Kv`. Each method runs to completion synchronously inside its promise,
  * so check-and-change is atomic without locks (Node runs one callback at a time).
  */
-export function createMemoryKv(options: { now?: () => number } = {}): Kv {
+export function createMemoryKv(options: { now?: () => number; maxTextEntries?: number } = {}): Kv {
   const now = options.now ?? Date.now;
+  const maxTextEntries = options.maxTextEntries ?? DEFAULT_MAX_TEXT_ENTRIES;
   const entries = new Map<string, Entry>();
+  // Insertion order is write order (a write deletes first), so the first entry is the stalest.
+  const texts = new Map<string, TextEntry>();
   const leases = new Map<string, Map<string, number>>();
   let writes = 0;
 
@@ -72,6 +83,7 @@ export function createMemoryKv(options: { now?: () => number } = {}): Kv {
     async delete(key) {
       entries.delete(key);
       leases.delete(key);
+      texts.delete(key);
     },
 
     async acquireLease(key, holder, leaseOptions) {
@@ -94,9 +106,36 @@ export function createMemoryKv(options: { now?: () => number } = {}): Kv {
       if (held.size === 0) leases.delete(key);
     },
 
+    async getTexts(keys) {
+      const time = now();
+      return keys.map((key) => {
+        const entry = texts.get(key);
+        if (entry === undefined) return undefined;
+        if (entry.expiresAt <= time) {
+          texts.delete(key);
+          return undefined;
+        }
+        return entry.value;
+      });
+    },
+
+    async setTexts(keys, value, ttlMs) {
+      const expiresAt = now() + ttlMs;
+      for (const key of keys) {
+        texts.delete(key);
+        texts.set(key, { value, expiresAt });
+      }
+      while (texts.size > maxTextEntries) {
+        const oldest = texts.keys().next();
+        if (oldest.done === true) break;
+        texts.delete(oldest.value);
+      }
+    },
+
     async close() {
       entries.clear();
       leases.clear();
+      texts.clear();
     },
   };
 }

@@ -115,6 +115,21 @@ export function createRedisKv(redis: Redis, options: RedisKvOptions = {}): Kv {
       await client.zrem(prefix + key, holder);
     },
 
+    async getTexts(keys) {
+      if (keys.length === 0) return [];
+      const values = await client.mget(...keys.map((key) => prefix + key));
+      return values.map((value) => (value === null ? undefined : value));
+    },
+
+    async setTexts(keys, value, ttlMs) {
+      if (keys.length === 0) return;
+      const pipeline = client.pipeline();
+      for (const key of keys) pipeline.set(prefix + key, value, 'PX', ttlMs);
+      const results = await pipeline.exec();
+      const failed = results?.find(([error]) => error !== null);
+      if (failed) throw failed[0];
+    },
+
     async close() {
       // The connection belongs to whoever opened it (it also carries pub/sub and locks).
     },

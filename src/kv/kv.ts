@@ -36,7 +36,8 @@ export interface KvLeaseOptions {
  *
  * Values are integers (micro-USD, tokens, requests). One process uses `createMemoryKv()`;
  * several instances share a Redis implementation that must pass `test/kv/kv-conformance.ts`
- * (each method maps to one Lua script or one command: GET, SET NX PX, a bounded INCRBY, DEL).
+ * (each method maps to one Lua script or one command: GET, SET NX PX, a bounded INCRBY, DEL,
+ * MGET, and SET PX in one pipeline).
  */
 export interface Kv {
   /** The stored value, or undefined when absent or expired. */
@@ -56,5 +57,13 @@ export interface Kv {
   acquireLease(key: string, holder: string, options: KvLeaseOptions): Promise<KvAdjustResult>;
   /** Gives a lease back; a lease that has expired or is unknown is ignored. */
   releaseLease(key: string, holder: string): Promise<void>;
+  /**
+   * Short text values (conversation affinity: which channel and key served a conversation),
+   * read in one round trip: one entry per key, undefined when absent or expired. Text keys live
+   * beside the counters but are never adjusted.
+   */
+  getTexts(keys: readonly string[]): Promise<Array<string | undefined>>;
+  /** Stores `value` under every key, each expiring `ttlMs` from now (a later write renews it). */
+  setTexts(keys: readonly string[], value: string, ttlMs: number): Promise<void>;
   close(): Promise<void>;
 }

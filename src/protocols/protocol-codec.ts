@@ -62,6 +62,16 @@ export interface StreamEncoderOptions {
   format?: 'sse' | 'json-array';
   /** OpenAI Responses: tools the client declared freeform (`type: "custom"`); their calls go back as custom tool calls. */
   customTools?: readonly string[];
+  /**
+   * OpenAI Responses: the request's state, echoed in the response object as OpenAI does: `store`
+   * (true when the gateway keeps the turn) and `previous_response_id`. Absent: `false` and `null`.
+   */
+  responseState?: ResponseStateEcho;
+}
+
+export interface ResponseStateEcho {
+  store: boolean;
+  previousResponseId: string | null;
 }
 
 /**
@@ -93,6 +103,32 @@ export interface RequestPeek {
   missingField: string | undefined;
   /** OpenAI Responses: the names of the client's custom (freeform) tools, when it declared any. */
   customTools?: readonly string[];
+}
+
+/**
+ * What a client request says about the conversation it belongs to, so later turns can stay on
+ * the channel and upstream key whose prompt cache holds it. Raw material only: the router hashes
+ * it (codecs do no crypto) and scopes it to the API key. Read only when affinity is on.
+ */
+export interface AffinityHint {
+  /**
+   * Names the whole conversation, best first (OpenAI `prompt_cache_key` / `user`, Anthropic
+   * `metadata.user_id`, Gemini `cachedContent`): looked up and recorded at every turn.
+   */
+  conversationKeys: string[];
+  /**
+   * Prompt caching by prefix (Anthropic `cache_control`): the cacheable content as blocks in the
+   * provider's cache order (tools, system, messages), each serialised without its breakpoint
+   * marker so a breakpoint that moves does not change the content, and the indexes of the blocks
+   * that carry a breakpoint (ascending). A turn continues whichever earlier turn's prefix it
+   * starts with.
+   */
+  cachePrefix?: { blocks: string[]; breakpoints: number[] };
+  /**
+   * The protocol chains turns by response id (OpenAI Responses): `previous` is the id this turn
+   * continues, when it names one; the turn itself is recorded under its own response id.
+   */
+  responseChain?: { previous: string | undefined };
 }
 
 export interface PassthroughBodyInput {
@@ -152,6 +188,8 @@ export interface ProtocolCodec {
   readonly id: UpstreamProtocolId;
   /** Reads model, stream and include-usage from a client body without decoding it. */
   peek(input: ClientRequestInput): RequestPeek;
+  /** Reads what names the request's conversation (conversation affinity); client protocols only. */
+  affinityHint?(input: ClientRequestInput): AffinityHint | undefined;
   readonly passthrough: PassthroughLane;
   decodeRequest(input: ClientRequestInput, context: RuntimeContext): Decoded<ChatRequest>;
   encodeRequest(request: ChatRequest, context: RuntimeContext): Decoded<UpstreamRequestOutput>;

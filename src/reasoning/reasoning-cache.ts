@@ -1,52 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Kv } from '../kv/kv.ts';
+
+/** How long a turn's envelope stays recallable after the reply that issued it. */
+export const DEFAULT_REASONING_CACHE_TTL_MS = 60 * 60 * 1000;
+
 /**
  * The server-side fallback for clients that drop opaque reasoning (OpenAI Chat clients without
  * `reasoning_details`, Responses clients without `include`): the turn's envelope under each of
- * its tool-call ids, scoped by API key so one key can never pick up another's. Bounded in
- * entries (oldest evicted first) and in time. One per process: with several instances behind
- * a balancer a client may land elsewhere, so the envelope in the client's own slot is the
- * primary path and this is the safety net.
+ * its tool-call ids, scoped by API key so one key can never pick up another's. It lives in the
+ * shared kv, so with several instances (Redis) a turn served by one instance is rescued on
+ * another; bounded in entries by the kv (the memory kv keeps its newest `maxTextEntries` texts)
+ * and in time by a TTL. The values are the sealed envelopes the client would have carried:
+ * HMAC'd and bound to the upstream protocol and channel that issued them, so the kv never holds
+ * a provider's raw signature and a value moved to another key or channel is refused on opening.
+ *
+ * The cache is a safety net, never a reason to fail: a write is not waited for, and a kv that
+ * fails (or answers too slowly) on a read means "nothing recalled", which degrades the turn the
+ * way a client that dropped everything does.
  */
 export interface ReasoningCache {
-  remember(scope: string, callIds: string[], envelope: string): void;
-  recall(scope: string, callId: string): string | undefined;
-  readonly size: number;
+  /** Keeps `envelope` under each call id for `scope`; returns at once and never throws. */
+  remember(scope: string, callIds: readonly string[], envelope: string): void;
+  /** The envelopes kept under these call ids for `scope`, in one kv round trip; absent ones are left out. */
+  recall(scope: string, callIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }
 
 export interface ReasoningCacheOptions {
-  maxEntries?: number;
+  kv: Kv;
   ttlMs?: number;
-  now?: () => number;
+  logger?: Logger;
 }
 
-export function createReasoningCache(options: ReasoningCacheOptions = {}): ReasoningCache {
-  const maxEntries = options.maxEntries ?? 20_000;
-  const ttlMs = options.ttlMs ?? 60 * 60 * 1000;
-  const now = options.now ?? Date.now;
-  // A Map iterates in insertion order, so the first key is always the oldest entry.
-  const entries = new Map<string, { envelope: string; expiresAt: number }>();
-  const keyOf = (scope: string, callId: string) => `${scope}\u0000${callId}`;
+export function createReasoningCache(options: ReasoningCacheOptions): ReasoningCache {
+  const { kv, logger } = options;
+  const ttlMs = options.ttlMs ?? DEFAULT_REASONING_CACHE_TTL_MS;
   return {
     remember(scope, callIds, envelope) {
-      const expiresAt = now() + ttlMs;
-      for (const callId of callIds) {
-        const key = keyOf(scope, callId);
-        entries.delete(key);
-        entries.set(key, { envelope, expiresAt });
-        while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      if (callIds.length === 0) return;
+      const keys = callIds.map((callId) => reasoningCacheKey(scope, callId));
+      const failed = (error: unknown) => logger?.warn({ err: error }, 'could not keep reasoning state in the kv; clients that drop it lose it for this turn');
+      try {
+        kv.setTexts(keys, envelope, ttlMs).catch(failed);
+      } catch (error) {
+        failed(error);
       }
     },
-    recall(scope, callId) {
-      const key = keyOf(scope, callId);
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.expiresAt <= now()) {
-        entries.delete(key);
-        return undefined;
+    async recall(scope, callIds) {
+      const found = new Map<string, string>();
+      const unique = [...new Set(callIds)];
+      if (unique.length === 0) return found;
+      let values: Array<string | undefined>;
+      try {
+        values = await kv.getTexts(unique.map((callId) => reasoningCacheKey(scope, callId)));
+      } catch (error) {
+        logger?.warn({ err: error }, 'could not read reasoning state from the kv; the turn goes on as if the client had dropped it');
+        return found;
       }
-      return entry.envelope;
-    },
-    get size() {
-      return entries.size;
+      unique.forEach((callId, index) => {
+        const value = values[index];
+        if (value !== undefined) found.set(callId, value);
+      });
+      return found;
     },
   };
+}
+
+/**
+ * `reasoning:<key id>:<hash of the call id>`: the API key's id is part of the name (another key
+ * asks for other names), and the call id, which the client chose, is hashed to a fixed length.
+ */
+export function reasoningCacheKey(scope: string, callId: string): string {
+  return `reasoning:${scope}:${createHash('sha256').update(callId).digest('base64url').slice(0, 24)}`;
 }

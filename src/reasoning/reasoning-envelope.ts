@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 
 /**
  * One piece of an upstream's reasoning state, in the upstream's own terms. The gateway hands
@@ -8,7 +8,7 @@ import type { ProtocolId } from '../protocols/protocol-codec.ts';
  * upstream exactly as issued.
  */
 export type ReasoningState =
-  /** Anthropic thinking block: the text is part of what the signature covers. */
+  /** Claude thinking block (Anthropic's API, or Bedrock's reasoningContent): the text is part of what the signature covers. */
   | { kind: 'anthropic-thinking'; text: string; signature: string }
   | { kind: 'anthropic-redacted'; data: string }
   /** Gemini thought signature on a function call (the one Gemini 3 insists on). */
@@ -21,7 +21,7 @@ export type ReasoningState =
 
 /** What an envelope binds its state to: one upstream protocol on one channel. */
 export interface EnvelopeBinding {
-  protocol: ProtocolId;
+  protocol: UpstreamProtocolId;
   channelId: string;
 }
 
@@ -66,7 +66,7 @@ export function createEnvelopeSealer(gatewaySecret: Buffer | string): EnvelopeSe
       if (!timingSafeEqual(raw.subarray(MAGIC.length, MAGIC.length + MAC_BYTES), mac(body))) return undefined;
       try {
         const parsed = JSON.parse(inflateRawSync(body, { maxOutputLength: 16 * 1024 * 1024 }).toString('utf8')) as {
-          p: ProtocolId;
+          p: UpstreamProtocolId;
           c: string;
           s: ReasoningState[];
         };

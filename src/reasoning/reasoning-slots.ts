@@ -1,6 +1,6 @@
 import type { AssistantContentPart, ReasoningPart, TextPart, ToolCallPart } from '../core/chat-request.ts';
 import type { ProviderMetadata } from '../core/provider-metadata.ts';
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { ReasoningState } from './reasoning-envelope.ts';
 
 /**
@@ -8,9 +8,11 @@ import type { ReasoningState } from './reasoning-envelope.ts';
  * step. Only the upstream's own fields are read: anything else on a part is not that
  * provider's state and never travels to it.
  */
-export function takeReasoningState(part: AssistantContentPart, upstream: ProtocolId): ReasoningState | undefined {
+export function takeReasoningState(part: AssistantContentPart, upstream: UpstreamProtocolId): ReasoningState | undefined {
   switch (upstream) {
     case 'anthropic-messages':
+    // Claude on Bedrock: Converse's reasoningContent decodes to the same signed or redacted parts.
+    case 'bedrock-converse':
       if (part.type !== 'reasoning') return undefined;
       if (part.redactedData !== undefined) {
         const data = part.redactedData;

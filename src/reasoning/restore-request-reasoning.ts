@@ -1,15 +1,18 @@
 import type { AssistantContentPart, AssistantMessage, ChatRequest, Message, ReasoningPart } from '../core/chat-request.ts';
 import type { Warning } from '../core/warning.ts';
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { EnvelopeSealer, ReasoningState } from './reasoning-envelope.ts';
 import { looksLikeEnvelope } from './reasoning-envelope.ts';
 import { takeCarriedValues } from './reasoning-slots.ts';
 
 export interface ReasoningRestoreContext {
   sealer: EnvelopeSealer;
-  upstream: ProtocolId;
+  upstream: UpstreamProtocolId;
   channelId: string;
-  /** Envelopes the gateway kept under tool-call ids (for clients that dropped theirs). */
+  /**
+   * Envelopes the gateway kept under tool-call ids (for clients that dropped theirs), already
+   * looked up for the ids `callIdsToRecall` named: restoring stays synchronous and pure.
+   */
   recall?: (callId: string) => string | undefined;
   /** The client speaks the upstream's protocol: its raw (non-envelope) values are the upstream's own and stay. */
   keepRaw?: boolean;
@@ -70,6 +73,48 @@ export function restoreRequestReasoning(request: ChatRequest, context: Reasoning
     warnings.push({ type: 'compatibility', feature: 'reasoning_state_recalled', detail: 'the client dropped the reasoning state; the gateway restored it from its tool-call cache' });
   }
   return { request: { ...request, messages }, warnings };
+}
+
+/**
+ * Whether an upstream protocol issues reasoning state at all, so a kept envelope could be for it.
+ * Chat Completions takes no reasoning back: looking anything up for it would be a wasted round trip.
+ */
+export function takesReasoningStateBack(upstream: UpstreamProtocolId): boolean {
+  switch (upstream) {
+    case 'anthropic-messages':
+    case 'bedrock-converse':
+    case 'gemini-generate-content':
+    case 'openai-responses':
+      return true;
+    case 'openai-chat':
+      return false;
+    default: {
+      const unreachable: never = upstream;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * The tool-call ids whose kept envelopes this request could use: those of assistant turns that
+ * carry no envelope of their own (what `restoreRequestReasoning` falls back to the cache for).
+ * The relay reads them all in one kv round trip before restoring. Nothing on the parts changes.
+ */
+export function callIdsToRecall(request: ChatRequest): string[] {
+  const callIds: string[] = [];
+  for (const message of request.messages) {
+    if (message.role !== 'assistant') continue;
+    let carries = false;
+    // `take` answering false leaves every value in place: this only looks.
+    const notice = (value: string) => {
+      if (looksLikeEnvelope(value)) carries = true;
+      return false;
+    };
+    for (const part of message.content) takeCarriedValues(part, notice);
+    if (carries) continue;
+    for (const part of message.content) if (part.type === 'tool-call' && part.callId !== '') callIds.push(part.callId);
+  }
+  return callIds;
 }
 
 function dedupe(states: ReasoningState[]): ReasoningState[] {

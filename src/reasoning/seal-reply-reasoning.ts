@@ -2,13 +2,13 @@ import type { AssistantContentPart, ReasoningPart } from '../core/chat-request.t
 import type { ChatResponse } from '../core/chat-response.ts';
 import type { StreamEvent } from '../core/stream-event.ts';
 import type { Warning } from '../core/warning.ts';
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { EnvelopeSealer, ReasoningState } from './reasoning-envelope.ts';
 import { clientSlot, putGeminiSignature, putOnReasoning, takeReasoningState } from './reasoning-slots.ts';
 
 export interface ReasoningReplyContext {
   sealer: EnvelopeSealer;
-  upstream: ProtocolId;
+  upstream: UpstreamProtocolId;
   client: ProtocolId;
   channelId: string;
   /** False when the client asked not to get opaque reasoning (Responses without `include`). */

@@ -2,8 +2,8 @@ import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { Warning } from '../core/warning.ts';
 import type { UpstreamTarget } from '../channels/channel-adapter.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
-import { getCodec, isClientProtocol } from '../protocols/codec-registry.ts';
-import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
+import { getCodec } from '../protocols/codec-registry.ts';
+import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import { eventStreamToSse } from '../upstream/event-stream-to-sse.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import { classifyFailure, type FailureClass } from '../routing/classify-failure.ts';
@@ -14,8 +14,9 @@ import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-clie
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
-import { planUpstreamRequest, type UpstreamPlan } from './upstream-plan.ts';
-import type { ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
+import type { ReasoningRecall } from './reasoning-recall.ts';
+import { takesReasoningStateBack, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 
 interface AttemptBase {
   attempt: UsageAttempt;
@@ -62,12 +63,15 @@ export async function attemptChannel(
   /** This attempt's signal: the request's, or its own when the race may stop it alone. */
   signal: AbortSignal,
   abortRequest: () => void,
+  /** The request's tool-call reasoning cache look-up (shared by its attempts); absent: none. */
+  recall?: ReasoningRecall,
 ): Promise<AttemptReady | AttemptFailure> {
   const startedAt = deps.runtime.now();
   const adapter = getChannelAdapter(channel.provider);
   const upstreamModel = resolveUpstreamModel(channel, input.publicModel);
   const protocol = adapter.selectProtocol(channel, input.clientProtocol, upstreamModel);
-  const plan = planUpstreamRequest({
+  const restore = deps.reasoning ? reasoningRestore(deps.reasoning, input, channel, protocol) : undefined;
+  const planInput: PlanInput = {
     clientProtocol: input.clientProtocol,
     upstreamProtocol: protocol,
     upstreamCodec: getCodec(protocol),
@@ -77,9 +81,16 @@ export async function attemptChannel(
     upstreamModel,
     decodeClientRequest: input.decodeClientRequest,
     runtime: deps.runtime,
-    // Reasoning envelopes exist only for wire formats a client can speak back (not Converse).
-    ...(deps.reasoning && isClientProtocol(protocol) ? { reasoning: reasoningRestore(deps.reasoning, input, channel, protocol) } : {}),
-  });
+    // Converse included: Claude on Bedrock signs its thinking, sealed for clients like any upstream's.
+    ...(restore ? { reasoning: restore } : {}),
+  };
+  const passthrough = takesPassthroughLane(planInput);
+  if (restore && recall && !passthrough && takesReasoningStateBack(protocol)) {
+    // One kv round trip per request, before the first translated attempt that could use it encodes its body.
+    const kept = await recall();
+    if (kept.size > 0) restore.recall = (callId) => kept.get(callId);
+  }
+  const plan = planUpstreamRequest(planInput, passthrough);
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
   const base = { attempt, warnings: plan.warnings, upstreamModel, protocol };
 
@@ -183,15 +194,13 @@ function reasoningRestore(
   reasoning: NonNullable<RelayDeps['reasoning']>,
   input: RelayInput,
   channel: Channel,
-  protocol: ProtocolId,
+  protocol: UpstreamProtocolId,
 ): ReasoningRestoreContext {
-  const scope = input.reasoningScope;
   return {
     sealer: reasoning.sealer,
     upstream: protocol,
     channelId: channel.id,
     keepRaw: input.clientProtocol === protocol,
-    ...(scope === undefined ? {} : { recall: (callId: string) => reasoning.cache.recall(scope, callId) }),
   };
 }
 

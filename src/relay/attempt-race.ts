@@ -6,6 +6,7 @@ import type { Lease } from '../routing/channel-health.ts';
 import { attemptChannel, type AttemptFailure, type AttemptReady } from './attempt-channel.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
+import type { ReasoningRecall } from './reasoning-recall.ts';
 
 /** What the race gives the relay: an attempt to commit to, or why there is none. */
 export type RaceResult =
@@ -65,6 +66,8 @@ export class AttemptRace {
     private readonly abortRequest: () => void,
     private readonly attempts: UsageAttempt[],
     private readonly noteWarnings: (warnings: readonly Warning[]) => void,
+    /** The request's tool-call reasoning cache look-up, shared by all its attempts. */
+    private readonly recall?: ReasoningRecall,
   ) {
     this.#queue = [...input.channels];
   }
@@ -139,7 +142,12 @@ export class AttemptRace {
 
   #start(): void {
     const channel = this.#queue.shift() as Channel;
-    const lease = this.deps.health.acquire(channel, this.input.publicModel, this.input.pinnedKeyIndex);
+    const preferred = this.input.preferredKey;
+    const lease = this.deps.health.acquire(channel, {
+      model: this.input.publicModel,
+      ...(this.input.pinnedKeyIndex === undefined ? {} : { onlyKeyIndex: this.input.pinnedKeyIndex }),
+      ...(preferred?.channelId === channel.id ? { preferKeyIndex: preferred.keyIndex } : {}),
+    });
     if (!lease) {
       this.attempts.push({ channelId: channel.id, channelName: channel.name, status: null, errorCode: 'circuit_open', latencyMs: 0 });
       return;
@@ -175,7 +183,7 @@ export class AttemptRace {
       settled: undefined as unknown as Promise<Event>,
       late: undefined,
     };
-    running.settled = attemptChannel(this.deps, this.input, channel, lease, controller?.signal ?? this.deadline, this.abortRequest).then(
+    running.settled = attemptChannel(this.deps, this.input, channel, lease, controller?.signal ?? this.deadline, this.abortRequest, this.recall).then(
       (outcome): Event => {
         clearTimeout(running.timer);
         return { type: 'settled', running, outcome };

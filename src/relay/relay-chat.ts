@@ -1,19 +1,22 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Usage } from '../core/usage.ts';
 import { formatWarning } from '../core/warning.ts';
-import { getCodec, isClientProtocol } from '../protocols/codec-registry.ts';
+import { getCodec } from '../protocols/codec-registry.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { AttemptRace } from './attempt-race.ts';
 import { pipeStream } from './pipe-stream.ts';
+import { nameReplyModel, nameStreamModel } from './name-reply-model.ts';
 import { isReplyTooLarge } from './reply-limits.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
+import { reasoningRecall } from './reasoning-recall.ts';
 import { sendReply } from './send-reply.ts';
 import type { Warning } from '../core/warning.ts';
 import type { ChatResponse } from '../core/chat-response.ts';
+import type { StreamEvent } from '../core/stream-event.ts';
 import { replyUsageLosses } from '../protocols/reply-usage-losses.ts';
 import { createReasoningStreamSealer, sealReplyReasoning, type ReasoningReplyContext } from '../reasoning/seal-reply-reasoning.ts';
 
@@ -72,9 +75,17 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     attempts,
   });
 
-  const race = new AttemptRace(deps, input, deadline, abortRequest, attempts, (list) => {
-    for (const warning of list) warnings.add(formatWarning(warning));
-  });
+  const race = new AttemptRace(
+    deps,
+    input,
+    deadline,
+    abortRequest,
+    attempts,
+    (list) => {
+      for (const warning of list) warnings.add(formatWarning(warning));
+    },
+    reasoningRecall(deps, input),
+  );
   for (;;) {
     if (deadline.aborted) break;
     // The next attempt to commit to: channels in order, first-byte deadlines and hedging (attempt-race.ts).
@@ -102,7 +113,8 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     };
     // A plain reply is decoded before its headers go out, so its reply-side warnings are in the header too.
     const transformResponse = (response: ChatResponse): ChatResponse => {
-      const sealed = sealing ? sealReplyReasoning(response, sealing) : response;
+      const named = nameReplyModel(response, outcome.upstreamModel);
+      const sealed = sealing ? sealReplyReasoning(named, sealing) : named;
       noteUsageLosses(sealed.usage);
       noteReplyWarnings();
       if (warnings.size > 0) headers['x-switchyard-warnings'] = [...warnings].join(', ');
@@ -153,7 +165,7 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         abortUpstream: () => outcome.abort(),
         secrets: channel.apiKeys,
         ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
-        ...(sealing ? { transformEvents: createReasoningStreamSealer(sealing) } : {}),
+        transformEvents: streamTransform(outcome.upstreamModel, sealing),
       });
       noteUsageLosses(streamed.usage);
       noteReplyWarnings();
@@ -180,8 +192,7 @@ function replySealing(
   warnings: Warning[],
 ): ReasoningReplyContext | undefined {
   const reasoning = deps.reasoning;
-  // Upstream-only wire formats (Converse) issue no reasoning state the gateway seals.
-  if (!reasoning || passthrough || upstream === input.clientProtocol || !isClientProtocol(upstream)) return undefined;
+  if (!reasoning || passthrough || upstream === input.clientProtocol) return undefined;
   const scope = input.reasoningScope;
   return {
     sealer: reasoning.sealer,
@@ -192,6 +203,14 @@ function replySealing(
     ...(scope === undefined ? {} : { remember: (callIds: string[], envelope: string) => reasoning.cache.remember(scope, callIds, envelope) }),
     warnings,
   };
+}
+
+/** Names the model on `response-start` (when the upstream did not), then seals reasoning for the client. */
+function streamTransform(upstreamModel: string, sealing: ReasoningReplyContext | undefined): (event: StreamEvent) => StreamEvent[] {
+  const name = nameStreamModel(upstreamModel);
+  if (!sealing) return name;
+  const seal = createReasoningStreamSealer(sealing);
+  return (event) => name(event).flatMap(seal);
 }
 
 function includesEncryptedReasoning(body: Record<string, unknown>): boolean {

@@ -81,7 +81,7 @@ async function relayAttempts(deps: RelayDeps, input: EmbeddingRelayInput, signal
   let realAttempts = 0;
   while (queue.length > 0 && realAttempts < deps.maxAttempts && !signal.aborted) {
     const channel = queue.shift() as Channel;
-    const lease = deps.health.acquire(channel, input.publicModel);
+    const lease = deps.health.acquire(channel, { model: input.publicModel });
     if (!lease) {
       attempts.push({ channelId: channel.id, channelName: channel.name, status: null, errorCode: 'circuit_open', latencyMs: 0 });
       continue;

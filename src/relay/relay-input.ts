@@ -45,6 +45,12 @@ export interface RelayInput {
    * conversation the upstream keeps under that key. `channels` then holds that one channel.
    */
   pinnedKeyIndex?: number;
+  /**
+   * Conversation affinity: the upstream key of this channel that served the conversation's
+   * previous turn (its prompt cache is there). Preferred while its circuit admits traffic; the
+   * channel itself is put first in `channels` by the pipeline.
+   */
+  preferredKey?: { channelId: string; keyIndex: number };
   /** Put sealed reasoning state in a Responses reply even without `include` (the turn is kept for replay). */
   carryReasoning?: boolean;
   /** Told which channel, key and lane the reply comes from, before its first byte is written. */

@@ -1,7 +1,7 @@
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Warning } from '../core/warning.ts';
-import { enforceAnthropicThinking } from '../reasoning/enforce-anthropic-thinking.ts';
+import { enforceAnthropicThinking, enforceConverseThinking } from '../reasoning/enforce-anthropic-thinking.ts';
 import { ENVELOPE_PREFIX } from '../reasoning/reasoning-envelope.ts';
 import { restoreRequestReasoning, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 import type { ProtocolCodec, ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
@@ -37,10 +37,8 @@ export interface PlanInput {
  * with only what the protocol's passthrough lane rewrites (the model, usage reporting); on
  * the translated lane the client's request, decoded once, is encoded for the upstream.
  */
-export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
-  // A body carrying the gateway's reasoning envelopes (from a turn another provider served)
-  // must be unwrapped, never forwarded: the upstream would refuse them as corrupt signatures.
-  if (input.clientProtocol === input.upstreamProtocol && !carriesEnvelopes(input)) {
+export function planUpstreamRequest(input: PlanInput, passthrough = takesPassthroughLane(input)): UpstreamPlan {
+  if (passthrough) {
     // The translated lane's decoder applies this rule; the passthrough lane never decodes, so
     // it applies the same one here rather than forwarding a 100k-level body to the upstream.
     assertJsonDepth(input.clientBody);
@@ -65,6 +63,7 @@ export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
   );
   const warnings = [...decoded.warnings, ...restored.warnings, ...encoded.warnings];
   if (input.upstreamProtocol === 'anthropic-messages') enforceAnthropicThinking(encoded.value.body, warnings);
+  if (input.upstreamProtocol === 'bedrock-converse') enforceConverseThinking(encoded.value.body, warnings);
   return {
     protocol: input.upstreamProtocol,
     passthrough: false,
@@ -72,6 +71,16 @@ export function planUpstreamRequest(input: PlanInput): UpstreamPlan {
     stream: input.stream,
     warnings,
   };
+}
+
+/**
+ * Whether the client's body goes out on the passthrough lane (decided once per attempt; the
+ * relay asks first, to look up kept reasoning state only for translated attempts). A body
+ * carrying the gateway's reasoning envelopes (from a turn another provider served) must be
+ * unwrapped, never forwarded: the upstream would refuse them as corrupt signatures.
+ */
+export function takesPassthroughLane(input: PlanInput): boolean {
+  return input.clientProtocol === input.upstreamProtocol && !carriesEnvelopes(input);
 }
 
 /** Envelopes are whole JSON string values, so the marker follows a quote (base64 inside images never starts one). */

@@ -5,6 +5,7 @@ import { getChannelAdapter } from '../channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import { readUpstreamError } from '../relay/read-upstream-error.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
+import { inputItemsOf, pageInputItems, readInputItemsQuery } from './list-input-items.ts';
 import type { StatefulResponses } from './stateful-responses.ts';
 import { upstreamKeyHash } from './upstream-key-hash.ts';
 
@@ -41,7 +42,47 @@ export async function answerStoredResponse(
   return answer;
 }
 
-async function askUpstream(access: StoredResponseAccess, turn: StoredResponse, method: 'GET' | 'DELETE'): Promise<{ status: number; body: unknown }> {
+/**
+ * `GET /v1/responses/{id}/input_items` for one API key: the items used to generate the response
+ * (for a gateway-held one, the replayed conversation and its own input), paged as OpenAI pages
+ * them; an upstream-held one is listed by its upstream. Unknown, expired or another key's id:
+ * the same 404 as `GET /v1/responses/{id}`.
+ */
+export async function answerInputItems(
+  access: StoredResponseAccess,
+  keyId: string,
+  id: string,
+  query: Record<string, unknown>,
+): Promise<{ status: number; body: unknown }> {
+  const page = readInputItemsQuery(query);
+  const now = access.now();
+  const turn = await access.responses.repository.find(id, keyId, now);
+  if (!turn) throw responseNotFound(id);
+  if (turn.holder === 'upstream') {
+    const search = new URLSearchParams();
+    if (page.after !== undefined) search.set('after', page.after);
+    if (page.before !== undefined) search.set('before', page.before);
+    search.set('limit', String(page.limit));
+    search.set('order', page.order);
+    return askUpstream(access, turn, 'GET', `/input_items?${search.toString()}`);
+  }
+  // The earlier turns, newest first until the first one that is gone (expired, deleted, upstream-held).
+  const chain = [turn];
+  for (let previous = turn.previousResponseId; previous !== null && chain.length <= access.responses.maxChainTurns; ) {
+    const earlier = await access.responses.repository.find(previous, keyId, now);
+    if (!earlier || earlier.holder !== 'gateway') break;
+    chain.push(earlier);
+    previous = earlier.previousResponseId;
+  }
+  return { status: 200, body: pageInputItems(inputItemsOf(chain.reverse()), page) };
+}
+
+async function askUpstream(
+  access: StoredResponseAccess,
+  turn: StoredResponse,
+  method: 'GET' | 'DELETE',
+  suffix = '',
+): Promise<{ status: number; body: unknown }> {
   const channel = turn.channelId === null ? undefined : access.channel(turn.channelId);
   const apiKey = channel?.apiKeys.find((candidate) => upstreamKeyHash(candidate) === turn.upstreamKeyHash);
   if (!channel || apiKey === undefined) throw responseNotFound(turn.id);
@@ -56,7 +97,7 @@ async function askUpstream(access: StoredResponseAccess, turn: StoredResponse, m
     body: '',
     signal,
   });
-  const response = await access.upstream.send({ method, url: withPathSegment(target.url, turn.id), headers: target.headers, body: '', signal });
+  const response = await access.upstream.send({ method, url: withPathSegment(target.url, turn.id, suffix), headers: target.headers, body: '', signal });
   if (response.statusCode >= 400) throw await readUpstreamError(response, getCodec('openai-responses'), channel.apiKeys);
   const text = await response.body.text();
   try {
@@ -66,12 +107,19 @@ async function askUpstream(access: StoredResponseAccess, turn: StoredResponse, m
   }
 }
 
-/** `…/responses?api-version=x` → `…/responses/{id}?api-version=x`. */
-function withPathSegment(url: string, id: string): string {
+/**
+ * `…/responses?api-version=x` → `…/responses/{id}?api-version=x`; a suffix (`/input_items?limit=20`)
+ * goes after the id, its query joined to the channel's.
+ */
+function withPathSegment(url: string, id: string, suffix = ''): string {
   const queryAt = url.indexOf('?');
   const path = queryAt < 0 ? url : url.slice(0, queryAt);
-  const query = queryAt < 0 ? '' : url.slice(queryAt);
-  return `${path}/${encodeURIComponent(id)}${query}`;
+  const query = queryAt < 0 ? '' : url.slice(queryAt + 1);
+  const suffixAt = suffix.indexOf('?');
+  const suffixPath = suffixAt < 0 ? suffix : suffix.slice(0, suffixAt);
+  const suffixQuery = suffixAt < 0 ? '' : suffix.slice(suffixAt + 1);
+  const joined = [query, suffixQuery].filter((part) => part !== '').join('&');
+  return `${path}/${encodeURIComponent(id)}${suffixPath}${joined === '' ? '' : `?${joined}`}`;
 }
 
 export function responseNotFound(id: string): GatewayError {

@@ -3,6 +3,7 @@ import { invalidRequest } from '../core/gateway-error.ts';
 import { formatWarning, type Warning } from '../core/warning.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
+import type { ResponseStateEcho } from '../protocols/protocol-codec.ts';
 import type { ReplyTap } from '../relay/client-writer.ts';
 import type { RelayCommit } from '../relay/relay-input.ts';
 import { captureResponseObject } from './capture-response-object.ts';
@@ -37,12 +38,20 @@ export interface StatefulTurn {
    * the client asked for encrypted reasoning: replaying it is what hands the state back.
    */
   carryReasoning: boolean;
+  /**
+   * What a reply the gateway builds (any upstream but an OpenAI Responses passthrough, whose
+   * reply is the upstream's own) says of the turn: `store: true` when the gateway keeps it, and
+   * the `previous_response_id` it continues.
+   */
+  responseState: ResponseStateEcho;
   /** Goes on the client writer: sees the reply and keeps the turn before the reply ends. */
   tap: ReplyTap;
   /** Goes to the relay: which channel, key and lane answered. */
   onCommit(commit: RelayCommit): void;
   /** Reply-side warnings (a turn that could not be kept), for the usage row. */
   readonly warnings: string[];
+  /** The id of the response the client received, once its reply is whole. */
+  responseId(): string | undefined;
 }
 
 /**
@@ -98,11 +107,16 @@ export async function openStatefulTurn(responses: StatefulResponses, input: Stat
     channels,
     ...(pinnedKeyIndex === undefined ? {} : { pinnedKeyIndex }),
     carryReasoning: plan.store,
+    responseState: { store: plan.store, previousResponseId: plan.previousResponseId },
     tap: { head: capture.head, observe: capture.observe, beforeEnd: keep },
     onCommit(commit) {
       committed = commit;
     },
     warnings,
+    responseId() {
+      const id = capture.result()?.id;
+      return typeof id === 'string' ? id : undefined;
+    },
   };
 }
 

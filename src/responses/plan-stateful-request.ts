@@ -32,9 +32,14 @@ export async function planStatefulRequest(
 ): Promise<StatefulPlan> {
   const store = clientBody.store !== false;
   const previousResponseId = readPreviousResponseId(clientBody);
-  const turnInput = inputItems(clientBody.input);
-  const body = clientBody;
-  const plan: StatefulPlan = { body, changed: false, store, previousResponseId, turnInput };
+  let turnInput = inputItems(clientBody.input);
+  let body = clientBody;
+  const resolved = await resolveItemReferences(responses, keyId, turnInput, now);
+  if (resolved) {
+    turnInput = resolved;
+    body = { ...clientBody, input: resolved };
+  }
+  const plan: StatefulPlan = { body, changed: resolved !== undefined, store, previousResponseId, turnInput };
   if (previousResponseId === null) return plan;
 
   const previous = await responses.repository.find(previousResponseId, keyId, now);
@@ -85,13 +90,50 @@ async function readChain(responses: StatefulResponses, keyId: string, last: Stor
 function replayedOutput(response: Record<string, unknown> | null): unknown[] {
   const output = response?.output;
   if (!Array.isArray(output)) return [];
-  return output.map((item: unknown) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+  return output.map(replayedItem);
+}
+
+function replayedItem(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+  const record = item as Record<string, unknown>;
+  if (record.type === 'reasoning') return record;
+  const { id: _id, ...rest } = record;
+  return rest;
+}
+
+/** How many of a key's newest turns an `item_reference` is looked up in. */
+export const ITEM_REFERENCE_SCAN_TURNS = 50;
+
+/**
+ * `{"type": "item_reference", "id": …}` items (the Vercel AI SDK sends earlier reasoning and
+ * messages this way when `store` is on) naming an output item of one of this key's gateway-held
+ * turns are replaced by that item, as it would be replayed, so any upstream gets the reasoning
+ * state it carries. References the gateway does not hold stay (an OpenAI upstream resolves its
+ * own). Undefined when nothing was replaced.
+ */
+async function resolveItemReferences(responses: StatefulResponses, keyId: string, items: unknown[], now: number): Promise<unknown[] | undefined> {
+  const referenceId = (item: unknown): string | undefined => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
     const record = item as Record<string, unknown>;
-    if (record.type === 'reasoning') return record;
-    const { id: _id, ...rest } = record;
-    return rest;
+    return record.type === 'item_reference' && typeof record.id === 'string' ? record.id : undefined;
+  };
+  if (!items.some((item) => referenceId(item) !== undefined)) return undefined;
+  const held = new Map<string, unknown>();
+  for (const turn of await responses.repository.recent(keyId, now, ITEM_REFERENCE_SCAN_TURNS)) {
+    if (turn.holder !== 'gateway' || !Array.isArray(turn.response?.output)) continue;
+    for (const output of turn.response.output as unknown[]) {
+      const id = typeof output === 'object' && output !== null ? (output as Record<string, unknown>).id : undefined;
+      if (typeof id === 'string' && !held.has(id)) held.set(id, replayedItem(output));
+    }
+  }
+  let replaced = false;
+  const resolved = items.map((item) => {
+    const id = referenceId(item);
+    if (id === undefined || !held.has(id)) return item;
+    replaced = true;
+    return held.get(id);
   });
+  return replaced ? resolved : undefined;
 }
 
 function inputItems(input: unknown): unknown[] {

@@ -25,6 +25,21 @@ export interface ChannelHealthView {
   models: Array<{ model: string; state: CircuitState; reason: string | null; retryAt: number | null }>;
 }
 
+/** What a lease is for: the model (its own circuit on the channel) and which upstream key to use. */
+export interface LeaseRequest {
+  model?: string;
+  /**
+   * The request must use this key (a conversation the upstream keeps under it, e.g. a stateful
+   * Responses chain): no lease when that key is out.
+   */
+  onlyKeyIndex?: number;
+  /**
+   * Use this key when its circuit admits traffic (conversation affinity: its prompt cache is
+   * there), otherwise rotate as usual. Ignored with `onlyKeyIndex`.
+   */
+  preferKeyIndex?: number;
+}
+
 /** What an attempt got: which upstream secret to use (index into `channel.apiKeys`). */
 export interface Lease {
   keyIndex: number;
@@ -101,12 +116,12 @@ export class ChannelHealth {
    * A lease on the channel and one of its keys (round-robin over the keys whose own circuit
    * admits traffic), or undefined when the channel is out right now.
    */
-  acquire(channel: Channel, model?: string, onlyKeyIndex?: number): Lease | undefined {
-    return this.#watch(channel, () => this.#acquire(channel, model, onlyKeyIndex));
+  acquire(channel: Channel, request: LeaseRequest = {}): Lease | undefined {
+    return this.#watch(channel, () => this.#acquire(channel, request));
   }
 
-  /** `onlyKeyIndex`: the request must use this key (a conversation the upstream keeps under it). */
-  #acquire(channel: Channel, model: string | undefined, onlyKeyIndex: number | undefined): Lease | undefined {
+  #acquire(channel: Channel, request: LeaseRequest): Lease | undefined {
+    const { model, onlyKeyIndex } = request;
     const record = this.#record(channel.id);
     const now = this.now();
     const count = channel.apiKeys.length;
@@ -116,6 +131,12 @@ export class ChannelHealth {
     if (modelCircuit && !modelCircuit.canAcquire(now)) return undefined;
     if (onlyKeyIndex !== undefined && (onlyKeyIndex >= count || (count > 1 && !record.keyCircuit(onlyKeyIndex).canAcquire(now)))) return undefined;
     if (!record.circuit.tryAcquire(now)) return undefined;
+    const preferred = onlyKeyIndex === undefined ? request.preferKeyIndex : undefined;
+    // A preferred key is taken without moving the rotation, so other requests keep spreading evenly.
+    if (preferred !== undefined && preferred < count && (count === 1 || record.keyCircuit(preferred).tryAcquire(now))) {
+      modelCircuit?.tryAcquire(now);
+      return { keyIndex: preferred, apiKey: channel.apiKeys[preferred] ?? '', ...(model === undefined ? {} : { model }) };
+    }
     const candidates = onlyKeyIndex === undefined ? count : 1;
     for (let offset = 0; offset < candidates; offset += 1) {
       const index = onlyKeyIndex ?? (record.nextKey + offset) % count;

@@ -52,7 +52,7 @@ export function startHealthChecker(options: HealthCheckerOptions): { stop(): voi
         if (!channel.enabled) continue;
         for (const entry of options.health.describe(channel).models) {
           if (entry.state === 'closed' || (entry.retryAt ?? 0) > now || !channel.models.includes(entry.model)) continue;
-          if (!options.health.acquire(channel, entry.model)) continue;
+          if (!options.health.acquire(channel, { model: entry.model })) continue;
           const result = await options.probe(channel, entry.model);
           if (result.ok) options.logger.info({ event: 'probe_ok', channel: channel.name, model: entry.model }, `health check probe of ${channel.name} (${entry.model}) succeeded`);
           else {

@@ -32,6 +32,13 @@ export const usd = z
 
 export const positiveUsd = usd.positive('must be greater than 0');
 
+/** A signed change to an amount (a top-up or a correction), bounded like every amount. */
+export const usdChange = z
+  .number('must be a number of USD')
+  .finite()
+  .min(-MAX_USD_AMOUNT, `must be at least -${MAX_USD_AMOUNT} (USD)`)
+  .max(MAX_USD_AMOUNT, `must be at most ${MAX_USD_AMOUNT} (USD)`);
+
 // Per million tokens; bounded so a price times any request stays an exact, finite charge.
 export const usdPerMillion = z
   .number('must be a number of USD per million tokens')

@@ -72,9 +72,11 @@ export function registerAccessLog(app: FastifyInstance, logger: Logger, clientIp
         path: pathOf(request.url),
         route: request.routeOptions.url ?? null,
         protocol,
-        // A generation request refused before the pipeline (its key, its JSON, its size) keeps
-        // the pipeline line's shape: no key was accepted and nothing went upstream.
-        ...(protocol === null ? {} : { keyId: null, attempts: 0 }),
+        // A key route names the key it accepted (null when none was). A generation request refused
+        // before the pipeline (its key, its JSON, its size) keeps the pipeline line's shape:
+        // nothing went upstream. A model list or a stored-response read has no attempts at all.
+        ...(protocol === null ? {} : { keyId: request.caller?.key.id ?? null }),
+        ...(protocol !== null && request.method === 'POST' ? { attempts: 0 } : {}),
         status: reply.statusCode,
         errorCode: typeof errorCode === 'string' ? errorCode : null,
         durationMs: Math.round(reply.elapsedTime),

@@ -8,6 +8,7 @@ import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
+import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {
@@ -39,4 +40,6 @@ export interface AppDeps {
   logger: Logger;
   /** Stateful Responses: turns kept per key, GET/DELETE /v1/responses/{id}. */
   responses?: StatefulResponses;
+  /** Conversation affinity (absent when AFFINITY_TTL_SECONDS is 0). */
+  affinity?: ConversationAffinity;
 }

@@ -5,7 +5,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The JSON body as received, for the passthrough lane. */
     rawBody?: string;
-    /** The key's holder, authenticated from the headers before the body was read (generation routes). */
+    /**
+     * The key's holder once authenticated: on generation routes from the headers before the
+     * body is read; on other key routes (model lists, stored responses) when they run.
+     */
     caller?: Caller;
     /** The generation pipeline writes this request's access line (the response hook does not). */
     loggedByPipeline: boolean;

@@ -14,6 +14,7 @@ import { createGroupRepository } from './repositories/group-repository.ts';
 import { createPriceRepository } from './repositories/price-repository.ts';
 import { createSettingsRepository } from './repositories/settings-repository.ts';
 import { createStoredResponseRepository } from './repositories/stored-response-repository.ts';
+import { createAppliedBatchRepository } from './repositories/applied-batch-repository.ts';
 import { createUsageLogRepository } from './repositories/usage-log-repository.ts';
 import { createPlanRepository } from './repositories/plan-repository.ts';
 import { createRedemptionCodeRepository } from './repositories/redemption-code-repository.ts';
@@ -75,6 +76,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     subscriptions: createSubscriptionRepository(context),
     redemptionCodes: createRedemptionCodeRepository(context),
     responses: createStoredResponseRepository(context),
+    appliedBatches: createAppliedBatchRepository(context),
     async close() {
       await db.destroy();
     },

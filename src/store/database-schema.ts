@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AccountSessionsTable, WalletAdjustmentsTable } from './portal-tables.ts';
 import type { StoredResponsesTable } from './stored-responses-table.ts';
+import type { AppliedBatchesTable } from './applied-batches-table.ts';
 
 /**
  * Table shapes as Kysely sees them. Conventions shared by both dialects:
@@ -24,6 +25,7 @@ export interface DatabaseSchema {
   account_sessions: AccountSessionsTable;
   wallet_adjustments: WalletAdjustmentsTable;
   stored_responses: StoredResponsesTable;
+  applied_batches: AppliedBatchesTable;
 }
 
 export interface GroupsTable {

@@ -147,9 +147,10 @@ export interface ApiKeyRepository {
   delete(id: string): Promise<boolean>;
   /**
    * Applies settled charges in one transaction: subtracts each amount from the balance
-   * (when the key has one) and adds it to `spentMicros`.
+   * (when the key has one) and adds it to `spentMicros`. With a `batchId` (a retrying
+   * writer's), a batch already applied under that id is skipped (see claimBatchOnce).
    */
-  applyCharges(charges: Array<{ keyId: string; amountMicros: number }>): Promise<void>;
+  applyCharges(charges: Array<{ keyId: string; amountMicros: number }>, batchId?: string): Promise<void>;
 }
 
 export interface PriceRepository {
@@ -184,8 +185,8 @@ export interface UserRepository {
   /** Adds a signed amount to the wallet in one statement (a top-up, a redemption). */
   addBalance(id: string, deltaMicros: number): Promise<User | undefined>;
   delete(id: string): Promise<boolean>;
-  /** Settled wallet charges, in one transaction: balance minus, spent plus. */
-  applyCharges(charges: Array<{ keyId: string; amountMicros: number }>): Promise<void>;
+  /** Settled wallet charges, in one transaction: balance minus, spent plus; a `batchId` already applied is skipped. */
+  applyCharges(charges: Array<{ keyId: string; amountMicros: number }>, batchId?: string): Promise<void>;
 }
 
 /** Deleting a plan that has active subscriptions is a conflict (field `subscriptions`). */
@@ -212,7 +213,7 @@ export interface SubscriptionRepository {
   /** Usage of the given windows (absent rows are 0 and not returned). */
   usage(subscriptionId: string, windows: string[]): Promise<SubscriptionUsageRow[]>;
   /** Adds settled charges to the usage rows (creating them), in one transaction. */
-  applyUsage(charges: Array<{ keyId: string; amountMicros: number }>): Promise<void>;
+  applyUsage(charges: Array<{ keyId: string; amountMicros: number }>, batchId?: string): Promise<void>;
 }
 
 export interface RedemptionCodeRepository {
@@ -253,10 +254,17 @@ export interface StoredResponseRepository {
   /** StoreConflictError (field `id`) when the id is already stored. */
   insert(record: StoredResponse): Promise<void>;
   find(id: string, keyId: string, now: number): Promise<StoredResponse | undefined>;
+  /** This key's newest unexpired turns, newest first, at most `limit`. */
+  recent(keyId: string, now: number, limit: number): Promise<StoredResponse[]>;
   /** False when there was nothing of this key's to delete. */
   delete(id: string, keyId: string): Promise<boolean>;
   /** Drops rows expired at `now`; returns how many. */
   prune(now: number): Promise<number>;
+}
+
+export interface AppliedBatchRepository {
+  /** Forgets batches applied before `time` (no retry can still come for them); returns how many. */
+  pruneBefore(time: number): Promise<number>;
 }
 
 export interface Store {
@@ -278,6 +286,8 @@ export interface Store {
   walletAdjustments: WalletAdjustmentRepository;
   /** Stateful Responses turns, per API key (issue 17). */
   responses: StoredResponseRepository;
+  /** Ids of charge batches already applied, so a retried batch is never applied twice. */
+  appliedBatches: AppliedBatchRepository;
   close(): Promise<void>;
 }
 

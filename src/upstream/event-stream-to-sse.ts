@@ -16,6 +16,7 @@ const MAX_FRAME_BYTES = 16 * 1024 * 1024;
  */
 export async function* eventStreamToSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   let buffer: Uint8Array = new Uint8Array(0);
+  const state = { invoke: false };
   for await (const chunk of body) {
     buffer = buffer.length === 0 ? chunk : concat(buffer, chunk);
     let out = '';
@@ -23,7 +24,7 @@ export async function* eventStreamToSse(body: AsyncIterable<Uint8Array>): AsyncG
       const total = new DataView(buffer.buffer, buffer.byteOffset, 4).getUint32(0);
       if (total < 16 || total > MAX_FRAME_BYTES) throw malformed(`a frame claims ${total} bytes`);
       if (buffer.length < total) break;
-      out += frameToSse(buffer.subarray(0, total));
+      out += frameToSse(buffer.subarray(0, total), state);
       buffer = buffer.subarray(total);
     }
     if (out !== '') yield encoder.encode(out);
@@ -31,7 +32,8 @@ export async function* eventStreamToSse(body: AsyncIterable<Uint8Array>): AsyncG
   if (buffer.length > 0) throw malformed('the stream ended inside a frame');
 }
 
-function frameToSse(frame: Uint8Array): string {
+/** `invoke`: the stream has carried InvokeModel chunks, so its exceptions are told in the model's own terms. */
+function frameToSse(frame: Uint8Array, state: { invoke: boolean }): string {
   let message;
   try {
     message = codec.decode(frame);
@@ -46,6 +48,10 @@ function frameToSse(frame: Uint8Array): string {
   const messageType = header(':message-type') ?? 'event';
   if (messageType === 'event') {
     const eventType = header(':event-type') ?? 'unknown';
+    if (eventType === 'chunk') {
+      state.invoke = true;
+      return invokeChunkToSse(payload);
+    }
     return `event: ${eventType}\ndata: ${oneLine(payload || '{}')}\n\n`;
   }
   // `exception` frames carry a modelled error (`:exception-type`), `error` frames a bare code.
@@ -58,7 +64,43 @@ function frameToSse(frame: Uint8Array): string {
     // Not JSON: the message header (or the raw text) still says what happened.
   }
   const message_ = fields.message ?? fields.Message ?? header(':error-message') ?? payload;
+  // Inside a Claude InvokeModel stream: Anthropic's own error event, which its lanes end on.
+  if (state.invoke) {
+    const error = { type: anthropicErrorType(exceptionType), message: typeof message_ === 'string' ? message_ : exceptionType };
+    return `event: error\ndata: ${JSON.stringify({ type: 'error', error })}\n\n`;
+  }
   return `event: exception\ndata: ${JSON.stringify({ ...fields, exceptionType, message: message_ })}\n\n`;
+}
+
+/**
+ * InvokeModelWithResponseStream wraps each of the model's own stream events in a `chunk` frame
+ * as base64 `bytes` (for Claude: one Anthropic Messages SSE event's JSON): unwrapped to the event
+ * the model's codec reads, named after its `type`.
+ */
+function invokeChunkToSse(payload: string): string {
+  let bytes: unknown;
+  try {
+    bytes = (JSON.parse(payload) as { bytes?: unknown }).bytes;
+  } catch {
+    throw malformed('a chunk frame is not JSON');
+  }
+  if (typeof bytes !== 'string') throw malformed('a chunk frame has no bytes');
+  const event = Buffer.from(bytes, 'base64').toString('utf8');
+  let type: unknown;
+  try {
+    type = (JSON.parse(event) as { type?: unknown }).type;
+  } catch {
+    throw malformed('a chunk is not JSON');
+  }
+  return `event: ${typeof type === 'string' ? type : 'unknown'}\ndata: ${oneLine(event)}\n\n`;
+}
+
+function anthropicErrorType(exceptionType: string): string {
+  const type = exceptionType.toLowerCase();
+  if (type.startsWith('throttling')) return 'rate_limit_error';
+  if (type.startsWith('validation')) return 'invalid_request_error';
+  if (type.startsWith('serviceunavailable') || type.startsWith('modelnotready')) return 'overloaded_error';
+  return 'api_error';
 }
 
 /** JSON payloads have no raw newlines, but a defensive re-serialisation keeps SSE framing intact. */

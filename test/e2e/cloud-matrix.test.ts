@@ -22,13 +22,14 @@ const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 20
 const PRIVATE_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const PUBLIC_PEM = publicKey.export({ type: 'spki', format: 'pem' }).toString();
 
-const UPSTREAMS = [
+// `anthropicProtocol`: what an Anthropic client reaches (Claude on Bedrock: InvokeModel with Anthropic's body).
+const UPSTREAMS: ReadonlyArray<{ name: string; model: string; protocol: string; responsesProtocol: string; anthropicProtocol?: string }> = [
   { name: 'azure', model: 'cloud-azure', protocol: 'openai-chat', responsesProtocol: 'openai-responses' },
   { name: 'vertex gemini', model: 'cloud-vertex-gemini', protocol: 'gemini-generate-content', responsesProtocol: 'gemini-generate-content' },
   { name: 'vertex claude', model: 'cloud-vertex-claude', protocol: 'anthropic-messages', responsesProtocol: 'anthropic-messages' },
-  { name: 'bedrock sigv4', model: 'cloud-bedrock', protocol: 'bedrock-converse', responsesProtocol: 'bedrock-converse' },
+  { name: 'bedrock sigv4', model: 'cloud-bedrock', protocol: 'bedrock-converse', responsesProtocol: 'bedrock-converse', anthropicProtocol: 'anthropic-messages' },
   { name: 'bedrock api key', model: 'cloud-bedrock-key', protocol: 'bedrock-converse', responsesProtocol: 'bedrock-converse' },
-] as const;
+];
 
 const WEATHER_TOOL_SCHEMA = {
   type: 'object',
@@ -176,7 +177,7 @@ describe('cloud channel kinds through the real SDKs', () => {
         const plain = await anthropic.messages.create({ model: upstream.model, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
         assert.deepEqual(plain.content.map((block) => (block.type === 'text' ? block.text : block.type)), ['anthropic reply']);
         assert.equal(plain.stop_reason, 'end_turn');
-        assertUpstream(upstream.protocol);
+        assertUpstream(upstream.anthropicProtocol ?? upstream.protocol);
 
         answer('streamed anthropic reply');
         const final = await anthropic.messages.stream({ model: upstream.model, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();

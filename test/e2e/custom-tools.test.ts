@@ -97,6 +97,69 @@ describe('custom (freeform) tools come back as custom tool calls', { concurrency
   }
 });
 
+/**
+ * OpenAI Chat clients declare custom tools too (`{"type":"custom","custom":{name, format}}`): the
+ * same translation, and the call comes back as a chat custom tool call, plain and streamed (the
+ * openai SDK's stream helper assembles it).
+ */
+describe('chat completions custom tools come back as custom tool calls', { concurrency: false }, () => {
+  let harness: Harness;
+  let client: OpenAI;
+  const CHAT_UPSTREAMS = UPSTREAMS.filter((upstream) => upstream.name !== 'openai-chat');
+  const CHAT_PATCH: OpenAI.ChatCompletionCustomTool = {
+    type: 'custom',
+    custom: { name: 'apply_patch', description: 'Apply a patch to files.', format: { type: 'grammar', grammar: { syntax: 'lark', definition: 'start: /(.|\\n)+/' } } },
+  };
+  const CHAT_SHELL: OpenAI.ChatCompletionFunctionTool = {
+    type: 'function',
+    function: { name: 'shell', parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } }, required: ['command'] } },
+  };
+
+  before(async () => {
+    harness = await startHarness();
+    for (const upstream of CHAT_UPSTREAMS) {
+      await harness.addChannel({ provider: upstream.provider, models: [upstream.model], modelMap: { [upstream.model]: upstream.upstreamModel } });
+    }
+    client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: (await harness.addKey()).key, maxRetries: 0 });
+  });
+  after(() => harness.close());
+
+  for (const upstream of CHAT_UPSTREAMS) {
+    for (const stream of [false, true]) {
+      test(`${upstream.name}${stream ? ' (streamed)' : ''}: a call to a custom tool is a custom tool call; a function stays a function`, async () => {
+        harness.simulator.enqueue({ toolCalls: [{ id: 'call_patch', name: 'apply_patch', arguments: { input: PATCH } }, { id: 'call_ls', name: 'shell', arguments: { command: ['ls'] } }] });
+        const body = { model: upstream.model, messages: [{ role: 'user' as const, content: 'Create hello.txt' }], tools: [CHAT_PATCH, CHAT_SHELL] };
+        const completion = stream ? await client.chat.completions.stream(body).finalChatCompletion() : await client.chat.completions.create(body);
+        const [patch, shell] = completion.choices[0]!.message.tool_calls ?? [];
+        assert.equal(patch?.type, 'custom');
+        assert.ok(patch?.type === 'custom');
+        assert.equal(patch.custom.name, 'apply_patch');
+        assert.equal(patch.custom.input, PATCH);
+        assert.equal(shell?.type, 'function');
+        assert.ok(shell?.type === 'function');
+        assert.deepEqual(JSON.parse(shell.function.arguments), { command: ['ls'] });
+        assertOfferedAsFunction(harness, upstream.name);
+
+        // The next turn: the custom call and its output go back and reach the upstream.
+        harness.simulator.enqueue({ text: 'Done.' });
+        const next = await client.chat.completions.create({
+          ...body,
+          messages: [
+            ...body.messages,
+            completion.choices[0]!.message as OpenAI.ChatCompletionAssistantMessageParam,
+            { role: 'tool', tool_call_id: patch.id, content: 'Success. Updated the following files:\nA hello.txt' },
+            { role: 'tool', tool_call_id: shell.id, content: 'hello.txt' },
+          ],
+        });
+        assert.equal(next.choices[0]!.message.content, 'Done.');
+        const upstreamText = harness.simulator.lastRequest()!.rawBody;
+        assert.ok(upstreamText.includes('Success. Updated the following files'), 'the tool output reached the upstream');
+        assert.ok(upstreamText.includes('Begin Patch'), 'the call reached the upstream');
+      });
+    }
+  }
+});
+
 /** The upstream was offered apply_patch as a function taking one string, `input`. */
 function assertOfferedAsFunction(harness: Harness, name: string): void {
   const body = harness.simulator.lastRequest()!.body as Json;

@@ -60,6 +60,9 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
         const first = await create(client, { model: upstream.model, input: 'What is the capital of France?', instructions: 'Be brief.' }, stream);
         assert.match(first.id, /^resp_/);
         assert.equal(first.output_text, 'The capital of France is Paris.');
+        // The create reply says what happened: the gateway kept it (not the store:false of a stateless reply).
+        assert.equal((first as unknown as Json).store, true, 'the create reply says the turn was stored');
+        assert.equal(first.previous_response_id, null);
 
         // Retrievable as soon as the reply ended (the turn is kept before the last byte).
         const retrieved = await client.responses.retrieve(first.id);
@@ -70,6 +73,8 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
         harness.simulator.enqueue({ text: 'About 2.1 million people.' });
         const second = await create(client, { model: upstream.model, input: 'And its population?', previous_response_id: first.id }, stream);
         assert.equal(second.output_text, 'About 2.1 million people.');
+        assert.equal((second as unknown as Json).store, true);
+        assert.equal(second.previous_response_id, first.id, 'the create reply names the turn it continues');
         const upstreamText = lastGenerate().rawBody as string;
         const order = ['What is the capital of France?', 'The capital of France is Paris.', 'And its population?'].map((text) => upstreamText.indexOf(text));
         assert.ok(order.every((at) => at >= 0), `the whole conversation reached the upstream: ${upstreamText}`);
@@ -120,9 +125,69 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
     assert.equal((await client.responses.retrieve(mine.id)).output_text, 'secret answer', 'still there for its owner');
   });
 
+  test('input_items lists the items used to generate a kept response, paged as OpenAI pages them; per key', async () => {
+    harness.simulator.enqueue({ text: 'Paris.' });
+    const first = await client.responses.create({ model: 'stateful-anthropic', input: 'Capital of France?', instructions: 'Be brief.' });
+    harness.simulator.enqueue({ text: 'Berlin.' });
+    const second = await client.responses.create({
+      model: 'stateful-anthropic',
+      previous_response_id: first.id,
+      input: [
+        { role: 'user', content: 'And Germany?' },
+        { role: 'user', content: [{ type: 'input_text', text: 'One word.' }] },
+      ],
+    });
+    // The SDK's auto-pagination walks every page with `after`; newest first by default.
+    const all: Json[] = [];
+    for await (const item of client.responses.inputItems.list(second.id, { limit: 1 })) all.push(item as unknown as Json);
+    const texts = all.map((item) => item.content?.[0]?.text);
+    assert.deepEqual(texts, ['One word.', 'And Germany?', 'Paris.', 'Capital of France?']);
+    assert.deepEqual(
+      all.map((item) => [item.type, item.role]),
+      [['message', 'user'], ['message', 'user'], ['message', 'assistant'], ['message', 'user']],
+    );
+    assert.equal(new Set(all.map((item) => item.id)).size, 4, 'every item has its own id');
+    const page = await client.responses.inputItems.list(second.id, { order: 'asc', limit: 2 });
+    assert.deepEqual(page.data.map((item) => (item as unknown as Json).content[0].text), ['Capital of France?', 'Paris.']);
+    assert.equal(page.has_more, true);
+    const body = (await (await fetch(`${harness.url}/v1/responses/${second.id}/input_items?order=asc&limit=100`, { headers: { authorization: `Bearer ${client.apiKey}` } })).json()) as Json;
+    assert.equal(body.object, 'list');
+    assert.equal(body.first_id, body.data[0].id);
+    assert.equal(body.last_id, body.data.at(-1).id);
+    assert.equal(body.has_more, false);
+    // The first turn's own list is its input only.
+    const own = await client.responses.inputItems.list(first.id);
+    assert.deepEqual(own.data.map((item) => (item as unknown as Json).content[0].text), ['Capital of France?']);
+
+    await assert.rejects(intruder.responses.inputItems.list(second.id), (error: unknown) => {
+      assert.ok(error instanceof OpenAI.NotFoundError);
+      assert.match(error.message, new RegExp(`Response with id '${second.id}' not found`));
+      return true;
+    });
+    await assert.rejects(client.responses.inputItems.list('resp_unknown'), (error: unknown) => error instanceof OpenAI.NotFoundError);
+    await assert.rejects(
+      client.responses.inputItems.list(second.id, { limit: 500 }),
+      (error: unknown) => error instanceof OpenAI.BadRequestError && error.param === 'limit',
+    );
+  });
+
+  test('input_items of a response an OpenAI upstream keeps is listed there, with the key that created it', async () => {
+    const created = await client.responses.create({ model: OPENAI_RESPONSES_MODEL, input: 'list me' });
+    const creator = lastGenerate().headers.authorization;
+    const page = await client.responses.inputItems.list(created.id, { limit: 5 });
+    assert.deepEqual(page.data.map((item) => (item as unknown as Json).content[0].text), ['list me']);
+    const lookup = harness.simulator.requests.at(-1)!;
+    assert.equal(lookup.method, 'GET');
+    assert.equal(lookup.path, `/v1/responses/${created.id}/input_items`);
+    assert.equal(lookup.query.limit, '5');
+    assert.equal(lookup.headers.authorization, creator);
+    await assert.rejects(intruder.responses.inputItems.list(created.id), (error: unknown) => error instanceof OpenAI.NotFoundError);
+  });
+
   test('store: false keeps nothing', async () => {
     harness.simulator.enqueue({ text: 'forget me' });
     const response = await client.responses.create({ model: 'stateful-gemini', input: 'hi', store: false });
+    assert.equal((response as unknown as Json).store, false);
     await assert.rejects(client.responses.retrieve(response.id), (error: unknown) => error instanceof OpenAI.NotFoundError);
   });
 

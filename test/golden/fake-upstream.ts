@@ -1,18 +1,41 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RecordedFormat } from './cases/recorded-reply.ts';
 
 export interface CapturedRequest {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** Set when `check` refused the request: what was sent instead of the recorded reply. */
+  refusal?: RefusalReply;
 }
 
 export interface ScriptedReply {
   status: number;
-  format: 'json' | 'sse';
+  format: RecordedFormat;
+  /** The exact bytes to send (event-stream frames are binary). */
+  body: Buffer;
+  /** Headers beside the content type (a cloud's error type, a retry-after). */
+  headers?: Record<string, string>;
+  /**
+   * Checks the request the way the real upstream would before answering; a refusal is sent
+   * instead of the recorded reply, so a request the upstream would reject fails the case.
+   */
+  check?: (request: CapturedRequest) => RefusalReply | undefined;
+}
+
+export interface RefusalReply {
+  status: number;
+  headers: Record<string, string>;
   body: string;
 }
+
+const CONTENT_TYPES: Record<RecordedFormat, string> = {
+  json: 'application/json',
+  sse: 'text/event-stream',
+  eventstream: 'application/vnd.amazon.eventstream',
+};
 
 export interface FakeUpstream {
   url: string;
@@ -25,7 +48,8 @@ export interface FakeUpstream {
 
 /**
  * A tiny upstream that replays a recorded reply byte for byte and keeps the request the
- * gateway sent. It knows nothing of any protocol: the golden files carry all the meaning.
+ * gateway sent. It knows nothing of any protocol: the golden files and the runner's `check`
+ * carry all the meaning.
  */
 export async function startFakeUpstream(): Promise<FakeUpstream> {
   let reply: ScriptedReply | undefined;
@@ -34,16 +58,19 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      last = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const captured: CapturedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      last = captured;
       if (!reply) {
         response.writeHead(500, { 'content-type': 'text/plain' }).end('no reply scripted');
         return;
       }
-      const headers: Record<string, string> = {
-        'content-type': reply.format === 'sse' ? 'text/event-stream' : 'application/json',
-      };
-      if (reply.status === 429) headers['retry-after'] = '7';
-      response.writeHead(reply.status, headers).end(reply.body);
+      const refusal = reply.check?.(captured);
+      if (refusal) {
+        captured.refusal = refusal;
+        response.writeHead(refusal.status, refusal.headers).end(refusal.body);
+        return;
+      }
+      response.writeHead(reply.status, { 'content-type': CONTENT_TYPES[reply.format], ...reply.headers }).end(reply.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -27,7 +27,20 @@ const UPSTREAMS = [
   { kind: 'gemini-generate-content', provider: 'gemini', model: 'loop-gemini', upstreamModel: 'gemini-3-pro-preview', supportsResponses: false },
   { kind: 'openai-responses', provider: 'openai', model: 'loop-gpt', upstreamModel: 'gpt-5', supportsResponses: true },
   { kind: 'openai-chat', provider: 'openai', model: 'loop-chat', upstreamModel: 'gpt-4o', supportsResponses: false },
+  // Claude on Bedrock: signed reasoningContent, the same rules as Anthropic's API (reasoning-rules.ts).
+  { kind: 'bedrock-converse', provider: 'bedrock', model: 'loop-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', supportsResponses: false },
 ] as const;
+const BEDROCK_API_KEY = 'ABSKUmVhc29uaW5nTG9vcEJlZHJvY2tLZXk=';
+/** Upstreams where Claude signs its thinking; the thinking-on and thinking-off checks apply to both. */
+const CLAUDE_KINDS: ReadonlySet<string> = new Set(['anthropic-messages', 'bedrock-converse']);
+const thinkingOf = (kind: string, body: Record<string, any>) => (kind === 'bedrock-converse' ? body.additionalModelRequestFields?.thinking : body.thinking);
+/**
+ * The wire the gateway speaks upstream for a client: an Anthropic client reaches Claude on
+ * Bedrock through InvokeModel in Anthropic's own body (the native lane), every other client
+ * through Converse.
+ */
+const wireFor = (client: ProtocolId, upstream: (typeof UPSTREAMS)[number]): string =>
+  upstream.kind === 'bedrock-converse' && client === 'anthropic-messages' ? 'anthropic-messages' : upstream.kind;
 
 const DEGRADED = /thinking_disabled|thought_signature|reasoning_state|reasoning_history/;
 const FINAL = 'notes.txt says hello.';
@@ -43,13 +56,14 @@ describe('reasoning + tool loop across every protocol pair (strict simulator)', 
   let otherKey: string;
 
   before(async () => {
-    harness = await startHarness();
+    harness = await startHarness({}, { clouds: { bedrock: { apiKeys: [BEDROCK_API_KEY] } } });
     for (const upstream of UPSTREAMS) {
       await harness.addChannel({
         provider: upstream.provider,
         models: [upstream.model],
         modelMap: { [upstream.model]: upstream.upstreamModel },
         supportsResponses: upstream.supportsResponses,
+        ...(upstream.provider === 'bedrock' ? { region: 'us-east-1', apiKey: BEDROCK_API_KEY } : {}),
       });
     }
     ({ key } = await harness.addKey());
@@ -93,8 +107,8 @@ describe('reasoning + tool loop across every protocol pair (strict simulator)', 
           // A Chat upstream has no reasoning slot at all: dropping earlier reasoning is its documented loss.
           assert.doesNotMatch(second.warnings.replace(upstream.kind === 'openai-chat' ? 'unsupported:reasoning_history' : '', ''), DEGRADED, 'nothing degraded');
           assert.match(readTurn(client, stream, second.text).text, /notes\.txt says hello/);
-          if (upstream.kind === 'anthropic-messages') {
-            assert.equal(second.upstreamBody.thinking?.type, 'enabled', 'thinking stays on');
+          if (CLAUDE_KINDS.has(upstream.kind)) {
+            assert.equal(thinkingOf(wireFor(client, upstream), second.upstreamBody)?.type, 'enabled', 'thinking stays on');
           }
           if (upstream.kind === 'openai-responses') {
             assert.ok(second.upstreamBody.input.some((item: any) => item.type === 'reasoning' && typeof item.encrypted_content === 'string'));
@@ -107,7 +121,7 @@ describe('reasoning + tool loop across every protocol pair (strict simulator)', 
   // Recovery and degradation, on the streamed lane (the harder one) and the plain one.
   for (const upstream of UPSTREAMS.filter((candidate) => candidate.kind !== 'openai-chat')) {
     for (const client of CLIENTS) {
-      if (client === upstream.kind || !reaches(client, upstream)) continue;
+      if (client === wireFor(client, upstream) || !reaches(client, upstream)) continue;
       const stream = client.length % 2 === 0;
       test(`${client} → ${upstream.kind}: a client that drops the reasoning state is rescued by the tool-call cache`, async () => {
         const turn = await firstTurn(client, upstream.model, stream);
@@ -123,9 +137,9 @@ describe('reasoning + tool loop across every protocol pair (strict simulator)', 
         const second = await secondTurn(client, upstream.model, stream, stripReasoning(client, turn), otherKey);
         assert.equal(second.status, 200, second.text);
         assert.doesNotMatch(second.warnings, /reasoning_state_recalled/);
-        if (upstream.kind === 'anthropic-messages') {
+        if (CLAUDE_KINDS.has(upstream.kind)) {
           assert.match(second.warnings, /compatibility:thinking_disabled/);
-          assert.equal(second.upstreamBody.thinking, undefined);
+          assert.equal(thinkingOf(upstream.kind, second.upstreamBody), undefined);
         }
         if (upstream.kind === 'gemini-generate-content') assert.match(second.warnings, /compatibility:thought_signature/);
       });

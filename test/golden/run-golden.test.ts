@@ -4,12 +4,14 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuntimeContext } from '../../src/core/runtime-context.ts';
-import type { ProtocolId } from '../../src/protocols/protocol-codec.ts';
+import type { ProtocolId, UpstreamProtocolId } from '../../src/protocols/protocol-codec.ts';
 import { createFixedRuntime } from '../helpers/fixed-runtime.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
-import { startFakeUpstream, type FakeUpstream } from './fake-upstream.ts';
+import { bedrockReplyHeaders, checkBedrockRequest } from './bedrock-upstream-check.ts';
+import { RECORDED_ENCODING, type RecordedFormat } from './cases/recorded-reply.ts';
+import { startFakeUpstream, type FakeUpstream, type ScriptedReply } from './fake-upstream.ts';
 import { goldenUpdateMode } from './golden-update-mode.ts';
-import { GOLDEN_PAIRS, UPSTREAMS, type CaseFile, type GoldenPair } from './golden-pairs.ts';
+import { GOLDEN_BEDROCK_API_KEY, GOLDEN_PAIRS, UPSTREAMS, type CaseFile, type GoldenPair } from './golden-pairs.ts';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 // Throws (failing this file) when UPDATE_GOLDEN=1 is set under CI.
@@ -47,7 +49,7 @@ function clientCall(protocol: ProtocolId, model: string, stream: boolean, key: s
   }
 }
 
-function expectedUpstreamPath(protocol: ProtocolId, stream: boolean): string {
+function expectedUpstreamPath(protocol: UpstreamProtocolId, stream: boolean): string {
   switch (protocol) {
     case 'openai-chat':
       return '/v1/chat/completions';
@@ -57,6 +59,8 @@ function expectedUpstreamPath(protocol: ProtocolId, stream: boolean): string {
       return '/v1/messages';
     case 'gemini-generate-content':
       return `/v1beta/models/${UPSTREAMS[protocol].upstreamModel}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+    case 'bedrock-converse':
+      return `/model/${encodeURIComponent(UPSTREAMS[protocol].upstreamModel)}/${stream ? 'converse-stream' : 'converse'}`;
     default: {
       const unreachable: never = protocol;
       return unreachable;
@@ -68,6 +72,22 @@ const pretty = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /** Reasoning envelopes are sealed under each run's gateway secret and channel id: compared by shape. */
 const maskEnvelopes = (text: string) => text.replace(/U1lSA[A-Za-z0-9+/=]*/g, '<switchyard-reasoning-envelope>');
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+const RECORDED_FORMATS: RecordedFormat[] = ['json', 'sse', 'eventstream'];
+
+/** The recorded reply as the real upstream would send it, with what it checks first. */
+function scriptReply(upstream: UpstreamProtocolId, status: number, format: RecordedFormat, body: Buffer, stream: boolean): ScriptedReply {
+  if (upstream === 'bedrock-converse') {
+    const modelId = UPSTREAMS[upstream].upstreamModel;
+    return {
+      status,
+      format,
+      body,
+      headers: bedrockReplyHeaders(status),
+      check: (request) => checkBedrockRequest(request, { modelId, stream, apiKey: GOLDEN_BEDROCK_API_KEY }),
+    };
+  }
+  return { status, format, body, ...(status === 429 ? { headers: { 'retry-after': '7' } } : {}) };
+}
 
 function listCases(pair: GoldenPair): string[] {
   const directory = join(ROOT, pair.folder);
@@ -104,6 +124,7 @@ describe('golden matrix', () => {
         models: [spec.publicModel],
         ...(spec.publicModel === spec.upstreamModel ? {} : { modelMap: { [spec.publicModel]: spec.upstreamModel } }),
         supportsResponses: spec.supportsResponses,
+        ...(spec.provider === 'bedrock' ? { region: 'us-east-1', apiKey: GOLDEN_BEDROCK_API_KEY } : {}),
       });
       channelIds.push(created.id);
     }
@@ -132,10 +153,12 @@ describe('golden matrix', () => {
           const directory = join(ROOT, pair.folder, name);
           const caseFile: CaseFile = readJson(join(directory, 'case.json'));
           const clientRequest = readFileSync(join(directory, 'client-request.json'), 'utf8');
-          const sse = existsSync(join(directory, 'upstream-response.sse'));
-          const recorded = readFileSync(join(directory, sse ? 'upstream-response.sse' : 'upstream-response.json'), 'utf8');
+          const format = RECORDED_FORMATS.find((candidate) => existsSync(join(directory, `upstream-response.${candidate}`)));
+          assert.ok(format, `no upstream-response.{${RECORDED_FORMATS.join(',')}} in ${pair.folder}/${name}`);
+          const recorded = readFileSync(join(directory, `upstream-response.${format}`));
           const status = caseFile.status ?? 200;
-          upstream.answerWith({ status, format: sse ? 'sse' : 'json', body: recorded });
+          const scripted = scriptReply(pair.upstream, status, format, recorded, caseFile.stream);
+          upstream.answerWith(scripted);
           await ensureHealthyChannels();
           if (status !== 200 || name.startsWith('upstream-error')) channelsHealthy = false;
 
@@ -146,6 +169,8 @@ describe('golden matrix', () => {
           const sent = upstream.takeLastRequest();
           assert.ok(sent, `the gateway never called the upstream; it answered ${response.status} ${clientBytes}`);
           assert.equal(sent.url, expectedUpstreamPath(pair.upstream, caseFile.stream));
+          // Checked before update mode, so a request the upstream would refuse is never recorded as golden.
+          assert.equal(sent.refusal, undefined, `the upstream refused the gateway's request: ${sent.refusal?.body} (sent ${sent.body})`);
 
           const warnings = response.headers.get('x-switchyard-warnings')?.split(', ') ?? [];
           const streamed = caseFile.stream && response.status === 200;
@@ -166,12 +191,12 @@ describe('golden matrix', () => {
           assert.match(response.headers.get('content-type') ?? '', streamed ? /^text\/event-stream/ : /^application\/json/);
           assert.equal(clientText, readFileSync(expectedClientFile, 'utf8'), 'client response');
           assert.deepEqual(warnings, caseFile.expectWarnings ?? [], 'x-switchyard-warnings');
-          if (status === 429) assert.equal(response.headers.get('retry-after'), '7', 'retry-after survives');
+          if (scripted.headers?.['retry-after']) assert.equal(response.headers.get('retry-after'), scripted.headers['retry-after'], 'retry-after survives');
 
           // The passthrough lane hands the upstream's bytes over untouched (only OpenAI's
           // forced usage chunk is hidden from a client that did not ask for it).
           const hidesUsage = pair.client === 'openai-chat' && caseFile.stream && !clientRequest.includes('"include_usage"');
-          if (pair.client === pair.upstream && status === 200 && !hidesUsage) assert.equal(clientBytes, recorded, 'passthrough bytes');
+          if (pair.client === pair.upstream && status === 200 && !hidesUsage) assert.equal(clientBytes, recorded.toString(RECORDED_ENCODING[format]), 'passthrough bytes');
         });
       }
     });

@@ -106,6 +106,20 @@ export function runKvConformance(name: string, createHarness: () => Promise<KvHa
       assert.equal(many.filter((result) => result.applied).length, 3);
     });
 
+    test('texts: read in one call, written under several keys, expiring and renewed by a later write', async () => {
+      const { kv } = harness;
+      assert.deepEqual(await kv.getTexts([]), []);
+      assert.deepEqual(await kv.getTexts(['t1', 't2']), [undefined, undefined]);
+      await kv.setTexts(['t1', 't2'], 'channel-a 1', 1_000);
+      assert.deepEqual(await kv.getTexts(['t0', 't1', 't2']), [undefined, 'channel-a 1', 'channel-a 1']);
+      await harness.advanceTime(600);
+      await kv.setTexts(['t2'], 'channel-b 0', 1_000);
+      await harness.advanceTime(400);
+      assert.deepEqual(await kv.getTexts(['t1', 't2']), [undefined, 'channel-b 0']);
+      await kv.delete('t2');
+      assert.deepEqual(await kv.getTexts(['t2']), [undefined]);
+    });
+
     test('concurrent bounded adjustments never pass the bound: exactly the ones that fit apply', async () => {
       const { kv } = harness;
       await kv.setIfAbsent('balance', 1_000);

@@ -51,10 +51,14 @@ test('PostgreSQL unreachable mid-run: keys and channels keep serving from the sn
     assert.equal((await fetch(`${a}/healthz`)).status, 200, 'but alive');
 
     cutter.restore();
+    let last = { rows: 0, spent: 0 };
     await waitFor(async () => {
-      const now = await counts();
-      return now.rows === served && now.spent === served * COST;
-    }, 'queued rows and charges written once the database is back', 15_000);
+      last = await counts();
+      return last.rows === served && last.spent === served * COST;
+    }, 'queued rows and charges written once the database is back', 15_000).catch((error: Error) => {
+      // Say which side is off: a spend above served × cost is a charge applied twice.
+      throw new Error(`${error.message}; expected ${served} rows and ${served * COST} spent, have ${JSON.stringify(last)}`);
+    });
     assert.deepEqual(await counts(), { rows: served, spent: served * COST });
     assert.equal((await fetch(`${a}/readyz`)).status, 200);
   } finally {

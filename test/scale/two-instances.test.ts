@@ -61,6 +61,15 @@ describe('two instances sharing PostgreSQL and Redis', () => {
   test('500 parallel requests split across both against a balance for exactly 100: 100 served, balance 0', async () => {
     const created = await harness.admin(0, 'POST', '/keys', { name: 'balance-100', group: 'default', balance: (100 * COST) / 1_000_000 });
     await waitFor(async () => (await harness.admin(1, 'GET', `/keys/${created.id}`)).balance > 0, 'B sees the key');
+    // The admin read above comes from the database; requests are served from each instance's
+    // snapshot, which learns of the key through the event bus a moment later. /api/me reads the
+    // same snapshot and spends nothing.
+    for (const url of [a, b]) {
+      await waitFor(
+        async () => (await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${created.key}` } })).status === 200,
+        'both snapshots know the key',
+      );
+    }
     const started = performance.now();
     const replies = await Promise.all(Array.from({ length: 500 }, (_, index) => chat(index % 2 === 0 ? a : b, created.key)));
     const elapsed = performance.now() - started;

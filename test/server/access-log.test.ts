@@ -143,6 +143,14 @@ describe('access log', () => {
     assert.equal(adminLine.path, '/api/admin/channels');
     assert.equal(adminLine.status, 200);
 
+    const models = await fetch(`${harness.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(models.status, 200);
+    const modelsLine = await lineFor(models);
+    assert.equal(modelsLine.keyId, keyId, 'a model list names the key it accepted');
+    assert.equal(modelsLine.attempts, undefined, 'and claims no attempts');
+    assert.equal(badLine.keyId, keyId, 'bad JSON after the key was accepted still names the key');
+    assert.equal(badLine.attempts, 0);
+
     const missing = await fetch(`${harness.url}/nowhere`);
     const missingLine = await lineFor(missing);
     assert.equal(missingLine.status, 404);

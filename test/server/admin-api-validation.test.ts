@@ -98,6 +98,12 @@ const CASES: BadInput[] = [
   { label: 'log limit too large', method: 'GET', path: '/logs?limit=5000', status: 400, param: 'limit', message: /^limit: must be at most 1000/ },
   { label: 'log status that is not a number', method: 'GET', path: '/logs?status=ok', status: 400, param: 'status', message: /^status: must be a number/ },
 
+  // Accounts: one rule for every signed amount (a wallet top-up and a user's balanceDelta agree)
+  { label: 'top-up of nothing', method: 'POST', path: '/users/:user/top-ups', body: { amount: 0, note: 'x' }, status: 400, param: 'amount', message: /^amount: must not be 0/ },
+  { label: 'top-up past the bound', method: 'POST', path: '/users/:user/top-ups', body: { amount: 2e9, note: 'x' }, status: 400, param: 'amount', message: /^amount: must be at most 1000000000 \(USD\)/ },
+  { label: 'balanceDelta past the bound', method: 'PATCH', path: '/users/:user', body: { balanceDelta: -2e9 }, status: 400, param: 'balanceDelta', message: /^balanceDelta: must be at least -1000000000 \(USD\)/ },
+  { label: 'default group that is no group name', method: 'PATCH', path: '/account-settings', body: { defaultGroup: 'two words' }, status: 400, param: 'defaultGroup', message: /^defaultGroup: may contain letters, digits/ },
+
   // Bodies that are not a JSON object
   { label: 'non-JSON body', method: 'POST', path: '/keys', body: '{"name": "half', status: 400, param: null, message: /not valid JSON/ },
   { label: 'form-encoded body', method: 'POST', path: '/groups', body: 'name=x', status: 400, param: null, message: /not valid JSON/ },
@@ -122,6 +128,7 @@ describe('admin API: every bad input is a 400/404/409 naming the field, and writ
     ids.channel = (await harness.addChannel({ provider: 'openai', models: ['gpt-4o-mini'], name: 'existing-channel' })).id;
     await harness.addChannel({ provider: 'openai', models: ['gpt-4o'], name: 'other-channel' });
     ids.key = (await harness.addKey({ name: 'existing-key' })).id;
+    ids.user = (await harness.admin('POST', '/users', { name: 'existing-user' }, 201)).id;
     await harness.addKey({ name: 'other-key' });
   });
   after(() => harness.close());
@@ -129,7 +136,7 @@ describe('admin API: every bad input is a 400/404/409 naming the field, and writ
   for (const bad of CASES) {
     test(bad.label, async () => {
       const before = await snapshotAll();
-      const path = bad.path.replace(':channel', ids.channel ?? '').replace(':key', ids.key ?? '');
+      const path = bad.path.replace(':channel', ids.channel ?? '').replace(':key', ids.key ?? '').replace(':user', ids.user ?? '');
       const response = await fetch(`${harness.url}/api/admin${path}`, {
         method: bad.method,
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },

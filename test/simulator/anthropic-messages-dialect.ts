@@ -45,8 +45,9 @@ function toolUseId(plan: TurnPlan, index: number): string {
 }
 
 // The real API signs every thinking block over its text; a scripted signature counts as issued.
+// Claude on Bedrock signs the same way (bedrock-converse-dialect.ts uses this too).
 const signatures = new WeakMap<TurnPlan, string>();
-function signature(plan: TurnPlan): string {
+export function claudeSignature(plan: TurnPlan): string {
   const known = signatures.get(plan);
   if (known !== undefined) return known;
   const text = plan.reasoning?.text ?? '';
@@ -60,7 +61,7 @@ function signature(plan: TurnPlan): string {
 function renderBody(plan: TurnPlan): unknown {
   const content: unknown[] = [];
   if (plan.reasoning !== undefined) {
-    content.push({ type: 'thinking', thinking: plan.reasoning.text, signature: signature(plan) });
+    content.push({ type: 'thinking', thinking: plan.reasoning.text, signature: claudeSignature(plan) });
   }
   if (plan.text !== '') content.push({ type: 'text', text: plan.text });
   plan.toolCalls.forEach((call, index) => {
@@ -104,7 +105,7 @@ function renderStream(plan: TurnPlan, options: { omitTerminal: boolean }): Strea
     for (const thinking of plan.reasoning.chunks) {
       emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
     }
-    emit('content_block_delta', { index, delta: { type: 'signature_delta', signature: signature(plan) } });
+    emit('content_block_delta', { index, delta: { type: 'signature_delta', signature: claudeSignature(plan) } });
     emit('content_block_stop', { index });
     index += 1;
   }

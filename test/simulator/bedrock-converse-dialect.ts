@@ -1,11 +1,15 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { claudeSignature } from './anthropic-messages-dialect.ts';
 import type { Dialect, StreamRendering } from './dialect.ts';
 import type { SimulatorFinish, SimulatorUsage } from './simulator-script.ts';
 import type { TurnPlan } from './turn-plan.ts';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
-const PLACEHOLDER_SIGNATURE = 'c2ltdWxhdG9yLWJlZHJvY2stc2lnbmF0dXJl';
+
+// Claude on Bedrock signs each reasoning block over its text, as on Anthropic's API (the
+// reasoning rules verify it when it comes back).
+const signature = claudeSignature;
 
 function stopReason(finish: SimulatorFinish): string {
   switch (finish) {
@@ -45,7 +49,7 @@ function toolUseId(plan: TurnPlan, index: number): string {
 function renderBody(plan: TurnPlan): unknown {
   const content: unknown[] = [];
   if (plan.reasoning !== undefined) {
-    content.push({ reasoningContent: { reasoningText: { text: plan.reasoning.text, signature: plan.reasoning.signature ?? PLACEHOLDER_SIGNATURE } } });
+    content.push({ reasoningContent: { reasoningText: { text: plan.reasoning.text, signature: signature(plan) } } });
   }
   if (plan.text !== '') content.push({ text: plan.text });
   plan.toolCalls.forEach((call, index) => {
@@ -96,7 +100,7 @@ function renderStream(plan: TurnPlan, options: { omitTerminal: boolean }): Strea
   let index = 0;
   if (plan.reasoning !== undefined) {
     for (const text of plan.reasoning.chunks) emit('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { text } } });
-    emit('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { signature: plan.reasoning.signature ?? PLACEHOLDER_SIGNATURE } } });
+    emit('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { signature: signature(plan) } } });
     emit('contentBlockStop', { contentBlockIndex: index });
     index += 1;
   }

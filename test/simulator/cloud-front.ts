@@ -1,6 +1,7 @@
 import { createPublicKey, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import type { JsonReply } from './json-reply.ts';
 import type { RouteMatch } from './route-request.ts';
+import { checkConverseRequest } from './converse-request-rules.ts';
 import { verifySigV4 } from './verify-sigv4.ts';
 
 /**
@@ -44,7 +45,9 @@ export const DEFAULT_AZURE_API_VERSIONS = ['2024-06-01', '2024-10-21', '2025-04-
 
 const AZURE_DEPLOYMENT = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/;
 const VERTEX_MODEL = /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|rawPredict|streamRawPredict|predict)$/i;
-const BEDROCK_MODEL = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/;
+const BEDROCK_MODEL = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/;
+/** Bedrock's Claude model ids: `anthropic.claude…`, cross-region profiles `us.anthropic.claude…`. */
+const BEDROCK_CLAUDE = /(^|[./:])anthropic\.claude/i;
 export const VERTEX_TOKEN_PATH = '/oauth2/token';
 const ENTRA_TOKEN = /^\/([^/]+)\/oauth2\/v2\.0\/token$/;
 const AZURE_SCOPE = 'https://cognitiveservices.azure.com/.default';
@@ -224,21 +227,26 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
           });
           if (refusal) return awsError(refusal.status, refusal.errorType, refusal.message);
         }
+        const bedrockModel = decodeURIComponent(bedrock[1]!);
+        if ((bedrock[2] === 'invoke' || bedrock[2] === 'invoke-with-response-stream') && BEDROCK_CLAUDE.test(bedrockModel)) {
+          // Claude's native body, as Bedrock checks it: its own anthropic_version, no model, no stream.
+          const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+          if (body.anthropic_version !== 'bedrock-2023-05-31') {
+            return awsError(400, 'ValidationException', 'Malformed input request: #/anthropic_version: bedrock-2023-05-31 is the only accepted value, please reformat your input and try again.');
+          }
+          for (const key of ['model', 'stream']) {
+            if (key in body) return awsError(400, 'ValidationException', `Malformed input request: #: extraneous key [${key}] is not permitted, please reformat your input and try again.`);
+          }
+          return { route: { protocol: 'anthropic-messages', endpoint: 'generate', pathModel: bedrockModel, pathStream: bedrock[2] === 'invoke-with-response-stream', bedrockInvoke: true } };
+        }
+        if (bedrock[2] === 'invoke-with-response-stream') return awsError(400, 'ValidationException', 'The model does not support streaming in this simulator.');
         if (bedrock[2] === 'invoke') {
           // InvokeModel takes the model's native body; the embeddings dialect checks it per model.
           return { route: { protocol: 'bedrock-converse', endpoint: 'embed', pathModel: decodeURIComponent(bedrock[1]!), pathStream: false, embedding: 'bedrock-invoke' } };
         }
-        const body = request.body;
-        if (typeof body !== 'object' || body === null || !Array.isArray((body as Record<string, unknown>).messages)) {
-          return awsError(400, 'ValidationException', 'Malformed input request: #: required key [messages] not found, please reformat your input and try again.');
-        }
-        const roles = ((body as { messages: Array<{ role?: unknown }> }).messages).map((message) => message.role);
-        for (let index = 1; index < roles.length; index += 1) {
-          if (roles[index] === roles[index - 1]) {
-            return awsError(400, 'ValidationException', 'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.');
-          }
-        }
-        if (roles[0] !== 'user') return awsError(400, 'ValidationException', 'A conversation must start with a user message. Try again with a conversation that starts with a user message.');
+        // The body rules bedrock-runtime applies before any model sees the request (shared with the golden fake upstream).
+        const finding = checkConverseRequest(request.body);
+        if (finding !== undefined) return awsError(400, 'ValidationException', finding);
         return {
           route: { protocol: 'bedrock-converse', endpoint: 'generate', pathModel: decodeURIComponent(bedrock[1]!), pathStream: bedrock[2] === 'converse-stream' },
         };

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { anthropicMessagesDialect } from './anthropic-messages-dialect.ts';
 import { bedrockConverseDialect } from './bedrock-converse-dialect.ts';
+import { bedrockInvokeDialect } from './bedrock-invoke-dialect.ts';
 import { createCloudFront, type CloudOptions } from './cloud-front.ts';
 import type { Dialect } from './dialect.ts';
 import { answerEmbeddings } from './embeddings-dialect.ts';
@@ -27,6 +28,7 @@ import { checkReasoningRules } from './reasoning-rules.ts';
 import { waitUnlessClosed } from './wait-unless-closed.ts';
 import { createResponsesMemory } from './responses-memory.ts';
 import { randomBytes } from 'node:crypto';
+import { createPromptCache } from './prompt-cache.ts';
 
 export interface ProviderSimulatorOptions {
   port?: number;
@@ -40,6 +42,11 @@ export interface ProviderSimulatorOptions {
   maxRecorded?: number;
   /** Serve Azure OpenAI, Vertex AI and Bedrock front doors with their own authentication. */
   clouds?: CloudOptions;
+  /**
+   * Simulate Anthropic prompt caching (`cache_control`) per presented key: a request's usage
+   * reports the cached prefix it read and the one it wrote, unless its script gives the usage.
+   */
+  promptCache?: boolean;
 }
 
 export interface ProviderSimulator {
@@ -135,6 +142,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   let defaultScript = EMPTY_SCRIPT;
   const seal = createReasoningSeal();
   const responsesMemory = createResponsesMemory();
+  const promptCache = options.promptCache ? createPromptCache(now) : undefined;
   // Response ids are unique across simulators, as real hosts' are (two channels, one gateway).
   const instanceTag = randomBytes(3).toString('hex');
   const cloud = createCloudFront(options.clouds ?? {}, now);
@@ -201,11 +209,11 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
 
     const presented = presentedKey(route.protocol, headers, query);
     if (route.endpoint === 'stored-response') {
-      await writeJsonReply(response, { ...responsesMemory.answer(presented, method, route.pathModel ?? ''), headers: idHeaders }, undefined);
+      await writeJsonReply(response, { ...responsesMemory.answer(presented, method, route.pathModel ?? '', route.inputItems === true), headers: idHeaders }, undefined);
       return;
     }
     // Like the real APIs, reasoning state that does not check out is refused before any work.
-    const refused = checkReasoningRules(recorded, seal) ?? (route.protocol === 'openai-responses' && route.endpoint === 'generate' ? responsesMemory.checkPrevious(presented, body) : undefined);
+    const refused = checkReasoningRules(recorded, seal) ?? (route.protocol === 'openai-responses' && route.endpoint === 'generate' ? (responsesMemory.checkPrevious(presented, body) ?? responsesMemory.checkReferences(presented, body)) : undefined);
     if (refused !== undefined) {
       await writeJsonReply(response, reply(refused.status, refused.body), undefined);
       return;
@@ -220,16 +228,18 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       return;
     }
     if (fault?.type === 'status') {
-      const failed = providerError(route.protocol, fault.status, fault.message);
+      // Bedrock answers InvokeModel failures in its own shape, whatever the model's body.
+      const errorProtocol = route.bedrockInvoke ? 'bedrock-converse' : route.protocol;
+      const failed = providerError(errorProtocol, fault.status, fault.message);
       const retry: Record<string, string> = {
         ...(fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) }),
-        ...errorHeaders(route.protocol, fault.status, fault.message),
+        ...errorHeaders(errorProtocol, fault.status, fault.message),
       };
       await writeJsonReply(response, reply(failed.status, failed.body, retry), undefined);
       return;
     }
     if (fault?.type === 'error-mid-stream' && !recorded.stream) {
-      const overloaded = overloadedError(route.protocol);
+      const overloaded = overloadedError(route.bedrockInvoke ? 'bedrock-converse' : route.protocol);
       await writeJsonReply(response, reply(overloaded.status, overloaded.body), undefined);
       return;
     }
@@ -256,9 +266,17 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
         return;
       }
       case 'generate': {
-        const dialect = DIALECTS[route.protocol];
+        const dialect = route.bedrockInvoke ? bedrockInvokeDialect(DIALECTS[route.protocol]) : DIALECTS[route.protocol];
         const createdSeconds = Math.floor(now() / 1000);
         const plan = planTurn(script, recorded, { model, sequenceId, createdSeconds, seal });
+        const cached = route.protocol === 'anthropic-messages' ? promptCache?.use(presented ?? '', body) : undefined;
+        if (cached) {
+          recorded.promptCache = cached;
+          if (script.usage === undefined) {
+            const cacheRead = Math.min(cached.read, plan.usage.input);
+            plan.usage = { ...plan.usage, cacheRead, cacheWrite: Math.min(cached.write, plan.usage.input - cacheRead) };
+          }
+        }
         if (route.protocol === 'openai-responses') responsesMemory.remember(presented, body, dialect.renderBody(plan) as Record<string, unknown>);
         if (!recorded.stream) {
           await writeJsonReply(response, reply(200, dialect.renderBody(plan)), fault);

@@ -1,5 +1,5 @@
 import type { ErrorReply } from './provider-errors.ts';
-import { providerError } from './provider-errors.ts';
+import { awsError, providerError } from './provider-errors.ts';
 import type { ReasoningSeal } from './reasoning-seal.ts';
 import type { RecordedRequest } from './recorded-request.ts';
 
@@ -16,6 +16,8 @@ export function checkReasoningRules(request: RecordedRequest, seal: ReasoningSea
       return isGemini3(request.model) ? checkGemini3(request.body, seal) : undefined;
     case 'openai-responses':
       return checkResponses(request.body, seal);
+    case 'bedrock-converse':
+      return /anthropic|claude/i.test(request.model ?? '') ? checkConverseClaude(request.body, seal) : undefined;
     default:
       return undefined;
   }
@@ -98,6 +100,50 @@ function checkAnthropic(body: Json, seal: ReasoningSeal): ErrorReply | undefined
 }
 
 // ---------------------------------------------------------------------------------------------
+// Claude on Bedrock (Converse): the same rules as on Anthropic's API, on Converse's blocks
+// (`reasoningContent`, `toolUse`, `toolResult`; thinking in `additionalModelRequestFields`),
+// refused as a ValidationException that quotes the model's error.
+
+function checkConverseClaude(body: Json, seal: ReasoningSeal): ErrorReply | undefined {
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
+  const additional = isRecord(body.additionalModelRequestFields) ? body.additionalModelRequestFields : {};
+  const thinkingOn = isRecord(additional.thinking) && additional.thinking.type === 'enabled';
+  const refuse = (message: string) => awsError(400, `The model returned the following errors: ${message}`);
+  const blocksOf = (message: Json) => (Array.isArray(message.content) ? message.content.filter(isRecord) : []);
+  const isReasoning = (block: Json | undefined) => isRecord(block?.reasoningContent);
+
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    const blocks = blocksOf(message);
+    for (const [at, block] of blocks.entries()) {
+      if (!isRecord(block.reasoningContent)) continue;
+      const reasoning = block.reasoningContent;
+      if (isRecord(reasoning.reasoningText)) {
+        const { text, signature } = reasoning.reasoningText;
+        if (typeof signature !== 'string' || !seal.verifyAnthropic(typeof text === 'string' ? text : '', signature)) {
+          return refuse(`messages.${index}.content.${at}: Invalid \`signature\` in \`thinking\` block`);
+        }
+      } else if (typeof reasoning.redactedContent !== 'string' || !seal.verifyRedacted(reasoning.redactedContent)) {
+        return refuse(`messages.${index}.content.${at}: Invalid \`data\` in \`redacted_thinking\` block`);
+      }
+    }
+    if (blocks.some(isReasoning) && !isReasoning(blocks[0])) {
+      return refuse(`messages.${index}.content.0: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking.`);
+    }
+  }
+  if (thinkingOn && messages.length >= 2) {
+    const last = messages[messages.length - 1]!;
+    const before = messages[messages.length - 2]!;
+    const blocks = blocksOf(before);
+    const inToolLoop = last.role === 'user' && blocksOf(last).some((block) => isRecord(block.toolResult)) && before.role === 'assistant' && blocks.some((block) => isRecord(block.toolUse));
+    if (inToolLoop && !isReasoning(blocks[0])) {
+      return refuse(`messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${Object.keys(blocks[0] ?? {})[0] ?? 'nothing'}\`. ${ANTHROPIC_FINAL_RULE}`);
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Gemini 3: in the current turn (everything after the last user message with text), the first
 // function call of every model step must carry the thought signature Gemini returned; any
 // signature sent back must be one Gemini issued (or a documented skip placeholder).
@@ -157,6 +203,8 @@ function checkResponses(body: Json, seal: ReasoningSeal): ErrorReply | undefined
 
   const reasoningIds = new Set<string>();
   for (const item of input) {
+    // A stored item referenced by id stands for the item itself (checked against what was stored).
+    if (item.type === 'item_reference' && typeof item.id === 'string') reasoningIds.add(item.id);
     if (item.type !== 'reasoning') continue;
     if (typeof item.id === 'string') reasoningIds.add(item.id);
     const encrypted = item.encrypted_content;

@@ -9,7 +9,7 @@ export type SimulatorProtocol =
   | 'unknown';
 
 /** What the request asked for, independent of dialect. */
-/** `stored-response`: GET or DELETE /v1/responses/{id} (OpenAI keeps responses created with `store` on). */
+/** `stored-response`: GET or DELETE /v1/responses/{id}, GET …/{id}/input_items (OpenAI keeps responses created with `store` on). */
 export type SimulatorEndpoint = 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'embed' | 'stored-response' | 'unknown';
 
 export interface RecordedRequest {
@@ -27,4 +27,6 @@ export interface RecordedRequest {
   model: string | undefined;
   stream: boolean;
   receivedAt: number;
+  /** With `promptCache` on: the prompt-cache tokens this Anthropic request read and wrote. */
+  promptCache?: { read: number; write: number };
 }

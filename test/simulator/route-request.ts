@@ -10,12 +10,16 @@ export interface RouteMatch {
   pathStream: boolean;
   /** For `embed`: which provider's embeddings wire format. */
   embedding?: SimEmbeddingWire;
+  /** For `stored-response`: `GET …/{id}/input_items` rather than the response itself. */
+  inputItems?: boolean;
+  /** Bedrock InvokeModel with a Claude model: Anthropic's body, streams wrapped in event-stream `chunk` frames. */
+  bedrockInvoke?: boolean;
 }
 
 const GEMINI_ACTION = /^\/(?:v1beta|v1|v1alpha)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/i;
 const GEMINI_ONLY_MODELS = /^\/(?:v1beta|v1alpha)\/models(?:\/(.+))?$/;
 const SHARED_MODELS = /^\/v1\/models(?:\/(.+))?$/;
-const STORED_RESPONSE = /^\/v1\/responses\/([^/]+)$/;
+const STORED_RESPONSE = /^\/v1\/responses\/([^/]+)(\/input_items)?$/;
 
 const unknownRoute: RouteMatch = { protocol: 'unknown', endpoint: 'unknown', pathModel: undefined, pathStream: false };
 
@@ -74,7 +78,15 @@ export function routeRequest(
   }
   if (method === 'GET' || method === 'DELETE') {
     const stored = STORED_RESPONSE.exec(path);
-    if (stored !== null) return { protocol: 'openai-responses', endpoint: 'stored-response', pathModel: decodeURIComponent(stored[1]!), pathStream: false };
+    if (stored !== null && (stored[2] === undefined || method === 'GET')) {
+      return {
+        protocol: 'openai-responses',
+        endpoint: 'stored-response',
+        pathModel: decodeURIComponent(stored[1]!),
+        pathStream: false,
+        ...(stored[2] === undefined ? {} : { inputItems: true }),
+      };
+    }
   }
   if (method === 'GET') {
     const geminiOnly = GEMINI_ONLY_MODELS.exec(path);

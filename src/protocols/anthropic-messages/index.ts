@@ -10,12 +10,14 @@ import { encodeAnthropicRequest } from './encode-anthropic-request.ts';
 import { encodeAnthropicResponse } from './encode-anthropic-response.ts';
 import { anthropicPassthroughLane } from './anthropic-passthrough-lane.ts';
 import { peekBody } from '../shared/peek-body.ts';
+import { anthropicAffinityHint } from './anthropic-affinity-hint.ts';
 
 /** The Anthropic Messages wire format (`POST /v1/messages`), both directions. */
 export const anthropicMessagesCodec: ProtocolCodec = {
   id: 'anthropic-messages',
   // Anthropic streams always report usage (message_start, message_delta).
   peek: (input) => peekBody(input, () => true, 'messages'),
+  affinityHint: anthropicAffinityHint,
   passthrough: anthropicPassthroughLane,
   decodeRequest: (input) => decodeAnthropicRequest(input),
   encodeRequest: encodeAnthropicRequest,

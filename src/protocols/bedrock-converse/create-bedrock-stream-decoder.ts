@@ -144,7 +144,7 @@ export function createBedrockStreamDecoder(context: RuntimeContext): StreamDecod
         return [closeBlock(block)];
       }
       case 'messageStop':
-        finishReason = decodeBedrockStopReason(payload.stopReason);
+        finishReason = decodeBedrockStopReason(payload.stopReason, payload.additionalModelResponseFields);
         return [...start(), ...closeAll()];
       case 'metadata': {
         done = true;
@@ -152,8 +152,11 @@ export function createBedrockStreamDecoder(context: RuntimeContext): StreamDecod
         return [...start(), ...closeAll(), { type: 'usage', usage }, { type: 'response-end', finishReason: finishReason ?? { unified: 'other' }, usage }];
       }
       case 'exception':
+        // Blocks cut by the error stay unclosed, as with Anthropic's `error` event, so client
+        // encoders mark them incomplete rather than done.
         done = true;
-        return [...closeAll(), { type: 'error', error: bedrockStreamException(payload) }];
+        open.clear();
+        return [{ type: 'error', error: bedrockStreamException(payload) }];
       default:
         return [];
     }

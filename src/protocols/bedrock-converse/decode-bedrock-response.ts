@@ -27,13 +27,20 @@ export function decodeBedrockUsage(value: unknown): Usage {
   return usage;
 }
 
-export function decodeBedrockStopReason(value: unknown): FinishReason {
+/**
+ * `stopReason` → canonical. `additionalModelResponseFields` is where Claude's matched stop
+ * sequence comes back (the request asks for `/stop_sequence`).
+ */
+export function decodeBedrockStopReason(value: unknown, additionalFields?: unknown): FinishReason {
   const raw = typeof value === 'string' ? value : undefined;
   const withRaw = (unified: FinishReason['unified']): FinishReason => (raw === undefined ? { unified } : { unified, raw });
   switch (raw) {
     case 'end_turn':
-    case 'stop_sequence':
       return withRaw('stop');
+    case 'stop_sequence': {
+      const stopSequence = isRecord(additionalFields) ? additionalFields.stop_sequence : undefined;
+      return typeof stopSequence === 'string' ? { unified: 'stop', raw, stopSequence } : withRaw('stop');
+    }
     case 'max_tokens':
     case 'model_context_window_exceeded':
       return withRaw('length');
@@ -85,7 +92,7 @@ export function decodeBedrockResponse(body: unknown, context: RuntimeContext): D
       model: '',
       createdAt: context.now(),
       content,
-      finishReason: decodeBedrockStopReason(body.stopReason),
+      finishReason: decodeBedrockStopReason(body.stopReason, body.additionalModelResponseFields),
       usage: decodeBedrockUsage(body.usage),
     },
     warnings,

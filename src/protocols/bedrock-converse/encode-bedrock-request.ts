@@ -11,6 +11,8 @@ import type { ProviderMetadata } from '../../core/provider-metadata.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { Decoded, UpstreamRequestOutput } from '../protocol-codec.ts';
+import { DEFAULT_MAX_TOKENS } from '../anthropic-messages/encode-anthropic-request.ts';
+import { encodeAnthropicThinking } from '../anthropic-messages/encode-anthropic-thinking.ts';
 import { parseToolArguments } from '../shared/parse-tool-arguments.ts';
 
 type Block = Record<string, unknown>;
@@ -87,7 +89,12 @@ function encodeText(part: TextPart): Block[] {
   return part.text === '' ? [] : [{ text: part.text }, ...cachePointAfter(part.providerMetadata)];
 }
 
-function encodeMessage(message: Message, sanitizeId: (id: string) => string, warnings: Warning[], fileIndex: { next: number }): ConverseMessage {
+interface EncodeCounters {
+  nextFile: number;
+  unsignedReasoning: number;
+}
+
+function encodeMessage(message: Message, sanitizeId: (id: string) => string, warnings: Warning[], counters: EncodeCounters): ConverseMessage {
   switch (message.role) {
     case 'user':
       return {
@@ -99,7 +106,7 @@ function encodeMessage(message: Message, sanitizeId: (id: string) => string, war
             case 'image':
               return encodeImage(part, warnings);
             case 'file':
-              return encodeFile(part, fileIndex.next++, warnings);
+              return encodeFile(part, counters.nextFile++, warnings);
             default:
               return [];
           }
@@ -114,8 +121,11 @@ function encodeMessage(message: Message, sanitizeId: (id: string) => string, war
               return encodeText(part);
             case 'reasoning':
               if (part.redactedData !== undefined) return [{ reasoningContent: { redactedContent: part.redactedData } }];
-              // Reasoning without a signature cannot be replayed to Claude; other models ignore it.
-              if (part.signature === undefined) return [];
+              // Reasoning without a signature cannot be replayed to Claude (it verifies them).
+              if (part.signature === undefined || part.signature === '') {
+                if (part.text !== '') counters.unsignedReasoning += 1;
+                return [];
+              }
               return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
             case 'tool-call':
               return [{ toolUse: { toolUseId: sanitizeId(part.callId), name: part.name, input: parseToolArguments(part.arguments) } }];
@@ -189,10 +199,17 @@ function isClaude(model: string): boolean {
 export function encodeBedrockRequest(request: ChatRequest, context: RuntimeContext): Decoded<UpstreamRequestOutput> {
   const warnings: Warning[] = [];
   const sanitizeId = createToolIdSanitizer(context);
-  const fileIndex = { next: 0 };
+  const counters: EncodeCounters = { nextFile: 0, unsignedReasoning: 0 };
   const body: Record<string, unknown> = {
-    messages: mergeRoles(request.messages.map((message) => encodeMessage(message, sanitizeId, warnings, fileIndex))),
+    messages: mergeRoles(request.messages.map((message) => encodeMessage(message, sanitizeId, warnings, counters))),
   };
+  if (counters.unsignedReasoning > 0) {
+    warnings.push({
+      type: 'unsupported',
+      feature: 'reasoning_history',
+      detail: `${counters.unsignedReasoning} reasoning part(s) without a Claude signature were dropped from the history; Bedrock's Claude verifies thinking signatures.`,
+    });
+  }
   const system = request.system.flatMap(encodeText);
   if (system.length > 0) body.system = system;
 
@@ -202,6 +219,9 @@ export function encodeBedrockRequest(request: ChatRequest, context: RuntimeConte
   if (request.topP !== undefined) inference.topP = request.topP;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0) inference.stopSequences = request.stopSequences;
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
+  // Converse says only `stopReason: "stop_sequence"`; Claude names the sequence that matched in
+  // its native reply, which Converse returns when asked for by JSON pointer.
+  if (inference.stopSequences !== undefined && isClaude(request.model)) body.additionalModelResponseFieldPaths = ['/stop_sequence'];
 
   const usesTools = request.messages.some((message) => message.role === 'tool' || (message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call')));
   if (request.tools.length > 0) {
@@ -216,14 +236,15 @@ export function encodeBedrockRequest(request: ChatRequest, context: RuntimeConte
     if (isClaude(request.model)) additional.top_k = request.topK;
     else warnings.push({ type: 'unsupported', feature: 'topK' });
   }
-  if (request.reasoning?.enabled) {
+  if (request.reasoning?.enabled && request.reasoning.effort !== 'none') {
     if (isClaude(request.model)) {
-      const budget = request.reasoning.budgetTokens ?? effortBudget(request.reasoning.effort);
-      additional.thinking = { type: 'enabled', budget_tokens: budget };
+      // Claude's rules and budgets are the same on Bedrock as on Anthropic's API: one function
+      // for both, so a model gets the same budget whichever channel serves it.
       const maxTokens = typeof inference.maxTokens === 'number' ? inference.maxTokens : undefined;
-      if (maxTokens === undefined || maxTokens <= budget) {
-        // Claude requires max_tokens above the thinking budget.
-        inference.maxTokens = budget + (maxTokens ?? 4096);
+      const encoded = encodeAnthropicThinking(request.reasoning, maxTokens ?? DEFAULT_MAX_TOKENS, maxTokens !== undefined, warnings);
+      if (encoded.thinking) additional.thinking = encoded.thinking;
+      if (encoded.maxTokens !== maxTokens) {
+        inference.maxTokens = encoded.maxTokens;
         body.inferenceConfig = inference;
       }
       if (inference.temperature !== undefined && inference.temperature !== 1) delete inference.temperature;
@@ -243,17 +264,3 @@ export function encodeBedrockRequest(request: ChatRequest, context: RuntimeConte
   return { value: { body, model: request.model, stream: request.stream }, warnings };
 }
 
-function effortBudget(effort: string | undefined): number {
-  switch (effort) {
-    case 'minimal':
-    case 'low':
-      return 1024;
-    case 'high':
-      return 16_384;
-    case 'xhigh':
-    case 'max':
-      return 32_768;
-    default:
-      return 4096;
-  }
-}

@@ -9,11 +9,13 @@ import { encodeGeminiError } from './encode-gemini-error.ts';
 import { encodeGeminiRequest } from './encode-gemini-request.ts';
 import { encodeGeminiResponse } from './encode-gemini-response.ts';
 import { geminiPassthroughLane, peekGeminiRequest } from './gemini-passthrough-lane.ts';
+import { geminiAffinityHint } from './gemini-affinity-hint.ts';
 
 /** The Gemini v1beta generateContent wire format (also served under `/v1` and `/v1alpha`). */
 export const geminiGenerateContentCodec: ProtocolCodec = {
   id: 'gemini-generate-content',
   peek: peekGeminiRequest,
+  affinityHint: geminiAffinityHint,
   passthrough: geminiPassthroughLane,
   decodeRequest: decodeGeminiRequest,
   encodeRequest: encodeGeminiRequest,

@@ -1,4 +1,5 @@
 import { encodeReasoningDetail } from './openai-chat-reasoning-details.ts';
+import { customToolInput } from '../openai-responses/custom-tool-calls.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import { emptyUsage, type Usage } from '../../core/usage.ts';
@@ -25,6 +26,9 @@ export function createOpenAiChatStreamEncoder(context: RuntimeContext, options: 
   let failed = false;
   let usage: Usage | undefined;
   const toolIndexes = new Map<string, number>();
+  const customTools = new Set(options.customTools);
+  /** Custom tool calls being streamed: their JSON arguments, unwrapped to the raw input at the end. */
+  const customArguments = new Map<string, string>();
 
   function chunk(delta: Delta, finishReason: OpenAiFinishReason | null = null): string {
     const payload: Record<string, unknown> = {
@@ -61,8 +65,15 @@ export function createOpenAiChatStreamEncoder(context: RuntimeContext, options: 
         case 'text-start':
         case 'text-end':
         case 'reasoning-start':
-        case 'tool-call-end':
           return start();
+        case 'tool-call-end': {
+          const buffered = customArguments.get(event.id);
+          const index = toolIndexes.get(event.id);
+          if (buffered === undefined || index === undefined) return start();
+          customArguments.delete(event.id);
+          const input = customToolInput(buffered);
+          return input === '' ? start() : start() + chunk({ tool_calls: [{ index, custom: { input } }] });
+        }
         case 'reasoning-end': {
           const detail = encodeReasoningDetail(
             { type: 'reasoning', text: '', ...(event.signature === undefined ? {} : { signature: event.signature }), ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}) },
@@ -77,6 +88,11 @@ export function createOpenAiChatStreamEncoder(context: RuntimeContext, options: 
         case 'tool-call-start': {
           const index = toolIndexes.size;
           toolIndexes.set(event.id, index);
+          if (customTools.has(event.name)) {
+            // The upstream streams `{"input": …}` JSON; the raw input goes out whole at the call's end.
+            customArguments.set(event.id, '');
+            return start() + chunk({ tool_calls: [{ index, id: event.callId, type: 'custom', custom: { name: event.name, input: '' } }] });
+          }
           return (
             start() +
             chunk({
@@ -89,6 +105,11 @@ export function createOpenAiChatStreamEncoder(context: RuntimeContext, options: 
         case 'tool-call-delta': {
           const index = toolIndexes.get(event.id);
           if (index === undefined || event.argumentsDelta === '') return start();
+          const buffered = customArguments.get(event.id);
+          if (buffered !== undefined) {
+            customArguments.set(event.id, buffered + event.argumentsDelta);
+            return start();
+          }
           return start() + chunk({ tool_calls: [{ index, function: { arguments: event.argumentsDelta } }] });
         }
         case 'usage':

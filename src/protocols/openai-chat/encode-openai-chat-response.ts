@@ -1,16 +1,21 @@
 import type { ChatResponse } from '../../core/chat-response.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
-import type { OpenAiChatToolCall } from './encode-openai-chat-messages.ts';
+import type { StreamEncoderOptions } from '../protocol-codec.ts';
+import { customToolInput } from '../openai-responses/custom-tool-calls.ts';
 import { toOpenAiUsage } from './convert-openai-usage.ts';
 import { encodeReasoningDetail } from './openai-chat-reasoning-details.ts';
 import { ensureIdPrefix } from './ensure-id-prefix.ts';
 import { toOpenAiFinishReason } from './map-openai-finish-reason.ts';
 
-/** A canonical reply → the Chat Completions object a client expects. */
-export function encodeOpenAiChatResponse(response: ChatResponse, context: RuntimeContext): Record<string, unknown> {
+/**
+ * A canonical reply → the Chat Completions object a client expects. A call to one of the
+ * client's custom (freeform) tools goes back as a custom tool call with its raw input.
+ */
+export function encodeOpenAiChatResponse(response: ChatResponse, context: RuntimeContext, options: StreamEncoderOptions = {}): Record<string, unknown> {
+  const customTools = new Set(options.customTools);
   let text = '';
   let reasoning = '';
-  const calls: OpenAiChatToolCall[] = [];
+  const calls: Record<string, unknown>[] = [];
   const details: Record<string, unknown>[] = [];
   for (const part of response.content) {
     if (part.type === 'text') text += part.text;
@@ -18,6 +23,8 @@ export function encodeOpenAiChatResponse(response: ChatResponse, context: Runtim
       reasoning += part.text;
       const detail = encodeReasoningDetail(part, details.length);
       if (detail) details.push(detail);
+    } else if (customTools.has(part.name)) {
+      calls.push({ id: part.callId, type: 'custom', custom: { name: part.name, input: customToolInput(part.arguments) } });
     } else calls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: part.arguments } });
   }
   const message: Record<string, unknown> = {

@@ -10,6 +10,7 @@ import { encodeOpenAiChatResponse } from './encode-openai-chat-response.ts';
 import { encodeOpenAiError } from './encode-openai-error.ts';
 import { openAiChatPassthroughLane } from './openai-chat-passthrough-lane.ts';
 import { peekOpenAiChatRequest } from './peek-openai-chat-request.ts';
+import { readOpenAiAffinityKeys } from './read-openai-affinity-keys.ts';
 
 export { readOpenAiChatIncludeUsage } from './peek-openai-chat-request.ts';
 
@@ -17,11 +18,15 @@ export { readOpenAiChatIncludeUsage } from './peek-openai-chat-request.ts';
 export const openaiChatCodec: ProtocolCodec = {
   id: 'openai-chat',
   peek: peekOpenAiChatRequest,
+  affinityHint: (input) => {
+    const conversationKeys = readOpenAiAffinityKeys(input.body);
+    return conversationKeys.length === 0 ? undefined : { conversationKeys };
+  },
   passthrough: openAiChatPassthroughLane,
   decodeRequest: (input) => decodeOpenAiChatRequest(input),
   encodeRequest: (request) => encodeOpenAiChatRequest(request),
   decodeResponse: (body, context) => decodeOpenAiChatResponse(body, context),
-  encodeResponse: (response, context) => encodeOpenAiChatResponse(response, context),
+  encodeResponse: (response, context, options) => encodeOpenAiChatResponse(response, context, options),
   createStreamDecoder: (context) => createOpenAiChatStreamDecoder(context),
   createStreamEncoder: (context, options) => createOpenAiChatStreamEncoder(context, options),
   createUsageTap: () => createOpenAiChatUsageTap(),

@@ -49,6 +49,8 @@ test('peek reads model, stream and include_usage without decoding, tolerating ju
   });
   assert.deepEqual(peekOpenAiChatRequest({ body: { model: 3, stream: 'yes' } }), { model: undefined, stream: false, includeUsage: false, missingField: 'messages' });
   assert.deepEqual(peekOpenAiChatRequest({ body: null }), { model: undefined, stream: false, includeUsage: false, missingField: 'messages' });
+  const tools = [{ type: 'custom', custom: { name: 'apply_patch' } }, { type: 'function', function: { name: 'shell' } }, { type: 'custom', custom: 'junk' }];
+  assert.deepEqual(peekOpenAiChatRequest({ body: { model: 'gpt', messages: [], tools } }).customTools, ['apply_patch'], 'custom tools are named');
 });
 
 const usageChunk = { data: '{"id":"c","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}' };

@@ -187,3 +187,51 @@ test('usage tap parses only usage chunks and keeps the last', () => {
   tap.observe({ data: '[DONE]' });
   assert.deepEqual(tap.usage(), { inputTokens: 3, outputTokens: 4 });
 });
+
+test('custom tools: a call to one goes out as a chat custom tool call, its input whole at the end; functions unchanged', async () => {
+  const { encodeOpenAiChatResponse } = await import('./encode-openai-chat-response.ts');
+  const patch = '*** Begin Patch\n*** End Patch';
+  const encoder = createOpenAiChatStreamEncoder(createFixedRuntime(), { customTools: ['apply_patch'] });
+  const wire = [
+    { type: 'response-start', id: 'chatcmpl-1', model: 'gpt-4o', createdAt: 1_700_000_000_000 },
+    { type: 'tool-call-start', id: 'a', callId: 'call_patch', name: 'apply_patch' },
+    { type: 'tool-call-delta', id: 'a', argumentsDelta: '{"input":"*** Begin' },
+    { type: 'tool-call-delta', id: 'a', argumentsDelta: ' Patch\\n*** End Patch"}' },
+    { type: 'tool-call-end', id: 'a' },
+    { type: 'tool-call-start', id: 'b', callId: 'call_ls', name: 'shell' },
+    { type: 'tool-call-delta', id: 'b', argumentsDelta: '{"command":["ls"]}' },
+    { type: 'tool-call-end', id: 'b' },
+    { type: 'response-end', finishReason: { unified: 'tool-calls' } },
+  ]
+    .map((event) => encoder.push(event as StreamEvent))
+    .join('');
+  const toolDeltas = wire
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .flatMap((line) => (JSON.parse(line.slice(6)) as { choices: Array<{ delta: { tool_calls?: unknown[] } }> }).choices[0]?.delta.tool_calls ?? []);
+  assert.deepEqual(toolDeltas, [
+    { index: 0, id: 'call_patch', type: 'custom', custom: { name: 'apply_patch', input: '' } },
+    { index: 0, custom: { input: patch } },
+    { index: 1, id: 'call_ls', type: 'function', function: { name: 'shell', arguments: '' } },
+    { index: 1, function: { arguments: '{"command":["ls"]}' } },
+  ]);
+
+  const reply = {
+    id: 'chatcmpl-1',
+    model: 'gpt-4o',
+    createdAt: 1_700_000_000_000,
+    content: [
+      { type: 'tool-call' as const, callId: 'call_patch', name: 'apply_patch', arguments: JSON.stringify({ input: patch }) },
+      { type: 'tool-call' as const, callId: 'call_ls', name: 'shell', arguments: '{"command":["ls"]}' },
+    ],
+    finishReason: { unified: 'tool-calls' as const, raw: 'tool_use' },
+    usage: { inputTokens: 1, outputTokens: 1 },
+  };
+  const encoded = encodeOpenAiChatResponse(reply, createFixedRuntime(), { customTools: ['apply_patch'] }) as { choices: Array<{ message: { tool_calls: unknown[] } }> };
+  assert.deepEqual(encoded.choices[0]!.message.tool_calls, [
+    { id: 'call_patch', type: 'custom', custom: { name: 'apply_patch', input: patch } },
+    { id: 'call_ls', type: 'function', function: { name: 'shell', arguments: '{"command":["ls"]}' } },
+  ]);
+  const plain = encodeOpenAiChatResponse(reply, createFixedRuntime()) as { choices: Array<{ message: { tool_calls: Array<{ type: string }> } }> };
+  assert.equal(plain.choices[0]!.message.tool_calls[0]!.type, 'function', 'without the option every call is a function call');
+});

@@ -8,5 +8,18 @@ export function readOpenAiChatIncludeUsage(body: unknown): boolean {
 }
 
 export function peekOpenAiChatRequest(input: ClientRequestInput): RequestPeek {
-  return peekBody(input, readOpenAiChatIncludeUsage, 'messages');
+  return { ...peekBody(input, readOpenAiChatIncludeUsage, 'messages'), ...peekOpenAiChatCustomTools(input.body) };
+}
+
+/**
+ * The names of the client's custom (freeform) tools, `{"type":"custom","custom":{"name":…}}`: a
+ * translated upstream is offered each as a function with one string `input`, and a call to one
+ * goes back to the client as a custom tool call (`{"type":"custom","custom":{name,input}}`).
+ */
+export function peekOpenAiChatCustomTools(body: unknown): { customTools?: readonly string[] } {
+  if (!isRecord(body) || !Array.isArray(body.tools)) return {};
+  const names = body.tools.flatMap((tool: unknown) =>
+    isRecord(tool) && tool.type === 'custom' && isRecord(tool.custom) && typeof tool.custom.name === 'string' ? [tool.custom.name] : [],
+  );
+  return names.length === 0 ? {} : { customTools: names };
 }

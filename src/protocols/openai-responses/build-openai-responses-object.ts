@@ -1,4 +1,5 @@
 import type { Usage } from '../../core/usage.ts';
+import type { ResponseStateEcho } from '../protocol-codec.ts';
 import type { OutputItem } from './build-openai-responses-output-item.ts';
 import { toOpenAiResponsesUsage, type OpenAiResponsesUsage } from './convert-openai-responses-usage.ts';
 import type { OpenAiIncompleteDetails } from './map-openai-responses-status.ts';
@@ -13,6 +14,8 @@ export interface ResponsesObjectInput {
   usage?: Usage;
   incompleteDetails?: OpenAiIncompleteDetails;
   error?: { code: string; message: string } | null;
+  /** `store` and `previous_response_id` as the request set them (default false, null). */
+  state?: ResponseStateEcho;
 }
 
 /**
@@ -34,9 +37,9 @@ export function buildOpenAiResponsesObject(input: ResponsesObjectInput): Record<
     model: input.model,
     output: input.output,
     parallel_tool_calls: true,
-    previous_response_id: null,
+    previous_response_id: input.state?.previousResponseId ?? null,
     reasoning: { effort: null, summary: null },
-    store: false,
+    store: input.state?.store ?? false,
     temperature: null,
     text: { format: { type: 'text' } },
     tool_choice: 'auto',

@@ -55,5 +55,6 @@ export function encodeOpenAiResponsesResponse(response: ChatResponse, context: R
     output,
     usage: response.usage,
     incompleteDetails: incomplete_details,
+    ...(options.responseState ? { state: options.responseState } : {}),
   });
 }

@@ -11,12 +11,14 @@ import { encodeOpenAiResponsesResponse } from './encode-openai-responses-respons
 import { openAiResponsesPassthroughLane } from './openai-responses-passthrough-lane.ts';
 import { peekBody } from '../shared/peek-body.ts';
 import { peekCustomTools } from './custom-tool-calls.ts';
+import { responsesAffinityHint } from './responses-affinity-hint.ts';
 
 /** OpenAI Responses (`POST /v1/responses`), the only protocol Codex CLI speaks. Errors share chat's shape. */
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',
   // Responses streams always end with the whole response, usage included.
   peek: (input) => ({ ...peekBody(input, () => true, 'input'), ...peekCustomTools(input.body) }),
+  affinityHint: responsesAffinityHint,
   passthrough: openAiResponsesPassthroughLane,
   decodeRequest: (input) => decodeOpenAiResponsesRequest(input),
   encodeRequest: (request) => encodeOpenAiResponsesRequest(request),

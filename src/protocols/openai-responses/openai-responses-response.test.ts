@@ -4,6 +4,7 @@ import { GatewayError } from '../../core/gateway-error.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
 import { decodeOpenAiResponsesResponse } from './decode-openai-responses-response.ts';
 import { encodeOpenAiResponsesResponse } from './encode-openai-responses-response.ts';
+import { createOpenAiResponsesStreamEncoder } from './create-openai-responses-stream-encoder.ts';
 
 const upstream = {
   id: 'resp_up',
@@ -94,6 +95,32 @@ describe('Responses non-streamed replies', () => {
         () => decodeOpenAiResponsesResponse(junk, createFixedRuntime()),
         (error: unknown) => error instanceof GatewayError && error.code === 'upstream_invalid_response',
       );
+    }
+  });
+
+  test('the response object echoes store and previous_response_id when the gateway keeps the turn (plain and streamed)', () => {
+    const runtime = createFixedRuntime();
+    const reply = decodeOpenAiResponsesResponse(upstream, runtime).value;
+    const unset = encodeOpenAiResponsesResponse(reply, runtime);
+    assert.equal(unset.store, false);
+    assert.equal(unset.previous_response_id, null);
+    const responseState = { store: true, previousResponseId: 'resp_earlier' };
+    const kept = encodeOpenAiResponsesResponse(reply, runtime, { responseState });
+    assert.equal(kept.store, true);
+    assert.equal(kept.previous_response_id, 'resp_earlier');
+
+    const encoder = createOpenAiResponsesStreamEncoder(runtime, { responseState });
+    const wire =
+      encoder.push({ type: 'response-start', id: 'x', model: 'gpt-5', createdAt: 1_700_000_000_000 }) +
+      encoder.push({ type: 'response-end', finishReason: { unified: 'stop' }, usage: { inputTokens: 1, outputTokens: 1 } });
+    const objects = wire
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => (JSON.parse(line.slice('data: '.length)) as { response: Record<string, unknown> }).response);
+    assert.equal(objects.length, 3, 'created, in_progress, completed');
+    for (const object of objects) {
+      assert.equal(object.store, true);
+      assert.equal(object.previous_response_id, 'resp_earlier');
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Usage } from '../../core/usage.ts';
+import type { ResponseStateEcho } from '../protocol-codec.ts';
 import { formatSseJson } from '../../sse/format-sse-message.ts';
 import { buildOpenAiResponsesObject, type ResponsesObjectInput } from './build-openai-responses-object.ts';
 import type { OutputItem } from './build-openai-responses-output-item.ts';
@@ -34,11 +35,18 @@ export interface ResponsesEncoderState {
   current: OpenOutputItem | undefined;
   /** The client's custom (freeform) tool names. */
   readonly customTools: ReadonlySet<string>;
+  /** `store` and `previous_response_id` every response object echoes. */
+  readonly responseState: ResponseStateEcho | undefined;
 }
 
-export function createResponsesEncoderState(context: RuntimeContext, customTools: readonly string[] = []): ResponsesEncoderState {
+export function createResponsesEncoderState(
+  context: RuntimeContext,
+  customTools: readonly string[] = [],
+  responseState?: ResponseStateEcho,
+): ResponsesEncoderState {
   return {
     customTools: new Set(customTools),
+    responseState,
     context,
     sequence: 0,
     id: '',
@@ -62,7 +70,13 @@ export function responsesSnapshot(
   state: ResponsesEncoderState,
   fields: Omit<ResponsesObjectInput, 'id' | 'createdAt' | 'model'>,
 ): Record<string, unknown> {
-  return buildOpenAiResponsesObject({ id: state.id, createdAt: state.createdAt, model: state.model, ...fields });
+  return buildOpenAiResponsesObject({
+    id: state.id,
+    createdAt: state.createdAt,
+    model: state.model,
+    ...fields,
+    ...(state.responseState ? { state: state.responseState } : {}),
+  });
 }
 
 /** `response.created` + `response.in_progress`, once, before anything else is written. */

@@ -9,7 +9,7 @@ import {
   priceFields,
   userFields,
 } from '../../schemas/entity-fields.ts';
-import { entityName, instant, instantParam, modelName, positiveUsd, wholeNumber } from '../../schemas/field-rules.ts';
+import { entityName, instant, instantParam, modelName, positiveUsd, usdChange, wholeNumber } from '../../schemas/field-rules.ts';
 
 /**
  * The admin API's bodies and queries. The fields themselves are defined once in
@@ -65,18 +65,11 @@ export const auditQuerySchema = z.object({
 export const channelTestSchema = z.strictObject({ model: modelName.optional() });
 
 // Accounts
-// A signed top-up; bounded like every other amount.
-const usdDelta = z
-  .number('must be a number of USD')
-  .finite()
-  .min(-1_000_000_000, 'must be at least -1000000000 (USD)')
-  .max(1_000_000_000, 'must be at most 1000000000 (USD)');
-
 export const userCreateSchema = z.strictObject(userFields);
 
 export const userPatchSchema = userCreateSchema
   .partial()
-  .extend({ balanceDelta: usdDelta.optional() })
+  .extend({ balanceDelta: usdChange.optional() })
   .refine((value) => value.balance === undefined || value.balanceDelta === undefined, {
     message: 'give either balance (the new amount) or balanceDelta (a top-up), not both',
     path: ['balanceDelta'],

@@ -19,7 +19,13 @@ export function credentialsOf(deps: AppDeps, request: FastifyRequest): CallerCre
   };
 }
 
-/** `authenticateCaller` for a route that has a Fastify request in hand. */
+/**
+ * `authenticateCaller` for a route that has a Fastify request in hand. The caller is kept on
+ * the request, so the access line of a request the pipeline does not log (a model list, a bad
+ * body after the key was accepted) names the key.
+ */
 export function authenticateRequest(deps: AppDeps, request: FastifyRequest, style: CredentialStyle): Caller {
-  return authenticateCaller(deps.snapshot.current, deps.runtime.now(), credentialsOf(deps, request), style);
+  const caller = authenticateCaller(deps.snapshot.current, deps.runtime.now(), credentialsOf(deps, request), style);
+  request.caller = caller;
+  return caller;
 }

@@ -9,12 +9,13 @@ import { userView } from './account-views.ts';
 import { requireAdmin } from './admin-routes.ts';
 import { microsToUsd, usdToMicros } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
+import { groupName, usdChange } from '../../schemas/field-rules.ts';
 
 export const topUpSchema = z.strictObject({
-  amount: z.number().refine((value) => Number.isFinite(value) && value !== 0 && Math.abs(value) <= 1_000_000, 'must be a non-zero amount of USD, at most 1,000,000 either way'),
+  amount: usdChange.refine((value) => value !== 0, 'must not be 0'),
   note: z.string().trim().min(1, 'is required: say why, it is kept in the audit trail').max(500),
 });
-export const accountSettingsSchema = z.strictObject({ defaultGroup: z.string().min(1).nullable() });
+export const accountSettingsSchema = z.strictObject({ defaultGroup: groupName.nullable() });
 
 /**
  * The operator's side of the account portal (issue 16), beside issue 15's accounts API:

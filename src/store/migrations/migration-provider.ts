@@ -5,6 +5,7 @@ import { accountsMigration } from './002-accounts.ts';
 import { portalSessionsMigration } from './007-portal-sessions.ts';
 import { cloudChannelSettingsMigration } from './006-clouds-channel-settings.ts';
 import { storedResponsesMigration } from './008-responses-stored-responses.ts';
+import { appliedBatchesMigration } from './009-billing-applied-batches.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -17,6 +18,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '007-portal-sessions': portalSessionsMigration,
   '006-clouds-channel-settings': cloudChannelSettingsMigration,
   '008-responses-stored-responses': storedResponsesMigration,
+  '009-billing-applied-batches': appliedBatchesMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

@@ -7,6 +7,7 @@ import type { ApiKeyRepository } from '../store.ts';
 import { StoreConflictError } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { translateConstraintError } from '../translate-constraint-error.ts';
+import { claimBatchOnce } from '../claim-batch-once.ts';
 
 /** Keys must be bound to an existing group (StoreConflictError, field `group`). */
 export function createApiKeyRepository({ db, now, generateId }: StoreContext): ApiKeyRepository {
@@ -85,7 +86,7 @@ export function createApiKeyRepository({ db, now, generateId }: StoreContext): A
     },
 
     /** Charges for keys that no longer exist are dropped: the key and its balance are gone. */
-    async applyCharges(charges) {
+    async applyCharges(charges, batchId) {
       const totals = new Map<string, number>();
       for (const { keyId, amountMicros } of charges) {
         requireMicros(amountMicros, 'amountMicros');
@@ -93,6 +94,7 @@ export function createApiKeyRepository({ db, now, generateId }: StoreContext): A
       }
       if (totals.size === 0) return;
       await db.transaction().execute(async (transaction) => {
+        if (!(await claimBatchOnce(transaction, batchId, now()))) return;
         for (const [keyId, amount] of totals) {
           await transaction
             .updateTable('api_keys')

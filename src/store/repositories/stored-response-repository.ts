@@ -42,6 +42,19 @@ export function createStoredResponseRepository({ db }: StoreContext): StoredResp
       return row === undefined ? undefined : toStoredResponse(row);
     },
 
+    async recent(keyId, now, limit) {
+      const rows = await db
+        .selectFrom('stored_responses')
+        .selectAll()
+        .where('key_id', '=', keyId)
+        .where('expires_at', '>', now)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toStoredResponse);
+    },
+
     async delete(id, keyId) {
       const result = await db.deleteFrom('stored_responses').where('id', '=', id).where('key_id', '=', keyId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

@@ -6,6 +6,7 @@ import type { IdPrefix } from '../generate-id.ts';
 import { StoreConflictError, type SubscriptionRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { translateConstraintError } from '../translate-constraint-error.ts';
+import { claimBatchOnce } from '../claim-batch-once.ts';
 
 /** Usage charges name their row as `<subscription id> <window>` (a space never occurs in either). */
 export function subscriptionUsageId(subscriptionId: string, window: string): string {
@@ -52,7 +53,7 @@ export function createSubscriptionRepository({ db, now, generateId }: StoreConte
     },
 
     /** Charges for subscriptions deleted meanwhile are dropped, so they cannot block the batch. */
-    async applyUsage(charges) {
+    async applyUsage(charges, batchId) {
       const totals = new Map<string, number>();
       for (const { keyId, amountMicros } of charges) {
         if (!Number.isSafeInteger(amountMicros)) throw new TypeError(`amountMicros must be an integer number of micro-USD, got ${amountMicros}`);
@@ -64,6 +65,7 @@ export function createSubscriptionRepository({ db, now, generateId }: StoreConte
       });
       if (rows.length === 0) return;
       await db.transaction().execute(async (transaction) => {
+        if (!(await claimBatchOnce(transaction, batchId, now()))) return;
         const existing = await transaction
           .selectFrom('subscriptions')
           .select('id')

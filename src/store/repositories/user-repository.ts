@@ -5,6 +5,7 @@ import type { DatabaseSchema, UsersTable } from '../database-schema.ts';
 import { StoreConflictError, type UserRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { translateConstraintError } from '../translate-constraint-error.ts';
+import { claimBatchOnce } from '../claim-batch-once.ts';
 
 /**
  * Users and wallets. `updated_at` is bumped on every change and never repeats (a change in the
@@ -108,7 +109,7 @@ export function createUserRepository({ db, now, generateId }: StoreContext): Use
      * Does not bump `updated_at`: these charges are already counted in the wallet's kv account,
      * which a new version would re-seed from the database.
      */
-    async applyCharges(charges) {
+    async applyCharges(charges, batchId) {
       const totals = new Map<string, number>();
       for (const { keyId, amountMicros } of charges) {
         requireMicros(amountMicros, 'amountMicros');
@@ -116,6 +117,7 @@ export function createUserRepository({ db, now, generateId }: StoreContext): Use
       }
       if (totals.size === 0) return;
       await db.transaction().execute(async (transaction) => {
+        if (!(await claimBatchOnce(transaction, batchId, now()))) return;
         for (const [userId, amount] of totals) {
           await transaction
             .updateTable('users')

@@ -7,7 +7,8 @@ export const ANTHROPIC_REPLY_SIGNATURE = 'ErUBCkYIBxgCIkBReplyThinkingSignatureF
 
 const toolId = (call: ToolCallSpec) => `toolu_up${call.index + 1}`;
 
-function stopReason(reply: ReplySpec): string {
+/** Also Bedrock Converse's `stopReason` values (Converse uses Claude's words). */
+export function stopReason(reply: ReplySpec): string {
   switch (reply.finish) {
     case 'stop':
       return 'end_turn';

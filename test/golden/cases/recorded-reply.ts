@@ -1,10 +1,19 @@
 import type { GoldenCase, Mode } from './golden-cases.ts';
 
+export type RecordedFormat = 'json' | 'sse' | 'eventstream';
+
+/** How each format's body is stored on disk: event-stream frames are bytes, the rest text. */
+export const RECORDED_ENCODING: Record<RecordedFormat, BufferEncoding> = { json: 'utf8', sse: 'utf8', eventstream: 'latin1' };
+
 /** A recorded upstream reply as the fake upstream replays it: status plus the exact body text. */
 export interface RecordedReply {
   status: number;
-  /** `sse` bodies are replayed as `text/event-stream`, `json` as `application/json`. */
-  format: 'json' | 'sse';
+  /**
+   * `sse` bodies are replayed as `text/event-stream`, `json` as `application/json`,
+   * `eventstream` (Bedrock's binary AWS event-stream frames, carried as a latin1 string) as
+   * `application/vnd.amazon.eventstream`.
+   */
+  format: RecordedFormat;
   body: string;
 }
 

@@ -106,6 +106,27 @@ export function describeKeys(context: ConformanceContext): void {
       await context.store.keys.applyCharges([]);
     });
 
+    test('a charge batch retried under the same id applies once, to keys and wallets alike', async () => {
+      // The writer retries a batch whose commit acknowledgement was lost; the id makes that safe.
+      const key = await context.store.keys.create(newKey({ name: 'once', keyHash: '3'.repeat(64), balanceMicros: 1_000 }));
+      await context.store.keys.applyCharges([{ keyId: key.id, amountMicros: 100 }], 'batch-a');
+      await context.store.keys.applyCharges([{ keyId: key.id, amountMicros: 100 }], 'batch-a');
+      await context.store.keys.applyCharges([{ keyId: key.id, amountMicros: 10 }], 'batch-b');
+      await context.store.keys.applyCharges([{ keyId: key.id, amountMicros: 1 }]);
+      await context.store.keys.applyCharges([{ keyId: key.id, amountMicros: 1 }]);
+      assert.deepEqual(
+        { balance: (await context.store.keys.get(key.id))?.balanceMicros, spent: (await context.store.keys.get(key.id))?.spentMicros },
+        { balance: 888, spent: 112 },
+      );
+      const user = await context.store.users.create({ name: 'once', email: null, passwordHash: null, balanceMicros: 1_000, enabled: true });
+      await context.store.users.applyCharges([{ keyId: user.id, amountMicros: 300 }], 'wallet-batch');
+      await context.store.users.applyCharges([{ keyId: user.id, amountMicros: 300 }], 'wallet-batch');
+      assert.equal((await context.store.users.find(user.id))?.balanceMicros, 700);
+      // Pruning forgets old ids only.
+      assert.equal(await context.store.appliedBatches.pruneBefore(0), 0);
+      assert.ok((await context.store.appliedBatches.pruneBefore(Number.MAX_SAFE_INTEGER)) >= 3);
+    });
+
     test('settled charges may take a balance below zero', async () => {
       const key = await context.store.keys.create(newKey({ balanceMicros: 100 }));
       await context.store.keys.applyCharges([{ keyId: key.id, amountMicros: 250 }]);

@@ -65,6 +65,18 @@ export function describeStoredResponses(context: ConformanceContext): void {
       assert.equal((await context.store.responses.find('resp_new', 'key_a', later))?.id, 'resp_new');
     });
 
+    test('recent lists one key’s unexpired turns, newest first, up to the limit', async () => {
+      await context.store.responses.insert(storedResponse({ id: 'resp_a', createdAt: START_TIME }));
+      await context.store.responses.insert(storedResponse({ id: 'resp_b', createdAt: START_TIME + 1 }));
+      await context.store.responses.insert(storedResponse({ id: 'resp_c', createdAt: START_TIME + 2 }));
+      await context.store.responses.insert(storedResponse({ id: 'resp_other', keyId: 'key_b', createdAt: START_TIME + 3 }));
+      await context.store.responses.insert(storedResponse({ id: 'resp_gone', createdAt: START_TIME + 4, expiresAt: START_TIME + 10 }));
+      const ids = async (limit: number) => (await context.store.responses.recent('key_a', START_TIME + 10, limit)).map((turn) => turn.id);
+      assert.deepEqual(await ids(10), ['resp_c', 'resp_b', 'resp_a']);
+      assert.deepEqual(await ids(2), ['resp_c', 'resp_b']);
+      assert.deepEqual((await context.store.responses.recent('key_a', START_TIME + 10, 1))[0], storedResponse({ id: 'resp_c', createdAt: START_TIME + 2 }));
+    });
+
     test('delete removes only the named key’s turn', async () => {
       await context.store.responses.insert(storedResponse());
       assert.equal(await context.store.responses.delete('resp_1', 'key_b'), false);
