@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sleep } from './launch.ts';
@@ -45,6 +45,17 @@ function summarise(path: string): Map<string, { count: number; bytes: number }> 
   return byName;
 }
 
+function endsJson(path: string, size: number): boolean {
+  const tail = Buffer.alloc(2);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, tail, 0, 2, Math.max(0, size - 2));
+  } finally {
+    closeSync(fd);
+  }
+  return tail.toString('latin1') === ']}';
+}
+
 async function snapshot(pid: number): Promise<string> {
   const before = new Set(readdirSync(repoRoot).filter((name) => name.endsWith('.heapsnapshot')));
   process.kill(pid, 'SIGUSR2');
@@ -52,13 +63,14 @@ async function snapshot(pid: number): Promise<string> {
     await sleep(500);
     const created = readdirSync(repoRoot).find((name) => name.endsWith('.heapsnapshot') && !before.has(name));
     if (created) {
-      // Written in pieces: done when its size stops changing (and it parses).
+      // Written in pieces: done when its size stops changing and the JSON is closed (on a
+      // loaded box a pause of 2 s mid-write happens).
       const path = `${repoRoot}/${created}`;
       let size = -1;
       for (;;) {
         await sleep(2_000);
         const now = statSync(path).size;
-        if (now === size) return path;
+        if (now === size && endsJson(path, now)) return path;
         size = now;
       }
     }
@@ -66,7 +78,24 @@ async function snapshot(pid: number): Promise<string> {
   throw new Error('no heap snapshot written');
 }
 
+/** Prints the per-stream table for two snapshots (idle, with `opened` streams). */
+function report(idle: string, loaded: string, opened: number, rssLine: string): void {
+  const a = summarise(idle);
+  const b = summarise(loaded);
+  const rows = [...b].map(([name, value]) => ({ name, count: value.count - (a.get(name)?.count ?? 0), bytes: value.bytes - (a.get(name)?.bytes ?? 0) }));
+  rows.sort((x, y) => y.bytes - x.bytes);
+  const heapDelta = rows.reduce((sum, row) => sum + row.bytes, 0);
+  process.stdout.write(`\n${rssLine}${opened} open; JS heap objects +${(heapDelta / 1048576).toFixed(1)} MiB (${((heapDelta / opened) / 1024).toFixed(1)} KiB per open stream)\n\n| constructor | objects per stream | bytes per stream |\n|---|---|---|\n`);
+  for (const row of rows.slice(0, 40)) process.stdout.write(`| ${row.name} | ${(row.count / opened).toFixed(1)} | ${Math.round(row.bytes / opened)} |\n`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === '--diff') {
+    // `--diff <idle.heapsnapshot> <loaded.heapsnapshot> <open streams>`: only the table.
+    const [, idle, loaded, opened] = process.argv.slice(2);
+    report(idle as string, loaded as string, Number(opened), '');
+    return;
+  }
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
   const systems = await startSystems(repoRoot, log, { peer: false, nodeFlags: ['--heapsnapshot-signal=SIGUSR2'] });
@@ -85,13 +114,7 @@ async function main(): Promise<void> {
     const loaded = await snapshot(pid);
     open.abort();
     await Promise.race([open.finished, sleep(10_000)]);
-    const a = summarise(idle);
-    const b = summarise(loaded);
-    const rows = [...b].map(([name, value]) => ({ name, count: value.count - (a.get(name)?.count ?? 0), bytes: value.bytes - (a.get(name)?.bytes ?? 0) }));
-    rows.sort((x, y) => y.bytes - x.bytes);
-    const heapDelta = rows.reduce((sum, row) => sum + row.bytes, 0);
-    process.stdout.write(`\n${streams} open streams: RSS ${idleRss.toFixed(0)} → ${loadedRss.toFixed(0)} MiB (${(((loadedRss - idleRss) / opened) * 1000).toFixed(1)} MiB per 1,000 open); ${opened} open; JS heap objects +${(heapDelta / 1048576).toFixed(1)} MiB (${((heapDelta / opened) / 1024).toFixed(1)} KiB per open stream)\n\n| constructor | objects per stream | bytes per stream |\n|---|---|---|\n`);
-    for (const row of rows.slice(0, 30)) process.stdout.write(`| ${row.name} | ${(row.count / opened).toFixed(1)} | ${Math.round(row.bytes / opened)} |\n`);
+    report(idle, loaded, opened, `${streams} open streams: RSS ${idleRss.toFixed(0)} → ${loadedRss.toFixed(0)} MiB (${(((loadedRss - idleRss) / opened) * 1000).toFixed(1)} MiB per 1,000 open); `);
     process.stdout.write(`\nsnapshots: ${idle} ${loaded} (move or delete them)\n`);
     void directory;
   } finally {

@@ -5,15 +5,19 @@ import { cpuPerChunk, ttfeAtOne } from './stream-scenarios.ts';
 import { startSystems } from './systems.ts';
 
 /**
- * `npm run bench:chunks [-- --rounds N]`: only the full bench's streaming CPU figures, the
+ * `npm run bench:chunks [-- --rounds N] [--baseline <checkout>]`: only the full bench's streaming CPU figures, the
  * passthrough (OpenAI → OpenAI) and translated (OpenAI client → Anthropic upstream) lanes:
  * gateway CPU µs per delivered delta over profile-B streams, plus time to first event. Minutes
  * instead of the full run's half hour, for checking a change to the stream path before and after.
  * Same systems, pinning and profiles as `npm run bench`; no peer gateways are measured.
+ * `--baseline <checkout>` also runs that checkout's built `dist/` on both lanes, interleaved, and
+ * prints this build's CPU per chunk over the baseline's within each round.
  */
 const argv = process.argv.slice(2);
 const roundsAt = argv.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(argv[roundsAt + 1]) : 5;
+const baselineAt = argv.indexOf('--baseline');
+const baselineDir = baselineAt >= 0 ? (argv[baselineAt + 1] as string) : undefined;
 const config = benchConfig([]);
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => process.stdout.write(`[bench:chunks ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -26,11 +30,17 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
-  const systems = await startSystems(repoRoot, log);
+  const systems = await startSystems(repoRoot, log, { peer: false, ...(baselineDir ? { baseline: baselineDir } : {}) });
   try {
     const lanes = [
       { id: 'switchyard', lane: 'passthrough (OpenAI → OpenAI)' },
       { id: 'sy-oa-an', lane: 'translated (OpenAI → Anthropic)' },
+      ...(baselineDir
+        ? [
+            { id: 'base', lane: 'baseline passthrough (OpenAI → OpenAI)' },
+            { id: 'base-oa-an', lane: 'baseline translated (OpenAI → Anthropic)' },
+          ]
+        : []),
     ];
     const samples: Record<string, { cpu: number[]; ttfe: number[] }> = {};
     // Warm the JIT on both lanes before measuring.
@@ -58,6 +68,15 @@ async function main(): Promise<void> {
       process.stdout.write(
         `| ${lane} | ${median(entry.cpu).toFixed(2)} | ${entry.cpu.map((value) => value.toFixed(2)).join(' / ')} | ${(median(entry.ttfe) / 1000).toFixed(2)} |\n`,
       );
+    }
+    if (baselineDir) {
+      process.stdout.write(`\n| this build ÷ baseline (${baselineDir}) | CPU per chunk, median (rounds) |\n| --- | --- |\n`);
+      for (const [mine, theirs] of [['switchyard', 'base'], ['sy-oa-an', 'base-oa-an']] as const) {
+        const own = samples[mine]?.cpu ?? [];
+        const base = samples[theirs]?.cpu ?? [];
+        const per = own.map((value, round) => value / (base[round] ?? Number.NaN));
+        process.stdout.write(`| ${mine} ÷ ${theirs} | ${median(per).toFixed(3)} (${per.map((value) => value.toFixed(2)).join(' ')}) |\n`);
+      }
     }
   } finally {
     await systems.stop();

@@ -15,6 +15,8 @@ export interface Systems {
   upstream: Launched;
   proxy: Launched;
   switchyard: Launched;
+  /** A second Switchyard built from another checkout (`baseline`), for before/after in the same run. */
+  baseline: Launched | undefined;
   portkey: Launched | undefined;
   portkeyError: string | undefined;
   targets: Target[];
@@ -29,6 +31,12 @@ export interface SystemOptions {
   nodeFlags?: string[];
   /** Extra environment for Switchyard. */
   env?: Record<string, string>;
+  /**
+   * Another checkout whose `dist/` is already built (e.g. a worktree of main): started beside
+   * Switchyard with the same flags and configuration, as targets `base` and `base-oa-an`, so a
+   * change is measured before and after within the same rounds (the only fair A/B on a noisy box).
+   */
+  baseline?: string;
 }
 
 export async function startSystems(repoRoot: string, log: (line: string) => void, options: SystemOptions = {}): Promise<Systems> {
@@ -63,6 +71,23 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
     const key = await configureSwitchyard(switchyard.url, upstream.url);
     log(`switchyard configured: 2 channels, key in group "default", prices for ${Object.keys(PROFILES).length * 2} models`);
 
+    let baseline: Launched | undefined;
+    let baselineKey = '';
+    if (options.baseline !== undefined) {
+      const baselinePort = await freePort();
+      baseline = await launch({
+        name: 'switchyard-baseline',
+        cwd: options.baseline,
+        cpus: GATEWAY_CPU,
+        args: [...(options.nodeFlags ?? []), 'dist/main.js'],
+        env: { PORT: String(baselinePort), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'baseline.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '1', ...options.env },
+        ready: { url: `http://127.0.0.1:${baselinePort}`, path: '/healthz' },
+      });
+      started.push(baseline);
+      baselineKey = await configureSwitchyard(baseline.url, upstream.url);
+      log(`baseline switchyard from ${options.baseline} configured the same way`);
+    }
+
     let portkey: Launched | undefined;
     let portkeyError: string | undefined;
     if (options.peer !== false) try {
@@ -81,14 +106,14 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
       log(`portkey did not start: ${portkeyError}`);
     }
 
-    const sy = (id: string, label: string, client: Target['client'], modelPrefix: Target['modelPrefix']): Target => ({
+    const sy = (id: string, label: string, client: Target['client'], modelPrefix: Target['modelPrefix'], system: Launched = switchyard, systemKey = key): Target => ({
       id,
       label,
-      baseUrl: switchyard.url,
+      baseUrl: system.url,
       client,
       modelPrefix,
-      headers: clientAuth(client, key),
-      pid: switchyard.pid,
+      headers: clientAuth(client, systemKey),
+      pid: system.pid,
     });
     const targets: Target[] = [
       { id: 'direct', label: 'direct', baseUrl: upstream.url, client: 'openai', modelPrefix: 'oa', headers: clientAuth('openai', UPSTREAM_SECRET), pid: undefined },
@@ -98,6 +123,10 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
       sy('sy-an-oa', 'Switchyard Anthropic → OpenAI', 'anthropic', 'oa'),
       sy('sy-gm-oa', 'Switchyard Gemini → OpenAI', 'gemini', 'oa'),
     ];
+    if (baseline) {
+      targets.push(sy('base', 'baseline Switchyard (OpenAI → OpenAI)', 'openai', 'oa', baseline, baselineKey));
+      targets.push(sy('base-oa-an', 'baseline Switchyard OpenAI → Anthropic', 'openai', 'an', baseline, baselineKey));
+    }
     if (portkey) {
       targets.push({
         id: 'portkey',
@@ -109,7 +138,7 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
         pid: portkey.pid,
       });
     }
-    return { upstream, proxy, switchyard, portkey, portkeyError, targets, stop };
+    return { upstream, proxy, switchyard, baseline, portkey, portkeyError, targets, stop };
   } catch (error) {
     await stop();
     throw error;

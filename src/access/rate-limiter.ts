@@ -39,7 +39,8 @@ export class RateLimiter {
     const ttlMs = 2 * MINUTE;
 
     const slots = `rate:${key.id}:concurrent`;
-    const holder = randomUUID();
+    // Only a key with a concurrency limit holds a slot (and needs a holder id for it).
+    const holder = concurrentRequests === undefined ? '' : randomUUID();
     if (concurrentRequests !== undefined) {
       const result = await this.kv.acquireLease(slots, holder, { max: concurrentRequests, ttlMs: this.slotLeaseMs });
       if (!result.applied) {

@@ -34,6 +34,9 @@ export interface GenerationRequest {
 
 /** The reply, taken over from the web framework once the request is admitted. */
 export interface ClientConnection {
-  /** From here on the pipeline writes the reply; errors thrown before this are the framework's to render. */
-  takeOver(): { writer: ClientWriter; signal: AbortSignal };
+  /**
+   * From here on the pipeline writes the reply; errors thrown before this are the framework's to
+   * render. `onClientGone` is called if the client leaves before the reply ended.
+   */
+  takeOver(onClientGone: () => void): ClientWriter;
 }

@@ -138,7 +138,7 @@ function connection() {
     },
     takeOver() {
       takenOver += 1;
-      return { writer: client.writer, signal: new AbortController().signal };
+      return client.writer;
     },
   };
 }

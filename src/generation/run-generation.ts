@@ -16,11 +16,11 @@ import { relayChat } from '../relay/relay-chat.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
 import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
-import type { RelayCommit } from '../relay/relay-input.ts';
+import type { RelayCommit, RelayInput } from '../relay/relay-input.ts';
 import { openAffinityTurn, type AffinityTurnStep } from './open-affinity-turn.ts';
 import { openStatefulTurn, type StatefulTurn } from '../responses/open-stateful-turn.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
-import { decodeOnce } from './decode-once.ts';
+import { DecodeOnce } from './decode-once.ts';
 import { requireConversation } from './require-conversation.ts';
 import type { ClientConnection, GenerationRequest } from './generation-request.ts';
 import { writeErrorReply } from './write-error-reply.ts';
@@ -56,7 +56,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
   const caller: Caller = request.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, route.credentials);
   const codec = getCodec(route.protocol);
   const peek = codec.peek(clientRequestInput(request, request.pathStream));
-  let decode = decodeOnce(codec, clientRequestInput(request, peek.stream), deps.runtime);
+  let shared = new DecodeOnce(codec, clientRequestInput(request, peek.stream), deps.runtime);
   let model: string | null = request.pathModel ?? null;
   let admission: Admission | undefined;
   let writer: ClientWriter | undefined;
@@ -97,10 +97,10 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       channels = stateful.channels;
       if (stateful.changed) {
         body = stateful.body;
-        decode = decodeOnce(codec, { ...clientRequestInput(request, peek.stream), body }, deps.runtime);
+        shared = new DecodeOnce(codec, { ...clientRequestInput(request, peek.stream), body }, deps.runtime);
       }
     }
-    admission = await admitGeneration(deps, caller, model, decode);
+    admission = await admitGeneration(deps, caller, model, shared.decode);
     timing?.mark('admit');
     let ordered = orderAttempts(channels, deps.runtime.random);
     // A conversation the upstream keeps under one key is pinned already; affinity only orders the others.
@@ -118,15 +118,17 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     }
     const onCommit = commitListener(stateful, affinity);
 
-    const taken = connection.takeOver();
-    writer = taken.writer;
+    // The request's one AbortController: the client leaving, the relay's total deadline or a
+    // malformed stream ends every upstream call of the request through it.
+    const controller = new AbortController();
+    writer = connection.takeOver(() => controller.abort());
     if (stateful) writer.tap = stateful.tap;
-    const result = await relayChat(deps.relay, {
+    const relayInput: RelayInput = {
       requestId,
       clientProtocol: route.protocol,
       body,
       ...(request.rawBody === undefined || stateful?.changed ? {} : { rawBody: request.rawBody }),
-      decodeClientRequest: decode,
+      decodeClientRequest: shared.decode,
       stream: peek.stream,
       encoderOptions: {
         ...request.encoderOptions,
@@ -139,14 +141,34 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       forwardedHeaders: pickForwardedHeaders(request.credentials.headers),
       replyHeaders: { 'x-request-id': requestId, 'request-id': requestId },
       writer,
-      signal: taken.signal,
+      controller,
       reasoningScope: caller.key.id,
       ...(timing ? { timing } : {}),
       ...(stateful?.pinnedKeyIndex === undefined ? {} : { pinnedKeyIndex: stateful.pinnedKeyIndex }),
       ...(affinity?.preferredKey === undefined ? {} : { preferredKey: affinity.preferredKey }),
       ...(stateful ? { carryReasoning: stateful.carryReasoning } : {}),
       ...(onCommit ? { onCommit } : {}),
-    });
+    };
+    // A stateful turn keeps its request to store it; otherwise, once a stream is committed, no
+    // attempt can need the client's request again, and a long stream should not hold it (with
+    // its parsed form, its text and its decode) to the end. What a cut stream is billed from,
+    // the estimate, is taken first when the request was decoded anyway; if it never was, the
+    // body stays for that estimate and only its text goes.
+    if (!stateful) {
+      const decodes = shared;
+      const admitted = admission;
+      relayInput.releaseRequest = () => {
+        request.rawBody = undefined;
+        relayInput.rawBody = undefined;
+        if (!decodes.settled) return;
+        admitted.estimate();
+        decodes.release();
+        request.body = undefined;
+        relayInput.body = RELEASED_BODY;
+        body = RELEASED_BODY;
+      };
+    }
+    const result = await relayChat(deps.relay, relayInput);
     affinity?.settle(result, stateful?.responseId());
 
     if (result.error) writeErrorReply(writer, route.protocol, result.error, requestId);
@@ -167,6 +189,9 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     writeErrorReply(writer, route.protocol, error, requestId);
   }
 }
+
+/** What a request's body reads as once released (nothing reads it then). */
+const RELEASED_BODY: Record<string, unknown> = Object.freeze({});
 
 /** The relay's commit goes to the stateful turn and to affinity, whichever are on. */
 function commitListener(stateful: StatefulTurn | undefined, affinity: AffinityTurnStep | undefined): ((commit: RelayCommit) => void) | undefined {

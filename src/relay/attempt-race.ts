@@ -23,7 +23,8 @@ interface Running {
   lease: Lease;
   /** Holds its place in the request's attempt list (kept in the order attempts started). */
   placeholder: UsageAttempt;
-  controller: AbortController;
+  /** Its own controller, when the race may have to stop it alone; otherwise it follows the request's signal. */
+  controller: AbortController | undefined;
   startedAt: number;
   deadlineMs: number | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -152,13 +153,21 @@ export class AttemptRace {
       return;
     }
     this.#realAttempts += 1;
-    // Each attempt can be stopped alone (it lost the race) and with the request (client gone,
-    // total deadline). A listener, not AbortSignal.any, which costs far more per request; the
-    // request's signal lives only as long as the request, so the listener needs no removing.
-    // Every attempt has settled (and cleared its timer) by the time next() returns.
-    const controller = new AbortController();
-    if (this.deadline.aborted) controller.abort();
-    else this.deadline.addEventListener('abort', () => controller.abort(), { once: true });
+    // An attempt that may have to be stopped alone (it loses a race, or is given up for another
+    // candidate) gets its own controller, which also follows the request's (client gone, total
+    // deadline): a listener, not AbortSignal.any, which costs far more per request; the request's
+    // signal lives only as long as the request, so the listener needs no removing. An attempt
+    // that starts with no other one running and none queued can never be stopped alone: nothing
+    // can start beside it (the queue only grows from another running attempt's failure, or after
+    // the retry wait, which needs none running), so it follows the request's signal directly.
+    // That is the common case, and it saves a controller and a listener per request.
+    let controller: AbortController | undefined;
+    if (this.#running.length > 0 || this.#queue.length > 0) {
+      const own = new AbortController();
+      if (this.deadline.aborted) own.abort();
+      else this.deadline.addEventListener('abort', () => own.abort(), { once: true });
+      controller = own;
+    }
     const placeholder: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
     this.attempts.push(placeholder);
     const running: Running = {
@@ -174,7 +183,7 @@ export class AttemptRace {
       settled: undefined as unknown as Promise<Event>,
       late: undefined,
     };
-    running.settled = attemptChannel(this.deps, { ...this.input, signal: controller.signal }, channel, lease, this.abortRequest, this.recall).then(
+    running.settled = attemptChannel(this.deps, this.input, channel, lease, controller?.signal ?? this.deadline, this.abortRequest, this.recall).then(
       (outcome): Event => {
         clearTimeout(running.timer);
         return { type: 'settled', running, outcome };
@@ -211,6 +220,8 @@ export class AttemptRace {
    */
   #cancel(running: Running): void {
     if (running.cancelledAs) return;
+    // Never the case (see #start): an attempt without its own controller never runs beside another.
+    if (running.controller === undefined) return;
     if (running.overdue) {
       running.cancelledAs = 'first_byte_timeout';
       running.controller.abort(

@@ -22,12 +22,28 @@ export interface ReplyTap {
 export class ClientWriter {
   firstByteAt: number | undefined;
   tap: ReplyTap | undefined;
+  /** The client closed the connection before the reply ended (set only when `onClientGone` was given). */
+  clientGone = false;
   #ending = false;
 
+  /**
+   * `onClientGone` is called once if the client closes the connection before the whole reply
+   * was handed to the socket (the request's one AbortController is aborted from it).
+   */
   constructor(
     readonly response: ServerResponse,
     private readonly now: () => number,
-  ) {}
+    onClientGone?: () => void,
+  ) {
+    if (onClientGone) {
+      // `on`, not `once` (a response closes once; `once` wraps the listener in two more objects).
+      response.on('close', () => {
+        if (response.writableFinished || this.clientGone) return;
+        this.clientGone = true;
+        onClientGone();
+      });
+    }
+  }
 
   get started(): boolean {
     return this.response.headersSent;

@@ -98,7 +98,7 @@ function setUp(kv: Kv, script: Array<[string, () => UpstreamResponse]>) {
         return { request: decoded.value, warnings: decoded.warnings };
       },
       stream: false, encoderOptions: {}, publicModel: 'public-model', channels, forwardedHeaders: {}, replyHeaders: {},
-      writer: client.writer, signal: new AbortController().signal, reasoningScope: scope,
+      writer: client.writer, controller: new AbortController(), reasoningScope: scope,
     };
     const result = await relayChat(deps, input);
     return { result, reply: client.response.text };

@@ -79,7 +79,7 @@ function relayInput(clientProtocol: ProtocolId, body: Record<string, unknown>, c
     forwardedHeaders: {},
     replyHeaders: { 'x-request-id': 'req_1' },
     writer: client.writer,
-    signal: new AbortController().signal,
+    controller: new AbortController(),
   };
   return { input, response: client.response, decodes };
 }

@@ -44,20 +44,16 @@ export interface RelayResult {
  * attempt's outcome feeds the channel's health.
  */
 export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
-  // One controller per request ends every upstream call: the client leaving, the total
-  // deadline, or a malformed stream. (AbortSignal.any plus AbortSignal.timeout cost ~10× more
-  // per request, and the timeout's timer outlived the request.)
-  const requestController = new AbortController();
-  const deadline = requestController.signal;
-  const abortRequest = () => requestController.abort();
-  if (input.signal.aborted) abortRequest();
-  input.signal.addEventListener('abort', abortRequest, { once: true });
+  // The request's one controller (input.controller) ends every upstream call: the client
+  // leaving, the total deadline, or a malformed stream. (AbortSignal.any plus
+  // AbortSignal.timeout cost ~10× more per request, and the timeout's timer outlived the request.)
+  const controller = input.controller;
+  const abortRequest = () => controller.abort();
   const deadlineTimer = setTimeout(abortRequest, deps.totalTimeoutMs);
   try {
-    return await relayAttempts(deps, input, deadline, abortRequest);
+    return await relayAttempts(deps, input, controller.signal, abortRequest);
   } finally {
     clearTimeout(deadlineTimer);
-    input.signal.removeEventListener('abort', abortRequest);
   }
 }
 
@@ -65,15 +61,18 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
   const clientCodec = getCodec(input.clientProtocol);
   const attempts: UsageAttempt[] = [];
   const warnings = new Set<string>();
+  // Every result is one literal of the same shape (spreading the varying partial shapes made
+  // this a megamorphic object copy on every request).
   const finish = (partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>): RelayResult => ({
-    channel: undefined,
-    upstreamModel: undefined,
-    upstreamProtocol: undefined,
-    usage: undefined,
-    deliveredChars: 0,
+    status: partial.status,
+    error: partial.error,
+    channel: partial.channel,
+    upstreamModel: partial.upstreamModel,
+    upstreamProtocol: partial.upstreamProtocol,
+    usage: partial.usage,
+    deliveredChars: partial.deliveredChars ?? 0,
     warnings: [...warnings],
     attempts,
-    ...partial,
   });
 
   const race = new AttemptRace(
@@ -100,7 +99,6 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     const { channel, lease, outcome } = next;
 
     // Committed to this channel: from here on the client sees its reply.
-    const base = { channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol };
     input.onCommit?.({ channel, keyIndex: lease.keyIndex, apiKey: lease.apiKey, passthrough: outcome.plan.passthrough, protocol: outcome.plan.protocol });
     const upstreamCodec = getCodec(outcome.plan.protocol);
     const headers = replyHeaders(input, warnings, outcome.plan.stream);
@@ -144,10 +142,14 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
         race.failedAfterCommit({ ...outcome, kind: 'failed', error: reply.error, retryable: true, failureClass: 'transient' });
         continue;
       }
-      return finish({ ...base, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage, deliveredChars: reply.deliveredChars });
+      return finish({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage, deliveredChars: reply.deliveredChars });
     }
 
     input.writer.writeHead(200, headers);
+    // Committed to a stream: nothing will retry it, so the request's body (and the upstream's
+    // copy of it) need not live as long as the stream does.
+    outcome.plan.body = '';
+    input.releaseRequest?.();
     deps.streams.open += 1;
     try {
       const streamed = await pipeStream({
@@ -168,8 +170,8 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
       noteUsageLosses(streamed.usage);
       noteReplyWarnings();
       // A client that went away, or a stream longer than the gateway carries, is not the channel's fault.
-      settleHealth(deps, channel, lease, outcome.startedAt, input.signal.aborted || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
-      return finish({ ...base, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
+      settleHealth(deps, channel, lease, outcome.startedAt, input.writer.clientGone || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
+      return finish({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
     } finally {
       deps.streams.open -= 1;
     }

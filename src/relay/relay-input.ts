@@ -27,9 +27,15 @@ export interface RelayInput {
   forwardedHeaders: Record<string, string>;
   /** Headers every reply carries (request id, …). */
   replyHeaders: Record<string, string>;
+  /** The client's reply; `writer.clientGone` tells whether the client left before it ended. */
   writer: ClientWriter;
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
+  /**
+   * The request's one AbortController, whose signal every upstream call of the request follows:
+   * aborted when the client goes away (by whoever took the reply over), and by the relay at the
+   * total deadline or when it abandons a malformed stream. An attempt the race may have to stop
+   * alone (a hedge, or one another candidate may replace) gets its own controller under it.
+   */
+  controller: AbortController;
   /** Whose reasoning cache entries this request may see (the API key id). */
   reasoningScope?: string;
   /** Set when the caller asked for a `Server-Timing` header: the relay marks its phases on it. */
@@ -49,6 +55,11 @@ export interface RelayInput {
   carryReasoning?: boolean;
   /** Told which channel, key and lane the reply comes from, before its first byte is written. */
   onCommit?: (commit: RelayCommit) => void;
+  /**
+   * Called once a stream is committed (its headers written): no attempt can need the client's
+   * request again, so its owner may let go of the body (this input's `body` and `rawBody` too).
+   */
+  releaseRequest?: () => void;
 }
 
 /** The attempt the relay committed to. `apiKey` is the upstream secret: keep it in memory only. */

@@ -12,14 +12,16 @@ import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
  * framework's response hook. Neither ever carries a header, a query string (Gemini clients put
  * their key there), a body, an error message (upstream messages may quote the prompt) or a secret.
  */
-const HANDLED_BY_PIPELINE = new WeakSet<FastifyRequest>();
-
 /** The pipeline will write this request's line (call before handing the request to it). */
 export function markPipelineRequest(request: FastifyRequest): void {
-  HANDLED_BY_PIPELINE.add(request);
+  // A declared request property (see registerAccessLog), not a WeakSet: a WeakSet entry per
+  // request costs more to add and to collect.
+  request.loggedByPipeline = true;
 }
 
 export function logGenerationAccess(logger: Logger, entry: UsageLogEntry): void {
+  // Below info (LOG_LEVEL=warn) pino drops the line: do not build it first.
+  if (!logger.isLevelEnabled('info')) return;
   const attempts = entry.attempts;
   logger.info(
     {
@@ -54,8 +56,13 @@ export function logGenerationAccess(logger: Logger, entry: UsageLogEntry): void 
 
 /** The line for every request the generation pipeline did not log itself. */
 export function registerAccessLog(app: FastifyInstance, logger: Logger, clientIpOf: (request: FastifyRequest) => string): void {
-  app.addHook('onResponse', async (request, reply) => {
-    if (HANDLED_BY_PIPELINE.has(request)) return;
+  app.decorateRequest('loggedByPipeline', false);
+  // A callback hook, not an async one: it runs for every request, and most return at once.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.loggedByPipeline) {
+      done();
+      return;
+    }
     const errorCode = reply.getHeader('x-switchyard-error-code');
     const protocol = request.routeOptions.config.protocol ?? null;
     logger.info(
@@ -77,6 +84,7 @@ export function registerAccessLog(app: FastifyInstance, logger: Logger, clientIp
       },
       'request',
     );
+    done();
   });
 }
 

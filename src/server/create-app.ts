@@ -61,6 +61,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   // Declared up front so every request object has the same shape (a property added per request
   // changes its hidden class and slows every later access to it).
   app.decorateRequest('rawBody', undefined);
+  app.decorateRequest('caller', undefined);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
 

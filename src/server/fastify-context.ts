@@ -10,6 +10,8 @@ declare module 'fastify' {
      * body is read; on other key routes (model lists, stored responses) when they run.
      */
     caller?: Caller;
+    /** The generation pipeline writes this request's access line (the response hook does not). */
+    loggedByPipeline: boolean;
   }
 
   interface FastifyContextConfig {

@@ -1,4 +1,4 @@
-import { Agent, request, errors as undiciErrors } from 'undici';
+import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../core/gateway-error.ts';
 
@@ -29,6 +29,7 @@ export type UpstreamResponse = Dispatcher.ResponseData;
  */
 export class UpstreamClient {
   readonly #agent: Agent;
+  readonly #targets = new UpstreamTargets();
 
   constructor(readonly timeouts: UpstreamTimeouts) {
     this.#agent = new Agent({
@@ -43,12 +44,18 @@ export class UpstreamClient {
   async send(upstream: UpstreamRequest): Promise<UpstreamResponse> {
     try {
       const method = upstream.method ?? 'POST';
-      return await request(upstream.url, {
+      // The agent's own request(), with the address split once per distinct URL: undici's
+      // top-level request(url) parses the URL and copies the options on every call.
+      const { origin, path } = this.#targets.split(upstream.url);
+      return await this.#agent.request({
+        origin,
+        path,
         method,
         headers: method === 'POST' ? { 'content-type': 'application/json', 'user-agent': 'switchyard/0.1', ...upstream.headers } : { 'user-agent': 'switchyard/0.1', ...upstream.headers },
-        ...(method === 'POST' ? { body: upstream.body } : {}),
+        // As bytes: undici keeps the body it was given (on its handler) and, for a string, a Buffer
+        // copy too (on its request), both until the reply ends; given a Buffer it keeps only that.
+        ...(method === 'POST' ? { body: Buffer.from(upstream.body) } : {}),
         signal: upstream.signal,
-        dispatcher: this.#agent,
       });
     } catch (error) {
       throw toGatewayError(error);
@@ -74,4 +81,29 @@ export function toGatewayError(error: unknown): GatewayError {
   }
   const code = (error as { code?: string })?.code ?? 'unknown';
   return new GatewayError('upstream_unreachable', `Could not reach the upstream (${code}).`, { cause: error });
+}
+
+/**
+ * Origin and path of each upstream URL, as undici's `request(url)` derives them (WHATWG URL:
+ * `origin`, `pathname` plus `search`; only http: and https:), kept per distinct URL. The URLs are
+ * the channels' addresses with a model in the path, so there are few; the cache is emptied
+ * whenever it reaches its bound.
+ */
+export class UpstreamTargets {
+  readonly #split = new Map<string, { origin: string; path: string }>();
+
+  constructor(private readonly bound = 1_000) {}
+
+  split(url: string): { origin: string; path: string } {
+    const known = this.#split.get(url);
+    if (known) return known;
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new undiciErrors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+    }
+    const target = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
+    if (this.#split.size >= this.bound) this.#split.clear();
+    this.#split.set(url, target);
+    return target;
+  }
 }

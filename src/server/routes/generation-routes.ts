@@ -20,14 +20,25 @@ import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.
  * key is answered at once and its body is never buffered or parsed (Node discards it).
  */
 export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, prefix: string, surface: string | null, refusedAuth: RefusedAuthMonitor): void {
+  const authenticateOrNote = (request: FastifyRequest, style: CredentialStyle, protocol: string): void => {
+    try {
+      request.caller = authenticateRequest(deps, request, style);
+    } catch (error) {
+      if (error instanceof GatewayError) refusedAuth.note(error, { protocol, clientIp: clientIpOf(deps, request), path: request.url.split('?')[0] ?? '' });
+      throw error;
+    }
+  };
+  // A callback hook, not an async one: every generation request runs it, and an async hook costs
+  // a promise and a microtask turn per request.
   const authenticateFirst = (style: CredentialStyle, protocol: string) => ({
-    onRequest: async (request: FastifyRequest) => {
+    onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
       try {
-        request.caller = authenticateRequest(deps, request, style);
+        authenticateOrNote(request, style, protocol);
       } catch (error) {
-        if (error instanceof GatewayError) refusedAuth.note(error, { protocol, clientIp: clientIpOf(deps, request), path: request.url.split('?')[0] ?? '' });
-        throw error;
+        done(error as Error);
+        return;
       }
+      done();
     },
   });
   app.post(`${prefix}/v1/chat/completions`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-chat') }, (request, reply) =>
@@ -52,7 +63,6 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   // Gemini: `/v1beta/models/{model}:{method}`, and the same under `/v1/` for @google/genai ≥ 3.
   // A path that names no generation method is answered from the path alone (before the key
   // and the body): it is a misconfigured client, and the answer teaches the right address.
-  const geminiAuth = authenticateFirst('gemini', 'gemini-generate-content');
   const geminiPathFirst = async (request: FastifyRequest, reply: FastifyReply) => {
     const { model, method } = parseGeminiModelPath((request.params as { '*': string })['*']);
     if (method === undefined) {
@@ -66,7 +76,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
         `Unknown Gemini method "${method ?? ''}" on model "${model}"; this gateway serves :generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents.`,
       );
     }
-    return geminiAuth.onRequest(request);
+    authenticateOrNote(request, 'gemini', 'gemini-generate-content');
   };
   for (const version of ['v1beta', 'v1alpha', 'v1']) {
     app.post(`${prefix}/${version}/models/*`, { config: { protocol: 'gemini-generate-content' }, onRequest: geminiPathFirst }, async (request, reply) => {

@@ -28,19 +28,19 @@ export function handleGeneration(
     credentials: credentialsOf(deps, request),
     ...(request.caller === undefined ? {} : { caller: request.caller }),
   };
+  // The pipeline holds the body from here, and lets go of it once a stream is committed: the
+  // Fastify request (kept by its reply as long as the stream lasts) must not hold it too.
+  request.body = undefined;
+  request.rawBody = undefined;
   return runGeneration(deps, generation, hijackReply(reply, deps.runtime.now));
 }
 
 /** Takes the reply away from Fastify: the pipeline writes it, and learns when the client leaves. */
 function hijackReply(reply: FastifyReply, now: () => number): ClientConnection {
   return {
-    takeOver() {
+    takeOver(onClientGone) {
       reply.hijack();
-      const abort = new AbortController();
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) abort.abort();
-      });
-      return { writer: new ClientWriter(reply.raw, now), signal: abort.signal };
+      return new ClientWriter(reply.raw, now, onClientGone);
     },
   };
 }
