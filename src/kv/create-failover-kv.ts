@@ -19,10 +19,11 @@ export interface FailoverKvOptions {
    */
   replayPrefixes: readonly string[];
   /**
-   * Slow answers (command timeouts on a live connection) in a row before the kv falls back;
-   * fewer are served locally one by one while the kv stays shared. Default 5.
+   * How long Redis may go without answering a single command, while commands time out on a
+   * live connection, before the kv falls back. Until then each timed-out call is refused as
+   * retryable and the kv stays shared. Default 5 s.
    */
-  slowAnswersBeforeFallback?: number;
+  stallBeforeFallbackMs?: number;
   /** While fallen back on a live but slow connection, Redis is pinged this often to resume. Default 1 s. */
   probeIntervalMs?: number;
 }
@@ -42,11 +43,14 @@ export interface FailoverKv extends Kv {
  * balances are then re-seeded from the database, which already holds every settled charge.
  * Either way no charge is counted twice.
  *
- * Only real unavailability switches over: the connection is down, or Redis failed to answer
- * `slowAnswersBeforeFallback` commands in a row. Under load a command can time out on a live
- * connection (the event loop was late, not Redis); such a call is refused as retryable (429
- * with retry-after 1) and the kv stays shared — falling back for it used to send every
- * request to per-process counters until the connection happened to drop and return.
+ * Only real unavailability switches over: the connection is down, or Redis has answered
+ * nothing for `stallBeforeFallbackMs` while commands kept timing out. Under load a command can
+ * time out on a live connection (the event loop was late, not Redis); such a call is refused
+ * as retryable (429 with retry-after 1) and the kv stays shared. Falling back for it sends
+ * every request to per-process counters, where two instances each spend the whole balance:
+ * a count of timeouts in a row was not enough (one stalled tick times out a whole queue of
+ * commands at once, and two instances under a loaded test run served 146 requests of a
+ * balance for 100), so the rule is a time without any answer.
  */
 export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const { redis, primary, logger } = options;
@@ -56,8 +60,9 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   let deltas = new Map<string, number>();
   let generation: string | undefined;
   let recovering: Promise<void> = Promise.resolve();
-  const slowLimit = options.slowAnswersBeforeFallback ?? 5;
-  let slowInARow = 0;
+  const stallLimitMs = options.stallBeforeFallbackMs ?? 5_000;
+  /** When the first command timed out since Redis last answered; undefined while it answers. */
+  let stalledSince: number | undefined;
   let probe: NodeJS.Timeout | undefined;
 
   const readGeneration = async (): Promise<string> => {
@@ -101,7 +106,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     const pending = deltas;
     deltas = new Map();
     down = false;
-    slowInARow = 0;
+    stalledSince = undefined;
     if (probe !== undefined) {
       clearInterval(probe);
       probe = undefined;
@@ -143,7 +148,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     if (!down) {
       try {
         const result = await onPrimary();
-        slowInARow = 0;
+        stalledSince = undefined;
         return result;
       } catch (error) {
         // A caller's mistake (a fraction) is not an outage.
@@ -152,7 +157,11 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         // is refused as retryable. Serving it locally would read a fallback balance re-seeded in
         // full from the database (two instances under load served 151 requests of a balance for
         // 100), and the command may still have been applied in Redis.
-        if (redis.status === 'ready' && isSlowAnswer(error) && ++slowInARow < slowLimit) throw slowAnswerError(error);
+        if (redis.status === 'ready' && isSlowAnswer(error)) {
+          const now = options.now();
+          stalledSince ??= now;
+          if (now - stalledSince < stallLimitMs) throw slowAnswerError(error);
+        }
         markDown(error);
       }
     }

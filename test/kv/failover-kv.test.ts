@@ -29,6 +29,7 @@ function scripted() {
       return 'PONG';
     },
   });
+  const clock = { now: 0 };
   const store = createMemoryKv({ now: () => 0 });
   let timeouts = 0;
   const calls = { primary: 0 };
@@ -48,11 +49,11 @@ function scripted() {
     primary,
     prefix: 'test:',
     logger: pino({ level: 'silent' }),
-    now: () => 0,
+    now: () => clock.now,
     replayPrefixes: ['balance:'],
     probeIntervalMs: 20,
   });
-  return { redis, kv, calls, timeOut: (count: number) => void (timeouts = count), store };
+  return { redis, kv, calls, clock, timeOut: (count: number) => void (timeouts = count), store };
 }
 
 test('a slow answer on a live connection is refused as retryable (429), never served from local counters; the kv stays shared', async () => {
@@ -79,15 +80,34 @@ test('a lost connection falls back at once, and resumes on ready', async () => {
   assert.equal(kv.shared, true);
 });
 
-test('Redis that stops answering on a live connection falls back after five slow answers in a row, and resumes when PING answers', async () => {
-  const { redis, kv, timeOut } = scripted();
+test('a burst of timeouts within one stall stays shared: a queue of commands timing out together is load, not an outage', async () => {
+  const { kv, clock, timeOut } = scripted();
   await kv.settled();
-  timeOut(5);
+  timeOut(50);
+  for (let index = 0; index < 50; index += 1) {
+    clock.now += 50;
+    await assert.rejects(kv.get('k'), (error: any) => error.code === 'rate_limited');
+  }
+  assert.equal(kv.shared, true, '50 timeouts over 2.5 s without an answer are not yet an outage');
+  assert.equal(await kv.get('k'), undefined, 'an answer ends the stall');
+  timeOut(1);
+  clock.now += 60_000;
+  await assert.rejects(kv.get('k'), (error: any) => error.code === 'rate_limited');
+  assert.equal(kv.shared, true, 'a long quiet spell before a timeout is not a stall');
+});
+
+test('Redis that answers nothing for 5 s on a live connection falls back, and resumes when PING answers', async () => {
+  const { redis, kv, clock, timeOut } = scripted();
+  await kv.settled();
+  timeOut(3);
   redis.pingFails = true;
-  for (let index = 0; index < 4; index += 1) await assert.rejects(kv.get('k'));
+  await assert.rejects(kv.get('k'));
+  clock.now += 4_000;
+  await assert.rejects(kv.get('k'));
   assert.equal(kv.shared, true);
+  clock.now += 1_000;
   await kv.get('k');
-  assert.equal(kv.shared, false, 'five in a row is unavailability');
+  assert.equal(kv.shared, false, 'five seconds without any answer is unavailability');
   await new Promise((resolve) => setTimeout(resolve, 60));
   assert.equal(kv.shared, false, 'still not answering PING');
   redis.pingFails = false;
