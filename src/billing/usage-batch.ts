@@ -75,6 +75,7 @@ export class UsageBatch {
     s[st + 17] = first?.channelId ?? null;
     s[st + 18] = first?.channelName ?? null;
     s[st + 19] = first?.errorCode ?? null;
+    s[st + 20] = first?.upstreamType ?? null;
     if (attempts.length > 1) this.#extraAttempts.set(row, attempts.slice(1));
     const warnings = entry.warnings ?? NONE;
     if (warnings.length > 0) this.#warnings.set(row, warnings);
@@ -96,6 +97,7 @@ export class UsageBatch {
         channelName: s[st + 18] as string,
         status: Number.isNaN(status) ? null : status,
         errorCode: s[st + 19] ?? null,
+        ...(s[st + 20] === null ? {} : { upstreamType: s[st + 20] as string }),
         latencyMs: n[at + 13] as number,
       });
       const extra = this.#extraAttempts.get(row);
@@ -153,4 +155,4 @@ export class UsageBatch {
 }
 
 const NUMBER_COLUMNS = 14;
-const STRING_COLUMNS = 20;
+const STRING_COLUMNS = 21;

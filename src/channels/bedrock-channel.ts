@@ -1,7 +1,7 @@
 import { parseAwsCredential, signAwsRequest } from './auth/aws-credentials.ts';
 import { bedrockCohereEmbeddingsWire, bedrockTitanEmbeddingsWire, isBedrockCohereEmbedModel } from '../protocols/embeddings/index.ts';
 import type { Channel } from '../domain/channel.ts';
-import type { ChannelAdapter, UpstreamTarget } from './channel-adapter.ts';
+import type { ChannelAdapter, UpstreamResponseHeaders, UpstreamTarget } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';
 
 /** The body field Claude models on Bedrock's InvokeModel require in place of the `anthropic-version` header. */
@@ -44,7 +44,22 @@ export const bedrockChannel: ChannelAdapter = {
     buildRequest: ({ channel, apiKey, upstreamModel, body }) =>
       authorize(channel, apiKey, joinUrl(channel.baseUrl, `/model/${encodeURIComponent(upstreamModel)}/invoke`), 'application/json', body),
   },
+  errorTypeFromHeaders: bedrockErrorType,
 };
+
+/** An AWS error type is an exception name; anything else in the header is not one. */
+const AWS_ERROR_TYPE = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * Bedrock (Converse, ConverseStream, InvokeModel, embeddings) names its error only in the
+ * `x-amzn-errortype` header, e.g. `ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/`
+ * — the part before `:` is the type; the body is just `{"message": …}`.
+ */
+export function bedrockErrorType(headers: UpstreamResponseHeaders): string | undefined {
+  const raw = headers['x-amzn-errortype'];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.split(':')[0]?.trim();
+  return value !== undefined && AWS_ERROR_TYPE.test(value) ? value : undefined;
+}
 
 /**
  * InvokeModel's Anthropic body: the Messages body less `model` (in the path) and `stream` (the

@@ -53,7 +53,15 @@ export interface ChannelAdapter {
   buildProbe?(model: string): Record<string, unknown>;
   /** Embeddings, for kinds whose provider serves them (Anthropic does not). */
   readonly embeddings?: EmbeddingEndpoint;
+  /**
+   * The upstream's error type when the kind names it in a response header rather than the body
+   * (Bedrock's `x-amzn-errortype`); it wins over the body's type for logs and classification.
+   */
+  errorTypeFromHeaders?(headers: UpstreamResponseHeaders): string | undefined;
 }
+
+/** Response headers as the HTTP client hands them over (lower-case names). */
+export type UpstreamResponseHeaders = Record<string, string | string[] | undefined>;
 
 /** Where a kind sends embeddings and in which wire format (chosen per upstream model on Bedrock). */
 export interface EmbeddingEndpoint {

@@ -48,5 +48,7 @@ export interface UsageAttempt {
   channelName: string;
   status: number | null;
   errorCode: string | null;
+  /** The upstream's own error type (OpenAI/Anthropic `error.type`, Gemini `status`, Bedrock's `x-amzn-errortype`), when it named one. */
+  upstreamType?: string;
   latencyMs: number;
 }

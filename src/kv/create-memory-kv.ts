@@ -9,24 +9,45 @@ interface Entry {
 /** Sweep expired entries every this many writes, so idle window keys do not pile up. */
 const SWEEP_EVERY_WRITES = 10_000;
 
-/** Text entries kept at most (conversation affinity); past it the least recently written goes. */
+/**
+ * Text entries (conversation affinity, the reasoning tool-call cache) are bounded twice; past
+ * either bound the least recently written go. By count: 100,000 entries. By bytes: 64 MiB of
+ * keys and values (UTF-8, each entry counted whole even when several keys share one value), since
+ * a reasoning envelope can be tens of kilobytes and a count alone bounds nothing in bytes.
+ */
 export const DEFAULT_MAX_TEXT_ENTRIES = 100_000;
+export const DEFAULT_MAX_TEXT_BYTES = 64 * 1024 * 1024;
 
 interface TextEntry {
   value: string;
   expiresAt: number;
+  bytes: number;
+}
+
+export interface MemoryKvOptions {
+  now?: () => number;
+  maxTextEntries?: number;
+  maxTextBytes?: number;
 }
 
 /**
  * The single-process `Kv`. Each method runs to completion synchronously inside its promise,
  * so check-and-change is atomic without locks (Node runs one callback at a time).
  */
-export function createMemoryKv(options: { now?: () => number; maxTextEntries?: number } = {}): Kv {
+export function createMemoryKv(options: MemoryKvOptions = {}): Kv {
   const now = options.now ?? Date.now;
   const maxTextEntries = options.maxTextEntries ?? DEFAULT_MAX_TEXT_ENTRIES;
+  const maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
   const entries = new Map<string, Entry>();
   // Insertion order is write order (a write deletes first), so the first entry is the stalest.
   const texts = new Map<string, TextEntry>();
+  let textBytes = 0;
+  const dropText = (key: string) => {
+    const entry = texts.get(key);
+    if (entry === undefined) return;
+    texts.delete(key);
+    textBytes -= entry.bytes;
+  };
   const leases = new Map<string, Map<string, number>>();
   let writes = 0;
 
@@ -83,7 +104,7 @@ export function createMemoryKv(options: { now?: () => number; maxTextEntries?: n
     async delete(key) {
       entries.delete(key);
       leases.delete(key);
-      texts.delete(key);
+      dropText(key);
     },
 
     async acquireLease(key, holder, leaseOptions) {
@@ -112,7 +133,7 @@ export function createMemoryKv(options: { now?: () => number; maxTextEntries?: n
         const entry = texts.get(key);
         if (entry === undefined) return undefined;
         if (entry.expiresAt <= time) {
-          texts.delete(key);
+          dropText(key);
           return undefined;
         }
         return entry.value;
@@ -121,14 +142,19 @@ export function createMemoryKv(options: { now?: () => number; maxTextEntries?: n
 
     async setTexts(keys, value, ttlMs) {
       const expiresAt = now() + ttlMs;
+      const valueBytes = Buffer.byteLength(value, 'utf8');
       for (const key of keys) {
-        texts.delete(key);
-        texts.set(key, { value, expiresAt });
+        dropText(key);
+        const bytes = Buffer.byteLength(key, 'utf8') + valueBytes;
+        // One entry over the whole bound would only evict everything, itself included.
+        if (bytes > maxTextBytes) continue;
+        texts.set(key, { value, expiresAt, bytes });
+        textBytes += bytes;
       }
-      while (texts.size > maxTextEntries) {
+      while (texts.size > maxTextEntries || textBytes > maxTextBytes) {
         const oldest = texts.keys().next();
         if (oldest.done === true) break;
-        texts.delete(oldest.value);
+        dropText(oldest.value);
       }
     },
 
@@ -136,6 +162,7 @@ export function createMemoryKv(options: { now?: () => number; maxTextEntries?: n
       entries.clear();
       leases.clear();
       texts.clear();
+      textBytes = 0;
     },
   };
 }

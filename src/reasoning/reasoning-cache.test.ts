@@ -4,7 +4,7 @@ import pino from 'pino';
 import type { ChatRequest } from '../core/chat-request.ts';
 import { createMemoryKv } from '../kv/create-memory-kv.ts';
 import type { Kv } from '../kv/kv.ts';
-import { createReasoningCache, DEFAULT_REASONING_CACHE_TTL_MS, reasoningCacheKey } from './reasoning-cache.ts';
+import { createReasoningCache, DEFAULT_MAX_REASONING_ENVELOPE_BYTES, DEFAULT_REASONING_CACHE_TTL_MS, reasoningCacheKey } from './reasoning-cache.ts';
 import { createEnvelopeSealer } from './reasoning-envelope.ts';
 import { callIdsToRecall } from './restore-request-reasoning.ts';
 
@@ -28,6 +28,16 @@ describe('reasoning cache in the kv', () => {
     // Another API key names other kv entries: nothing of key-1's is visible to it.
     assert.equal((await cache.recall('key-2', ['call_a', 'call_b'])).size, 0);
     assert.notEqual(reasoningCacheKey('key-1', 'call_a'), reasoningCacheKey('key-2', 'call_a'));
+  });
+
+  test('an envelope over 256 KiB is not cached (the turn degrades as if the client dropped it); one at the cap is', async () => {
+    const { kv, cache } = setUp();
+    const atCap = `U1lSA${'a'.repeat(DEFAULT_MAX_REASONING_ENVELOPE_BYTES - 5)}`;
+    cache.remember('key-1', ['call_big'], `${atCap}b`);
+    cache.remember('key-1', ['call_ok'], atCap);
+    await settle();
+    assert.deepEqual([...(await cache.recall('key-1', ['call_big', 'call_ok']))], [['call_ok', atCap]]);
+    assert.deepEqual(await kv.getTexts([reasoningCacheKey('key-1', 'call_big')]), [undefined]);
   });
 
   test('entries expire after the TTL (an hour by default) and the kv bounds how many are kept', async () => {

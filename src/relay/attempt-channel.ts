@@ -114,6 +114,7 @@ export async function attemptChannel(
     const now = deps.runtime.now();
     attempt.status = status;
     attempt.errorCode = error.code;
+    if (error.upstreamType !== undefined) attempt.upstreamType = error.upstreamType;
     attempt.latencyMs = now - startedAt;
     const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
     const lastError = { at: now, status, code: error.code, message: error.message };
@@ -166,7 +167,7 @@ export async function attemptChannel(
   }
   input.timing?.mark('upstream');
   if (response.statusCode >= 400) {
-    return fail(await readUpstreamError(response, getCodec(protocol), channel.apiKeys), response.statusCode);
+    return fail(await readUpstreamError(response, getCodec(protocol), channel.apiKeys, adapter), response.statusCode);
   }
 
   let rest: AsyncIterator<Uint8Array> | undefined;

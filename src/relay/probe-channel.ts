@@ -67,7 +67,7 @@ export async function probeChannel(deps: RelayDeps, channel: Channel, model = ch
       body: target.body ?? body,
       signal: AbortSignal.timeout(Math.min(deps.totalTimeoutMs, 30_000)),
     });
-    if (response.statusCode >= 400) return finish(response.statusCode, await readUpstreamError(response, codec, channel.apiKeys));
+    if (response.statusCode >= 400) return finish(response.statusCode, await readUpstreamError(response, codec, channel.apiKeys, adapter));
     codec.decodeResponse(await response.body.json(), deps.runtime);
     return finish(response.statusCode);
   } catch (error) {

@@ -1,5 +1,6 @@
 import { cleanUpstreamText, redactSecrets } from '../core/redact-secrets.ts';
 import { GatewayError } from '../core/gateway-error.ts';
+import type { ChannelAdapter } from '../channels/channel-adapter.ts';
 import type { ProtocolCodec } from '../protocols/protocol-codec.ts';
 import { extractUpstreamErrorCodes } from '../routing/upstream-error-codes.ts';
 import type { UpstreamResponse } from '../upstream/upstream-client.ts';
@@ -13,9 +14,15 @@ const MAX_ERROR_BODY_CHARS = 16_384;
  * message is cleaned (control characters, length) and the channel's own secrets are redacted
  * from it before it goes anywhere — client, usage log, channel health — since an upstream may
  * quote the credential it was sent. The structured identifiers (type, code, status, reasons)
- * are kept for failure classification, which never reads the message.
+ * are kept for failure classification, which never reads the message. A kind that names the
+ * type in a header (`kind.errorTypeFromHeaders`, Bedrock) has it taken from there first.
  */
-export async function readUpstreamError(response: UpstreamResponse, codec: ProtocolCodec, secrets: readonly string[] = []): Promise<GatewayError> {
+export async function readUpstreamError(
+  response: UpstreamResponse,
+  codec: ProtocolCodec,
+  secrets: readonly string[] = [],
+  kind?: Pick<ChannelAdapter, 'errorTypeFromHeaders'>,
+): Promise<GatewayError> {
   let text = '';
   try {
     text = (await readCapped(response, MAX_ERROR_BODY_CHARS)).slice(0, MAX_ERROR_BODY_CHARS);
@@ -28,11 +35,14 @@ export async function readUpstreamError(response: UpstreamResponse, codec: Proto
   } catch {
     // Not JSON: keep the text.
   }
-  const { message: rawMessage, type } = codec.decodeError(response.statusCode, parsed);
+  const decoded = codec.decodeError(response.statusCode, parsed);
+  const rawMessage = decoded.message;
+  const headerType = kind?.errorTypeFromHeaders?.(response.headers);
+  const type = headerType ?? decoded.type;
   const message = cleanUpstreamText(redactSecrets(rawMessage, secrets));
   const status = response.statusCode;
   const retryAfter = Number(headerValue(response.headers['retry-after']));
-  const upstreamCodes = extractUpstreamErrorCodes(parsed);
+  const upstreamCodes = [...(headerType === undefined ? [] : [headerType]), ...extractUpstreamErrorCodes(parsed)];
   const options = {
     status,
     ...(type === undefined ? {} : { upstreamType: redactSecrets(type, secrets) }),

@@ -102,6 +102,7 @@ async function relayAttempts(deps: RelayDeps, input: EmbeddingRelayInput, signal
       return finish({ ...base, status: 200, error: undefined, result: outcome.result });
     }
     attempt.errorCode = outcome.error.code;
+    if (outcome.error.upstreamType !== undefined) attempt.upstreamType = outcome.error.upstreamType;
     lastError = outcome.error;
     if (!outcome.retryable) return finish({ ...base, status: outcome.error.status, error: outcome.error });
     // One upstream key refused: the channel's other keys may still work.
@@ -173,7 +174,7 @@ async function callOnce(
   try {
     const response = await deps.upstream.send({ url: target.url, headers: target.headers, body: target.body ?? body, signal });
     if (response.statusCode >= 400) {
-      return { error: await readUpstreamError(response, getCodec(wire.errorProtocol), channel.apiKeys), status: response.statusCode };
+      return { error: await readUpstreamError(response, getCodec(wire.errorProtocol), channel.apiKeys, getChannelAdapter(channel.provider)), status: response.statusCode };
     }
     let parsed: unknown;
     try {

@@ -38,6 +38,10 @@ const CREDENTIAL_CODES = new Set([
   'api_key_invalid',
   'api_key_service_blocked',
   'unauthenticated',
+  // AWS (Bedrock's `x-amzn-errortype`, 403): an unknown or revoked key, a wrong secret, an expired session token.
+  'unrecognizedclientexception',
+  'invalidsignatureexception',
+  'expiredtokenexception',
 ]);
 
 /** Failures before any upstream status: the host could not be reached at all. */

@@ -38,7 +38,7 @@ export interface AffinityTurn {
  * comes from the client protocol's codec (`affinityHint`); here it is hashed, scoped to the API
  * key (one tenant can never name another's entries) and to the model, and kept in the shared kv
  * with a sliding expiry, so every instance sees it. The kv bounds the number of entries (the
- * memory kv keeps the newest `maxTextEntries`; Redis entries expire).
+ * memory kv keeps the newest within `maxTextEntries` and `maxTextBytes`; Redis entries expire).
  *
  * Affinity only orders: the relay still skips a channel whose circuit is open, and fails over
  * as before; whichever channel serves the turn becomes the conversation's affinity.

@@ -112,6 +112,9 @@ describe('Bedrock InvokeModel for Claude, from the Anthropic SDK', () => {
     assert.equal(refused.status, 429);
     assert.match(String(refused.message), /Too many requests/);
     assert.match(harness.simulator.lastRequest()?.path ?? '', /\/invoke$/);
+    // AWS names the type only in `x-amzn-errortype`; the usage row keeps it.
+    const { data } = await harness.admin('GET', '/logs?limit=1');
+    assert.equal(data[0].attempts[0]?.upstreamType, 'ThrottlingException');
   });
 
   test('other clients keep Converse; a wrongly signed request is refused as AWS refuses it', async () => {

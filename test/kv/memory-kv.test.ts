@@ -23,3 +23,38 @@ test('memory kv: text entries are bounded; the least recently written go first',
   await kv.setTexts(['c'], '4', 1_000);
   assert.deepEqual(await kv.getTexts(['a', 'b', 'c']), ['3', undefined, '4']);
 });
+
+test('memory kv: text entries are bounded in bytes (key + UTF-8 value); the least recently written go first', async () => {
+  // Each entry below is 1 (key) + 40 (value) = 41 bytes; 100 bytes hold two of them.
+  const kv = createMemoryKv({ now: () => 0, maxTextBytes: 100 });
+  const value = (fill: string) => fill.repeat(40);
+  await kv.setTexts(['a'], value('1'), 1_000);
+  await kv.setTexts(['b'], value('2'), 1_000);
+  await kv.setTexts(['a'], value('3'), 1_000);
+  await kv.setTexts(['c'], value('4'), 1_000);
+  assert.deepEqual(await kv.getTexts(['a', 'b', 'c']), [value('3'), undefined, value('4')]);
+  // Multi-byte text counts its UTF-8 bytes: 1 + 20 × 2 = 41 bytes, so again only two fit.
+  await kv.setTexts(['d'], 'é'.repeat(20), 1_000);
+  assert.deepEqual(await kv.getTexts(['a', 'c', 'd']), [undefined, value('4'), 'é'.repeat(20)]);
+});
+
+test('memory kv: a text larger than the whole byte bound is not kept, and does not evict the others', async () => {
+  const kv = createMemoryKv({ now: () => 0, maxTextBytes: 100 });
+  await kv.setTexts(['a'], 'small', 1_000);
+  await kv.setTexts(['b'], 'old', 1_000);
+  await kv.setTexts(['b'], 'x'.repeat(200), 1_000);
+  assert.deepEqual(await kv.getTexts(['a', 'b']), ['small', undefined]);
+});
+
+test('memory kv: expired and deleted texts give their bytes back', async () => {
+  let time = 0;
+  const kv = createMemoryKv({ now: () => time, maxTextBytes: 100 });
+  await kv.setTexts(['a'], 'x'.repeat(60), 1_000);
+  time = 2_000;
+  assert.deepEqual(await kv.getTexts(['a']), [undefined]);
+  await kv.setTexts(['b'], 'y'.repeat(60), 10_000);
+  await kv.delete('b');
+  await kv.setTexts(['c'], 'z'.repeat(60), 10_000);
+  await kv.setTexts(['d'], 'w'.repeat(30), 10_000);
+  assert.deepEqual(await kv.getTexts(['c', 'd']), ['z'.repeat(60), 'w'.repeat(30)]);
+});

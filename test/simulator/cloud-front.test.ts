@@ -71,6 +71,18 @@ describe('cloud front doors', () => {
     assert.match(missing.headers.get('x-amzn-errortype') ?? '', /^MissingAuthenticationTokenException:/);
   });
 
+  test('Bedrock names every model error only in x-amzn-errortype (scripted status, in-stream fault asked without a stream)', async () => {
+    sim.enqueue({ fault: { type: 'status', status: 429 } });
+    const throttled = await signedConverse(AWS_SECRET);
+    assert.equal(throttled.status, 429);
+    assert.equal(throttled.headers.get('x-amzn-errortype'), 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/');
+    assert.deepEqual(await throttled.json(), { message: 'Too many requests, please wait before trying again.' });
+    sim.enqueue({ fault: { type: 'error-mid-stream', afterChunks: 1 } });
+    const unavailable = await signedConverse(AWS_SECRET);
+    assert.equal(unavailable.status, 503);
+    assert.match(unavailable.headers.get('x-amzn-errortype') ?? '', /^ServiceUnavailableException:/);
+  });
+
   test('Vertex token endpoint verifies the JWT signature and audience; model calls need its token', async () => {
     const tokenUri = `${sim.url}${VERTEX_TOKEN_PATH}`;
     const mint = (privateKey: string, audience = tokenUri) =>

@@ -42,6 +42,7 @@ test('what bedrock-runtime refuses is refused, each with a message that says why
     ['temperature above 1', { messages: [user({ text: 'a' })], inferenceConfig: { temperature: 1.5 } }, /between 0 and 1/],
     ['a thinking budget at or above maxTokens', { messages: [user({ text: 'a' })], inferenceConfig: { maxTokens: 2048 }, additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } }, /greater than `thinking.budget_tokens`/],
     ['thinking with a temperature', { messages: [user({ text: 'a' })], inferenceConfig: { maxTokens: 4096, temperature: 0.2 }, additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } }, /temperature/],
+    ['thinking with a top_p under 0.95', { messages: [user({ text: 'a' })], inferenceConfig: { maxTokens: 4096, topP: 0.9 }, additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } }, /top_p/],
     ['a thinking tool loop without its reasoning', { messages: [user({ text: 'a' }), assistant(toolUse), user(toolResult)], toolConfig: TOOLS, inferenceConfig: { maxTokens: 4096 }, additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } }, /must start with a reasoningContent/],
   ];
   for (const [name, body, expected] of cases) assert.match(checkConverseRequest(body) ?? 'accepted', expected, name);

@@ -246,7 +246,8 @@ function checkThinking(additional: unknown, inference: Json): boolean {
   if (budget < 1024) fail('thinking.budget_tokens: Input should be greater than or equal to 1024');
   if (typeof inference.maxTokens !== 'number' || inference.maxTokens <= budget) fail('`max_tokens` must be greater than `thinking.budget_tokens`.');
   if (inference.temperature !== undefined && inference.temperature !== 1) fail('`temperature` may only be set to 1 when thinking is enabled.');
-  if (inference.topP !== undefined) fail('`top_p` must be unset when thinking is enabled.');
+  // Claude's rule, as on Anthropic's API: top_p from 0.95 to 1 (the range itself is checked with the inference config).
+  if (inference.topP !== undefined && !(typeof inference.topP === 'number' && inference.topP >= 0.95)) fail('`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.');
   if (additional.top_k !== undefined) fail('`top_k` must be unset when thinking is enabled.');
   return true;
 }

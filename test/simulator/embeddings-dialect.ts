@@ -56,7 +56,7 @@ const openAiInvalid = (message: string, param: string | null = null): JsonReply 
 const googleInvalid = (message: string): JsonReply => ({ status: 400, body: providerError('gemini-generate-content', 400, message).body, headers: {} });
 const awsInvalid = (message: string): JsonReply => {
   const error = awsError(400, message);
-  return { status: 400, body: error.body, headers: { 'x-amzn-errortype': `ValidationException:http://internal.amazon.com/coral/com.amazon.coral.service/` } };
+  return { status: 400, body: error.body, headers: error.headers };
 };
 const malformed = (detail: string): JsonReply => awsInvalid(`Malformed input request: ${detail}, please reformat your input and try again.`);
 

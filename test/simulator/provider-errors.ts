@@ -3,6 +3,8 @@ import type { SimulatorProtocol } from './recorded-request.ts';
 export interface ErrorReply {
   status: number;
   body: unknown;
+  /** Headers the provider sends with the error (Bedrock names the type only in `x-amzn-errortype`). */
+  headers?: Record<string, string>;
 }
 
 type ErrorFamily = 'openai' | 'anthropic' | 'gemini';
@@ -158,7 +160,12 @@ const AWS_TYPES: Record<number, { type: string; message: string }> = {
 };
 
 /** Bedrock's REST-JSON errors: `{"message": …}`, the type in the `x-amzn-ErrorType` header. */
-export function awsError(status: number, message?: string): ErrorReply & { errorType: string } {
+export function awsError(status: number, message?: string): ErrorReply & { errorType: string; headers: Record<string, string> } {
   const known = AWS_TYPES[status] ?? { type: status >= 500 ? 'InternalServerException' : 'ValidationException', message: `Request failed with status ${status}.` };
-  return { status, body: { message: message ?? known.message }, errorType: known.type };
+  return {
+    status,
+    body: { message: message ?? known.message },
+    errorType: known.type,
+    headers: { 'x-amzn-errortype': `${known.type}:http://internal.amazon.com/coral/com.amazon.bedrock/` },
+  };
 }

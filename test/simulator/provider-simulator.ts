@@ -16,7 +16,7 @@ import { countTokensBody, DEFAULT_MODEL_CATALOG, getModelBody, listModelsBody } 
 import { openAiChatDialect } from './openai-chat-dialect.ts';
 import { openAiResponsesDialect } from './openai-responses-dialect.ts';
 import { presentedKey } from './provider-auth.ts';
-import { authenticationError, awsError, errorFamily, overloadedError, providerError } from './provider-errors.ts';
+import { authenticationError, errorFamily, overloadedError, providerError } from './provider-errors.ts';
 import type { RecordedRequest, SimulatorProtocol } from './recorded-request.ts';
 import { routeRequest } from './route-request.ts';
 import type { SimulatorScript } from './simulator-script.ts';
@@ -126,12 +126,6 @@ function requestIdHeaders(protocol: SimulatorProtocol, sequenceId: string): Reco
   }
 }
 
-/** AWS names the error type in a header; the body has only the message. */
-function errorHeaders(protocol: SimulatorProtocol, status: number, message: string | undefined): Record<string, string> {
-  if (protocol !== 'bedrock-converse') return {};
-  return { 'x-amzn-errortype': `${awsError(status, message).errorType}:http://internal.amazon.com/coral/com.amazon.coral.service/` };
-}
-
 export async function startProviderSimulator(options: ProviderSimulatorOptions = {}): Promise<ProviderSimulator> {
   const now = options.now ?? Date.now;
   const catalog: ModelCatalog = { ...DEFAULT_MODEL_CATALOG, ...options.models };
@@ -215,7 +209,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
     // Like the real APIs, reasoning state that does not check out is refused before any work.
     const refused = checkReasoningRules(recorded, seal) ?? (route.protocol === 'openai-responses' && route.endpoint === 'generate' ? (responsesMemory.checkPrevious(presented, body) ?? responsesMemory.checkReferences(presented, body)) : undefined);
     if (refused !== undefined) {
-      await writeJsonReply(response, reply(refused.status, refused.body), undefined);
+      await writeJsonReply(response, reply(refused.status, refused.body, refused.headers), undefined);
       return;
     }
 
@@ -233,14 +227,14 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       const failed = providerError(errorProtocol, fault.status, fault.message);
       const retry: Record<string, string> = {
         ...(fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) }),
-        ...errorHeaders(errorProtocol, fault.status, fault.message),
+        ...failed.headers,
       };
       await writeJsonReply(response, reply(failed.status, failed.body, retry), undefined);
       return;
     }
     if (fault?.type === 'error-mid-stream' && !recorded.stream) {
       const overloaded = overloadedError(route.bedrockInvoke ? 'bedrock-converse' : route.protocol);
-      await writeJsonReply(response, reply(overloaded.status, overloaded.body), undefined);
+      await writeJsonReply(response, reply(overloaded.status, overloaded.body, overloaded.headers), undefined);
       return;
     }
 

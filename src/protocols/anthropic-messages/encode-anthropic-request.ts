@@ -5,15 +5,13 @@ import type { Decoded, UpstreamRequestOutput } from '../protocol-codec.ts';
 import type { AnthropicRequestBody, AnthropicTextBlock } from './anthropic-wire-types.ts';
 import { withCacheControl } from './encode-anthropic-media.ts';
 import { encodeAnthropicMessages } from './encode-anthropic-messages.ts';
+import { encodeAnthropicSampling } from './encode-anthropic-sampling.ts';
 import { encodeAnthropicThinking } from './encode-anthropic-thinking.ts';
 import { encodeAnthropicToolChoice, encodeAnthropicTools } from './encode-anthropic-tools.ts';
 import { createToolIdSanitizer } from './sanitize-anthropic-tool-id.ts';
 
 /** Anthropic requires `max_tokens`; this is what we ask for when the client did not say. */
 export const DEFAULT_MAX_TOKENS = 8192;
-
-/** With thinking on, Anthropic accepts only temperature 1 and top_p of at least 0.95. */
-const MIN_TOP_P_WITH_THINKING = 0.95;
 
 function encodeSystem(request: ChatRequest): string | AnthropicTextBlock[] | undefined {
   const blocks = request.system
@@ -64,24 +62,10 @@ export function encodeAnthropicRequest(request: ChatRequest, context: RuntimeCon
     if (toolChoice) body.tool_choice = toolChoice;
   }
 
-  if (request.temperature !== undefined) {
-    if (thinking !== undefined && request.temperature !== 1) {
-      warnings.push({ type: 'compatibility', feature: 'temperature', detail: 'Anthropic allows only temperature 1 with thinking; it was not sent.' });
-    } else if (request.temperature > 1) {
-      warnings.push({ type: 'clamped', feature: 'temperature', from: request.temperature, to: 1 });
-      body.temperature = 1;
-    } else body.temperature = request.temperature;
-  }
-  if (request.topP !== undefined) {
-    if (thinking !== undefined && request.topP < MIN_TOP_P_WITH_THINKING) {
-      warnings.push({ type: 'compatibility', feature: 'topP', detail: 'Anthropic allows top_p of 0.95 or more with thinking; it was not sent.' });
-    } else body.top_p = request.topP;
-  }
-  if (request.topK !== undefined) {
-    if (thinking !== undefined) {
-      warnings.push({ type: 'compatibility', feature: 'topK', detail: 'Anthropic does not allow top_k with thinking; it was not sent.' });
-    } else body.top_k = request.topK;
-  }
+  const sampling = encodeAnthropicSampling(request, thinking !== undefined, warnings);
+  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  if (sampling.topK !== undefined) body.top_k = sampling.topK;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0) body.stop_sequences = request.stopSequences;
   if (request.user !== undefined) body.metadata = { user_id: request.user };
   if (thinking !== undefined) body.thinking = thinking;

@@ -43,6 +43,33 @@ describe('encodeBedrockRequest: thinking follows Claude’s rules, as on Anthrop
     assert.deepEqual(warnings, []);
   });
 
+  test('top_p from 0.95 to 1 stays with thinking on, as the Anthropic codec sends it; below, it goes with a warning', () => {
+    for (const topP of [0.95, 0.98, 1]) {
+      const fields: Partial<ChatRequest> = { maxOutputTokens: 4096, topP, reasoning: { enabled: true, effort: 'low' } };
+      const { value, warnings } = encode(fields);
+      const anthropic = encodeAnthropicRequest(request(fields), createFixedRuntime());
+      assert.equal(anthropic.value.body.top_p, topP);
+      assert.deepEqual(value.body.inferenceConfig, { maxTokens: 4096, topP });
+      assert.deepEqual(warnings, anthropic.warnings);
+      assert.deepEqual(warnings, []);
+      assert.equal(checkConverseRequest(value.body), undefined);
+    }
+    const fields: Partial<ChatRequest> = { maxOutputTokens: 4096, topP: 0.9, temperature: 0.5, topK: 40, reasoning: { enabled: true, effort: 'low' } };
+    const { value, warnings } = encode(fields);
+    assert.deepEqual(value.body.inferenceConfig, { maxTokens: 4096 });
+    assert.deepEqual(value.body.additionalModelRequestFields, { thinking: { type: 'enabled', budget_tokens: 1024 } });
+    assert.deepEqual(warnings.map((warning) => `${warning.type}:${warning.feature}`), ['compatibility:temperature', 'compatibility:topP', 'compatibility:topK']);
+    assert.deepEqual(warnings, encodeAnthropicRequest(request(fields), createFixedRuntime()).warnings);
+    assert.equal(checkConverseRequest(value.body), undefined);
+  });
+
+  test('without thinking, Claude’s sampling passes as asked (temperature over 1 clamped, as on Anthropic’s API)', () => {
+    const { value, warnings } = encode({ temperature: 1.5, topP: 0.5, topK: 40 });
+    assert.deepEqual(value.body.inferenceConfig, { temperature: 1, topP: 0.5 });
+    assert.deepEqual(value.body.additionalModelRequestFields, { top_k: 40 });
+    assert.deepEqual(warnings, [{ type: 'clamped', feature: 'temperature', from: 1.5, to: 1 }]);
+  });
+
   test('effort "none" turns nothing on', () => {
     const { value } = encode({ reasoning: { enabled: true, effort: 'none' } });
     assert.equal(value.body.additionalModelRequestFields, undefined);

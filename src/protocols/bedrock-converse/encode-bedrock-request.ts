@@ -12,6 +12,7 @@ import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { Decoded, UpstreamRequestOutput } from '../protocol-codec.ts';
 import { DEFAULT_MAX_TOKENS } from '../anthropic-messages/encode-anthropic-request.ts';
+import { encodeAnthropicSampling } from '../anthropic-messages/encode-anthropic-sampling.ts';
 import { encodeAnthropicThinking } from '../anthropic-messages/encode-anthropic-thinking.ts';
 import { parseToolArguments } from '../shared/parse-tool-arguments.ts';
 
@@ -236,6 +237,7 @@ export function encodeBedrockRequest(request: ChatRequest, context: RuntimeConte
     if (isClaude(request.model)) additional.top_k = request.topK;
     else warnings.push({ type: 'unsupported', feature: 'topK' });
   }
+  let thinkingOn = false;
   if (request.reasoning?.enabled && request.reasoning.effort !== 'none') {
     if (isClaude(request.model)) {
       // Claude's rules and budgets are the same on Bedrock as on Anthropic's API: one function
@@ -243,17 +245,17 @@ export function encodeBedrockRequest(request: ChatRequest, context: RuntimeConte
       const maxTokens = typeof inference.maxTokens === 'number' ? inference.maxTokens : undefined;
       const encoded = encodeAnthropicThinking(request.reasoning, maxTokens ?? DEFAULT_MAX_TOKENS, maxTokens !== undefined, warnings);
       if (encoded.thinking) additional.thinking = encoded.thinking;
+      thinkingOn = encoded.thinking !== undefined;
       if (encoded.maxTokens !== maxTokens) {
         inference.maxTokens = encoded.maxTokens;
         body.inferenceConfig = inference;
       }
-      if (inference.temperature !== undefined && inference.temperature !== 1) delete inference.temperature;
-      if (inference.topP !== undefined) delete inference.topP;
-      delete additional.top_k;
     } else {
       warnings.push({ type: 'unsupported', feature: 'reasoning', detail: 'Reasoning settings are forwarded to Claude models on Bedrock only.' });
     }
   }
+  if (isClaude(request.model)) applyClaudeSampling(request, thinkingOn, inference, additional, warnings);
+  if (Object.keys(inference).length === 0) delete body.inferenceConfig;
   if (Object.keys(additional).length > 0) body.additionalModelRequestFields = additional;
 
   if (request.seed !== undefined) warnings.push({ type: 'unsupported', feature: 'seed' });
@@ -264,3 +266,18 @@ export function encodeBedrockRequest(request: ChatRequest, context: RuntimeConte
   return { value: { body, model: request.model, stream: request.stream }, warnings };
 }
 
+
+/**
+ * Claude's sampling rule (temperature ≤ 1; with thinking, temperature 1, top_p ≥ 0.95, no
+ * top_k), shared with the Anthropic codec. Values keep their place in the body; one not sent goes.
+ */
+function applyClaudeSampling(request: ChatRequest, thinkingOn: boolean, inference: Block, additional: Block, warnings: Warning[]): void {
+  const sampling = encodeAnthropicSampling(request, thinkingOn, warnings);
+  const put = (target: Block, key: string, value: number | undefined) => {
+    if (value === undefined) delete target[key];
+    else target[key] = value;
+  };
+  put(inference, 'temperature', sampling.temperature);
+  put(inference, 'topP', sampling.topP);
+  put(additional, 'top_k', sampling.topK);
+}
