@@ -20,6 +20,17 @@ describe('two instances sharing PostgreSQL and Redis', () => {
   });
   after(() => harness.close());
 
+  /**
+   * The admin API reads the database; requests are served from each instance's snapshot, which
+   * learns of a new key through the event bus a moment later. /api/me reads the same snapshot
+   * and spends nothing (and counts against no rate limit).
+   */
+  const bothSnapshotsKnow = async (key: string) => {
+    for (const url of [a, b]) {
+      await waitFor(async () => (await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${key}` } })).status === 200, 'both snapshots know the key');
+    }
+  };
+
   const settledSpend = async (keyId: string) =>
     Number((await harness.query<{ spent: string }>('select spent_micros as spent from api_keys where id = $1', [keyId]))[0]?.spent);
 
@@ -48,6 +59,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
     for (let round = 0; ; round += 1) {
       const created = await harness.admin(0, 'POST', '/keys', { name: `rpm-${round}`, group: 'default', limits: { requestsPerMinute: 10 } });
       await waitFor(async () => (await harness.admin(1, 'GET', `/keys/${created.id}`)) !== undefined, 'key visible');
+      await bothSnapshotsKnow(created.key);
       const minute = Math.floor(Date.now() / 60_000);
       const replies = await Promise.all(Array.from({ length: 30 }, (_, index) => chat(index % 2 === 0 ? a : b, created.key)));
       // A run that straddles a minute boundary legitimately gets two windows; run it again.
@@ -61,15 +73,7 @@ describe('two instances sharing PostgreSQL and Redis', () => {
   test('500 parallel requests split across both against a balance for exactly 100: 100 served, balance 0', async () => {
     const created = await harness.admin(0, 'POST', '/keys', { name: 'balance-100', group: 'default', balance: (100 * COST) / 1_000_000 });
     await waitFor(async () => (await harness.admin(1, 'GET', `/keys/${created.id}`)).balance > 0, 'B sees the key');
-    // The admin read above comes from the database; requests are served from each instance's
-    // snapshot, which learns of the key through the event bus a moment later. /api/me reads the
-    // same snapshot and spends nothing.
-    for (const url of [a, b]) {
-      await waitFor(
-        async () => (await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${created.key}` } })).status === 200,
-        'both snapshots know the key',
-      );
-    }
+    await bothSnapshotsKnow(created.key);
     const started = performance.now();
     const replies = await Promise.all(Array.from({ length: 500 }, (_, index) => chat(index % 2 === 0 ? a : b, created.key)));
     const elapsed = performance.now() - started;
