@@ -6,16 +6,17 @@ import { rssMiB } from './proc-stats.ts';
 import { openStreams } from './sse-client.ts';
 import { startSystems } from './systems.ts';
 import { buildRequest } from './targets.ts';
+import { runMain } from './run-main.ts';
 
 /**
- * `node --import tsx bench/heap-with-streams.ts [streams] [dir]`: Switchyard (as in the bench)
- * holding N open profile-C streams, a heap snapshot taken then (SIGUSR2, written to `dir`), and
+ * `node --import tsx bench/heap-with-streams.ts [streams]`: Switchyard (as in the bench)
+ * holding N open profile-C streams, a heap snapshot taken then (SIGUSR2, written by the gateway
+ * into its working directory, the repository root), and
  * the snapshot summarised: retained size and count per constructor, and per 1,000 streams. For
  * finding what a stream holds that a proxy does not.
  */
-const [streamsArg, dirArg] = process.argv.slice(2);
+const [streamsArg] = process.argv.slice(2);
 const streams = Number(streamsArg ?? 1_000);
-const directory = dirArg ?? '/tmp';
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => process.stdout.write(`[heap ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
@@ -116,16 +117,9 @@ async function main(): Promise<void> {
     await Promise.race([open.finished, sleep(10_000)]);
     report(idle, loaded, opened, `${streams} open streams: RSS ${idleRss.toFixed(0)} → ${loadedRss.toFixed(0)} MiB (${(((loadedRss - idleRss) / opened) * 1000).toFixed(1)} MiB per 1,000 open); `);
     process.stdout.write(`\nsnapshots: ${idle} ${loaded} (move or delete them)\n`);
-    void directory;
   } finally {
     await systems.stop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { benchConfig } from './bench-config.ts';
 import { cpuPerChunk, ttfeAtOne } from './stream-scenarios.ts';
 import { startSystems } from './systems.ts';
+import { runMain } from './run-main.ts';
 
 /**
  * `npm run bench:chunks [-- --rounds N] [--baseline <checkout>]`: only the full bench's streaming CPU figures, the
@@ -83,10 +84,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -8,6 +8,7 @@ import { BASE, latencyAtOne, loadWithCpu } from './scenarios.ts';
 import { ttfeAtOne } from './stream-scenarios.ts';
 import { startSystems } from './systems.ts';
 import { buildRequest } from './targets.ts';
+import { runMain } from './run-main.ts';
 
 /**
  * `npm run bench:requests [-- --rounds N] [--seconds S] [--cpu-prof <dir>] [--baseline <checkout>]`: only the per-request
@@ -100,10 +101,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

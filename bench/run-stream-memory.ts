@@ -4,6 +4,7 @@ import { benchConfig } from './bench-config.ts';
 import { sleep } from './launch.ts';
 import { memoryWithStreams } from './stream-scenarios.ts';
 import { startSystems } from './systems.ts';
+import { runMain } from './run-main.ts';
 
 /**
  * `node --import tsx bench/run-stream-memory.ts [--rounds N] [--baseline <checkout>]`: only the
@@ -55,10 +56,4 @@ async function main(): Promise<void> {
   for (const id of ids) process.stdout.write(`| ${id} | ${(slopes[id] ?? []).map((value) => value.toFixed(1)).join(' / ')} |\n`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);
