@@ -113,7 +113,9 @@ function writeStream(response: ServerResponse, frames: StreamFrames, gapMs: numb
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
   const server = createBenchUpstream();
-  server.listen(Number(values.port), '127.0.0.1', () => {
+  // The kernel's queue for connections not yet accepted, as large as the gateway's (LISTEN_BACKLOG):
+  // the whole-box run opens thousands at once, and Node's default of 511 would drop SYNs here.
+  server.listen({ port: Number(values.port), host: '127.0.0.1', backlog: 4_096 }, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     process.stdout.write(`listening http://127.0.0.1:${port}\n`);

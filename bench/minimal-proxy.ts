@@ -37,7 +37,8 @@ const server = createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 120_000;
-server.listen(Number(values.port), '127.0.0.1', () => {
+// As large a queue for unaccepted connections as the gateway's LISTEN_BACKLOG (Node's default is 511).
+server.listen({ port: Number(values.port), host: '127.0.0.1', backlog: 4_096 }, () => {
   const address = server.address();
   process.stdout.write(`listening http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
 });

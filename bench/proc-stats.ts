@@ -60,3 +60,16 @@ export function cpuCoreTicks(core: number): { busy: number; total: number } {
   const total = values.reduce((sum, value) => sum + value, 0);
   return { busy: total - idle, total };
 }
+
+/**
+ * The kernel's count of connections refused at a full listen queue (TcpExt ListenOverflows and
+ * ListenDrops, whole machine). A SYN dropped there is retried by the client after 1, 3, 7, 15 … s,
+ * so a rise during a run explains first bytes that take tens of seconds.
+ */
+export function listenQueueDrops(): { overflows: number; drops: number } {
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  const names = (lines.find((line) => line.startsWith('TcpExt:')) ?? '').trim().split(/\s+/);
+  const values = (lines.filter((line) => line.startsWith('TcpExt:'))[1] ?? '').trim().split(/\s+/);
+  const read = (name: string) => Number(values[names.indexOf(name)] ?? Number.NaN);
+  return { overflows: read('ListenOverflows'), drops: read('ListenDrops') };
+}

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchConfig } from './bench-config.ts';
 import { freePort, launch, LaunchError, sleep, type Launched } from './launch.ts';
-import { rssMiB } from './proc-stats.ts';
+import { listenQueueDrops, rssMiB } from './proc-stats.ts';
 import { openStreams, type StreamSummary } from './sse-client.ts';
 import { ADMIN_TOKEN, configureSwitchyard } from './systems.ts';
 import { buildRequest, clientAuth } from './targets.ts';
@@ -22,6 +22,10 @@ export interface WholeBoxResult {
   rssIdleMiB: number;
   rssPeakMiB: number;
   redis: string;
+  /** Connections the kernel refused at a full listen queue during the run (whole machine). */
+  listenOverflows: number;
+  /** Streams whose first byte had arrived, every 2 s from the first request (the ramp's progress). */
+  startedEvery2s: number[];
 }
 
 /**
@@ -31,7 +35,7 @@ export interface WholeBoxResult {
  * figure is how many streams got every delta with no error.
  */
 export async function runWholeBox(repoRoot: string, upstreamUrl: string, config: BenchConfig, log: (line: string) => void): Promise<WholeBoxResult> {
-  const result: WholeBoxResult = { skipped: undefined, workers: 2, streams: config.wholeBoxStreams, summary: undefined, openAtPeak: 0, rssIdleMiB: Number.NaN, rssPeakMiB: Number.NaN, redis: '' };
+  const result: WholeBoxResult = { skipped: undefined, workers: 2, streams: config.wholeBoxStreams, summary: undefined, openAtPeak: 0, rssIdleMiB: Number.NaN, rssPeakMiB: Number.NaN, redis: '', listenOverflows: 0, startedEvery2s: [] };
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-bench-w2-'));
   let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   let gateway: Launched | undefined;
@@ -63,15 +67,19 @@ export async function runWholeBox(repoRoot: string, upstreamUrl: string, config:
     const profile = PROFILES.sc as { deltas: number; gapMs: number };
     const request = buildRequest({ id: 'whole-box', label: 'whole box', baseUrl: gateway.url, client: 'openai', modelPrefix: 'oa', headers: clientAuth('openai', key), pid: gateway.pid }, { profile: 'sc', requestBytes: 200, stream: true });
     log(`whole box: ${config.wholeBoxStreams} profile-C streams over ${config.wholeBoxRampMs} ms, WORKERS=2, Redis ${redis.version}`);
+    const dropsBefore = listenQueueDrops().overflows;
     const open = openStreams({ request, streams: config.wholeBoxStreams, rampMs: config.wholeBoxRampMs, expectedDeltas: profile.deltas, upstreamGapMs: profile.gapMs, timeoutMs: 180_000 });
-    const deadline = performance.now() + config.wholeBoxRampMs + 20_000;
+    const began = performance.now();
+    const deadline = began + config.wholeBoxRampMs + 20_000;
     while (open.started() < config.wholeBoxStreams && performance.now() < deadline) {
       await sleep(250);
+      if (performance.now() - began >= (result.startedEvery2s.length + 1) * 2_000) result.startedEvery2s.push(open.started());
       result.rssPeakMiB = Math.max(Number.isFinite(result.rssPeakMiB) ? result.rssPeakMiB : 0, rssMiB(gateway.pid));
     }
     result.openAtPeak = open.started();
     result.rssPeakMiB = Math.max(result.rssPeakMiB, rssMiB(gateway.pid));
     result.summary = await open.finished;
+    result.listenOverflows = listenQueueDrops().overflows - dropsBefore;
     return result;
   } catch (error) {
     const message = error instanceof LaunchError ? error.message.split('\n').slice(0, 3).join(' ') : (error as Error).message;

@@ -273,7 +273,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       await claimAdminToken(store);
     });
   }
-  await app.listen({ port: options.port, host: options.host });
+  await app.listen({ port: options.port, host: options.host, backlog: options.serverLimits?.listenBacklog ?? DEFAULT_SERVER_LIMITS.listenBacklog });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 

@@ -54,6 +54,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       bodyTimeoutMs: values.SERVER_BODY_TIMEOUT_MS,
       keepAliveTimeoutMs: values.SERVER_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: values.MAX_CONNECTIONS,
+      listenBacklog: values.LISTEN_BACKLOG,
     },
     revealOtherGroupModels: values.REVEAL_OTHER_GROUP_MODELS,
     logRetentionDays: values.LOG_RETENTION_DAYS,

@@ -13,6 +13,12 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
   /** Open sockets beyond this are refused at once (MAX_CONNECTIONS). */
   maxConnections: number;
+  /**
+   * Connections the kernel may hold completed but not yet accepted (LISTEN_BACKLOG; the kernel
+   * caps it at net.core.somaxconn). A full queue drops new connections' SYNs, which clients
+   * retry only after 1, 3, 7 … s.
+   */
+  listenBacklog: number;
 }
 
 // Node's own defaults for headers and request (60 s, 300 s), stated explicitly and made
@@ -24,6 +30,10 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   // Above the 60 s idle timeout of common load balancers, so they close first.
   keepAliveTimeoutMs: 65_000,
   maxConnections: 10_000,
+  // Node's default is 511: a burst of a few thousand new clients (a fleet reconnecting, a batch
+  // job opening its streams) overflows it while the event loop is busy, and the dropped SYNs
+  // turn into first bytes that arrive seconds late (bench/run-whole-box.ts counts them).
+  listenBacklog: 4_096,
 };
 
 /** Node checks its header and request timers on this period; it bounds how late a timeout fires. */
