@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
+import { requireOnDemand } from '../core/require-on-demand.ts';
 import type { Logger } from 'pino';
 
 /** Whether this instance should do the work that must run once across all instances. */
@@ -91,7 +92,8 @@ export function startPostgresLeaderElection(input: { databaseUrl: string; lockId
     ticking = true;
     try {
       if (!client) {
-        const fresh = new pg.Client({ connectionString: input.databaseUrl });
+        const { Client } = requireOnDemand('pg') as typeof pg;
+        const fresh = new Client({ connectionString: input.databaseUrl });
         fresh.on('error', drop);
         await fresh.connect();
         if (stopped) {

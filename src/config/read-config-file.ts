@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import type * as Yaml from 'yaml';
+import { requireOnDemand } from '../core/require-on-demand.ts';
 import { ConfigError } from './config-error.ts';
 import type { ConfigFile } from './config-file-schema.ts';
 import { configFileSchema } from './config-file-schema.ts';
@@ -15,7 +16,7 @@ export async function readConfigFile(path: string, env: Record<string, string | 
 export function parseConfigFile(text: string, env: Record<string, string | undefined>, source = 'config file'): ConfigFile {
   let document: unknown;
   try {
-    document = parse(text) ?? {};
+    document = (requireOnDemand('yaml') as typeof Yaml).parse(text) ?? {};
   } catch (error) {
     throw new ConfigError(`${source} is not valid YAML:`, [(error as Error).message]);
   }

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { requireOnDemand } from '../core/require-on-demand.ts';
 
 /**
  * A Redis connection tuned for the hot path: while Redis is unreachable, commands fail at
@@ -7,7 +8,8 @@ import { Redis } from 'ioredis';
  * Reconnection is retried forever in the background.
  */
 export function openRedis(url: string, options: { subscriber?: boolean; name?: string } = {}): Redis {
-  return new Redis(url, {
+  const { Redis: RedisClient } = requireOnDemand('ioredis') as typeof import('ioredis');
+  return new RedisClient(url, {
     connectionName: options.name ?? 'switchyard',
     // A subscriber may queue its SUBSCRIBE until connected; ioredis re-subscribes on reconnect.
     enableOfflineQueue: options.subscriber === true,

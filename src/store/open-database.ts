@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type PgModule from 'pg';
+import { requireOnDemand } from '../core/require-on-demand.ts';
 import type { DatabaseSchema } from './database-schema.ts';
 import type { DatabaseLocation } from './parse-database-url.ts';
 
@@ -30,6 +31,7 @@ export function openDatabase(location: DatabaseLocation): OpenedDatabase {
       return { db: new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) }), sqlite: database };
     }
     case 'postgres': {
+      const pg = requireOnDemand('pg') as typeof PgModule;
       const pool = new pg.Pool({
         connectionString: location.connectionString,
         max: 10,

@@ -1,8 +1,18 @@
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type * as EventStreamCodecModule from '@smithy/eventstream-codec';
+import type * as Utf8Module from '@smithy/util-utf8';
+import { requireOnDemand } from '../core/require-on-demand.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+// Loaded by the first Bedrock stream, not at start-up: most gateways have no Bedrock channel.
+let loaded: { codec: EventStreamCodecModule.EventStreamCodec; toUtf8: typeof Utf8Module.toUtf8 } | undefined;
+function smithy(): NonNullable<typeof loaded> {
+  if (!loaded) {
+    const { toUtf8, fromUtf8 } = requireOnDemand('@smithy/util-utf8') as typeof Utf8Module;
+    const { EventStreamCodec } = requireOnDemand('@smithy/eventstream-codec') as typeof EventStreamCodecModule;
+    loaded = { codec: new EventStreamCodec(toUtf8, fromUtf8), toUtf8 };
+  }
+  return loaded;
+}
 const encoder = new TextEncoder();
 /** A frame's prelude says its total length; AWS caps messages at 16 MiB. */
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -36,7 +46,7 @@ export async function* eventStreamToSse(body: AsyncIterable<Uint8Array>): AsyncG
 function frameToSse(frame: Uint8Array, state: { invoke: boolean }): string {
   let message;
   try {
-    message = codec.decode(frame);
+    message = smithy().codec.decode(frame);
   } catch (error) {
     throw malformed((error as Error).message);
   }
@@ -44,7 +54,7 @@ function frameToSse(frame: Uint8Array, state: { invoke: boolean }): string {
     const value = message.headers[name]?.value;
     return typeof value === 'string' ? value : undefined;
   };
-  const payload = toUtf8(message.body);
+  const payload = smithy().toUtf8(message.body);
   const messageType = header(':message-type') ?? 'event';
   if (messageType === 'event') {
     const eventType = header(':event-type') ?? 'unknown';

@@ -1,5 +1,6 @@
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type * as Sha256Module from '@aws-crypto/sha256-js';
+import type * as SignatureV4Module from '@smithy/signature-v4';
+import { requireOnDemand } from '../../core/require-on-demand.ts';
 
 /** How a Bedrock channel secret authenticates: SigV4 keys, or a Bedrock API key sent as a bearer. */
 export type AwsCredential =
@@ -38,6 +39,9 @@ export interface SignInput {
  * the HTTP client, which derives the same value from the URL.
  */
 export async function signAwsRequest(input: SignInput): Promise<Record<string, string>> {
+  // Loaded by the first Bedrock request, not at start-up: most gateways have no Bedrock channel.
+  const { SignatureV4 } = requireOnDemand('@smithy/signature-v4') as typeof SignatureV4Module;
+  const { Sha256 } = requireOnDemand('@aws-crypto/sha256-js') as typeof Sha256Module;
   const signer = new SignatureV4({
     service: input.service,
     region: input.region,
