@@ -103,6 +103,6 @@ export function benchConfig(argv: readonly string[]): BenchConfig {
     noisyRepeats: 2,
     soakMinutes: argv.includes('--no-soak') ? 0 : 10,
     soakSliceS: 10,
-    soakIdleS: 30,
+    soakIdleS: 90,
   };
 }

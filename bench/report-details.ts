@@ -143,7 +143,7 @@ export function renderDetails(results: BenchResults): string[] {
   if (soak) {
     lines.push(`## Soak (${soak.minutes} min at ${soak.rate} RPS, 64 connections, Switchyard passthrough)`);
     lines.push('');
-    lines.push(`RSS before ${num(soak.rssBeforeMiB)} MiB; after each ${results.config.soakSliceS} s slice (first ${soak.warmupSlices} = warm-up): ${soak.rssMiB.map((v) => num(v)).join(', ')} MiB; ${results.config.soakIdleS} s after: ${num(soak.rssAfterIdleMiB)} MiB. p99 per slice (ms): ${soak.p99Ms.join(', ')}. CPU µs per request, median: ${num(median(soak.cpuUsPerRequest))}. Errors: ${soak.errors}.`);
+    lines.push(`RSS before ${num(soak.rssBeforeMiB)} MiB; after each ${results.config.soakSliceS} s slice (first ${soak.warmupSlices} = warm-up): ${soak.rssMiB.map((v) => num(v)).join(', ')} MiB; ${results.config.soakIdleS} s after: ${num(soak.rssAfterIdleMiB)} MiB${soak.rssIdleSamplesMiB?.length ? ` (every 5 s of that idle period: ${soak.rssIdleSamplesMiB.map((v) => num(v)).join(', ')} MiB)` : ''}. p99 per slice (ms): ${soak.p99Ms.join(', ')}. CPU µs per request, median: ${num(median(soak.cpuUsPerRequest))}. Errors: ${soak.errors}.`);
     lines.push('');
   }
   if (results.notes.length) {

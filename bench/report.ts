@@ -2,7 +2,7 @@ import type { BenchResults } from './bench-results.ts';
 import { median } from './latency-probe.ts';
 import { maxRpsUnder, type LoadSample } from './scenarios.ts';
 import { renderDetails } from './report-details.ts';
-import { soakIsFlat } from './soak.ts';
+import { soakIsFlat } from './soak-flatness.ts';
 
 const TRANSLATED = ['sy-oa-an', 'sy-an-oa', 'sy-gm-oa'];
 
@@ -98,7 +98,7 @@ export function renderReport(results: BenchResults): string {
   const soakResult = results.soak;
   const flat = soakResult ? soakIsFlat(soakResult) : undefined;
   const backNearIdle = soakResult ? soakResult.rssAfterIdleMiB <= idleSy * 1.25 : undefined;
-  lines.push(`| idle RSS (cold); 10-min soak at 50 % of max load: RSS growth after warm-up, RSS 30 s after | ${num(idleSy * MB)} MB; ${soakResult && flat ? `${soakResult.minutes} min at ${soakResult.rate} RPS: ${flat.spread >= 0 ? '+' : ''}${num(flat.spread * 100, 1)} % (${num(soakResult.rssMiB[soakResult.warmupSlices] ?? Number.NaN)} → ${num(Math.max(...soakResult.rssMiB.slice(soakResult.warmupSlices)))} MiB), ${num(soakResult.rssAfterIdleMiB)} MiB after, ${soakResult.errors} errors` : 'soak not run'} | ${num((results.idleRssMiB['minimal-proxy'] ?? Number.NaN) * MB)} MB | — | ${peer ? `${num((results.idleRssMiB.portkey ?? Number.NaN) * MB)} MB` : '—'} | ≤ 90 MB; flat within 10 % and back near idle (≤ 1.25 × idle) | idle ${verdict(Number.isFinite(idleSy) ? idleSy * MB <= 90 : undefined)}; soak ${verdict(flat && backNearIdle !== undefined ? flat.flat && backNearIdle : undefined)} |`);
+  lines.push(`| idle RSS (cold); 10-min soak at 50 % of max load: RSS trend after warm-up (median of the last third of the slices over the first third; sawtooth swing), RSS ${results.config.soakIdleS} s after | ${num(idleSy * MB)} MB; ${soakResult && flat ? `${soakResult.minutes} min at ${soakResult.rate} RPS: trend ${flat.trend >= 0 ? '+' : ''}${num(flat.trend * 100, 1)} % (swing ${num(flat.swing * 100)} %, largest slice over the first ${flat.spread >= 0 ? '+' : ''}${num(flat.spread * 100, 1)} %), ${num(soakResult.rssAfterIdleMiB)} MiB after, ${soakResult.errors} errors` : 'soak not run'} | ${num((results.idleRssMiB['minimal-proxy'] ?? Number.NaN) * MB)} MB | — | ${peer ? `${num((results.idleRssMiB.portkey ?? Number.NaN) * MB)} MB` : '—'} | ≤ 90 MB; no growth beyond 10 % and back near idle (≤ 1.25 × idle) | idle ${verdict(Number.isFinite(idleSy) ? idleSy * MB <= 90 : undefined)}; soak ${verdict(flat && backNearIdle !== undefined ? flat.flat && backNearIdle : undefined)} |`);
   const box = results.wholeBox;
   const boxClean = box?.summary ? box.summary.clean === box.streams && box.summary.droppedDeltas === 0 : undefined;
   lines.push(`| ${box?.streams ?? 10000} concurrent streams on the whole box (WORKERS=2 + Redis, unpinned) | ${box && !box.skipped ? `${box.summary?.clean ?? 0} clean of ${box.streams}, ${box.summary?.droppedDeltas ?? 0} deltas dropped, ${box.summary?.errors ?? 0} errors; RSS ${num(box.rssIdleMiB)} → ${num(box.rssPeakMiB)} MiB (2 workers + primary); TTFE p99 ${us(box.summary?.ttfeP99Us ?? Number.NaN)}` : results.workers} | — | — | — | zero dropped frames | ${verdict(boxClean)} |`);

@@ -12,7 +12,10 @@ export interface SoakResult {
   /** How many of the first slices are warm-up (not held to the flatness bound). */
   warmupSlices: number;
   rssBeforeMiB: number;
+  /** RSS at the end of the idle period after the load (the last of `rssIdleSamplesMiB`). */
   rssAfterIdleMiB: number;
+  /** RSS every 5 s of the idle period after the load (absent in runs before 2026-11-24 07:00). */
+  rssIdleSamplesMiB?: number[];
   p99Ms: number[];
   errors: number;
   cpuUsPerRequest: number[];
@@ -29,6 +32,7 @@ export async function soak(target: Target, rate: number, config: BenchConfig, lo
     warmupSlices: Math.min(slices - 1, Math.ceil(60 / config.soakSliceS)),
     rssBeforeMiB: rssMiB(pid),
     rssAfterIdleMiB: Number.NaN,
+    rssIdleSamplesMiB: [],
     p99Ms: [],
     errors: 0,
     cpuUsPerRequest: [],
@@ -41,15 +45,13 @@ export async function soak(target: Target, rate: number, config: BenchConfig, lo
     result.errors += sample.errors + sample.non2xx;
     if (slice % 6 === 5) log(`  soak ${slice + 1}/${slices}: RSS ${result.rssMiB.at(-1)?.toFixed(0)} MiB, p99 ${sample.p99Ms} ms`);
   }
-  await sleep(config.soakIdleS * 1000);
+  // V8 gives memory back only once its memory reducer sees the process idle (a timer of ~8 s after
+  // a full collection, then up to three collections): sample the whole idle period, not one point.
+  const idleEnd = performance.now() + config.soakIdleS * 1000;
+  while (performance.now() < idleEnd) {
+    await sleep(Math.min(5_000, Math.max(0, idleEnd - performance.now())));
+    result.rssIdleSamplesMiB?.push(rssMiB(pid));
+  }
   result.rssAfterIdleMiB = rssMiB(pid);
   return result;
-}
-
-/** RSS after warm-up stays within 10 % of its first post-warm-up value. */
-export function soakIsFlat(result: SoakResult): { flat: boolean; spread: number } {
-  const held = result.rssMiB.slice(result.warmupSlices);
-  const first = held[0] ?? Number.NaN;
-  const spread = (Math.max(...held) - first) / first;
-  return { flat: spread <= 0.1, spread };
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under src/ and test/ with Node's own test runner (TypeScript through tsx).
+// Runs every *.test.ts under src/, test/ and bench/ (pure bench logic only: the bench's own dependencies are not installed in CI) with Node's own test runner (TypeScript through tsx).
 // Node 20's runner has no glob support, so the files are listed here. Pass paths or substrings
 // to run a subset: `npm test -- anthropic`.
 import { spawnSync } from 'node:child_process';
@@ -18,7 +18,7 @@ function findTests(directory) {
 }
 
 const filters = process.argv.slice(2);
-const files = ['src', 'test']
+const files = ['src', 'test', 'bench']
   .flatMap((root) => findTests(root))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort();
