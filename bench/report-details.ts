@@ -134,7 +134,7 @@ export function renderDetails(results: BenchResults): string[] {
   const box = results.wholeBox;
   if (box && !box.skipped && box.summary) {
     const s = box.summary;
-    lines.push(`Redis ${box.redis}; ${box.streams} profile-C streams (120 deltas, 2/s) opened over ${results.config.wholeBoxRampMs} ms: ${s.clean} clean, ${s.droppedDeltas} deltas dropped, ${s.errors} errors (${s.firstError ?? 'none'}), ${s.buffered} buffered; ${box.openAtPeak} open at the peak; TTFE p50 ${us(s.ttfeP50Us)}, p99 ${us(s.ttfeP99Us)}; gap p99 ${us(s.gapP99Us)}, max ${us(s.gapMaxUs)}; RSS of the gateway tree ${num(box.rssIdleMiB)} MiB idle, ${num(box.rssPeakMiB)} MiB at the peak.`);
+    lines.push(`Redis ${box.redis}; ${box.streams} profile-C streams (120 deltas, 2/s) opened over ${results.config.wholeBoxRampMs} ms: ${s.clean} clean, ${s.droppedDeltas} deltas dropped, ${s.errors} errors (${s.firstError ?? 'none'}), ${s.buffered} buffered; ${box.openAtPeak} open at the peak; TTFE p50 ${us(s.ttfeP50Us)}, p99 ${us(s.ttfeP99Us)}; gap p99 ${us(s.gapP99Us)}, max ${us(s.gapMaxUs)}; RSS of the gateway tree ${num(box.rssIdleMiB)} MiB idle, ${num(box.rssPeakMiB)} MiB at the peak.${box.startedEvery2s ? ` Streams started, every 2 s of the ramp: ${box.startedEvery2s.join(', ')}. Listen-queue overflows (kernel, whole machine): ${box.listenOverflows}.` : ''}${box.harnessLoopDelayMs ? ` The load generator's own event-loop delay: p99 ${num(box.harnessLoopDelayMs.p99)} ms, max ${num(box.harnessLoopDelayMs.max)} ms.` : ''}`);
   } else {
     lines.push(`WORKERS=2: ${results.workers}.`);
   }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchConfig } from './bench-config.ts';
@@ -23,9 +24,15 @@ export interface WholeBoxResult {
   rssPeakMiB: number;
   redis: string;
   /** Connections the kernel refused at a full listen queue during the run (whole machine). */
-  listenOverflows: number;
+  listenOverflows?: number;
   /** Streams whose first byte had arrived, every 2 s from the first request (the ramp's progress). */
-  startedEvery2s: number[];
+  startedEvery2s?: number[];
+  /**
+   * The load generator's own event-loop delay during the run (p99 and max, ms). When it is
+   * seconds, deltas wait in the harness's socket buffers and arrive bunched: a `buffered` stream
+   * then says the load generator was saturated, not that the gateway buffered.
+   */
+  harnessLoopDelayMs?: { p99: number; max: number };
 }
 
 /**
@@ -68,17 +75,22 @@ export async function runWholeBox(repoRoot: string, upstreamUrl: string, config:
     const request = buildRequest({ id: 'whole-box', label: 'whole box', baseUrl: gateway.url, client: 'openai', modelPrefix: 'oa', headers: clientAuth('openai', key), pid: gateway.pid }, { profile: 'sc', requestBytes: 200, stream: true });
     log(`whole box: ${config.wholeBoxStreams} profile-C streams over ${config.wholeBoxRampMs} ms, WORKERS=2, Redis ${redis.version}`);
     const dropsBefore = listenQueueDrops().overflows;
+    const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+    loopDelay.enable();
     const open = openStreams({ request, streams: config.wholeBoxStreams, rampMs: config.wholeBoxRampMs, expectedDeltas: profile.deltas, upstreamGapMs: profile.gapMs, timeoutMs: 180_000 });
     const began = performance.now();
     const deadline = began + config.wholeBoxRampMs + 20_000;
     while (open.started() < config.wholeBoxStreams && performance.now() < deadline) {
       await sleep(250);
-      if (performance.now() - began >= (result.startedEvery2s.length + 1) * 2_000) result.startedEvery2s.push(open.started());
+      const progress = (result.startedEvery2s ??= []);
+      if (performance.now() - began >= (progress.length + 1) * 2_000) progress.push(open.started());
       result.rssPeakMiB = Math.max(Number.isFinite(result.rssPeakMiB) ? result.rssPeakMiB : 0, rssMiB(gateway.pid));
     }
     result.openAtPeak = open.started();
     result.rssPeakMiB = Math.max(result.rssPeakMiB, rssMiB(gateway.pid));
     result.summary = await open.finished;
+    loopDelay.disable();
+    result.harnessLoopDelayMs = { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
     result.listenOverflows = listenQueueDrops().overflows - dropsBefore;
     return result;
   } catch (error) {
