@@ -11,7 +11,17 @@ export interface UsageWriterOptions {
   batchSize: number;
   /** Beyond this many unwritten entries (the database is down), the oldest are dropped and counted. */
   maxQueued: number;
+  /**
+   * Rows per transaction when a flush writes (default 32). A synchronous SQLite insert holds
+   * the event loop for ~20 µs a row, so one 200-row transaction is a ~4 ms stall that a request
+   * arriving meanwhile waits out (the c=1 p99); slices of this many rows, with the event loop
+   * served between them, bound that wait to one slice (~0.6 ms) for ~45 µs more per slice.
+   */
+  rowsPerWrite?: number;
 }
+
+/** The default `rowsPerWrite`. */
+export const DEFAULT_ROWS_PER_WRITE = 32;
 
 /**
  * Takes usage log entries off the hot path: `record` copies the row into a columnar batch
@@ -110,27 +120,51 @@ export class UsageWriter {
     }
     this.#batches = [];
     this.#queued = 0;
-    this.#flushing = this.#write(batch).finally(() => {
+    this.#flushing = this.#writeInSlices(batch).finally(() => {
       this.#flushing = undefined;
     });
     await this.#flushing;
   }
 
   /**
-   * One transaction for the batch; if it fails, the batch is split in halves down to single
+   * Writes the rows a slice (`rowsPerWrite`) per transaction, in order, yielding to the event
+   * loop between slices so requests are not held behind the whole flush. If the database is
+   * unavailable for one slice, it and every slice after it are kept for the retry, in order.
+   * Rows are idempotent by request id, so a slice written twice (a retry after an ambiguous
+   * failure) is still logged once.
+   */
+  async #writeInSlices(rows: UsageLogEntry[]): Promise<void> {
+    const size = Math.max(1, this.options.rowsPerWrite ?? DEFAULT_ROWS_PER_WRITE);
+    if (rows.length <= size) {
+      await this.#write(rows);
+      return;
+    }
+    for (let start = 0; start < rows.length; start += size) {
+      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (await this.#write(rows.slice(start, start + size))) {
+        this.#retry = this.#retry.concat(rows.slice(start + size));
+        return;
+      }
+    }
+  }
+
+  /**
+   * One transaction for the slice; if it fails, the slice is split in halves down to single
    * rows, so every row that can be written is. A row that fails alone while others were
    * written is set aside (logged, counted in `rejected`): one bad row never blocks the
-   * others. If nothing could be written the database is at fault, and the batch is retried.
+   * others. If nothing could be written the database is at fault, and the slice is retried.
+   * Returns true when the database is unavailable (the slices after it are not tried now).
    */
-  async #write(batch: UsageLogEntry[]): Promise<void> {
+  async #write(batch: UsageLogEntry[]): Promise<boolean> {
     try {
       await this.repository.insertMany(batch);
-      return;
+      return false;
     } catch (error) {
-      if (batch.length === 1 || isDatabaseUnavailable(error)) {
+      const unavailable = isDatabaseUnavailable(error);
+      if (batch.length === 1 || unavailable) {
         this.logger.error({ err: error, entries: batch.length }, 'usage log write failed; will retry');
-        this.#retry = batch.concat(this.#retry);
-        return;
+        this.#retry = this.#retry.concat(batch);
+        return unavailable;
       }
     }
     const failed: Array<{ entry: UsageLogEntry; error: unknown }> = [];
@@ -138,13 +172,14 @@ export class UsageWriter {
     const written = (await this.#bisect(batch.slice(0, middle), failed)) + (await this.#bisect(batch.slice(middle), failed));
     if (written === 0) {
       this.logger.error({ err: failed[0]?.error, entries: batch.length }, 'usage log write failed; will retry');
-      this.#retry = batch.concat(this.#retry);
-      return;
+      this.#retry = this.#retry.concat(batch);
+      return false;
     }
     for (const { entry, error } of failed) {
       this.rejected += 1;
       this.logger.error({ err: error, requestId: entry.requestId }, 'usage row set aside: it cannot be written; the rest of the batch continues');
     }
+    return false;
   }
 
   async #bisect(rows: UsageLogEntry[], failed: Array<{ entry: UsageLogEntry; error: unknown }>): Promise<number> {
