@@ -140,3 +140,25 @@ test('a slice whose rows all fail alone does not hold back the slices after it',
   assert.deepEqual(written, ['req_2', 'req_3', 'req_4']);
   await writer.close();
 });
+
+test('a sliced flush observes rows slice by slice; a scrape in between observes the rest, each row once, in order', async () => {
+  const seenAtWrite: number[] = [];
+  let writer: CountingWriter | undefined;
+  writer = new CountingWriter(
+    {
+      async insertMany() {
+        const self = writer as CountingWriter;
+        seenAtWrite.push(self.seen.length);
+        // A scrape while the second slice is written.
+        if (seenAtWrite.length === 2) self.observeQueued();
+      },
+    } as never,
+    pino({ level: 'silent' }),
+    { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite: 2 },
+  );
+  for (let id = 0; id < 6; id++) writer.record(entry(id));
+  await writer.flush();
+  assert.deepEqual(seenAtWrite, [2, 4, 6]);
+  assert.deepEqual(writer.seen, ['req_0', 'req_1', 'req_2', 'req_3', 'req_4', 'req_5']);
+  await writer.close();
+});

@@ -37,6 +37,9 @@ export class UsageWriter {
   /** Emptied batches, reused so their arrays are not allocated again. */
   #spare: UsageBatch[] = [];
   #queued = 0;
+  /** Rows taken by the flush in progress and not yet observed; observed slice by slice as written. */
+  #unobserved: UsageLogEntry[] = [];
+  #nextUnobserved = 0;
   #timer: NodeJS.Timeout;
   #flushing: Promise<void> | undefined;
   dropped = 0;
@@ -79,10 +82,17 @@ export class UsageWriter {
 
   /** Hands every queued row not yet observed to `observe`. */
   observeQueued(): void {
+    this.#observeTaken(Number.POSITIVE_INFINITY);
     for (const batch of this.#batches) {
       for (let row = batch.observed; row < batch.length; row++) this.observe(batch.entry(row));
       batch.observed = batch.length;
     }
+  }
+
+  /** Observes up to `count` of the rows the flush took (in order, each once). */
+  #observeTaken(count: number): void {
+    const end = Math.min(this.#unobserved.length, this.#nextUnobserved + count);
+    while (this.#nextUnobserved < end) this.observe(this.#unobserved[this.#nextUnobserved++] as UsageLogEntry);
   }
 
   #dropOldest(): void {
@@ -112,7 +122,9 @@ export class UsageWriter {
     for (const queued of this.#batches) {
       for (let row = 0; row < queued.length; row++) {
         const entry = queued.entry(row);
-        if (row >= queued.observed) this.observe(entry);
+        // Observed with its slice, not all here: the metrics cost ~4.5 us a row, a ~1 ms
+        // stall for 200 rows before the first slice was written.
+        if (row >= queued.observed) this.#unobserved.push(entry);
         batch.push(entry);
       }
       queued.reset();
@@ -121,6 +133,10 @@ export class UsageWriter {
     this.#batches = [];
     this.#queued = 0;
     this.#flushing = this.#writeInSlices(batch).finally(() => {
+      // Whatever the write's outcome, every row taken is observed once.
+      this.#observeTaken(Number.POSITIVE_INFINITY);
+      this.#unobserved = [];
+      this.#nextUnobserved = 0;
       this.#flushing = undefined;
     });
     await this.#flushing;
@@ -136,11 +152,13 @@ export class UsageWriter {
   async #writeInSlices(rows: UsageLogEntry[]): Promise<void> {
     const size = Math.max(1, this.options.rowsPerWrite ?? DEFAULT_ROWS_PER_WRITE);
     if (rows.length <= size) {
+      this.#observeTaken(Number.POSITIVE_INFINITY);
       await this.#write(rows);
       return;
     }
     for (let start = 0; start < rows.length; start += size) {
       if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      this.#observeTaken(size);
       if (await this.#write(rows.slice(start, start + size))) {
         this.#retry = this.#retry.concat(rows.slice(start + size));
         return;
