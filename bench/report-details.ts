@@ -88,7 +88,7 @@ export function renderDetails(results: BenchResults): string[] {
 
   lines.push('## Streams');
   lines.push('');
-  lines.push(`| target | TTFE p50 (c=1, B) | added TTFE p50 | TTFE p99 | gap p50 (A) | gap p99 (A) | added gap p99 | gap max | clean / streams (A) | CPU µs per chunk (B) |`);
+  lines.push(`| target | TTFE p50 (c=1, F) | added TTFE p50 | TTFE p99 | gap p50 (A) | gap p99 (A) | added gap p99 | gap max | clean / streams (A) | CPU µs per chunk (B) |`);
   lines.push('|---|---|---|---|---|---|---|---|---|---|');
   for (const id of Object.keys(results.ttfe)) {
     const t = results.ttfe[id];

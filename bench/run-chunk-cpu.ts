@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { benchConfig } from './bench-config.ts';
 import { cpuPerChunk, ttfeAtOne } from './stream-scenarios.ts';
-import { startSystems } from './systems.ts';
+import { pinLoadGenerator, startSystems } from './systems.ts';
 import { runMain } from './run-main.ts';
 
 /**
@@ -31,6 +31,8 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
+  // The clients share CPU 0 with the upstream, as in `npm run bench` (gateways on CPU 1).
+  if (!pinLoadGenerator()) process.stdout.write('taskset unavailable: the load generator is not pinned\n');
   const systems = await startSystems(repoRoot, log, { peer: false, ...(baselineDir ? { baseline: baselineDir } : {}) });
   try {
     const lanes = [

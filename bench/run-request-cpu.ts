@@ -6,7 +6,7 @@ import { benchConfig } from './bench-config.ts';
 import { median } from './latency-probe.ts';
 import { BASE, latencyAtOne, loadWithCpu } from './scenarios.ts';
 import { ttfeAtOne } from './stream-scenarios.ts';
-import { startSystems } from './systems.ts';
+import { pinLoadGenerator, startSystems } from './systems.ts';
 import { buildRequest } from './targets.ts';
 import { runMain } from './run-main.ts';
 
@@ -38,6 +38,8 @@ const log = (line: string) => process.stdout.write(`[bench:requests ${new Date()
 async function main(): Promise<void> {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
+  // The clients share CPU 0 with the upstream, as in `npm run bench` (gateways on CPU 1).
+  if (!pinLoadGenerator()) process.stdout.write('taskset unavailable: the load generator is not pinned\n');
   const systems = await startSystems(repoRoot, log, {
     peer: false,
     nodeFlags: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(heapDir ? ['--heap-prof', `--heap-prof-dir=${heapDir}`] : [])],

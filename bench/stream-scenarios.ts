@@ -7,22 +7,29 @@ import { PROFILES } from './upstream-payloads.ts';
 
 const B = PROFILES.sb as { deltas: number; gapMs: number };
 const C = PROFILES.sc as { deltas: number; gapMs: number };
+const F = PROFILES.sf as { deltas: number; gapMs: number };
 
 const paced = (config: BenchConfig) => PROFILES[config.pacedProfile] as { deltas: number; gapMs: number };
 
-function streamRequest(target: Target, profile: 'sa' | 'sb' | 'sc' | 'st') {
+function streamRequest(target: Target, profile: 'sa' | 'sb' | 'sc' | 'sf' | 'st') {
   return buildRequest(target, { profile, requestBytes: 200, stream: true });
 }
 
-/** Time to first event at concurrency 1: profile B streams one after another. */
+/**
+ * Time to first event at concurrency 1: profile F streams (the first delta alone, then two more
+ * 5 ms apart) one after another. Not profile B: its 200 deltas come back to back, and the
+ * client, which shares a core with the upstream, first reads when the burst is over, so its
+ * first read held all 200 deltas, directly and through any gateway alike, and "time to first
+ * event" was the time to forward the whole burst (per-chunk cost × 200), not the first event.
+ */
 export function ttfeAtOne(target: Target, config: BenchConfig): Promise<StreamSummary> {
   return openStreams({
-    request: streamRequest(target, 'sb'),
+    request: streamRequest(target, 'sf'),
     streams: config.ttfeStreams,
     rampMs: 0,
     sequential: true,
-    expectedDeltas: B.deltas,
-    upstreamGapMs: 0,
+    expectedDeltas: F.deltas,
+    upstreamGapMs: F.gapMs,
     timeoutMs: 10_000,
   }).finished;
 }

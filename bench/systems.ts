@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,20 @@ const UPSTREAM_SECRET = 'sk-bench-upstream';
 /** The gateway under test and the peers share this core; the upstream and the load use the other. */
 export const GATEWAY_CPU = '1';
 export const LOAD_CPU = '0';
+
+/**
+ * Pins this process (the load generator and the c=1 / SSE clients) to LOAD_CPU, beside the
+ * upstream, as `npm run bench` does; false when taskset is unavailable. Unpinned, the quick
+ * scripts' clients could run on the gateways' core, unlike the full run's.
+ */
+export function pinLoadGenerator(): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-pc', LOAD_CPU, String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export interface Systems {
   upstream: Launched;

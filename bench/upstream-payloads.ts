@@ -27,6 +27,10 @@ export const PROFILES: Record<string, Profile> = {
   sc: { replyBytes: 1_400, delayMs: 0, deltas: 120, gapMs: 500 },
   // A short profile A for the smoke run (8 × 20 ms): same code paths, a fraction of the time.
   st: { replyBytes: 1_400, delayMs: 0, deltas: 8, gapMs: 20 },
+  // Time to first event (F): the first delta alone, the next two 5 ms apart. With B the
+  // client's first read holds all 200 deltas (the upstream's burst and the client share a
+  // core), so B's "first event" is the time to forward the whole burst.
+  sf: { replyBytes: 1_400, delayMs: 0, deltas: 3, gapMs: 5 },
 };
 
 /** Every delta carries exactly one `~`, so a client counts delivered deltas in any dialect. */

@@ -13,6 +13,15 @@ export interface RateLease {
   release(actualTokens: number): Promise<void>;
 }
 
+/** The lease of a key without rate limits: nothing was taken, nothing to give back. */
+export const UNLIMITED_RATE_LEASE: RateLease = Object.freeze({ release: () => Promise.resolve() });
+
+/** Whether the key has any limit `RateLimiter.admit` enforces (most keys have none). */
+export function hasRateLimits(key: ApiKey): boolean {
+  const { requestsPerMinute, tokensPerMinute, concurrentRequests } = key.limits;
+  return requestsPerMinute !== undefined || tokensPerMinute !== undefined || concurrentRequests !== undefined;
+}
+
 /**
  * Per-key requests per minute, tokens per minute and concurrent requests, in fixed one-minute
  * windows in the kv (one INCR per window in Redis). Refusals are 429 `rate_limited` with the

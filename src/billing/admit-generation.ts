@@ -1,4 +1,5 @@
 import type { AccessServices } from '../access/access-services.ts';
+import { hasRateLimits, UNLIMITED_RATE_LEASE } from '../access/rate-limiter.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
@@ -63,7 +64,9 @@ export async function admitGeneration(
   const tokensLimited = key.limits.tokensPerMinute !== undefined;
   const estimatedInput = tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
 
-  const lease = await deps.access.rateLimiter.admit(key, estimatedInput);
+  // A key without rate limits skips the limiter's async call (its closures, window names and
+  // await): ~9 us of Server-Timing's admit phase at c=1, for nothing it would do.
+  const lease = hasRateLimits(key) ? await deps.access.rateLimiter.admit(key, estimatedInput) : UNLIMITED_RATE_LEASE;
   let hold: PaymentHold;
   try {
     // Without a client cap the reply can run to the model's own maximum: hold for that.

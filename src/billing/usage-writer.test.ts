@@ -75,3 +75,90 @@ test('beyond maxQueued the oldest rows are dropped and counted', async () => {
   assert.ok(writer.dropped > 0);
   assert.equal(writer.pending + writer.dropped, 12);
 });
+
+test('a flush writes rowsPerWrite rows per transaction, in order, and serves the event loop between them', async () => {
+  const calls: string[][] = [];
+  const served: number[] = [];
+  const writer = new UsageWriter(
+    {
+      async insertMany(rows: UsageLogEntry[]) {
+        calls.push(rows.map((row) => row.requestId));
+      },
+    } as never,
+    pino({ level: 'silent' }),
+    { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite: 3 },
+  );
+  for (let id = 0; id < 7; id++) writer.record(entry(id));
+  // Queued before the flush starts: runs only if the flush yields between its transactions.
+  setImmediate(() => served.push(calls.length));
+  await writer.flush();
+  assert.deepEqual(calls, [['req_0', 'req_1', 'req_2'], ['req_3', 'req_4', 'req_5'], ['req_6']]);
+  assert.deepEqual(served, [1]);
+  assert.equal(writer.pending, 0);
+  await writer.close();
+});
+
+test('when the database goes away mid-flush, the slice and every one after it are kept, in order, and written once it is back', async () => {
+  let failFrom = 2;
+  const written: string[] = [];
+  const writer = new UsageWriter(
+    {
+      async insertMany(rows: UsageLogEntry[]) {
+        if (failFrom-- <= 1) throw Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' });
+        written.push(...rows.map((row) => row.requestId));
+      },
+    } as never,
+    pino({ level: 'silent' }),
+    { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite: 2 },
+  );
+  for (let id = 0; id < 7; id++) writer.record(entry(id));
+  await writer.flush();
+  // The first slice went in; the second failed, and the rest were not tried.
+  assert.deepEqual(written, ['req_0', 'req_1']);
+  assert.equal(writer.pending, 5);
+  failFrom = Number.POSITIVE_INFINITY;
+  await writer.flush();
+  await writer.close();
+  assert.deepEqual(written, ['req_0', 'req_1', 'req_2', 'req_3', 'req_4', 'req_5', 'req_6']);
+  assert.equal(writer.pending, 0);
+});
+
+test('a slice whose rows all fail alone does not hold back the slices after it', async () => {
+  const written: string[] = [];
+  const writer = new UsageWriter(
+    {
+      async insertMany(rows: UsageLogEntry[]) {
+        if (rows.some((row) => row.requestId === 'req_0' || row.requestId === 'req_1')) throw new Error('CHECK constraint failed');
+        written.push(...rows.map((row) => row.requestId));
+      },
+    } as never,
+    pino({ level: 'silent' }),
+    { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite: 2 },
+  );
+  for (let id = 0; id < 5; id++) writer.record(entry(id));
+  await writer.flush();
+  assert.deepEqual(written, ['req_2', 'req_3', 'req_4']);
+  await writer.close();
+});
+
+test('a sliced flush observes rows slice by slice; a scrape in between observes the rest, each row once, in order', async () => {
+  const seenAtWrite: number[] = [];
+  let writer: CountingWriter | undefined;
+  writer = new CountingWriter(
+    {
+      async insertMany() {
+        const self = writer as CountingWriter;
+        seenAtWrite.push(self.seen.length);
+        // A scrape while the second slice is written.
+        if (seenAtWrite.length === 2) self.observeQueued();
+      },
+    } as never,
+    pino({ level: 'silent' }),
+    { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite: 2 },
+  );
+  for (let id = 0; id < 6; id++) writer.record(entry(id));
+  await writer.flush();
+  assert.deepEqual(seenAtWrite, [2, 4, 6]);
+  assert.deepEqual(writer.seen, ['req_0', 'req_1', 'req_2', 'req_3', 'req_4', 'req_5']);
+  await writer.close();
+});

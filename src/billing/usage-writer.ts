@@ -11,7 +11,17 @@ export interface UsageWriterOptions {
   batchSize: number;
   /** Beyond this many unwritten entries (the database is down), the oldest are dropped and counted. */
   maxQueued: number;
+  /**
+   * Rows per transaction when a flush writes (default 32). A synchronous SQLite insert holds
+   * the event loop for ~20 µs a row, so one 200-row transaction is a ~4 ms stall that a request
+   * arriving meanwhile waits out (the c=1 p99); slices of this many rows, with the event loop
+   * served between them, bound that wait to one slice (~0.6 ms) for ~45 µs more per slice.
+   */
+  rowsPerWrite?: number;
 }
+
+/** The default `rowsPerWrite`. */
+export const DEFAULT_ROWS_PER_WRITE = 32;
 
 /**
  * Takes usage log entries off the hot path: `record` copies the row into a columnar batch
@@ -27,6 +37,9 @@ export class UsageWriter {
   /** Emptied batches, reused so their arrays are not allocated again. */
   #spare: UsageBatch[] = [];
   #queued = 0;
+  /** Rows taken by the flush in progress and not yet observed; observed slice by slice as written. */
+  #unobserved: UsageLogEntry[] = [];
+  #nextUnobserved = 0;
   #timer: NodeJS.Timeout;
   #flushing: Promise<void> | undefined;
   dropped = 0;
@@ -69,10 +82,17 @@ export class UsageWriter {
 
   /** Hands every queued row not yet observed to `observe`. */
   observeQueued(): void {
+    this.#observeTaken(Number.POSITIVE_INFINITY);
     for (const batch of this.#batches) {
       for (let row = batch.observed; row < batch.length; row++) this.observe(batch.entry(row));
       batch.observed = batch.length;
     }
+  }
+
+  /** Observes up to `count` of the rows the flush took (in order, each once). */
+  #observeTaken(count: number): void {
+    const end = Math.min(this.#unobserved.length, this.#nextUnobserved + count);
+    while (this.#nextUnobserved < end) this.observe(this.#unobserved[this.#nextUnobserved++] as UsageLogEntry);
   }
 
   #dropOldest(): void {
@@ -102,7 +122,9 @@ export class UsageWriter {
     for (const queued of this.#batches) {
       for (let row = 0; row < queued.length; row++) {
         const entry = queued.entry(row);
-        if (row >= queued.observed) this.observe(entry);
+        // Observed with its slice, not all here: the metrics cost ~4.5 us a row, a ~1 ms
+        // stall for 200 rows before the first slice was written.
+        if (row >= queued.observed) this.#unobserved.push(entry);
         batch.push(entry);
       }
       queued.reset();
@@ -110,27 +132,57 @@ export class UsageWriter {
     }
     this.#batches = [];
     this.#queued = 0;
-    this.#flushing = this.#write(batch).finally(() => {
+    this.#flushing = this.#writeInSlices(batch).finally(() => {
+      // Whatever the write's outcome, every row taken is observed once.
+      this.#observeTaken(Number.POSITIVE_INFINITY);
+      this.#unobserved = [];
+      this.#nextUnobserved = 0;
       this.#flushing = undefined;
     });
     await this.#flushing;
   }
 
   /**
-   * One transaction for the batch; if it fails, the batch is split in halves down to single
+   * Writes the rows a slice (`rowsPerWrite`) per transaction, in order, yielding to the event
+   * loop between slices so requests are not held behind the whole flush. If the database is
+   * unavailable for one slice, it and every slice after it are kept for the retry, in order.
+   * Rows are idempotent by request id, so a slice written twice (a retry after an ambiguous
+   * failure) is still logged once.
+   */
+  async #writeInSlices(rows: UsageLogEntry[]): Promise<void> {
+    const size = Math.max(1, this.options.rowsPerWrite ?? DEFAULT_ROWS_PER_WRITE);
+    if (rows.length <= size) {
+      this.#observeTaken(Number.POSITIVE_INFINITY);
+      await this.#write(rows);
+      return;
+    }
+    for (let start = 0; start < rows.length; start += size) {
+      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      this.#observeTaken(size);
+      if (await this.#write(rows.slice(start, start + size))) {
+        this.#retry = this.#retry.concat(rows.slice(start + size));
+        return;
+      }
+    }
+  }
+
+  /**
+   * One transaction for the slice; if it fails, the slice is split in halves down to single
    * rows, so every row that can be written is. A row that fails alone while others were
    * written is set aside (logged, counted in `rejected`): one bad row never blocks the
-   * others. If nothing could be written the database is at fault, and the batch is retried.
+   * others. If nothing could be written the database is at fault, and the slice is retried.
+   * Returns true when the database is unavailable (the slices after it are not tried now).
    */
-  async #write(batch: UsageLogEntry[]): Promise<void> {
+  async #write(batch: UsageLogEntry[]): Promise<boolean> {
     try {
       await this.repository.insertMany(batch);
-      return;
+      return false;
     } catch (error) {
-      if (batch.length === 1 || isDatabaseUnavailable(error)) {
+      const unavailable = isDatabaseUnavailable(error);
+      if (batch.length === 1 || unavailable) {
         this.logger.error({ err: error, entries: batch.length }, 'usage log write failed; will retry');
-        this.#retry = batch.concat(this.#retry);
-        return;
+        this.#retry = this.#retry.concat(batch);
+        return unavailable;
       }
     }
     const failed: Array<{ entry: UsageLogEntry; error: unknown }> = [];
@@ -138,13 +190,14 @@ export class UsageWriter {
     const written = (await this.#bisect(batch.slice(0, middle), failed)) + (await this.#bisect(batch.slice(middle), failed));
     if (written === 0) {
       this.logger.error({ err: failed[0]?.error, entries: batch.length }, 'usage log write failed; will retry');
-      this.#retry = batch.concat(this.#retry);
-      return;
+      this.#retry = this.#retry.concat(batch);
+      return false;
     }
     for (const { entry, error } of failed) {
       this.rejected += 1;
       this.logger.error({ err: error, requestId: entry.requestId }, 'usage row set aside: it cannot be written; the rest of the batch continues');
     }
+    return false;
   }
 
   async #bisect(rows: UsageLogEntry[], failed: Array<{ entry: UsageLogEntry; error: unknown }>): Promise<number> {

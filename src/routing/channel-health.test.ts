@@ -40,3 +40,45 @@ describe('ChannelHealth leases: which upstream key', () => {
     assert.equal(health.acquire(channel, { preferKeyIndex: 7 })?.keyIndex, 0);
   });
 });
+
+describe('ChannelHealth transitions (onTransition)', () => {
+  const transitions = (health: ChannelHealth) => {
+    const seen: Array<{ keyIndex: number | null; model?: string | null; state: string }> = [];
+    health.onTransition = (transition) => seen.push({ keyIndex: transition.keyIndex, ...(transition.model === undefined ? {} : { model: transition.model }), state: transition.state });
+    return seen;
+  };
+
+  test('traffic that opens nothing reports nothing; a broken key opens its circuit, once', () => {
+    let now = 0;
+    const health = new ChannelHealth(() => now);
+    const seen = transitions(health);
+    for (let index = 0; index < 5; index += 1) {
+      const lease = health.acquire(channel, { model: 'm' });
+      assert.ok(lease);
+      health.recordSuccess(channel, lease, 10);
+    }
+    assert.deepEqual(seen, []);
+    const lease = health.acquire(channel, { onlyKeyIndex: 1 });
+    assert.ok(lease);
+    health.recordBroken(channel, lease, failure);
+    assert.deepEqual(seen, [{ keyIndex: 1, state: 'open' }]);
+    now += 1;
+    const next = health.acquire(channel);
+    assert.ok(next && next.keyIndex !== 1);
+    health.recordSuccess(channel, next, 10);
+    assert.deepEqual(seen, [{ keyIndex: 1, state: 'open' }]);
+  });
+
+  test('failures of one model open that model circuit and report it under its model', () => {
+    const health = new ChannelHealth(() => 0);
+    const seen = transitions(health);
+    for (let index = 0; index < 5; index += 1) {
+      const lease = health.acquire(channel, { model: 'slow' });
+      assert.ok(lease);
+      health.recordFailure(channel, lease, { at: 0, status: null, code: 'upstream_timeout', message: 'late' }, 'model');
+    }
+    assert.deepEqual(seen, [{ keyIndex: null, model: 'slow', state: 'open' }]);
+    assert.equal(health.acquire(channel, { model: 'slow' }), undefined);
+    assert.ok(health.acquire(channel, { model: 'other' }));
+  });
+});

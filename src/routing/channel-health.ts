@@ -256,6 +256,14 @@ export class ChannelHealth {
   #watch<T>(channel: Channel, change: () => T): T {
     if (!this.onTransition) return change();
     const record = this.#record(channel.id);
+    // Every circuit closed, the usual case: a change can only have opened some, so compare
+    // states afterwards without the lists, map and strings of the general path below (two
+    // calls per request, acquire and outcome: ~10 us at c=1 in Server-Timing's route phase).
+    if (allClosed(record)) {
+      const result = change();
+      if (!allClosed(record)) this.#reportOpened(channel, record);
+      return result;
+    }
     const list = (): Array<[CircuitBreaker, number | null, string | null]> => [
       [record.circuit, null, null],
       ...record.keyCircuits.map((circuit, index): [CircuitBreaker, number, null] => [circuit, index, null]),
@@ -280,6 +288,25 @@ export class ChannelHealth {
       });
     });
     return result;
+  }
+
+  /** After a change from all closed: each circuit now neither closed nor half-open (a local probe) opened. */
+  #reportOpened(channel: Channel, record: ChannelRecord): void {
+    const report = (circuit: CircuitBreaker, keyIndex: number | null, model: string | null) => {
+      if (circuit.state !== 'open') return;
+      this.onTransition?.({
+        channelId: channel.id,
+        keyIndex,
+        ...(model === null ? {} : { model }),
+        state: circuit.state,
+        retryAt: circuit.retryAt,
+        openedAt: circuit.openedAt ?? null,
+        reason: circuit.reason ?? null,
+      });
+    };
+    report(record.circuit, null, null);
+    record.keyCircuits.forEach((circuit, index) => report(circuit, index, null));
+    for (const [model, circuit] of record.modelCircuits) report(circuit, null, model);
   }
 
   describe(channel: Channel): ChannelHealthView {
@@ -330,4 +357,11 @@ function describeError(error: LastError): string {
 function percentile(sorted: number[], fraction: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? null;
+}
+
+function allClosed(record: ChannelRecord): boolean {
+  if (record.circuit.state !== 'closed') return false;
+  for (const circuit of record.keyCircuits) if (circuit.state !== 'closed') return false;
+  for (const circuit of record.modelCircuits.values()) if (circuit.state !== 'closed') return false;
+  return true;
 }

