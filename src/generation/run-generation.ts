@@ -10,7 +10,7 @@ import type { UsageWriter } from '../billing/usage-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import { PhaseTiming, TIMING_REQUEST_HEADER } from '../core/phase-timing.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
-import type { ClientRequestInput } from '../protocols/protocol-codec.ts';
+import type { ClientRequestInput, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
 import { relayChat } from '../relay/relay-chat.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
@@ -123,19 +123,19 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     const controller = new AbortController();
     writer = connection.takeOver(() => controller.abort());
     if (stateful) writer.tap = stateful.tap;
+    // Built as one literal of the fields every request has, then the optional ones assigned:
+    // conditional spreads (`...(x ? {} : {k: x})`) allocate a throwaway object each and copy
+    // it through the slow generic path, several times per request.
+    const encoderOptions: StreamEncoderOptions = { ...request.encoderOptions, includeUsage: peek.includeUsage };
+    if (peek.customTools) encoderOptions.customTools = peek.customTools;
+    if (stateful) encoderOptions.responseState = stateful.responseState;
     const relayInput: RelayInput = {
       requestId,
       clientProtocol: route.protocol,
       body,
-      ...(request.rawBody === undefined || stateful?.changed ? {} : { rawBody: request.rawBody }),
       decodeClientRequest: shared.decode,
       stream: peek.stream,
-      encoderOptions: {
-        ...request.encoderOptions,
-        includeUsage: peek.includeUsage,
-        ...(peek.customTools ? { customTools: peek.customTools } : {}),
-        ...(stateful ? { responseState: stateful.responseState } : {}),
-      },
+      encoderOptions,
       publicModel: model,
       channels: ordered,
       forwardedHeaders: pickForwardedHeaders(request.credentials.headers),
@@ -143,12 +143,13 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       writer,
       controller,
       reasoningScope: caller.key.id,
-      ...(timing ? { timing } : {}),
-      ...(stateful?.pinnedKeyIndex === undefined ? {} : { pinnedKeyIndex: stateful.pinnedKeyIndex }),
-      ...(affinity?.preferredKey === undefined ? {} : { preferredKey: affinity.preferredKey }),
-      ...(stateful ? { carryReasoning: stateful.carryReasoning } : {}),
-      ...(onCommit ? { onCommit } : {}),
     };
+    if (request.rawBody !== undefined && !stateful?.changed) relayInput.rawBody = request.rawBody;
+    if (timing) relayInput.timing = timing;
+    if (stateful?.pinnedKeyIndex !== undefined) relayInput.pinnedKeyIndex = stateful.pinnedKeyIndex;
+    if (affinity?.preferredKey !== undefined) relayInput.preferredKey = affinity.preferredKey;
+    if (stateful) relayInput.carryReasoning = stateful.carryReasoning;
+    if (onCommit) relayInput.onCommit = onCommit;
     // A stateful turn keeps its request to store it; otherwise, once a stream is committed, no
     // attempt can need the client's request again, and a long stream should not hold it (with
     // its parsed form, its text and its decode) to the end. What a cut stream is billed from,

@@ -64,6 +64,10 @@ export function createApp(deps: AppDeps): FastifyInstance {
   app.decorateRequest('caller', undefined);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+  // The same parser under the type nearly every client sends: Fastify caches the parser it finds
+  // for a content type, but never the catch-all, so with '*' alone every request parsed its
+  // content-type header afresh (a ContentType object, its string and three map look-ups).
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     const protocol = request.routeOptions.config.protocol ?? 'openai-chat';

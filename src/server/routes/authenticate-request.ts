@@ -14,9 +14,15 @@ export function credentialsOf(deps: AppDeps, request: FastifyRequest): CallerCre
   return {
     headers: request.headers,
     query: request.query as Record<string, unknown>,
-    path: request.url.split('?')[0] ?? request.url,
+    path: pathOf(request.url),
     clientIp: clientIpOf(deps, request),
   };
+}
+
+/** The path without its query; no new string when there is no query (the usual case), no array ever. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { RefusedAuthMonitor } from '../refused-auth-monitor.ts';
 import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
 import { handleEmbeddings } from './handle-embeddings.ts';
 import { handleGeneration } from './handle-generation.ts';
+import type { GenerationRoute } from '../../generation/generation-request.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
 
 /**
@@ -41,14 +42,19 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
       done();
     },
   });
+  // Each route's description is built once, not per request.
+  const chatRoute: GenerationRoute = { protocol: 'openai-chat', credentials: 'bearer', surface };
+  const responsesRoute: GenerationRoute = { protocol: 'openai-responses', credentials: 'bearer', surface };
+  const messagesRoute: GenerationRoute = { protocol: 'anthropic-messages', credentials: 'anthropic', surface };
+  const geminiRoute: GenerationRoute = { protocol: 'gemini-generate-content', credentials: 'gemini', surface };
   app.post(`${prefix}/v1/chat/completions`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-chat') }, (request, reply) =>
-    handleGeneration(deps, { protocol: 'openai-chat', credentials: 'bearer', surface }, request, reply),
+    handleGeneration(deps, chatRoute, request, reply),
   );
   app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
-    handleGeneration(deps, { protocol: 'openai-responses', credentials: 'bearer', surface }, request, reply),
+    handleGeneration(deps, responsesRoute, request, reply),
   );
   app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, (request, reply) =>
-    handleGeneration(deps, { protocol: 'anthropic-messages', credentials: 'anthropic', surface }, request, reply),
+    handleGeneration(deps, messagesRoute, request, reply),
   );
   app.post(`${prefix}/v1/embeddings`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-embeddings') }, (request, reply) =>
     handleEmbeddings(deps, 'openai-embeddings', surface, request, reply),
@@ -93,7 +99,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
       }
       const stream = method === 'streamGenerateContent';
       const alt = (request.query as Record<string, unknown>).alt;
-      return handleGeneration(deps, { protocol: 'gemini-generate-content', credentials: 'gemini', surface }, request, reply, {
+      return handleGeneration(deps, geminiRoute, request, reply, {
         pathModel: model,
         pathStream: stream,
         encoderOptions: { format: stream && alt !== 'sse' ? 'json-array' : 'sse' },

@@ -19,15 +19,19 @@ export function handleGeneration(
 ): Promise<void> {
   // From here the pipeline records the request, and its access line with it.
   markPipelineRequest(request);
+  // Optional fields assigned, not spread in: a conditional spread allocates and copies a
+  // throwaway object per request.
   const generation: GenerationRequest = {
     requestId: request.id,
     route,
     body: request.body,
-    ...(request.rawBody === undefined ? {} : { rawBody: request.rawBody }),
-    ...target,
     credentials: credentialsOf(deps, request),
-    ...(request.caller === undefined ? {} : { caller: request.caller }),
   };
+  if (request.rawBody !== undefined) generation.rawBody = request.rawBody;
+  if (target.pathModel !== undefined) generation.pathModel = target.pathModel;
+  if (target.pathStream !== undefined) generation.pathStream = target.pathStream;
+  if (target.encoderOptions !== undefined) generation.encoderOptions = target.encoderOptions;
+  if (request.caller !== undefined) generation.caller = request.caller;
   // The pipeline holds the body from here, and lets go of it once a stream is committed: the
   // Fastify request (kept by its reply as long as the stream lasts) must not hold it too.
   request.body = undefined;
