@@ -20,7 +20,7 @@ export interface StreamOutcome {
 }
 
 export interface PipeStreamInput {
-  /** The first upstream chunk, already read (proof the upstream really started). */
+  /** The first upstream chunk, already read (proof the upstream really started); pipeStream takes it and leaves an empty chunk here. */
   firstChunk: Uint8Array;
   rest: AsyncIterator<Uint8Array>;
   passthrough: boolean;
@@ -59,12 +59,19 @@ export async function pipeStream(input: PipeStreamInput): Promise<StreamOutcome>
   timer?.unref();
 
   let failure: GatewayError | undefined;
+  // Only the chunk in hand is held: the input's first chunk, and each chunk and its output once
+  // written, are dropped before waiting for the next one (a suspended async function keeps
+  // whatever its locals last pointed at, for as long as the upstream stays silent).
+  let chunk: Uint8Array | undefined = input.firstChunk;
+  input.firstChunk = EMPTY_CHUNK;
+  let out: string | Uint8Array = '';
   try {
-    let chunk: Uint8Array | undefined = input.firstChunk;
     while (chunk !== undefined && !input.writer.closed) {
       timer?.refresh();
-      const out = lane.push(chunk);
+      out = lane.push(chunk);
+      chunk = undefined;
       if (out.length > 0) await input.writer.write(out);
+      out = '';
       if (lane.failed) {
         input.abortUpstream();
         break;
@@ -93,6 +100,7 @@ interface Lane {
 }
 
 const TERMINATOR = new Uint8Array([10, 10]);
+const EMPTY_CHUNK = new Uint8Array(0);
 
 /**
  * The passthrough lane: the upstream speaks the client's protocol, so its bytes go to the client
@@ -117,7 +125,12 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
    * event the gateway asked for on the client's behalf) — then the protocol re-frames them.
    */
   const forward = (complete: Uint8Array): string | Uint8Array => {
+    const out = frameEvents(complete);
+    // The messages slice the chunk's text: not kept while the stream waits for its next chunk.
     messages = [];
+    return out;
+  };
+  const frameEvents = (complete: Uint8Array): string | Uint8Array => {
     parser.feed(decoder.decode(complete, { stream: true }));
     let asIs = true;
     for (const [index, message] of messages.entries()) {

@@ -150,10 +150,14 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     // copy of it) need not live as long as the stream does.
     outcome.plan.body = '';
     input.releaseRequest?.();
+    // The first chunk goes to pipeStream, which drops it once written; the outcome (held by this
+    // frame for the stream's life) must not keep it.
+    const firstChunk = outcome.first;
+    outcome.first = undefined;
     deps.streams.open += 1;
     try {
       const streamed = await pipeStream({
-        firstChunk: outcome.first,
+        firstChunk,
         rest: outcome.rest,
         passthrough: outcome.plan.passthrough,
         clientCodec,
