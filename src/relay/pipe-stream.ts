@@ -65,6 +65,7 @@ export async function pipeStream(input: PipeStreamInput): Promise<StreamOutcome>
   let chunk: Uint8Array | undefined = input.firstChunk;
   input.firstChunk = EMPTY_CHUNK;
   let out: string | Uint8Array = '';
+  let next: IteratorResult<Uint8Array> | undefined;
   try {
     while (chunk !== undefined && !input.writer.closed) {
       timer?.refresh();
@@ -76,8 +77,9 @@ export async function pipeStream(input: PipeStreamInput): Promise<StreamOutcome>
         input.abortUpstream();
         break;
       }
-      const next = await input.rest.next();
+      next = await input.rest.next();
       chunk = next.done ? undefined : next.value;
+      next = undefined;
     }
   } catch (error) {
     failure = toGatewayError(error);

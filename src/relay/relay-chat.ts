@@ -7,6 +7,7 @@ import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { AttemptRace } from './attempt-race.ts';
+import type { AttemptReady } from './attempt-channel.ts';
 import { pipeStream } from './pipe-stream.ts';
 import { nameReplyModel, nameStreamModel } from './name-reply-model.ts';
 import { isReplyTooLarge } from './reply-limits.ts';
@@ -150,14 +151,10 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     // copy of it) need not live as long as the stream does.
     outcome.plan.body = '';
     input.releaseRequest?.();
-    // The first chunk goes to pipeStream, which drops it once written; the outcome (held by this
-    // frame for the stream's life) must not keep it.
-    const firstChunk = outcome.first;
-    outcome.first = undefined;
     deps.streams.open += 1;
     try {
       const streamed = await pipeStream({
-        firstChunk,
+        firstChunk: takeFirstChunk(outcome),
         rest: outcome.rest,
         passthrough: outcome.plan.passthrough,
         clientCodec,
@@ -184,6 +181,16 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
   const lastFailure = race.lastFailure;
   if (lastFailure) return finish({ status: lastFailure.error.status, error: lastFailure.error });
   return finish({ status: 503, error: noChannelError(deps, input) });
+}
+
+/**
+ * The stream's first chunk, taken out of the outcome: pipeStream drops it once written, but this
+ * frame holds the outcome (and would hold a local) for the stream's life.
+ */
+function takeFirstChunk(outcome: AttemptReady): Uint8Array {
+  const first = outcome.first as Uint8Array;
+  outcome.first = undefined;
+  return first;
 }
 
 /** How this reply's reasoning state reaches the client, when the client speaks another protocol. */
