@@ -60,7 +60,9 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
     const warnings = new Set<string>();
     const finish = (partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>): RelayResult => finishResult(partial, warnings, attempts);
 
-    const race = new AttemptRace(
+    // Dropped once a stream is committed (nothing retries it), so an open stream does not keep
+    // the race's queue, attempt list and reasoning look-up.
+    let race: AttemptRace | undefined = new AttemptRace(
       deps,
       input,
       deadline,
@@ -72,7 +74,8 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
       reasoningRecall(deps, input),
     );
     for (;;) {
-      if (deadline.aborted) break;
+      // (The race is only dropped by a committed stream, which returns without coming back here.)
+      if (deadline.aborted || race === undefined) break;
       // The next attempt to commit to: channels in order, first-byte deadlines and hedging (attempt-race.ts).
       const next = await race.next();
       if (next.kind === 'exhausted') break;
@@ -125,6 +128,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
       }
 
       input.writer.writeHead(200, headers);
+      race = undefined;
       // Committed to a stream: nothing will retry it, so the request's body (and the upstream's
       // copy of it) need not live as long as the stream does.
       outcome.plan.body = '';
@@ -156,7 +160,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
       }
     }
 
-    const lastFailure = race.lastFailure;
+    const lastFailure = race?.lastFailure;
     if (lastFailure) return finish({ status: lastFailure.error.status, error: lastFailure.error });
     return finish({ status: 503, error: noChannelError(deps, input) });
   } finally {
