@@ -9,6 +9,7 @@ import { SseParser } from '../sse/sse-parser.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './reply-limits.ts';
+import { EventTextDecoder } from './event-text-decoder.ts';
 import { SseEventSplitter } from './sse-event-splitter.ts';
 
 export interface StreamOutcome {
@@ -115,7 +116,7 @@ const EMPTY_CHUNK = new Uint8Array(0);
 class PassthroughLane implements Lane {
   readonly #wire: PassthroughStream;
   readonly #secrets: readonly string[];
-  readonly #decoder = new TextDecoder();
+  readonly #decoder = new EventTextDecoder();
   readonly #messages: SseMessage[] = [];
   readonly #parser = new SseParser();
   readonly #splitter: SseEventSplitter;
@@ -180,7 +181,7 @@ class PassthroughLane implements Lane {
    */
   #frameEvents(complete: Uint8Array): string | Uint8Array {
     const messages = this.#messages;
-    this.#parser.feed(this.#decoder.decode(complete, { stream: true }), messages);
+    this.#parser.feed(this.#decoder.decode(complete), messages);
     const wire = this.#wire;
     let asIs = true;
     for (const [index, message] of messages.entries()) {
@@ -210,7 +211,7 @@ class PassthroughLane implements Lane {
 class TranslatedLane implements Lane {
   readonly #decoder: StreamDecoder;
   readonly #encoder: StreamEncoder;
-  readonly #textDecoder = new TextDecoder();
+  readonly #textDecoder = new EventTextDecoder();
   readonly #transform: ((event: StreamEvent) => StreamEvent[]) | undefined;
   readonly #secrets: readonly string[];
   readonly #parser = new SseParser();
@@ -238,14 +239,14 @@ class TranslatedLane implements Lane {
       this.#encode([{ type: 'error', error: this.#limitError }]);
       return this.#take();
     }
-    if (complete.length > 0) this.#feed(this.#textDecoder.decode(complete, { stream: true }));
+    if (complete.length > 0) this.#feed(this.#textDecoder.decode(complete));
     return this.#take();
   }
 
   end(): string {
     if (this.#limitError) return '';
     const rest = this.#splitter.rest();
-    if (rest) this.#feed(`${this.#textDecoder.decode(rest, { stream: true })}\n\n`);
+    if (rest) this.#feed(`${this.#textDecoder.decodeTail(rest)}\n\n`);
     this.#encode(this.#decoder.end());
     return this.#take() + this.#encoder.end();
   }
