@@ -1,14 +1,15 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../core/gateway-error.ts';
 import { cleanUpstreamText, redactSecrets } from '../core/redact-secrets.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
-import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
+import type { PassthroughStream, ProtocolCodec, StreamDecoder, StreamEncoder, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import type { SseMessage } from '../sse/sse-message.ts';
+import { SseParser } from '../sse/sse-parser.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './reply-limits.ts';
+import { EventTextDecoder } from './event-text-decoder.ts';
 import { SseEventSplitter } from './sse-event-splitter.ts';
 
 export interface StreamOutcome {
@@ -20,7 +21,7 @@ export interface StreamOutcome {
 }
 
 export interface PipeStreamInput {
-  /** The first upstream chunk, already read (proof the upstream really started). */
+  /** The first upstream chunk, already read (proof the upstream really started); pipeStream takes it and leaves an empty chunk here. */
   firstChunk: Uint8Array;
   rest: AsyncIterator<Uint8Array>;
   passthrough: boolean;
@@ -48,7 +49,7 @@ export interface PipeStreamInput {
  * way, a stream that fails or ends early ends with the client protocol's own in-stream error.
  */
 export async function pipeStream(input: PipeStreamInput): Promise<StreamOutcome> {
-  const lane = input.passthrough ? createPassthroughLane(input) : createTranslatedLane(input);
+  const lane: Lane = input.passthrough ? new PassthroughLane(input) : new TranslatedLane(input);
   const keepAlive = input.clientCodec.passthrough.keepAliveFrame;
   const timer = keepAlive
     ? setTimeout(function ping() {
@@ -59,18 +60,27 @@ export async function pipeStream(input: PipeStreamInput): Promise<StreamOutcome>
   timer?.unref();
 
   let failure: GatewayError | undefined;
+  // Only the chunk in hand is held: the input's first chunk, and each chunk and its output once
+  // written, are dropped before waiting for the next one (a suspended async function keeps
+  // whatever its locals last pointed at, for as long as the upstream stays silent).
+  let chunk: Uint8Array | undefined = input.firstChunk;
+  input.firstChunk = EMPTY_CHUNK;
+  let out: string | Uint8Array = '';
+  let next: IteratorResult<Uint8Array> | undefined;
   try {
-    let chunk: Uint8Array | undefined = input.firstChunk;
     while (chunk !== undefined && !input.writer.closed) {
       timer?.refresh();
-      const out = lane.push(chunk);
+      out = lane.push(chunk);
+      chunk = undefined;
       if (out.length > 0) await input.writer.write(out);
+      out = '';
       if (lane.failed) {
         input.abortUpstream();
         break;
       }
-      const next = await input.rest.next();
+      next = await input.rest.next();
       chunk = next.done ? undefined : next.value;
+      next = undefined;
     }
   } catch (error) {
     failure = toGatewayError(error);
@@ -93,45 +103,99 @@ interface Lane {
 }
 
 const TERMINATOR = new Uint8Array([10, 10]);
+const EMPTY_CHUNK = new Uint8Array(0);
 
 /**
  * The passthrough lane: the upstream speaks the client's protocol, so its bytes go to the client
  * as they are, whole events at a time, while the protocol's passthrough stream meters them and
  * spots the end. Events are cut by `SseEventSplitter` (each byte searched once, one event and
- * the whole stream bounded); the SSE parser then reads only whole events.
+ * the whole stream bounded); the SSE parser then reads only whole events. The lanes are classes
+ * because one lives as long as its stream: closures over a shared scope cost an open stream a
+ * function object each, and an object literal with a getter is kept as a dictionary.
  */
-function createPassthroughLane(input: PipeStreamInput): Lane {
-  const wire = input.upstreamCodec.passthrough.openStream(input.runtime, input.encoderOptions);
-  const secrets = input.secrets ?? [];
-  const decoder = new TextDecoder();
-  let messages: SseMessage[] = [];
-  const parser = createParser({ onEvent: (event: EventSourceMessage) => messages.push(toMessage(event)) });
-  const splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
-  let ended = false;
-  let upstreamError: GatewayError | undefined;
-  let malformed: GatewayError | undefined;
+class PassthroughLane implements Lane {
+  readonly #wire: PassthroughStream;
+  readonly #secrets: readonly string[];
+  readonly #decoder = new EventTextDecoder();
+  readonly #messages: SseMessage[] = [];
+  readonly #parser = new SseParser();
+  readonly #splitter: SseEventSplitter;
+  #ended = false;
+  #upstreamError: GatewayError | undefined;
+  #malformed: GatewayError | undefined;
+
+  constructor(input: PipeStreamInput) {
+    this.#wire = input.upstreamCodec.passthrough.openStream(input.runtime, input.encoderOptions);
+    this.#secrets = input.secrets ?? [];
+    this.#splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
+  }
+
+  push(chunk: Uint8Array): string | Uint8Array {
+    // Forward only whole events: bytes after the last blank line wait for the next chunk, so
+    // a stream cut mid-event never hands the client half an event.
+    const complete = this.#splitter.push(chunk);
+    if (complete === undefined) {
+      this.#malformed = this.#splitter.failure;
+      return this.#wire.error(this.#malformed as GatewayError);
+    }
+    return complete.length === 0 ? '' : this.#forward(complete);
+  }
+
+  end(): string {
+    // An upstream that closes without the final blank line still had its last event complete.
+    let tail = '';
+    const rest = this.#malformed ? undefined : this.#splitter.rest();
+    if (rest) {
+      const out = this.#forward(concat(rest, TERMINATOR));
+      tail = typeof out === 'string' ? out : Buffer.from(out).toString('utf8');
+    }
+    if (this.#malformed) return tail;
+    if (this.#ended) return tail + this.#wire.end();
+    this.#malformed = new GatewayError('upstream_invalid_response', 'The upstream stream ended before its last event; the reply is incomplete.');
+    return tail + this.#wire.error(this.#malformed);
+  }
+
+  fail(error: GatewayError): string {
+    return this.#wire.error(error);
+  }
+
+  get failed(): boolean {
+    return this.#malformed !== undefined;
+  }
+
+  outcome(failure: GatewayError | undefined): StreamOutcome {
+    return { usage: this.#wire.usage(), error: failure ?? this.#malformed ?? this.#upstreamError, deliveredChars: this.#wire.deliveredChars };
+  }
+
+  #forward(complete: Uint8Array): string | Uint8Array {
+    const out = this.#frameEvents(complete);
+    // The messages slice the chunk's text: not kept while the stream waits for its next chunk.
+    this.#messages.length = 0;
+    return out;
+  }
 
   /**
    * Handles whole events; returns what to write: the upstream's bytes themselves, unless one of
    * these events cannot go out as it came (the client's framing differs, or it is the usage
    * event the gateway asked for on the client's behalf) — then the protocol re-frames them.
    */
-  const forward = (complete: Uint8Array): string | Uint8Array => {
-    messages = [];
-    parser.feed(decoder.decode(complete, { stream: true }));
+  #frameEvents(complete: Uint8Array): string | Uint8Array {
+    const messages = this.#messages;
+    this.#parser.feed(this.#decoder.decode(complete), messages);
+    const wire = this.#wire;
     let asIs = true;
     for (const [index, message] of messages.entries()) {
       const mark = wire.observe(message);
       if (mark === 'malformed') {
-        malformed = new GatewayError('upstream_invalid_response', 'The upstream sent a malformed event; the reply was cut short.');
-        return messages.slice(0, index).map((message) => wire.frame(message)).join('') + wire.error(malformed);
+        this.#malformed = new GatewayError('upstream_invalid_response', 'The upstream sent a malformed event; the reply was cut short.');
+        return messages.slice(0, index).map((message) => wire.frame(message)).join('') + wire.error(this.#malformed);
       }
-      if (mark === 'end') ended = true;
+      if (mark === 'end') this.#ended = true;
       if (mark === 'error') {
-        ended = true;
-        upstreamError = new GatewayError('upstream_error', 'The upstream reported an error mid-stream.');
+        this.#ended = true;
+        this.#upstreamError = new GatewayError('upstream_error', 'The upstream reported an error mid-stream.');
         // The upstream's own error event goes to the client; it must not carry the channel's key.
-        const data = redactSecrets(message.data, secrets);
+        const data = redactSecrets(message.data, this.#secrets);
         if (data !== message.data) {
           messages[index] = { ...message, data };
           asIs = false;
@@ -140,120 +204,115 @@ function createPassthroughLane(input: PipeStreamInput): Lane {
       if (asIs && !wire.forwardsAsIs(message)) asIs = false;
     }
     return asIs ? complete : messages.map((message) => wire.frame(message)).join('');
-  };
-
-  return {
-    push(chunk) {
-      // Forward only whole events: bytes after the last blank line wait for the next chunk, so
-      // a stream cut mid-event never hands the client half an event.
-      const complete = splitter.push(chunk);
-      if (complete === undefined) {
-        malformed = splitter.failure;
-        return wire.error(malformed as GatewayError);
-      }
-      return complete.length === 0 ? '' : forward(complete);
-    },
-    end() {
-      // An upstream that closes without the final blank line still had its last event complete.
-      let tail = '';
-      const rest = malformed ? undefined : splitter.rest();
-      if (rest) {
-        const out = forward(concat(rest, TERMINATOR));
-        tail = typeof out === 'string' ? out : Buffer.from(out).toString('utf8');
-      }
-      if (malformed) return tail;
-      if (ended) return tail + wire.end();
-      malformed = new GatewayError('upstream_invalid_response', 'The upstream stream ended before its last event; the reply is incomplete.');
-      return tail + wire.error(malformed);
-    },
-    fail: (error) => wire.error(error),
-    get failed() {
-      return malformed !== undefined;
-    },
-    outcome: (failure) => ({ usage: wire.usage(), error: failure ?? malformed ?? upstreamError, deliveredChars: wire.deliveredChars }),
-  };
+  }
 }
 
-function createTranslatedLane(input: PipeStreamInput): Lane {
-  const decoder = input.upstreamCodec.createStreamDecoder(input.runtime);
-  const encoder = input.clientCodec.createStreamEncoder(input.runtime, input.encoderOptions);
-  const textDecoder = new TextDecoder();
-  let out = '';
-  let usage: Usage | undefined;
-  let streamError: GatewayError | undefined;
-  let deliveredChars = 0;
+/** The translated lane: upstream events decoded to canonical ones and re-encoded for the client. */
+class TranslatedLane implements Lane {
+  readonly #decoder: StreamDecoder;
+  readonly #encoder: StreamEncoder;
+  readonly #textDecoder = new EventTextDecoder();
+  readonly #transform: ((event: StreamEvent) => StreamEvent[]) | undefined;
+  readonly #secrets: readonly string[];
+  readonly #parser = new SseParser();
+  readonly #messages: SseMessage[] = [];
+  // The parser is fed whole events only, so it never holds (and rescans) an unfinished line.
+  readonly #splitter: SseEventSplitter;
+  #out = '';
+  #usage: Usage | undefined;
+  #streamError: GatewayError | undefined;
+  #deliveredChars = 0;
+  #limitError: GatewayError | undefined;
 
-  const transform = input.transformEvents;
-  const secrets = input.secrets ?? [];
-  const encode = (decoded: StreamEvent[]): void => {
-    const events = transform ? decoded.flatMap(transform) : decoded;
+  constructor(input: PipeStreamInput) {
+    this.#decoder = input.upstreamCodec.createStreamDecoder(input.runtime);
+    this.#encoder = input.clientCodec.createStreamEncoder(input.runtime, input.encoderOptions);
+    this.#transform = input.transformEvents;
+    this.#secrets = input.secrets ?? [];
+    this.#splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
+  }
+
+  push(chunk: Uint8Array): string {
+    const complete = this.#splitter.push(chunk);
+    if (complete === undefined) {
+      this.#limitError = this.#splitter.failure as GatewayError;
+      this.#encode([{ type: 'error', error: this.#limitError }]);
+      return this.#take();
+    }
+    if (complete.length > 0) this.#feed(this.#textDecoder.decode(complete));
+    return this.#take();
+  }
+
+  end(): string {
+    if (this.#limitError) return '';
+    const rest = this.#splitter.rest();
+    if (rest) this.#feed(`${this.#textDecoder.decodeTail(rest)}\n\n`);
+    this.#encode(this.#decoder.end());
+    return this.#take() + this.#encoder.end();
+  }
+
+  fail(error: GatewayError): string {
+    this.#encode([{ type: 'error', error }]);
+    return this.#take();
+  }
+
+  get failed(): boolean {
+    return this.#limitError !== undefined;
+  }
+
+  outcome(failure: GatewayError | undefined): StreamOutcome {
+    return { usage: this.#usage, error: failure ?? this.#limitError ?? this.#streamError, deliveredChars: this.#deliveredChars };
+  }
+
+  /** Decodes and re-encodes the events of this text, in order. */
+  #feed(text: string): void {
+    const messages = this.#messages;
+    this.#parser.feed(text, messages);
+    try {
+      for (const message of messages) this.#encode(this.#decoder.push(message));
+    } finally {
+      messages.length = 0;
+    }
+  }
+
+  #take(): string {
+    const text = this.#out;
+    this.#out = '';
+    return text;
+  }
+
+  #encode(decoded: StreamEvent[]): void {
+    const events = this.#transform ? decoded.flatMap(this.#transform) : decoded;
     for (let event of events) {
       switch (event.type) {
         case 'usage':
-          usage = event.usage;
+          this.#usage = event.usage;
           break;
         case 'response-end':
-          if (event.usage) usage = event.usage;
+          if (event.usage) this.#usage = event.usage;
           break;
         case 'error':
           // Redacted before the encoder sees it: the client, the usage log and channel health all read this text.
-          event = { type: 'error', error: redactError(event.error, secrets) };
-          streamError = event.error;
+          event = { type: 'error', error: redactError(event.error, this.#secrets) };
+          this.#streamError = event.error;
           break;
         case 'text-delta':
         case 'reasoning-delta':
-          deliveredChars += event.delta.length;
+          this.#deliveredChars += event.delta.length;
           break;
         case 'tool-call-delta':
-          deliveredChars += event.argumentsDelta.length;
+          this.#deliveredChars += event.argumentsDelta.length;
           break;
         case 'reasoning-end':
           // Signed or redacted reasoning is reasoning the upstream did, shown to the client opaquely.
-          deliveredChars += (event.signature?.length ?? 0) + (event.redactedData?.length ?? 0);
+          this.#deliveredChars += (event.signature?.length ?? 0) + (event.redactedData?.length ?? 0);
           break;
         default:
           break;
       }
-      out += encoder.push(event);
+      this.#out += this.#encoder.push(event);
     }
-  };
-  const parser = createParser({ onEvent: (event: EventSourceMessage) => encode(decoder.push(toMessage(event))) });
-  // The parser is fed whole events only, so it never holds (and rescans) an unfinished line.
-  const splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
-  let limitError: GatewayError | undefined;
-  const take = (): string => {
-    const text = out;
-    out = '';
-    return text;
-  };
-
-  return {
-    push(chunk) {
-      const complete = splitter.push(chunk);
-      if (complete === undefined) {
-        limitError = splitter.failure as GatewayError;
-        encode([{ type: 'error', error: limitError }]);
-        return take();
-      }
-      if (complete.length > 0) parser.feed(textDecoder.decode(complete, { stream: true }));
-      return take();
-    },
-    end() {
-      if (limitError) return '';
-      const rest = splitter.rest();
-      if (rest) parser.feed(`${textDecoder.decode(rest, { stream: true })}\n\n`);
-      encode(decoder.end());
-      return take() + encoder.end();
-    },
-    fail(error) {
-      encode([{ type: 'error', error }]);
-      return take();
-    },
-    get failed() {
-      return limitError !== undefined;
-    },
-    outcome: (failure) => ({ usage, error: failure ?? limitError ?? streamError, deliveredChars }),
-  };
+  }
 }
 
 /** The same error with the channel's secrets cut from its message and upstream type. */
@@ -269,10 +328,6 @@ function redactError(error: GatewayError, secrets: readonly string[]): GatewayEr
     ...(upstreamType === undefined ? {} : { upstreamType }),
     ...(error.upstreamCodes === undefined ? {} : { upstreamCodes: error.upstreamCodes.map((code) => redactSecrets(code, secrets)) }),
   });
-}
-
-function toMessage(event: EventSourceMessage): SseMessage {
-  return event.event === undefined ? { data: event.data } : { event: event.event, data: event.data };
 }
 
 function concat(first: Uint8Array, second: Uint8Array): Uint8Array {

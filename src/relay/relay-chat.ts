@@ -7,6 +7,7 @@ import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { AttemptRace } from './attempt-race.ts';
+import type { AttemptReady } from './attempt-channel.ts';
 import { pipeStream } from './pipe-stream.ts';
 import { nameReplyModel, nameStreamModel } from './name-reply-model.ts';
 import { isReplyTooLarge } from './reply-limits.ts';
@@ -47,23 +48,138 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
   // The request's one controller (input.controller) ends every upstream call: the client
   // leaving, the total deadline, or a malformed stream. (AbortSignal.any plus
   // AbortSignal.timeout cost ~10× more per request, and the timeout's timer outlived the request.)
+  // One async function, not a wrapper awaiting the attempts: a committed stream suspends every
+  // frame above it for its whole life, each with its generator, registers and promise.
   const controller = input.controller;
   const abortRequest = () => controller.abort();
+  const deadline = controller.signal;
   const deadlineTimer = setTimeout(abortRequest, deps.totalTimeoutMs);
   try {
-    return await relayAttempts(deps, input, controller.signal, abortRequest);
+    const clientCodec = getCodec(input.clientProtocol);
+    const attempts: UsageAttempt[] = [];
+    const warnings = new Set<string>();
+    const finish = (partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>): RelayResult => finishResult(partial, warnings, attempts);
+
+    // Dropped once a stream is committed (nothing retries it), so an open stream does not keep
+    // the race's queue, attempt list and reasoning look-up.
+    let race: AttemptRace | undefined = new AttemptRace(
+      deps,
+      input,
+      deadline,
+      abortRequest,
+      attempts,
+      (list) => {
+        for (const warning of list) warnings.add(formatWarning(warning));
+      },
+      reasoningRecall(deps, input),
+    );
+    for (;;) {
+      // (The race is only dropped by a committed stream, which returns without coming back here.)
+      if (deadline.aborted || race === undefined) break;
+      // The next attempt to commit to: channels in order, first-byte deadlines and hedging (attempt-race.ts).
+      const next = await race.next();
+      if (next.kind === 'exhausted') break;
+      if (next.kind === 'refused') return finish({ status: next.error.status, error: next.error });
+      if (next.kind === 'failed') {
+        const failed = next.outcome;
+        return finish({ status: failed.error.status, error: failed.error, channel: next.channel, upstreamModel: failed.upstreamModel, upstreamProtocol: failed.protocol });
+      }
+      const { channel, lease, outcome } = next;
+
+      // Committed to this channel: from here on the client sees its reply.
+      input.onCommit?.({ channel, keyIndex: lease.keyIndex, apiKey: lease.apiKey, passthrough: outcome.plan.passthrough, protocol: outcome.plan.protocol });
+      const upstreamCodec = getCodec(outcome.plan.protocol);
+      const headers = replyHeaders(input, warnings, outcome.plan.stream);
+      const replyWarnings: Warning[] = [];
+      const sealing = replySealing(deps, input, channel.id, outcome.plan.protocol, outcome.plan.passthrough, replyWarnings);
+      if (outcome.first === undefined || outcome.rest === undefined) {
+        // A plain reply is decoded before its headers go out, so its reply-side warnings are in the header too.
+        // (Only a plain reply makes this closure: what a stream creates here lives as long as the stream.)
+        const transformResponse = (response: ChatResponse): ChatResponse => {
+          const named = nameReplyModel(response, outcome.upstreamModel);
+          const sealed = sealing ? sealReplyReasoning(named, sealing) : named;
+          noteUsageLosses(replyWarnings, input, outcome.plan.passthrough, sealed.usage);
+          noteReplyWarnings(replyWarnings, warnings);
+          if (warnings.size > 0) headers['x-switchyard-warnings'] = [...warnings].join(', ');
+          return sealed;
+        };
+        const reply = await sendReply({
+          response: outcome.response,
+          passthrough: outcome.plan.passthrough,
+          clientCodec,
+          upstreamCodec,
+          runtime: deps.runtime,
+          writer: input.writer,
+          headers,
+          ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
+          encoderOptions: input.encoderOptions,
+          transformResponse,
+        });
+        noteReplyWarnings(replyWarnings, warnings);
+        // A reply too large for the gateway is what the request asked for: not the channel's fault, and no other channel would do better.
+        const tooLarge = isReplyTooLarge(reply.error);
+        settleHealth(deps, channel, lease, outcome.startedAt, tooLarge ? undefined : reply.error);
+        if (reply.error && !input.writer.started && !tooLarge) {
+          // The reply was unusable and nothing reached the client yet: another channel may do better.
+          race.failedAfterCommit({ ...outcome, kind: 'failed', error: reply.error, retryable: true, failureClass: 'transient' });
+          continue;
+        }
+        return finish({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage, deliveredChars: reply.deliveredChars });
+      }
+
+      input.writer.writeHead(200, headers);
+      race = undefined;
+      // Committed to a stream: nothing will retry it, so the request's body (and the upstream's
+      // copy of it) need not live as long as the stream does.
+      outcome.plan.body = '';
+      input.releaseRequest?.();
+      deps.streams.open += 1;
+      try {
+        const streamed = await pipeStream({
+          firstChunk: takeFirstChunk(outcome),
+          rest: outcome.rest,
+          passthrough: outcome.plan.passthrough,
+          clientCodec,
+          upstreamCodec,
+          encoderOptions: input.encoderOptions,
+          runtime: deps.runtime,
+          writer: input.writer,
+          keepAliveMs: deps.keepAliveMs,
+          abortUpstream: outcome.abort,
+          secrets: channel.apiKeys,
+          ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
+          transformEvents: streamTransform(outcome.upstreamModel, sealing),
+        });
+        noteUsageLosses(replyWarnings, input, outcome.plan.passthrough, streamed.usage);
+        noteReplyWarnings(replyWarnings, warnings);
+        // A client that went away, or a stream longer than the gateway carries, is not the channel's fault.
+        settleHealth(deps, channel, lease, outcome.startedAt, input.writer.clientGone || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
+        return finish({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
+      } finally {
+        deps.streams.open -= 1;
+      }
+    }
+
+    const lastFailure = race?.lastFailure;
+    if (lastFailure) return finish({ status: lastFailure.error.status, error: lastFailure.error });
+    return finish({ status: 503, error: noChannelError(deps, input) });
   } finally {
     clearTimeout(deadlineTimer);
   }
 }
 
-async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: AbortSignal, abortRequest: () => void): Promise<RelayResult> {
-  const clientCodec = getCodec(input.clientProtocol);
-  const attempts: UsageAttempt[] = [];
-  const warnings = new Set<string>();
-  // Every result is one literal of the same shape (spreading the varying partial shapes made
-  // this a megamorphic object copy on every request).
-  const finish = (partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>): RelayResult => ({
+function noteReplyWarnings(replyWarnings: readonly Warning[], warnings: Set<string>): void {
+  for (const warning of replyWarnings) warnings.add(formatWarning(warning));
+}
+
+/** Translated replies can lose what the client's protocol has no field for (reply-side warnings). */
+function noteUsageLosses(replyWarnings: Warning[], input: RelayInput, passthrough: boolean, usage: Usage | undefined): void {
+  if (!passthrough) replyWarnings.push(...replyUsageLosses(input.clientProtocol, usage));
+}
+
+/** Every result is one literal of the same shape (spreading the varying partial shapes made this a megamorphic object copy on every request). */
+function finishResult(partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>, warnings: Set<string>, attempts: UsageAttempt[]): RelayResult {
+  return {
     status: partial.status,
     error: partial.error,
     channel: partial.channel,
@@ -73,113 +189,17 @@ async function relayAttempts(deps: RelayDeps, input: RelayInput, deadline: Abort
     deliveredChars: partial.deliveredChars ?? 0,
     warnings: [...warnings],
     attempts,
-  });
+  };
+}
 
-  const race = new AttemptRace(
-    deps,
-    input,
-    deadline,
-    abortRequest,
-    attempts,
-    (list) => {
-      for (const warning of list) warnings.add(formatWarning(warning));
-    },
-    reasoningRecall(deps, input),
-  );
-  for (;;) {
-    if (deadline.aborted) break;
-    // The next attempt to commit to: channels in order, first-byte deadlines and hedging (attempt-race.ts).
-    const next = await race.next();
-    if (next.kind === 'exhausted') break;
-    if (next.kind === 'refused') return finish({ status: next.error.status, error: next.error });
-    if (next.kind === 'failed') {
-      const failed = next.outcome;
-      return finish({ status: failed.error.status, error: failed.error, channel: next.channel, upstreamModel: failed.upstreamModel, upstreamProtocol: failed.protocol });
-    }
-    const { channel, lease, outcome } = next;
-
-    // Committed to this channel: from here on the client sees its reply.
-    input.onCommit?.({ channel, keyIndex: lease.keyIndex, apiKey: lease.apiKey, passthrough: outcome.plan.passthrough, protocol: outcome.plan.protocol });
-    const upstreamCodec = getCodec(outcome.plan.protocol);
-    const headers = replyHeaders(input, warnings, outcome.plan.stream);
-    const replyWarnings: Warning[] = [];
-    const sealing = replySealing(deps, input, channel.id, outcome.plan.protocol, outcome.plan.passthrough, replyWarnings);
-    const noteReplyWarnings = () => {
-      for (const warning of replyWarnings) warnings.add(formatWarning(warning));
-    };
-    // Translated replies can lose what the client's protocol has no field for (reply-side warnings).
-    const noteUsageLosses = (usage: Usage | undefined) => {
-      if (!outcome.plan.passthrough) replyWarnings.push(...replyUsageLosses(input.clientProtocol, usage));
-    };
-    // A plain reply is decoded before its headers go out, so its reply-side warnings are in the header too.
-    const transformResponse = (response: ChatResponse): ChatResponse => {
-      const named = nameReplyModel(response, outcome.upstreamModel);
-      const sealed = sealing ? sealReplyReasoning(named, sealing) : named;
-      noteUsageLosses(sealed.usage);
-      noteReplyWarnings();
-      if (warnings.size > 0) headers['x-switchyard-warnings'] = [...warnings].join(', ');
-      return sealed;
-    };
-    if (outcome.first === undefined || outcome.rest === undefined) {
-      const reply = await sendReply({
-        response: outcome.response,
-        passthrough: outcome.plan.passthrough,
-        clientCodec,
-        upstreamCodec,
-        runtime: deps.runtime,
-        writer: input.writer,
-        headers,
-        ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
-        encoderOptions: input.encoderOptions,
-        transformResponse,
-      });
-      noteReplyWarnings();
-      // A reply too large for the gateway is what the request asked for: not the channel's fault, and no other channel would do better.
-      const tooLarge = isReplyTooLarge(reply.error);
-      settleHealth(deps, channel, lease, outcome.startedAt, tooLarge ? undefined : reply.error);
-      if (reply.error && !input.writer.started && !tooLarge) {
-        // The reply was unusable and nothing reached the client yet: another channel may do better.
-        race.failedAfterCommit({ ...outcome, kind: 'failed', error: reply.error, retryable: true, failureClass: 'transient' });
-        continue;
-      }
-      return finish({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: reply.error ? reply.error.status : 200, error: reply.error, usage: reply.usage, deliveredChars: reply.deliveredChars });
-    }
-
-    input.writer.writeHead(200, headers);
-    // Committed to a stream: nothing will retry it, so the request's body (and the upstream's
-    // copy of it) need not live as long as the stream does.
-    outcome.plan.body = '';
-    input.releaseRequest?.();
-    deps.streams.open += 1;
-    try {
-      const streamed = await pipeStream({
-        firstChunk: outcome.first,
-        rest: outcome.rest,
-        passthrough: outcome.plan.passthrough,
-        clientCodec,
-        upstreamCodec,
-        encoderOptions: input.encoderOptions,
-        runtime: deps.runtime,
-        writer: input.writer,
-        keepAliveMs: deps.keepAliveMs,
-        abortUpstream: () => outcome.abort(),
-        secrets: channel.apiKeys,
-        ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
-        transformEvents: streamTransform(outcome.upstreamModel, sealing),
-      });
-      noteUsageLosses(streamed.usage);
-      noteReplyWarnings();
-      // A client that went away, or a stream longer than the gateway carries, is not the channel's fault.
-      settleHealth(deps, channel, lease, outcome.startedAt, input.writer.clientGone || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
-      return finish({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
-    } finally {
-      deps.streams.open -= 1;
-    }
-  }
-
-  const lastFailure = race.lastFailure;
-  if (lastFailure) return finish({ status: lastFailure.error.status, error: lastFailure.error });
-  return finish({ status: 503, error: noChannelError(deps, input) });
+/**
+ * The stream's first chunk, taken out of the outcome: pipeStream drops it once written, but this
+ * frame holds the outcome (and would hold a local) for the stream's life.
+ */
+function takeFirstChunk(outcome: AttemptReady): Uint8Array {
+  const first = outcome.first as Uint8Array;
+  outcome.first = undefined;
+  return first;
 }
 
 /** How this reply's reasoning state reaches the client, when the client speaks another protocol. */

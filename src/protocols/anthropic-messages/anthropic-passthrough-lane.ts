@@ -1,7 +1,7 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
-import type { PassthroughLane } from '../protocol-codec.ts';
+import type { PassthroughLane, PassthroughStream, StreamEncoderOptions } from '../protocol-codec.ts';
 import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
-import { createSsePassthroughStream } from '../shared/create-sse-passthrough-stream.ts';
+import { SsePassthroughStream, type SsePassthroughRules } from '../shared/create-sse-passthrough-stream.ts';
 import { rewriteBodyModel } from '../shared/serialize-client-body.ts';
 import { createAnthropicStreamEncoder } from './create-anthropic-stream-encoder.ts';
 import { createAnthropicUsageTap } from './create-anthropic-usage-tap.ts';
@@ -9,16 +9,17 @@ import { createAnthropicUsageTap } from './create-anthropic-usage-tap.ts';
 /** Generated text, thinking, tool input, and thinking shown opaquely (signatures, redacted blocks). */
 const DELTA_FIELDS = ['"text":"', '"thinking":"', '"partial_json":"', '"signature":"', '"data":"'];
 
-function openStream(context: RuntimeContext) {
-  return createSsePassthroughStream({
-    tap: createAnthropicUsageTap(),
-    mark: (message) => {
-      if (message.event === 'message_stop') return 'end';
-      return message.event === 'error' ? 'error' : undefined;
-    },
-    countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
-    encodeError: (error) => createAnthropicStreamEncoder(context).push({ type: 'error', error }),
-  });
+const rules: SsePassthroughRules = {
+  mark: (message) => {
+    if (message.event === 'message_stop') return 'end';
+    return message.event === 'error' ? 'error' : undefined;
+  },
+  countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
+  encodeError: (error, context) => createAnthropicStreamEncoder(context).push({ type: 'error', error }),
+};
+
+function openStream(context: RuntimeContext, options: StreamEncoderOptions): PassthroughStream {
+  return new SsePassthroughStream(rules, createAnthropicUsageTap(), context, options);
 }
 
 export const anthropicPassthroughLane: PassthroughLane = {

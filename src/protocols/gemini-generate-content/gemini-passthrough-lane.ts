@@ -1,7 +1,7 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { ClientRequestInput, PassthroughLane, PassthroughStream, RequestPeek, StreamEncoderOptions } from '../protocol-codec.ts';
 import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
-import { createSsePassthroughStream } from '../shared/create-sse-passthrough-stream.ts';
+import { SsePassthroughStream, type SsePassthroughRules } from '../shared/create-sse-passthrough-stream.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { lacks } from '../shared/peek-body.ts';
 import { serializeClientBody } from '../shared/serialize-client-body.ts';
@@ -21,21 +21,22 @@ const DELTA_FIELDS = ['"text":"'];
  * Upstream Gemini streams are always SSE (`alt=sse`); a client that asked for the streamed
  * JSON array gets each event's payload as one array element instead.
  */
-function openStream(_context: RuntimeContext, options: StreamEncoderOptions): PassthroughStream {
-  const sse = createSsePassthroughStream({
-    tap: createGeminiUsageTap(),
-    mark: (message) => {
-      if (message.data.startsWith('{"error"')) return 'error';
-      return message.data.includes('"finishReason"') ? 'end' : undefined;
-    },
-    countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
-    encodeError: (error) => `data: ${JSON.stringify(encodeGeminiStreamError(error))}\n\n`,
-  });
+const rules: SsePassthroughRules = {
+  mark: (message) => {
+    if (message.data.startsWith('{"error"')) return 'error';
+    return message.data.includes('"finishReason"') ? 'end' : undefined;
+  },
+  countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
+  encodeError: (error) => `data: ${JSON.stringify(encodeGeminiStreamError(error))}\n\n`,
+};
+
+function openStream(context: RuntimeContext, options: StreamEncoderOptions): PassthroughStream {
+  const sse = new SsePassthroughStream(rules, createGeminiUsageTap(), context, options);
   if (options.format !== 'json-array') return sse;
   let items = 0;
   const separator = () => (items === 0 ? '[' : ',\r\n');
   return {
-    observe: sse.observe,
+    observe: (message) => sse.observe(message),
     forwardsAsIs: () => false,
     frame(message) {
       const item = separator() + message.data;
@@ -44,7 +45,7 @@ function openStream(_context: RuntimeContext, options: StreamEncoderOptions): Pa
     },
     end: () => (items === 0 ? '[]' : ']'),
     error: (error) => `${separator()}${JSON.stringify(encodeGeminiStreamError(error))}]`,
-    usage: sse.usage,
+    usage: () => sse.usage(),
     get deliveredChars() {
       return sse.deliveredChars;
     },

@@ -19,21 +19,28 @@ export function hasUsageObject(data: string): boolean {
 
 /**
  * Meters a passthrough chat stream: only chunks that carry a usage object are parsed (a byte
- * scan skips the rest), and the last one wins because it is the total.
+ * scan skips the rest), and the last one wins because it is the total. A class, not closures:
+ * one lives as long as its stream.
  */
+export class OpenAiChatUsageTap implements UsageTap {
+  #last: Usage | undefined;
+
+  observe(message: SseMessage): void {
+    if (!hasUsageObject(message.data)) return;
+    try {
+      const chunk: unknown = JSON.parse(message.data);
+      const usage = isRecord(chunk) ? convertOpenAiUsage(chunk.usage) : undefined;
+      if (usage) this.#last = usage;
+    } catch {
+      // A broken chunk is the relay's problem to report; metering keeps the last good count.
+    }
+  }
+
+  usage(): Usage | undefined {
+    return this.#last;
+  }
+}
+
 export function createOpenAiChatUsageTap(): UsageTap {
-  let last: Usage | undefined;
-  return {
-    observe(message: SseMessage): void {
-      if (!hasUsageObject(message.data)) return;
-      try {
-        const chunk: unknown = JSON.parse(message.data);
-        const usage = isRecord(chunk) ? convertOpenAiUsage(chunk.usage) : undefined;
-        if (usage) last = usage;
-      } catch {
-        // A broken chunk is the relay's problem to report; metering keeps the last good count.
-      }
-    },
-    usage: () => last,
-  };
+  return new OpenAiChatUsageTap();
 }

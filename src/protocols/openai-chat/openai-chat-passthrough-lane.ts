@@ -1,12 +1,12 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
-import type { PassthroughBodyInput, PassthroughLane, StreamEncoderOptions } from '../protocol-codec.ts';
+import type { PassthroughBodyInput, PassthroughLane, PassthroughStream, StreamEncoderOptions } from '../protocol-codec.ts';
 import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
-import { createSsePassthroughStream } from '../shared/create-sse-passthrough-stream.ts';
+import { SsePassthroughStream, type SsePassthroughRules } from '../shared/create-sse-passthrough-stream.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { appendJsonMember, serializeClientBody } from '../shared/serialize-client-body.ts';
 import { createOpenAiChatStreamEncoder } from './create-openai-chat-stream-encoder.ts';
-import { createOpenAiChatUsageTap } from './create-openai-chat-usage-tap.ts';
+import { OpenAiChatUsageTap } from './create-openai-chat-usage-tap.ts';
 
 /** The fields of a chat chunk that carry generated text or tool arguments. */
 const DELTA_FIELDS = ['"content":"', '"reasoning_content":"', '"arguments":"'];
@@ -33,17 +33,17 @@ function isUsageChunk(message: SseMessage): boolean {
   return message.data.includes('"choices":[]') && message.data.includes('"usage":{');
 }
 
-function openStream(context: RuntimeContext, options: StreamEncoderOptions) {
-  return createSsePassthroughStream({
-    tap: createOpenAiChatUsageTap(),
-    mark: (message) => {
-      if (message.data === '[DONE]') return 'end';
-      return message.data.startsWith('{"error"') ? 'error' : undefined;
-    },
-    countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
-    ...(options.includeUsage === true ? {} : { hides: isUsageChunk }),
-    encodeError: (error) => createOpenAiChatStreamEncoder(context, { ...options, format: 'sse' }).push({ type: 'error', error }),
-  });
+const rules: SsePassthroughRules = {
+  mark: (message) => {
+    if (message.data === '[DONE]') return 'end';
+    return message.data.startsWith('{"error"') ? 'error' : undefined;
+  },
+  countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
+  encodeError: (error, context, options) => createOpenAiChatStreamEncoder(context, { ...options, format: 'sse' }).push({ type: 'error', error }),
+};
+
+function openStream(context: RuntimeContext, options: StreamEncoderOptions): PassthroughStream {
+  return new SsePassthroughStream(rules, new OpenAiChatUsageTap(), context, options, options.includeUsage === true ? undefined : isUsageChunk);
 }
 
 export const openAiChatPassthroughLane: PassthroughLane = {

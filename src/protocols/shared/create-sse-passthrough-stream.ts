@@ -1,44 +1,64 @@
 import type { GatewayError } from '../../core/gateway-error.ts';
+import type { RuntimeContext } from '../../core/runtime-context.ts';
+import type { Usage } from '../../core/usage.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
-import type { PassthroughStream, UsageTap } from '../protocol-codec.ts';
+import type { PassthroughMark, PassthroughStream, StreamEncoderOptions, UsageTap } from '../protocol-codec.ts';
 import { looksWellFormed } from './looks-well-formed.ts';
 
-/** What a protocol tells the shared SSE passthrough stream about its events. */
+/**
+ * What a protocol tells the shared SSE passthrough stream about its events. One constant per
+ * protocol: a stream's own state lives in `SsePassthroughStream`, so an open stream holds no
+ * closures of its own (a thousand open streams held a thousand copies of each).
+ */
 export interface SsePassthroughRules {
-  tap: UsageTap;
   /** How a well-formed event moves the stream on: its last event, an upstream error, or neither. */
   mark(message: SseMessage): 'end' | 'error' | undefined;
   countDeltaChars(data: string): number;
-  /** An event the gateway asked for on the client's behalf, which the client must not see. */
-  hides?: (message: SseMessage) => boolean;
   /** The protocol's in-stream error, SSE-framed. */
-  encodeError(error: GatewayError): string;
+  encodeError(error: GatewayError, context: RuntimeContext, options: StreamEncoderOptions): string;
 }
 
 /**
  * A passthrough stream whose client reads SSE exactly as the upstream writes it: events are
  * forwarded as they are, unless one must be hidden (then the chunk is re-framed without it).
+ * `hides` names an event the gateway asked for on the client's behalf, which the client must not see.
  */
-export function createSsePassthroughStream(rules: SsePassthroughRules): PassthroughStream {
-  let deliveredChars = 0;
-  const hides = rules.hides;
-  return {
-    observe(message) {
-      if (!looksWellFormed(message.data)) return 'malformed';
-      rules.tap.observe(message);
-      deliveredChars += rules.countDeltaChars(message.data);
-      return rules.mark(message);
-    },
-    forwardsAsIs: hides === undefined ? () => true : (message) => !hides(message),
-    frame(message) {
-      if (hides?.(message)) return '';
-      return message.event === undefined ? `data: ${message.data}\n\n` : `event: ${message.event}\ndata: ${message.data}\n\n`;
-    },
-    end: () => '',
-    error: (error) => rules.encodeError(error),
-    usage: () => rules.tap.usage(),
-    get deliveredChars() {
-      return deliveredChars;
-    },
-  };
+export class SsePassthroughStream implements PassthroughStream {
+  deliveredChars = 0;
+
+  constructor(
+    private readonly rules: SsePassthroughRules,
+    private readonly tap: UsageTap,
+    private readonly context: RuntimeContext,
+    private readonly options: StreamEncoderOptions,
+    private readonly hides?: (message: SseMessage) => boolean,
+  ) {}
+
+  observe(message: SseMessage): PassthroughMark {
+    if (!looksWellFormed(message.data)) return 'malformed';
+    this.tap.observe(message);
+    this.deliveredChars += this.rules.countDeltaChars(message.data);
+    return this.rules.mark(message);
+  }
+
+  forwardsAsIs(message: SseMessage): boolean {
+    return this.hides === undefined || !this.hides(message);
+  }
+
+  frame(message: SseMessage): string {
+    if (this.hides?.(message)) return '';
+    return message.event === undefined ? `data: ${message.data}\n\n` : `event: ${message.event}\ndata: ${message.data}\n\n`;
+  }
+
+  end(): string {
+    return '';
+  }
+
+  error(error: GatewayError): string {
+    return this.rules.encodeError(error, this.context, this.options);
+  }
+
+  usage(): Usage | undefined {
+    return this.tap.usage();
+  }
 }
