@@ -1,3 +1,4 @@
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { GatewayError } from '../core/gateway-error.ts';
 import { cleanUpstreamText, redactSecrets } from '../core/redact-secrets.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
@@ -5,7 +6,6 @@ import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
 import type { PassthroughStream, ProtocolCodec, StreamDecoder, StreamEncoder, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import type { SseMessage } from '../sse/sse-message.ts';
-import { SseParser } from '../sse/sse-parser.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './reply-limits.ts';
@@ -118,7 +118,7 @@ class PassthroughLane implements Lane {
   readonly #secrets: readonly string[];
   readonly #decoder = new EventTextDecoder();
   readonly #messages: SseMessage[] = [];
-  readonly #parser = new SseParser();
+  readonly #parser: EventSourceParser;
   readonly #splitter: SseEventSplitter;
   #ended = false;
   #upstreamError: GatewayError | undefined;
@@ -127,6 +127,7 @@ class PassthroughLane implements Lane {
   constructor(input: PipeStreamInput) {
     this.#wire = input.upstreamCodec.passthrough.openStream(input.runtime, input.encoderOptions);
     this.#secrets = input.secrets ?? [];
+    this.#parser = createParser({ onEvent: (event: EventSourceMessage) => this.#messages.push(toMessage(event)) });
     this.#splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
   }
 
@@ -180,8 +181,8 @@ class PassthroughLane implements Lane {
    * event the gateway asked for on the client's behalf) — then the protocol re-frames them.
    */
   #frameEvents(complete: Uint8Array): string | Uint8Array {
+    this.#parser.feed(this.#decoder.decode(complete));
     const messages = this.#messages;
-    this.#parser.feed(this.#decoder.decode(complete), messages);
     const wire = this.#wire;
     let asIs = true;
     for (const [index, message] of messages.entries()) {
@@ -214,8 +215,7 @@ class TranslatedLane implements Lane {
   readonly #textDecoder = new EventTextDecoder();
   readonly #transform: ((event: StreamEvent) => StreamEvent[]) | undefined;
   readonly #secrets: readonly string[];
-  readonly #parser = new SseParser();
-  readonly #messages: SseMessage[] = [];
+  readonly #parser: EventSourceParser;
   // The parser is fed whole events only, so it never holds (and rescans) an unfinished line.
   readonly #splitter: SseEventSplitter;
   #out = '';
@@ -229,6 +229,7 @@ class TranslatedLane implements Lane {
     this.#encoder = input.clientCodec.createStreamEncoder(input.runtime, input.encoderOptions);
     this.#transform = input.transformEvents;
     this.#secrets = input.secrets ?? [];
+    this.#parser = createParser({ onEvent: (event: EventSourceMessage) => this.#encode(this.#decoder.push(toMessage(event))) });
     this.#splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
   }
 
@@ -239,14 +240,14 @@ class TranslatedLane implements Lane {
       this.#encode([{ type: 'error', error: this.#limitError }]);
       return this.#take();
     }
-    if (complete.length > 0) this.#feed(this.#textDecoder.decode(complete));
+    if (complete.length > 0) this.#parser.feed(this.#textDecoder.decode(complete));
     return this.#take();
   }
 
   end(): string {
     if (this.#limitError) return '';
     const rest = this.#splitter.rest();
-    if (rest) this.#feed(`${this.#textDecoder.decodeTail(rest)}\n\n`);
+    if (rest) this.#parser.feed(`${this.#textDecoder.decodeTail(rest)}\n\n`);
     this.#encode(this.#decoder.end());
     return this.#take() + this.#encoder.end();
   }
@@ -262,17 +263,6 @@ class TranslatedLane implements Lane {
 
   outcome(failure: GatewayError | undefined): StreamOutcome {
     return { usage: this.#usage, error: failure ?? this.#limitError ?? this.#streamError, deliveredChars: this.#deliveredChars };
-  }
-
-  /** Decodes and re-encodes the events of this text, in order. */
-  #feed(text: string): void {
-    const messages = this.#messages;
-    this.#parser.feed(text, messages);
-    try {
-      for (const message of messages) this.#encode(this.#decoder.push(message));
-    } finally {
-      messages.length = 0;
-    }
   }
 
   #take(): string {
@@ -328,6 +318,10 @@ function redactError(error: GatewayError, secrets: readonly string[]): GatewayEr
     ...(upstreamType === undefined ? {} : { upstreamType }),
     ...(error.upstreamCodes === undefined ? {} : { upstreamCodes: error.upstreamCodes.map((code) => redactSecrets(code, secrets)) }),
   });
+}
+
+function toMessage(event: EventSourceMessage): SseMessage {
+  return event.event === undefined ? { data: event.data } : { event: event.event, data: event.data };
 }
 
 function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
