@@ -276,33 +276,28 @@ export class ChannelHealth {
       const was = before.get(circuit);
       const wasClosed = was === undefined || was.startsWith('closed:');
       const changed = circuit.state === 'closed' ? !wasClosed : was !== `open:${circuit.retryAt}`;
-      if (!changed) return;
-      this.onTransition?.({
-        channelId: channel.id,
-        keyIndex,
-        ...(model === null ? {} : { model }),
-        state: circuit.state,
-        retryAt: circuit.retryAt,
-        openedAt: circuit.openedAt ?? null,
-        reason: circuit.reason ?? null,
-      });
+      if (changed) this.#report(channel, circuit, circuit.state, keyIndex, model);
     });
     return result;
+  }
+
+  /** `state` is the circuit's, narrowed by the caller: a half-open circuit is a local probe, never reported. */
+  #report(channel: Channel, circuit: CircuitBreaker, state: 'closed' | 'open', keyIndex: number | null, model: string | null): void {
+    this.onTransition?.({
+      channelId: channel.id,
+      keyIndex,
+      ...(model === null ? {} : { model }),
+      state,
+      retryAt: circuit.retryAt,
+      openedAt: circuit.openedAt ?? null,
+      reason: circuit.reason ?? null,
+    });
   }
 
   /** After a change from all closed: each circuit now neither closed nor half-open (a local probe) opened. */
   #reportOpened(channel: Channel, record: ChannelRecord): void {
     const report = (circuit: CircuitBreaker, keyIndex: number | null, model: string | null) => {
-      if (circuit.state !== 'open') return;
-      this.onTransition?.({
-        channelId: channel.id,
-        keyIndex,
-        ...(model === null ? {} : { model }),
-        state: circuit.state,
-        retryAt: circuit.retryAt,
-        openedAt: circuit.openedAt ?? null,
-        reason: circuit.reason ?? null,
-      });
+      if (circuit.state === 'open') this.#report(channel, circuit, circuit.state, keyIndex, model);
     };
     report(record.circuit, null, null);
     record.keyCircuits.forEach((circuit, index) => report(circuit, index, null));
