@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
@@ -6,7 +5,7 @@ import type { ChatResponse } from '../core/chat-response.ts';
 import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
-import { DEFAULT_REPLY_LIMITS, readReplyText, replyTooLarge, type ReplyLimits } from './reply-limits.ts';
+import { DEFAULT_REPLY_LIMITS, readReplyText, type ReplyLimits } from './reply-limits.ts';
 
 export interface SendReplyInput {
   response: UpstreamResponse;
@@ -38,9 +37,7 @@ export interface ReplyOutcome {
 export async function sendReply(input: SendReplyInput): Promise<ReplyOutcome> {
   let text: string;
   try {
-    const limit = (input.limits ?? DEFAULT_REPLY_LIMITS).maxEventBytes;
-    const body = input.response.body;
-    text = body instanceof Readable ? await readBodyText(body, limit) : await readReplyText(body, limit);
+    text = await readReplyText(input.response.body, (input.limits ?? DEFAULT_REPLY_LIMITS).maxEventBytes);
   } catch (error) {
     return { usage: undefined, error: toGatewayError(error), deliveredChars: 0 };
   }
@@ -89,51 +86,6 @@ function writeWhole(input: SendReplyInput, text: string): void {
   input.headers['content-length'] = String(Buffer.byteLength(text));
   input.writer.writeHead(200, input.headers);
   input.writer.end(text);
-}
-
-/**
- * `readReplyText` for a Node stream (undici's body), read in flowing mode with plain listeners:
- * the same result, errors and early destroy as its `for await`, without the async iterator's
- * machinery per reply (an iterator, an end-of-stream watcher, a promise and a tick per read),
- * which was a visible share of a passthrough request's CPU and allocation. A reply past the
- * bound destroys the body (the connection is dropped, not drained), as leaving the loop did.
- */
-function readBodyText(body: Readable, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (error: unknown, text?: string) => {
-      if (done) return;
-      done = true;
-      // The error listener stays: a body destroyed below (too large) or later still emits its
-      // error (undici's RequestAbortedError), which must not reach the process as uncaught.
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('close', onClose);
-      if (error === undefined) resolve(text as string);
-      else reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > limit) {
-        finish(replyTooLarge(limit, 'MAX_UPSTREAM_EVENT_BYTES'));
-        body.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => finish(undefined, chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
-    const onError = (error: unknown) => finish(error);
-    // Closed before its end without an error: what `for await` reports as a premature close.
-    const onClose = () => finish(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    if (body.errored) return finish(body.errored);
-    if (body.destroyed || body.readableEnded) return finish(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onError);
-    body.on('close', onClose);
-  });
 }
 
 /** Characters a reply generated: text, reasoning, tool names and arguments. */
