@@ -1,7 +1,7 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { PassthroughLane, PassthroughStream, StreamEncoderOptions } from '../protocol-codec.ts';
 import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
-import { SsePassthroughStream, type SsePassthroughRules } from '../shared/create-sse-passthrough-stream.ts';
+import { SsePassthroughStream, type SsePassthroughRules } from '../shared/sse-passthrough-stream.ts';
 import { rewriteBodyModel } from '../shared/serialize-client-body.ts';
 import { createAnthropicStreamEncoder } from './create-anthropic-stream-encoder.ts';
 import { createAnthropicUsageTap } from './create-anthropic-usage-tap.ts';

@@ -1,7 +1,7 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { ClientRequestInput, PassthroughLane, PassthroughStream, RequestPeek, StreamEncoderOptions } from '../protocol-codec.ts';
 import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
-import { SsePassthroughStream, type SsePassthroughRules } from '../shared/create-sse-passthrough-stream.ts';
+import { SsePassthroughStream, type SsePassthroughRules } from '../shared/sse-passthrough-stream.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { lacks } from '../shared/peek-body.ts';
 import { serializeClientBody } from '../shared/serialize-client-body.ts';

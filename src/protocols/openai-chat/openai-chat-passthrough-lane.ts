@@ -2,7 +2,7 @@ import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
 import type { PassthroughBodyInput, PassthroughLane, PassthroughStream, StreamEncoderOptions } from '../protocol-codec.ts';
 import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
-import { SsePassthroughStream, type SsePassthroughRules } from '../shared/create-sse-passthrough-stream.ts';
+import { SsePassthroughStream, type SsePassthroughRules } from '../shared/sse-passthrough-stream.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { appendJsonMember, serializeClientBody } from '../shared/serialize-client-body.ts';
 import { createOpenAiChatStreamEncoder } from './create-openai-chat-stream-encoder.ts';
