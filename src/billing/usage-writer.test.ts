@@ -19,6 +19,15 @@ class CountingWriter extends UsageWriter {
   }
 }
 
+/** A writer over a fake repository that writes `rowsPerWrite` rows per transaction, flushed only when asked. */
+function slicedWriter<W extends UsageWriter>(
+  Writer: new (...args: ConstructorParameters<typeof UsageWriter>) => W,
+  insertMany: (rows: UsageLogEntry[]) => Promise<void>,
+  rowsPerWrite: number,
+): W {
+  return new Writer({ insertMany } as never, pino({ level: 'silent' }), { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite });
+}
+
 test('every row is written once, in order, across full batches, and observed exactly once', async () => {
   const written: UsageLogEntry[] = [];
   const writer = new CountingWriter({ async insertMany(rows: UsageLogEntry[]) { written.push(...rows); } } as never, pino({ level: 'silent' }), {
@@ -79,15 +88,9 @@ test('beyond maxQueued the oldest rows are dropped and counted', async () => {
 test('a flush writes rowsPerWrite rows per transaction, in order, and serves the event loop between them', async () => {
   const calls: string[][] = [];
   const served: number[] = [];
-  const writer = new UsageWriter(
-    {
-      async insertMany(rows: UsageLogEntry[]) {
-        calls.push(rows.map((row) => row.requestId));
-      },
-    } as never,
-    pino({ level: 'silent' }),
-    { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite: 3 },
-  );
+  const writer = slicedWriter(UsageWriter, async (rows) => {
+    calls.push(rows.map((row) => row.requestId));
+  }, 3);
   for (let id = 0; id < 7; id++) writer.record(entry(id));
   // Queued before the flush starts: runs only if the flush yields between its transactions.
   setImmediate(() => served.push(calls.length));
@@ -101,16 +104,10 @@ test('a flush writes rowsPerWrite rows per transaction, in order, and serves the
 test('when the database goes away mid-flush, the slice and every one after it are kept, in order, and written once it is back', async () => {
   let failFrom = 2;
   const written: string[] = [];
-  const writer = new UsageWriter(
-    {
-      async insertMany(rows: UsageLogEntry[]) {
-        if (failFrom-- <= 1) throw Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' });
-        written.push(...rows.map((row) => row.requestId));
-      },
-    } as never,
-    pino({ level: 'silent' }),
-    { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite: 2 },
-  );
+  const writer = slicedWriter(UsageWriter, async (rows) => {
+    if (failFrom-- <= 1) throw Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' });
+    written.push(...rows.map((row) => row.requestId));
+  }, 2);
   for (let id = 0; id < 7; id++) writer.record(entry(id));
   await writer.flush();
   // The first slice went in; the second failed, and the rest were not tried.
@@ -125,16 +122,10 @@ test('when the database goes away mid-flush, the slice and every one after it ar
 
 test('a slice whose rows all fail alone does not hold back the slices after it', async () => {
   const written: string[] = [];
-  const writer = new UsageWriter(
-    {
-      async insertMany(rows: UsageLogEntry[]) {
-        if (rows.some((row) => row.requestId === 'req_0' || row.requestId === 'req_1')) throw new Error('CHECK constraint failed');
-        written.push(...rows.map((row) => row.requestId));
-      },
-    } as never,
-    pino({ level: 'silent' }),
-    { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite: 2 },
-  );
+  const writer = slicedWriter(UsageWriter, async (rows) => {
+    if (rows.some((row) => row.requestId === 'req_0' || row.requestId === 'req_1')) throw new Error('CHECK constraint failed');
+    written.push(...rows.map((row) => row.requestId));
+  }, 2);
   for (let id = 0; id < 5; id++) writer.record(entry(id));
   await writer.flush();
   assert.deepEqual(written, ['req_2', 'req_3', 'req_4']);
@@ -144,18 +135,12 @@ test('a slice whose rows all fail alone does not hold back the slices after it',
 test('a sliced flush observes rows slice by slice; a scrape in between observes the rest, each row once, in order', async () => {
   const seenAtWrite: number[] = [];
   let writer: CountingWriter | undefined;
-  writer = new CountingWriter(
-    {
-      async insertMany() {
-        const self = writer as CountingWriter;
-        seenAtWrite.push(self.seen.length);
-        // A scrape while the second slice is written.
-        if (seenAtWrite.length === 2) self.observeQueued();
-      },
-    } as never,
-    pino({ level: 'silent' }),
-    { flushIntervalMs: 60_000, batchSize: 100, maxQueued: 1_000, rowsPerWrite: 2 },
-  );
+  writer = slicedWriter(CountingWriter, async () => {
+    const self = writer as CountingWriter;
+    seenAtWrite.push(self.seen.length);
+    // A scrape while the second slice is written.
+    if (seenAtWrite.length === 2) self.observeQueued();
+  }, 2);
   for (let id = 0; id < 6; id++) writer.record(entry(id));
   await writer.flush();
   assert.deepEqual(seenAtWrite, [2, 4, 6]);

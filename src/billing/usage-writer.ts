@@ -151,11 +151,6 @@ export class UsageWriter {
    */
   async #writeInSlices(rows: UsageLogEntry[]): Promise<void> {
     const size = Math.max(1, this.options.rowsPerWrite ?? DEFAULT_ROWS_PER_WRITE);
-    if (rows.length <= size) {
-      this.#observeTaken(Number.POSITIVE_INFINITY);
-      await this.#write(rows);
-      return;
-    }
     for (let start = 0; start < rows.length; start += size) {
       if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       this.#observeTaken(size);
