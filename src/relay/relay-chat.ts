@@ -68,9 +68,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
       deadline,
       abortRequest,
       attempts,
-      (list) => {
-        for (const warning of list) warnings.add(formatWarning(warning));
-      },
+      (list) => addWarnings(list, warnings),
       reasoningRecall(deps, input),
     );
     for (;;) {
@@ -99,7 +97,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
           const named = nameReplyModel(response, outcome.upstreamModel);
           const sealed = sealing ? sealReplyReasoning(named, sealing) : named;
           noteUsageLosses(replyWarnings, input, outcome.plan.passthrough, sealed.usage);
-          noteReplyWarnings(replyWarnings, warnings);
+          addWarnings(replyWarnings, warnings);
           if (warnings.size > 0) headers['x-switchyard-warnings'] = [...warnings].join(', ');
           return sealed;
         };
@@ -115,7 +113,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
           encoderOptions: input.encoderOptions,
           transformResponse,
         });
-        noteReplyWarnings(replyWarnings, warnings);
+        addWarnings(replyWarnings, warnings);
         // A reply too large for the gateway is what the request asked for: not the channel's fault, and no other channel would do better.
         const tooLarge = isReplyTooLarge(reply.error);
         settleHealth(deps, channel, lease, outcome.startedAt, tooLarge ? undefined : reply.error);
@@ -151,7 +149,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
           transformEvents: streamTransform(outcome.upstreamModel, sealing),
         });
         noteUsageLosses(replyWarnings, input, outcome.plan.passthrough, streamed.usage);
-        noteReplyWarnings(replyWarnings, warnings);
+        addWarnings(replyWarnings, warnings);
         // A client that went away, or a stream longer than the gateway carries, is not the channel's fault.
         settleHealth(deps, channel, lease, outcome.startedAt, input.writer.clientGone || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
         return finish({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars });
@@ -168,8 +166,9 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
   }
 }
 
-function noteReplyWarnings(replyWarnings: readonly Warning[], warnings: Set<string>): void {
-  for (const warning of replyWarnings) warnings.add(formatWarning(warning));
+/** Adds warnings (an attempt's, or the reply's) to the request's set, in their header form. */
+function addWarnings(list: readonly Warning[], warnings: Set<string>): void {
+  for (const warning of list) warnings.add(formatWarning(warning));
 }
 
 /** Translated replies can lose what the client's protocol has no field for (reply-side warnings). */

@@ -264,11 +264,11 @@ export class ChannelHealth {
       if (!allClosed(record)) this.#reportOpened(channel, record);
       return result;
     }
-    const list = (): Array<[CircuitBreaker, number | null, string | null]> => [
-      [record.circuit, null, null],
-      ...record.keyCircuits.map((circuit, index): [CircuitBreaker, number, null] => [circuit, index, null]),
-      ...[...record.modelCircuits].map(([model, circuit]): [CircuitBreaker, null, string] => [circuit, null, model]),
-    ];
+    const list = (): Array<[CircuitBreaker, number | null, string | null]> => {
+      const circuits: Array<[CircuitBreaker, number | null, string | null]> = [];
+      forEachCircuit(record, (circuit, keyIndex, model) => circuits.push([circuit, keyIndex, model]));
+      return circuits;
+    };
     const before = new Map(list().map(([circuit]) => [circuit, `${circuit.state}:${circuit.retryAt}`]));
     const result = change();
     list().forEach(([circuit, keyIndex, model]) => {
@@ -296,12 +296,9 @@ export class ChannelHealth {
 
   /** After a change from all closed: each circuit now neither closed nor half-open (a local probe) opened. */
   #reportOpened(channel: Channel, record: ChannelRecord): void {
-    const report = (circuit: CircuitBreaker, keyIndex: number | null, model: string | null) => {
+    forEachCircuit(record, (circuit, keyIndex, model) => {
       if (circuit.state === 'open') this.#report(channel, circuit, circuit.state, keyIndex, model);
-    };
-    report(record.circuit, null, null);
-    record.keyCircuits.forEach((circuit, index) => report(circuit, index, null));
-    for (const [model, circuit] of record.modelCircuits) report(circuit, null, model);
+    });
   }
 
   describe(channel: Channel): ChannelHealthView {
@@ -354,6 +351,14 @@ function percentile(sorted: number[], fraction: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? null;
 }
 
+/** The channel's circuit, then each key's (with its index), then each model's (with its name). */
+function forEachCircuit(record: ChannelRecord, visit: (circuit: CircuitBreaker, keyIndex: number | null, model: string | null) => void): void {
+  visit(record.circuit, null, null);
+  record.keyCircuits.forEach((circuit, index) => visit(circuit, index, null));
+  for (const [model, circuit] of record.modelCircuits) visit(circuit, null, model);
+}
+
+// Loops of its own rather than forEachCircuit: it runs twice per request and stops at the first open circuit.
 function allClosed(record: ChannelRecord): boolean {
   if (record.circuit.state !== 'closed') return false;
   for (const circuit of record.keyCircuits) if (circuit.state !== 'closed') return false;
