@@ -192,6 +192,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (!before) throw notFound('key', param(request, 'id'));
         const key = await withConflicts(() => store.keys.update(before.id, patch));
         if (!key) throw notFound('key', param(request, 'id'));
+        if (before.balanceMicros === null && key.balanceMicros !== null) await deps.access.balances.resetAccount(key.id);
         await changed();
         await audit(request, { action: 'key.update', targetKind: 'key', targetId: key.id, targetName: key.name, before: keyView(before), after: keyView(key) });
         return keyView(key);

@@ -10,7 +10,7 @@ import { claimBatchOnce } from '../claim-batch-once.ts';
 /**
  * Users and wallets. `updated_at` is bumped on every change and never repeats (a change in the
  * same millisecond as the last one takes the next millisecond), because the wallet's kv account
- * is named after it: a new value means "re-read the balance from here".
+ * applies a change of funding (balance + spent) only from a newer version than it has seen.
  */
 export function createUserRepository({ db, now, generateId }: StoreContext): UserRepository {
   const conflicts = (name: string | undefined, email: string | null | undefined) => ({
@@ -106,8 +106,8 @@ export function createUserRepository({ db, now, generateId }: StoreContext): Use
     },
 
     /**
-     * Does not bump `updated_at`: these charges are already counted in the wallet's kv account,
-     * which a new version would re-seed from the database.
+     * Does not bump `updated_at`, and keeps balance + spent (the wallet's funding) unchanged:
+     * these charges are already counted in the wallet's kv account.
      */
     async applyCharges(charges, batchId) {
       const totals = new Map<string, number>();
@@ -130,7 +130,7 @@ export function createUserRepository({ db, now, generateId }: StoreContext): Use
   };
 }
 
-/** A signed top-up in one statement; also bumps the version so every instance re-seeds the wallet. */
+/** A signed top-up in one statement; also bumps the version, so the wallet's kv account applies it as a delta. */
 export async function addUserBalance(
   db: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>,
   id: string,
