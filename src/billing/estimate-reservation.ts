@@ -41,8 +41,17 @@ export function estimateReservationMicros(
   uncappedOutputTokens: number = DEFAULT_RESERVED_OUTPUT_TOKENS,
 ): number {
   if (price === undefined) return 0;
-  const candidates = Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(estimate.candidateCount ?? 1) || 1));
-  const outputTokens = (estimate.maxOutputTokens ?? uncappedOutputTokens) * candidates;
+  const outputTokens = allowedOutputTokens(estimate, uncappedOutputTokens) as number;
   const inputTokens = Math.max(estimate.inputTokens, estimate.inputTokensBound ?? 0);
   return computeCostMicros({ inputTokens, outputTokens }, price, multiplier);
+}
+
+/**
+ * The output a request allows: its cap (or, given, the uncapped allowance) times the
+ * alternatives it asked for, each a full output; undefined for an uncapped request without one.
+ */
+export function allowedOutputTokens(estimate: Pick<RequestEstimate, 'maxOutputTokens' | 'candidateCount'>, uncapped?: number): number | undefined {
+  const cap = estimate.maxOutputTokens ?? uncapped;
+  if (cap === undefined) return undefined;
+  return cap * Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(estimate.candidateCount ?? 1) || 1));
 }

@@ -177,10 +177,11 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     // An upstream that answered spent the input, whatever it reported: what it left out is estimated.
     const answered = result.channel !== undefined && result.status === 200;
     const billed = billDeliveredUsage(result.usage, { answered, deliveredChars: result.deliveredChars, cut: answered && result.error !== undefined }, () => settled.estimate());
-    const costMicros = await admission.finish(billed.usage);
+    const bounded = admission.boundUsage(billed.usage);
+    const costMicros = await admission.finish(bounded.usage);
     record(
-      { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },
-      [...admission.warnings, ...billed.warnings, ...(stateful?.warnings ?? [])],
+      { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: bounded.usage, costMicros },
+      [...admission.warnings, ...billed.warnings, ...bounded.warnings, ...(stateful?.warnings ?? [])],
     );
   } catch (thrown) {
     const error = thrown instanceof GatewayError ? thrown : internalError(deps.logger, requestId, thrown);
