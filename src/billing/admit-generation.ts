@@ -49,6 +49,11 @@ export async function admitGeneration(
   caller: Caller,
   model: string,
   decodeRequest: () => { request: ChatRequest },
+  /**
+   * Input the upstream bills beyond the body: the context it keeps of a Responses chain it
+   * holds (`previous_response_id` on a pinned chain). Reserved for, and billed for a cut stream.
+   */
+  heldContextTokens = 0,
 ): Promise<Admission> {
   const { key, group } = caller;
   const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
@@ -57,7 +62,7 @@ export async function admitGeneration(
     if (estimated !== null) return estimated;
     try {
       const { request } = decodeRequest();
-      estimated = estimateRequest(request);
+      estimated = estimateRequest(request, heldContextTokens);
     } catch {
       // The relay reports an undecodable body in the client's terms; here it only means "no estimate".
       estimated = undefined;

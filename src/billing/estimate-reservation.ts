@@ -19,11 +19,14 @@ export interface RequestEstimate {
   candidateCount?: number | undefined;
 }
 
-/** The estimate a reservation is made from: the input bound, the output cap and the number of alternatives. */
-export function estimateRequest(request: ChatRequest): RequestEstimate {
+/**
+ * The estimate a reservation is made from: the input bound, the output cap and the number of
+ * alternatives. `heldContextTokens`: input the upstream adds from a context it keeps.
+ */
+export function estimateRequest(request: ChatRequest, heldContextTokens = 0): RequestEstimate {
   return {
-    inputTokens: estimateInputTokens(request),
-    inputTokensBound: boundInputTokens(request),
+    inputTokens: estimateInputTokens(request) + heldContextTokens,
+    inputTokensBound: boundInputTokens(request) + heldContextTokens,
     maxOutputTokens: request.maxOutputTokens,
     candidateCount: request.candidateCount,
   };

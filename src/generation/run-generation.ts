@@ -100,7 +100,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
         shared = new DecodeOnce(codec, { ...clientRequestInput(request, peek.stream), body }, deps.runtime);
       }
     }
-    admission = await admitGeneration(deps, caller, model, shared.decode);
+    admission = await admitGeneration(deps, caller, model, shared.decode, stateful?.heldContextTokens);
     timing?.mark('admit');
     let ordered = orderAttempts(channels, deps.runtime.random);
     // A conversation the upstream keeps under one key is pinned already; affinity only orders the others.
