@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+import type { Harness } from '../helpers/gateway-harness.ts';
+import { startThreeChannelHarness, type ThreeChannelHarness } from './three-channel-harness.ts';
 
 /**
  * Issue 23, item 17: an output cap below 1 or not a whole number (max_tokens -1, 0, 0.5, "100"),
@@ -11,24 +12,12 @@ import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 describe('output caps and numbers of alternatives below 1 or not whole numbers', () => {
   let harness: Harness;
   let key: string;
+  let post: ThreeChannelHarness['post'];
 
   before(async () => {
-    harness = await startHarness();
-    await harness.addChannel({ provider: 'openai', models: ['m-openai'] });
-    await harness.addChannel({ provider: 'anthropic', models: ['m-anthropic'] });
-    await harness.addChannel({ provider: 'gemini', models: ['m-gemini'] });
-    ({ key } = await harness.addKey());
+    ({ harness, key, post } = await startThreeChannelHarness());
   });
   after(() => harness.close());
-
-  const post = async (path: string, headers: Record<string, string>, body: unknown) => {
-    const response = await fetch(`${harness.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
 
   const openAiError = (field: string) => (body: any) => {
     assert.equal(body.error.type, 'invalid_request_error');

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+import type { Harness } from '../helpers/gateway-harness.ts';
+import { startThreeChannelHarness, type ThreeChannelHarness } from './three-channel-harness.ts';
 
 /**
  * A body without the field that carries the conversation is refused with a 400 in the caller's
@@ -10,24 +11,12 @@ import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 describe('a body without its conversation field', () => {
   let harness: Harness;
   let key: string;
+  let post: ThreeChannelHarness['post'];
 
   before(async () => {
-    harness = await startHarness();
-    await harness.addChannel({ provider: 'openai', models: ['m-openai'] });
-    await harness.addChannel({ provider: 'anthropic', models: ['m-anthropic'] });
-    await harness.addChannel({ provider: 'gemini', models: ['m-gemini'] });
-    ({ key } = await harness.addKey());
+    ({ harness, key, post } = await startThreeChannelHarness());
   });
   after(() => harness.close());
-
-  const post = async (path: string, headers: Record<string, string>, body: unknown) => {
-    const response = await fetch(`${harness.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
 
   const cases = [
     {
