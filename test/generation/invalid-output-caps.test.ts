@@ -1,7 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Harness } from '../helpers/gateway-harness.ts';
-import { startThreeChannelHarness, type ThreeChannelHarness } from './three-channel-harness.ts';
+import { useThreeChannelHarness, type ThreeChannelHarness } from './three-channel-harness.ts';
 
 /**
  * Issue 23, item 17: an output cap below 1 or not a whole number (max_tokens -1, 0, 0.5, "100"),
@@ -10,14 +9,8 @@ import { startThreeChannelHarness, type ThreeChannelHarness } from './three-chan
  * passthrough lane (same protocol upstream) and on a translated one (another provider's channel).
  */
 describe('output caps and numbers of alternatives below 1 or not whole numbers', () => {
-  let harness: Harness;
-  let key: string;
-  let post: ThreeChannelHarness['post'];
-
-  before(async () => {
-    ({ harness, key, post } = await startThreeChannelHarness());
-  });
-  after(() => harness.close());
+  const gateway = useThreeChannelHarness();
+  const post: ThreeChannelHarness['post'] = (...args) => gateway.post(...args);
 
   const openAiError = (field: string) => (body: any) => {
     assert.equal(body.error.type, 'invalid_request_error');
@@ -37,12 +30,12 @@ describe('output caps and numbers of alternatives below 1 or not whole numbers',
 
   const BAD = [-1, 0, 0.5, '100'];
   const chat = (model: string, extra: Record<string, unknown>) =>
-    post('/v1/chat/completions', { authorization: `Bearer ${key}` }, { model, messages: [{ role: 'user', content: 'hi' }], ...extra });
-  const responses = (model: string, extra: Record<string, unknown>) => post('/v1/responses', { authorization: `Bearer ${key}` }, { model, input: 'hi', ...extra });
+    post('/v1/chat/completions', { authorization: `Bearer ${gateway.key}` }, { model, messages: [{ role: 'user', content: 'hi' }], ...extra });
+  const responses = (model: string, extra: Record<string, unknown>) => post('/v1/responses', { authorization: `Bearer ${gateway.key}` }, { model, input: 'hi', ...extra });
   const messages = (model: string, extra: Record<string, unknown>) =>
-    post('/v1/messages', { 'x-api-key': key, 'anthropic-version': '2023-06-01' }, { model, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }], ...extra });
+    post('/v1/messages', { 'x-api-key': gateway.key, 'anthropic-version': '2023-06-01' }, { model, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }], ...extra });
   const gemini = (model: string, config: Record<string, unknown>, spelling = 'generationConfig') =>
-    post(`/v1beta/models/${model}:generateContent`, { 'x-goog-api-key': key }, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], [spelling]: config });
+    post(`/v1beta/models/${model}:generateContent`, { 'x-goog-api-key': gateway.key }, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], [spelling]: config });
 
   const cases: Array<{ name: string; field: string; send: (value: unknown, model: string) => ReturnType<typeof post>; check: (body: any) => string; models: string[] }> = [
     { name: 'OpenAI chat max_tokens', field: 'max_tokens', send: (value, model) => chat(model, { max_tokens: value }), check: openAiError('max_tokens'), models: ['m-openai', 'm-anthropic'] },
@@ -60,25 +53,25 @@ describe('output caps and numbers of alternatives below 1 or not whole numbers',
       const lane = model === entry.models[0] ? 'passthrough' : 'translated';
       test(`${entry.name} of -1, 0, 0.5 or "100" (${lane} lane): 400 in the caller's shape naming the field; no upstream call`, async () => {
         for (const value of BAD) {
-          harness.simulator.reset();
+          gateway.harness.simulator.reset();
           const reply = await entry.send(value, model);
           assert.equal(reply.status, 400, `${JSON.stringify(value)}: ${JSON.stringify(reply.body)}`);
           const message = entry.check(reply.body);
           assert.ok(message.includes(`"${entry.field}"`), message);
           assert.match(message, /whole number of at least 1/);
-          assert.equal(harness.simulator.requests.length, 0, `${JSON.stringify(value)} reached the provider`);
+          assert.equal(gateway.harness.simulator.requests.length, 0, `${JSON.stringify(value)} reached the provider`);
         }
       });
     }
   }
 
   test('valid caps and null still go through on every protocol', async () => {
-    harness.simulator.reset();
+    gateway.harness.simulator.reset();
     assert.equal((await chat('m-openai', { max_tokens: 1, n: 1 })).status, 200);
     assert.equal((await chat('m-openai', { max_tokens: null })).status, 200);
     assert.equal((await responses('m-openai', { max_output_tokens: 16 })).status, 200);
     assert.equal((await messages('m-anthropic', { max_tokens: 5 })).status, 200);
     assert.equal((await gemini('m-gemini', { maxOutputTokens: 5, candidateCount: 1 })).status, 200);
-    assert.equal(harness.simulator.requests.length, 5);
+    assert.equal(gateway.harness.simulator.requests.length, 5);
   });
 });

@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
 export interface ThreeChannelHarness {
@@ -30,4 +31,17 @@ export async function startThreeChannelHarness(): Promise<ThreeChannelHarness> {
       return { status: response.status, body: (await response.json()) as any };
     },
   };
+}
+
+/**
+ * The harness for the enclosing `describe`: started in its `before`, closed in its `after`.
+ * Read its fields inside tests only (they are filled in when the suite starts).
+ */
+export function useThreeChannelHarness(): ThreeChannelHarness {
+  const live = {} as ThreeChannelHarness;
+  before(async () => {
+    Object.assign(live, await startThreeChannelHarness());
+  });
+  after(() => live.harness.close());
+  return live;
 }
