@@ -67,6 +67,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
    */
   let pendingSettles = new Map<string, { key: string; holdId: string; finalDelta: number }>();
   let delivering: Promise<void> | undefined;
+  /** While the fallback's changes are applied to Redis: calls wait for it. */
+  let replaying: Promise<void> | undefined;
   let generation: string | undefined;
   let recovering: Promise<void> = Promise.resolve();
   const stallLimitMs = options.stallBeforeFallbackMs ?? 5_000;
@@ -113,16 +115,31 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     const kept = generation !== undefined && generation === current;
     generation = current;
     let replayed = 0;
+    const resume = () => {
+      down = false;
+      stalledSince = undefined;
+      if (probe !== undefined) {
+        clearInterval(probe);
+        probe = undefined;
+      }
+      fallback = createMemoryKv({ now: options.now });
+    };
     if (kept) {
-      // Still down while replaying, so a settle arriving meanwhile is queued behind the hold it
-      // settles instead of reaching Redis before it. Rounds repeat while calls keep queueing.
+      // Calls wait while the fallback's changes are applied (milliseconds), then go to Redis:
+      // none reaches it ahead of what it depends on (a settle before the hold it settles), and
+      // none adds to what is being replayed.
+      const applying = (async () => {
+        replayed = await replay();
+        resume();
+      })();
+      replaying = applying.catch(() => undefined);
       try {
-        for (let round = 0; round < 10 && (pendingSettles.size > 0 || localHolds.size > 0 || deltas.size > 0); round += 1) {
-          replayed += await replay();
-        }
+        await applying;
       } catch (error) {
         logger.warn({ err: error }, 'Redis answered and failed again while the changes made meanwhile were applied to it; retrying');
         return;
+      } finally {
+        replaying = undefined;
       }
     } else {
       // Redis lost its data: balances are re-seeded from the database, which holds every settled
@@ -130,14 +147,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       deltas = new Map();
       localHolds = new Map();
       pendingSettles = new Map();
+      resume();
     }
-    down = false;
-    stalledSince = undefined;
-    if (probe !== undefined) {
-      clearInterval(probe);
-      probe = undefined;
-    }
-    fallback = createMemoryKv({ now: options.now });
     logger.info(
       { replayedKeys: replayed, redisKeptData: kept },
       kept
@@ -146,7 +157,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     );
   };
 
-  /** One round of applying what the fallback did to Redis; each change is forgotten once applied. */
+  /** Applies what the fallback did to Redis; each change is forgotten once applied (a failure keeps the rest). */
   const replay = async (): Promise<number> => {
     let applied = 0;
     for (const [id, settle] of [...pendingSettles]) {
@@ -203,6 +214,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const tracked = (key: string) => options.replayPrefixes.some((prefix) => key.startsWith(prefix));
 
   async function run<T>(onPrimary: () => Promise<T>, onFallback: (kv: Kv) => Promise<T>): Promise<T> {
+    if (replaying !== undefined) await replaying;
     if (!down) {
       try {
         const result = await onPrimary();
@@ -273,6 +285,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       return result;
     },
     async settle(key, holdId, finalDelta) {
+      if (replaying !== undefined) await replaying;
       const id = `${key}\0${holdId}`;
       const local = localHolds.get(id);
       if (down && local !== undefined) {
