@@ -123,16 +123,17 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         requireJson(request);
         const input = parseAdminInput(signInSchema, request.body);
         const address = clientIpOf(deps, request);
-        const wait = await throttle.retryAfter(input.login, address);
-        if (wait > 0) {
-          throw new GatewayError('rate_limited', `Too many failed sign-ins for this account or from this address; try again in ${wait} seconds.`, { retryAfterSeconds: wait });
-        }
+        // Both budgets are taken before the password is checked (see SignInThrottle).
+        const byAddress = await throttle.admitAddress(address);
+        if (!byAddress.admitted) throw signInThrottled(byAddress.retryAfterSeconds);
         const user = await findByLogin(input.login);
+        const admission = await throttle.admitAccount(byAddress.attempt, user?.id, input.login);
+        if (!admission.admitted) throw signInThrottled(admission.retryAfterSeconds);
         const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
         if (!user || !user.passwordHash || !passwordOk || !user.enabled) {
-          await throttle.recordFailure(input.login, address);
           throw new GatewayError('sign_in_failed', 'That email or name and password do not match an enabled account.');
         }
+        await admission.attempt.release();
         const token = newSessionSecret();
         const csrfToken = newSessionSecret();
         const createdAt = now();
@@ -380,6 +381,12 @@ function capsToLimits(current: ApiKey['limits'], caps: z.infer<typeof capsSchema
   set('weeklySpendMicros', caps.weeklySpend);
   set('monthlySpendMicros', caps.monthlySpend);
   return next;
+}
+
+function signInThrottled(seconds: number): GatewayError {
+  return new GatewayError('rate_limited', `Too many failed sign-ins for this account or from this address; try again in ${seconds} seconds.`, {
+    retryAfterSeconds: seconds,
+  });
 }
 
 /** Sign-in takes JSON only: a cross-site HTML form cannot send it without a CORS preflight. */
