@@ -12,6 +12,7 @@ import type { User } from '../../domain/user.ts';
 import { listGroupModels } from '../../snapshot/snapshot.ts';
 import { generateApiKey } from '../../store/generate-api-key.ts';
 import { hashApiKey } from '../../store/hash-api-key.ts';
+import { StoreConflictError } from '../../store/store.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import type { ApiKey } from '../../domain/api-key.ts';
 import type { PortalAccountView, PortalGroup, PortalKey, PortalRedeemAnswer, PortalSignIn, PortalUser } from '../../domain/account-portal-api.ts';
@@ -178,7 +179,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           throw new GatewayError('conflict', `An account may hold at most ${MAX_KEYS_PER_ACCOUNT} keys; revoke one you no longer use first.`);
         }
         const secret = generateApiKey();
-        const key = await store.keys.create({
+        const key = await withinAccount(store.keys.create({
           name: input.name,
           group: input.group,
           keyHash: hashApiKey(secret),
@@ -191,7 +192,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           enabled: true,
           limits: capsToLimits({}, input.limits),
           userId: user.id,
-        });
+        }));
         await deps.snapshot.reload();
         // The only time the secret is shown.
         return reply.code(201).send({ ...accountKeyView(key), key: secret });
@@ -200,11 +201,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
       account.patch('/keys/:id', async (request) => {
         const key = await myKey(request);
         const input = parseAdminInput(keyPatchSchema, request.body);
-        const updated = await store.keys.update(key.id, {
-          ...(input.name === undefined ? {} : { name: input.name }),
-          ...(input.allowedIps === undefined ? {} : { allowedIps: input.allowedIps }),
-          ...(input.limits === undefined ? {} : { limits: capsToLimits(key.limits, input.limits) }),
-        });
+        const updated = await withinAccount(
+          store.keys.update(key.id, {
+            ...(input.name === undefined ? {} : { name: input.name }),
+            ...(input.allowedIps === undefined ? {} : { allowedIps: input.allowedIps }),
+            ...(input.limits === undefined ? {} : { limits: capsToLimits(key.limits, input.limits) }),
+          }),
+        );
         await deps.snapshot.reload();
         return accountKeyView(updated ?? key);
       });
@@ -365,6 +368,21 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
       limits,
       createdAt: new Date(key.createdAt).toISOString(),
     };
+  }
+}
+
+/**
+ * A store conflict on an account's own key is a 409 about that account's keys: key names are
+ * unique per account (migration 011), so a name another account uses is no conflict at all, and
+ * nothing about other accounts' keys can be learnt from the answer.
+ */
+async function withinAccount<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } catch (error) {
+    if (!(error instanceof StoreConflictError)) throw error;
+    const message = error.field === 'name' ? 'You already have a key with that name; choose another.' : error.message;
+    throw new GatewayError('conflict', message, { param: error.field });
   }
 }
 
