@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+import { ADMIN_TOKEN, startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { TEST_POSTGRES_URL } from '../store/create-postgres-harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -81,7 +81,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     });
 
     test('the admin API names a shared key name by id, and still finds a unique one by name', async () => {
-      const ambiguous = await fetch(`${harness.url}/api/admin/keys/laptop`, { headers: { authorization: 'Bearer sya-test-admin-token-0123456789' } });
+      const ambiguous = await fetch(`${harness.url}/api/admin/keys/laptop`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       assert.equal(ambiguous.status, 409);
       assert.match(((await ambiguous.json()) as any).error.message, /2 accounts have a key named "laptop"; name the key by its id/);
       assert.equal((await harness.admin('GET', '/keys/desk', undefined, 409)).error.code, 'conflict');
