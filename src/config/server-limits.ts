@@ -19,7 +19,7 @@ export interface ServerLimits {
   /** Open sockets beyond this are refused at once (MAX_CONNECTIONS). */
   maxConnections: number;
   /**
-   * Open sockets one peer address may hold (MAX_CONNECTIONS_PER_IP); unset means a tenth of
+   * Open sockets one peer address may hold (MAX_CONNECTIONS_PER_IP); unset means a quarter of
    * `maxConnections` (see `connectionsPerAddress`). Trusted proxies are exempt.
    */
   maxConnectionsPerIp?: number;
@@ -55,9 +55,10 @@ export function connectionsCheckingIntervalMs(limits: ServerLimits): number {
 }
 
 /**
- * The share of the connection cap one peer address may hold: one client (or a handful) cannot
- * take every socket and starve health checks and other tenants.
+ * The share of the connection cap one peer address may hold: one client cannot take every
+ * socket and starve health checks and other tenants. A quarter by default: 2,500 of the default
+ * 10,000 still lets one directly connected batch client run a thousand streams.
  */
 export function connectionsPerAddress(limits: ServerLimits): number {
-  return limits.maxConnectionsPerIp ?? Math.max(1, Math.ceil(limits.maxConnections / 10));
+  return limits.maxConnectionsPerIp ?? Math.max(1, Math.ceil(limits.maxConnections / 4));
 }

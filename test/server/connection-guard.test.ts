@@ -33,7 +33,7 @@ const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * Issue 23 item 9: one unauthenticated client could hold every socket (300 idle connections
  * against MAX_CONNECTIONS=300: no health check answered for 60 s). A new connection must now
  * send its first byte within SERVER_FIRST_BYTE_TIMEOUT_MS, and one address holds at most its
- * share of the cap (MAX_CONNECTIONS_PER_IP, default a tenth).
+ * share of the cap (MAX_CONNECTIONS_PER_IP, default a quarter).
  */
 describe('idle connections from one address', { timeout: 60_000 }, () => {
   let harness: Harness;
