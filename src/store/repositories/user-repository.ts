@@ -72,6 +72,13 @@ export function createUserRepository({ db, now, generateId }: StoreContext): Use
             .where('id', '=', id)
             .executeTakeFirst();
           if (Number(result.numUpdatedRows) === 0) return undefined;
+          // A new (or removed) password, or a disabled account, ends the account's portal
+          // sessions in the same transaction: whoever signed in with the old password (the
+          // reason for a reset, often) is out at once, on every path that changes a user
+          // (admin API, CLI, config file), not when the 12-hour session runs out.
+          if (patch.passwordHash !== undefined || patch.enabled === false) {
+            await transaction.deleteFrom('account_sessions').where('user_id', '=', id).execute();
+          }
           return toUser(await transaction.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
         });
       } catch (error) {
