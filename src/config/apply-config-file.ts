@@ -67,12 +67,22 @@ async function refuseUnknownGroups(store: Store, file: ConfigFile): Promise<void
 async function applyGroups(store: Store, groups: NonNullable<ConfigFile['groups']>): Promise<KindSummary> {
   const summary = emptyKindSummary();
   for (const entry of groups) {
-    const desired = { description: entry.description ?? '', priceMultiplier: entry.priceMultiplier ?? 1, billing: entry.billing ?? 'balance' };
+    const desired = {
+      description: entry.description ?? '',
+      priceMultiplier: entry.priceMultiplier ?? 1,
+      billing: entry.billing ?? 'balance',
+      allowedFeatures: entry.allowedFeatures ?? [],
+    };
     const current = await store.groups.get(entry.name);
     if (current === undefined) {
       await store.groups.create({ name: entry.name, ...desired });
       summary.created.push(entry.name);
-    } else if (current.description === desired.description && current.priceMultiplier === desired.priceMultiplier && current.billing === desired.billing) {
+    } else if (
+      current.description === desired.description &&
+      current.priceMultiplier === desired.priceMultiplier &&
+      current.billing === desired.billing &&
+      sameFeatures(current.allowedFeatures, desired.allowedFeatures)
+    ) {
       summary.unchanged.push(entry.name);
     } else {
       await store.groups.update(entry.name, desired);
@@ -80,6 +90,10 @@ async function applyGroups(store: Store, groups: NonNullable<ConfigFile['groups'
     }
   }
   return summary;
+}
+
+function sameFeatures(current: readonly string[], desired: readonly string[]): boolean {
+  return current.length === desired.length && desired.every((feature) => current.includes(feature));
 }
 
 async function applyPrices(store: Store, prices: NonNullable<ConfigFile['prices']>): Promise<KindSummary> {

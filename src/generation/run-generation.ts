@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import { authorizeModel } from '../access/authorize-model.ts';
+import { checkProviderFeatures } from '../access/check-provider-features.ts';
 import { admitGeneration, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
 import { billDeliveredUsage } from '../billing/bill-delivered-usage.ts';
 import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
@@ -81,6 +82,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     let body = requireObjectBody(request.body);
     model = requireModel(peek.model);
     requireConversation(peek);
+    checkProviderFeatures(peek.providerFeatures, caller.group);
     let channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     timing?.mark('auth');
     if (route.protocol === 'openai-responses' && deps.responses) {

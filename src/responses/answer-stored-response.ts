@@ -1,4 +1,4 @@
-import { GatewayError } from '../core/gateway-error.ts';
+import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
@@ -39,6 +39,7 @@ export async function answerStoredResponse(
   }
   const answer = await askUpstream(access, turn, method);
   if (method === 'DELETE') await access.responses.repository.delete(id, keyId);
+  else refuseUnmeteredAnswer(id, answer.body);
   return answer;
 }
 
@@ -120,6 +121,18 @@ function withPathSegment(url: string, id: string, suffix = ''): string {
   const suffixQuery = suffixAt < 0 ? '' : suffix.slice(suffixAt + 1);
   const joined = [query, suffixQuery].filter((part) => part !== '').join('&');
   return `${path}/${encodeURIComponent(id)}${suffixPath}${joined === '' ? '' : `?${joined}`}`;
+}
+
+/**
+ * A background response's answer was generated upstream after its create request had been
+ * settled, so nothing was billed for it: the gateway refuses to create one, and does not hand
+ * out one made before it did. Every other upstream-held response was created, and its whole
+ * answer metered, through the gateway.
+ */
+function refuseUnmeteredAnswer(id: string, body: unknown): void {
+  if (typeof body === 'object' && body !== null && (body as Record<string, unknown>).background === true) {
+    throw invalidRequest(`Response '${id}' was created in background mode, whose answer the gateway never metered; it is not served.`);
+  }
 }
 
 export function responseNotFound(id: string): GatewayError {

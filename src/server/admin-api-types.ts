@@ -15,6 +15,8 @@ export interface AdminGroup {
   name: string;
   description: string;
   priceMultiplier: number;
+  /** Provider feature classes the group's keys may use: `server-tools`, `stored-objects`, `priority-tier`. */
+  allowedFeatures: readonly string[];
   createdAt: number;
 }
 

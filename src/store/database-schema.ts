@@ -33,6 +33,8 @@ export interface GroupsTable {
   description: string;
   price_multiplier: number;
   billing: Generated<string>;
+  /** JSON array of `GroupFeatureClass` (migration 010). */
+  allowed_features: Generated<string>;
   created_at: number;
 }
 

@@ -7,12 +7,15 @@ import { lacks } from '../shared/peek-body.ts';
 import { serializeClientBody } from '../shared/serialize-client-body.ts';
 import { encodeGeminiStreamError } from './encode-gemini-error.ts';
 import { createGeminiUsageTap } from './create-gemini-usage-tap.ts';
+import { peekGeminiFeatures } from './peek-gemini-features.ts';
+import { withFeatures } from '../shared/collect-tool-features.ts';
 
 /** Gemini names the model and the streaming choice in the URL path, not the body. */
 export function peekGeminiRequest(input: ClientRequestInput): RequestPeek {
   const body = input.body;
   const missing = !isRecord(body) || lacks(body, 'contents');
-  return { model: input.pathModel, stream: input.pathStream ?? false, includeUsage: true, missingField: missing ? 'contents' : undefined };
+  const peek: RequestPeek = { model: input.pathModel, stream: input.pathStream ?? false, includeUsage: true, missingField: missing ? 'contents' : undefined };
+  return withFeatures(peek, peekGeminiFeatures(body));
 }
 
 const DELTA_FIELDS = ['"text":"'];
