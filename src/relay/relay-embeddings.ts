@@ -11,6 +11,7 @@ import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
+import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 /** Calls one channel makes at once when it has to fan a batch out (Titan takes one text a call). */
 const FAN_OUT = 4;
@@ -174,7 +175,7 @@ async function callOnce(
   try {
     const response = await deps.upstream.send({ url: target.url, headers: target.headers, body: target.body ?? body, signal });
     if (response.statusCode >= 400) {
-      return { error: await readUpstreamError(response, getCodec(wire.errorProtocol), channel.apiKeys, getChannelAdapter(channel.provider)), status: response.statusCode };
+      return { error: await readUpstreamError(response, getCodec(wire.errorProtocol), channelSecrets(channel), getChannelAdapter(channel.provider)), status: response.statusCode };
     }
     let parsed: unknown;
     try {

@@ -8,6 +8,7 @@ import type { UpstreamClient } from '../upstream/upstream-client.ts';
 import { inputItemsOf, pageInputItems, readInputItemsQuery } from './list-input-items.ts';
 import type { StatefulResponses } from './stateful-responses.ts';
 import { upstreamKeyHash } from './upstream-key-hash.ts';
+import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 export interface StoredResponseAccess {
   responses: StatefulResponses;
@@ -99,7 +100,7 @@ async function askUpstream(
     signal,
   });
   const response = await access.upstream.send({ method, url: withPathSegment(target.url, turn.id, suffix), headers: target.headers, body: '', signal });
-  if (response.statusCode >= 400) throw await readUpstreamError(response, getCodec('openai-responses'), channel.apiKeys);
+  if (response.statusCode >= 400) throw await readUpstreamError(response, getCodec('openai-responses'), channelSecrets(channel));
   const text = await response.body.text();
   try {
     return { status: response.statusCode, body: JSON.parse(text) as unknown };
