@@ -41,7 +41,7 @@ import {
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from './routing/conversation-affinity.ts';
-import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
+import { DEFAULT_DEADLINE_MAX_BODY_CHARS, FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './relay/reply-limits.ts';
 
 const APPLIED_BATCH_RETENTION_MS = 7 * 86_400_000;
@@ -71,7 +71,7 @@ export interface GatewayOptions {
    * First-byte deadline of streamed attempts and hedging (see RelayDeps.firstByte); defaults:
    * 2 s to 20 s from the observed times, 3 s until known, hedging on. `false` turns it off.
    */
-  firstByteDeadline?: (Partial<FirstByteDeadlineOptions> & { hedge?: boolean }) | false;
+  firstByteDeadline?: (Partial<FirstByteDeadlineOptions> & { hedge?: boolean; maxBodyChars?: number }) | false;
   /** Applied to the store after migrations, before serving (the declarative config file). */
   applyConfig?: ((store: Store) => Promise<void>) | undefined;
   logger?: Logger;
@@ -304,7 +304,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   };
 }
 
-function firstByteDeadlines(options: Partial<FirstByteDeadlineOptions> & { hedge?: boolean } = {}): NonNullable<RelayDeps['firstByte']> {
-  const { hedge = true, ...deadline } = options;
-  return { deadlines: new FirstByteDeadlines(deadline), hedge };
+function firstByteDeadlines(options: Partial<FirstByteDeadlineOptions> & { hedge?: boolean; maxBodyChars?: number } = {}): NonNullable<RelayDeps['firstByte']> {
+  const { hedge = true, maxBodyChars = DEFAULT_DEADLINE_MAX_BODY_CHARS, ...deadline } = options;
+  return { deadlines: new FirstByteDeadlines(deadline), hedge, maxBodyChars };
 }

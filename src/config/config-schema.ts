@@ -4,6 +4,7 @@ import type { ServerLimits } from './server-limits.ts';
 import { isIpOrCidr } from '../schemas/is-ip-or-cidr.ts';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../billing/model-output-limits.ts';
 import { DEFAULT_REPLY_LIMITS } from './reply-limits.ts';
+import { DEFAULT_DEADLINE_MAX_BODY_CHARS } from '../routing/first-byte-deadline.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -37,7 +38,7 @@ export interface Config {
    * observed times, within min and max; `coldMs` until there are enough) no longer holds the
    * caller: the next channel starts (beside it when `hedge`, instead of it otherwise).
    */
-  firstByteDeadline: { minMs: number; maxMs: number; coldMs: number; hedge: boolean };
+  firstByteDeadline: { minMs: number; maxMs: number; coldMs: number; hedge: boolean; maxBodyChars: number };
   /** Path prefix of the alternative-client surface, without slashes. */
   altPrefix: string;
   /** IPs or CIDRs whose X-Forwarded-For is believed. */
@@ -154,6 +155,7 @@ export const envSchema = z.object({
   FIRST_BYTE_DEADLINE_MIN_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 2_000 }),
   FIRST_BYTE_DEADLINE_MAX_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 20_000 }),
   FIRST_BYTE_DEADLINE_COLD_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 3_000 }),
+  FIRST_BYTE_DEADLINE_MAX_BODY_CHARS: integer({ min: 0, max: 1_073_741_824, fallback: DEFAULT_DEADLINE_MAX_BODY_CHARS }),
   HEDGE_STREAMS: raw.transform((value, context) => {
     if (value === undefined) return true;
     const lower = value.toLowerCase();

@@ -23,7 +23,7 @@ describe('loadConfig', () => {
       upstreamConnectTimeoutMs: 10_000,
       upstreamFirstByteTimeoutMs: 120_000,
       upstreamTotalTimeoutMs: 600_000,
-      firstByteDeadline: { minMs: 2_000, maxMs: 20_000, coldMs: 3_000, hedge: true },
+      firstByteDeadline: { minMs: 2_000, maxMs: 20_000, coldMs: 3_000, hedge: true, maxBodyChars: 32_768 },
       altPrefix: 'antigravity',
       trustedProxies: [],
       clientIpHeader: 'x-forwarded-for',

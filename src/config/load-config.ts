@@ -45,6 +45,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxMs: Math.max(values.FIRST_BYTE_DEADLINE_MIN_MS, values.FIRST_BYTE_DEADLINE_MAX_MS),
       coldMs: values.FIRST_BYTE_DEADLINE_COLD_MS,
       hedge: values.HEDGE_STREAMS,
+      maxBodyChars: values.FIRST_BYTE_DEADLINE_MAX_BODY_CHARS,
     },
     altPrefix: values.ALT_PREFIX ?? 'antigravity',
     trustedProxies: values.TRUSTED_PROXIES,
