@@ -114,6 +114,8 @@ async function run(config: Config, logger: Logger): Promise<void> {
     logRetentionDays: config.logRetentionDays,
     responsesRetentionHours: config.responsesRetentionHours,
     responsesMaxTurnBytes: config.responsesMaxTurnBytes,
+    responsesMaxChainBytes: config.responsesMaxChainBytes,
+    responsesMaxKeyBytes: config.responsesMaxKeyBytes,
     affinityTtlSeconds: config.affinityTtlSeconds,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],

@@ -35,6 +35,8 @@ import { startStoredResponsePruner } from './responses/stored-response-pruner.ts
 import {
   DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
   DEFAULT_RESPONSES_MAX_TURN_BYTES,
+  DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+  DEFAULT_RESPONSES_MAX_KEY_BYTES,
   DEFAULT_RESPONSES_RETENTION_HOURS,
   type StatefulResponses,
 } from './responses/stateful-responses.ts';
@@ -43,6 +45,7 @@ import { UpstreamClient } from './upstream/upstream-client.ts';
 import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from './routing/conversation-affinity.ts';
 import { DEFAULT_DEADLINE_MAX_BODY_CHARS, FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './relay/reply-limits.ts';
+import { StoredBytesQuota } from './responses/stored-bytes-quota.ts';
 
 const APPLIED_BATCH_RETENTION_MS = 7 * 86_400_000;
 
@@ -96,6 +99,10 @@ export interface GatewayOptions {
   responsesRetentionHours?: number;
   /** RESPONSES_MAX_TURN_BYTES: a larger turn is not kept (warning); default 4 MiB. */
   responsesMaxTurnBytes?: number;
+  /** RESPONSES_MAX_CHAIN_BYTES: a conversation whose kept turns are larger is not continued (429); default 16 MiB. */
+  responsesMaxChainBytes?: number;
+  /** RESPONSES_MAX_KEY_BYTES: a key whose kept turns reach this keeps no more (429 with store on); default 256 MiB. */
+  responsesMaxKeyBytes?: number;
   /** AFFINITY_TTL_SECONDS: conversation affinity lasts this long after a conversation's last turn; default 3600, 0 turns it off. */
   affinityTtlSeconds?: number;
   /** Shared counters; default Redis when `redisUrl` is set, else one in memory. */
@@ -184,6 +191,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     retentionMs: (options.responsesRetentionHours ?? DEFAULT_RESPONSES_RETENTION_HOURS) * 3_600_000,
     maxTurnBytes: options.responsesMaxTurnBytes ?? DEFAULT_RESPONSES_MAX_TURN_BYTES,
     maxChainTurns: DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
+    maxChainBytes: options.responsesMaxChainBytes ?? DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+    keyBytes: new StoredBytesQuota(store.responses, options.responsesMaxKeyBytes ?? DEFAULT_RESPONSES_MAX_KEY_BYTES, runtime.now),
   };
   const responsesPruner = startStoredResponsePruner({ repository: store.responses, now: runtime.now, logger, isLeader: leader });
   // A charge batch can only be retried while the process that wrote it still runs; a week is ample.

@@ -61,6 +61,10 @@ export interface Config {
   responsesRetentionHours: number;
   /** A Responses turn larger than this (input + response, UTF-8 bytes) is not kept. */
   responsesMaxTurnBytes: number;
+  /** A Responses conversation whose kept turns add up to more than this (bytes) is not continued (429). */
+  responsesMaxChainBytes: number;
+  /** A key whose kept Responses turns add up to this (bytes) keeps no more (429 with store on). */
+  responsesMaxKeyBytes: number;
   /** Conversation affinity lasts this long after a conversation's last turn (seconds); 0 turns it off. */
   affinityTtlSeconds: number;
 }
@@ -211,6 +215,8 @@ export const envSchema = z.object({
   AFFINITY_TTL_SECONDS: integer({ min: 0, max: 7 * 86_400, fallback: 3_600 }),
   RESPONSES_RETENTION_HOURS: integer({ min: 1, max: 8_760, fallback: 720 }),
   RESPONSES_MAX_TURN_BYTES: integer({ min: 1_024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
+  RESPONSES_MAX_CHAIN_BYTES: integer({ min: 1_024, max: 1024 * 1024 * 1024, fallback: 16 * 1024 * 1024 }),
+  RESPONSES_MAX_KEY_BYTES: integer({ min: 1_024, max: 2 ** 40, fallback: 256 * 1024 * 1024 }),
   STRICT_PRICING: raw.transform((value, context) => {
     if (value === undefined) return false;
     const lower = value.toLowerCase();

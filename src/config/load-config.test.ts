@@ -35,6 +35,8 @@ describe('loadConfig', () => {
       replyLimits: { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 256 * 1024 * 1024 },
       responsesRetentionHours: 720,
       responsesMaxTurnBytes: 4 * 1024 * 1024,
+      responsesMaxChainBytes: 16 * 1024 * 1024,
+      responsesMaxKeyBytes: 256 * 1024 * 1024,
       affinityTtlSeconds: 3_600,
     });
   });

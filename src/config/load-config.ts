@@ -64,6 +64,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     replyLimits: { maxEventBytes: values.MAX_UPSTREAM_EVENT_BYTES, maxReplyBytes: values.MAX_UPSTREAM_REPLY_BYTES },
     responsesRetentionHours: values.RESPONSES_RETENTION_HOURS,
     responsesMaxTurnBytes: values.RESPONSES_MAX_TURN_BYTES,
+    responsesMaxChainBytes: values.RESPONSES_MAX_CHAIN_BYTES,
+    responsesMaxKeyBytes: values.RESPONSES_MAX_KEY_BYTES,
     affinityTtlSeconds: values.AFFINITY_TTL_SECONDS,
   };
 }

@@ -6,6 +6,7 @@ import { getCodec } from '../protocols/codec-registry.ts';
 import { readUpstreamError } from '../relay/read-upstream-error.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
 import { inputItemsOf, pageInputItems, readInputItemsQuery } from './list-input-items.ts';
+import { chainTooLarge } from './plan-stateful-request.ts';
 import type { StatefulResponses } from './stateful-responses.ts';
 import { upstreamKeyHash } from './upstream-key-hash.ts';
 import { channelSecrets } from '../channels/auth/channel-secrets.ts';
@@ -70,10 +71,13 @@ export async function answerInputItems(
   }
   // The earlier turns, newest first until the first one that is gone (expired, deleted, upstream-held).
   const chain = [turn];
+  let bytes = turn.sizeBytes;
   for (let previous = turn.previousResponseId; previous !== null && chain.length <= access.responses.maxChainTurns; ) {
+    if (bytes > access.responses.maxChainBytes) throw chainTooLarge(access.responses.maxChainBytes);
     const earlier = await access.responses.repository.find(previous, keyId, now);
     if (!earlier || earlier.holder !== 'gateway') break;
     chain.push(earlier);
+    bytes += earlier.sizeBytes;
     previous = earlier.previousResponseId;
   }
   return { status: 200, body: pageInputItems(inputItemsOf(chain.reverse()), page) };

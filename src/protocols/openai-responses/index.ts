@@ -16,6 +16,8 @@ import { peekResponsesFeatures } from './peek-responses-features.ts';
 import { responsesAffinityHint } from './responses-affinity-hint.ts';
 
 /** OpenAI Responses (`POST /v1/responses`), the only protocol Codex CLI speaks. Errors share chat's shape. */
+export { canonicalResponsesInput } from './canonical-responses-input.ts';
+
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',
   // Responses streams always end with the whole response, usage included.
