@@ -49,7 +49,7 @@ async function main(): Promise<void> {
 async function run(config: Config, logger: Logger): Promise<void> {
   const applyConfig = config.configFile
     ? async (store: Store) => {
-        const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env });
+        const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env, blockPrivateUpstreams: config.blockPrivateUpstreams });
         logger.info({ summary }, `applied ${config.configFile}`);
       }
     : undefined;
@@ -108,6 +108,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     clientIpHeader: config.clientIpHeader,
     serverLimits: config.server,
     revealOtherGroupModels: config.revealOtherGroupModels,
+    blockPrivateUpstreams: config.blockPrivateUpstreams,
     strictPricing: config.strictPricing,
     reservedOutputTokens: config.reservedOutputTokens,
     replyLimits: config.replyLimits,

@@ -89,6 +89,8 @@ export interface GatewayOptions {
   adminAuthThrottle?: Partial<AuthThrottleOptions>;
   /** REVEAL_OTHER_GROUP_MODELS; default false. */
   revealOtherGroupModels?: boolean;
+  /** BLOCK_PRIVATE_UPSTREAMS: refuse private, loopback and link-local channel addresses (save and connect); default false. */
+  blockPrivateUpstreams?: boolean;
   /** Refuse unpriced models (STRICT_PRICING); default false. */
   strictPricing?: boolean;
   /** RESERVE_OUTPUT_TOKENS: output held for an uncapped request to a model of unknown maximum. */
@@ -153,7 +155,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     createSecretBox(secretKey),
   );
   const snapshot = await SnapshotHolder.load(store, runtime.now);
-  const upstream = new UpstreamClient(options.upstream);
+  const upstream = new UpstreamClient(options.upstream, options.blockPrivateUpstreams ?? false);
   const usageWriter = new MeteredUsageWriter(store.usage, logger);
   const cluster = await startClusterServices({
     redisUrl: options.redisUrl,
@@ -247,6 +249,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       adminTokenHash,
       limits: { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
       revealOtherGroupModels: options.revealOtherGroupModels ?? false,
+      blockPrivateUpstreams: options.blockPrivateUpstreams ?? false,
       metricsTokenHash: options.metricsToken ? hashApiKey(options.metricsToken) : undefined,
     },
     store,

@@ -49,6 +49,8 @@ export interface Config {
   server: ServerLimits;
   /** Tell a key that a model exists in another group (off: the same 404 as an unknown model). */
   revealOtherGroupModels: boolean;
+  /** Refuse channel addresses that are private, loopback or link-local, at save time and at connect time. */
+  blockPrivateUpstreams: boolean;
   /** Usage logs older than this are pruned; 0 keeps them forever. */
   logRetentionDays: number;
   /** Refuse requests for models without a price instead of logging them at zero cost. */
@@ -72,6 +74,18 @@ export interface Config {
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
 // `FOO=` in a compose file usually means "not configured".
 const raw = z.string().optional().transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+/** `true`/`false` (and the other spellings TRUE and FALSE accept), `fallback` when unset. */
+function flag(fallback: boolean) {
+  return raw.transform((value, context) => {
+    if (value === undefined) return fallback;
+    const lower = value.toLowerCase();
+    if (TRUE.has(lower)) return true;
+    if (FALSE.has(lower)) return false;
+    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  });
+}
 
 function integer(options: { min: number; max: number; fallback: number }) {
   return raw.transform((value, context) => {
@@ -208,6 +222,7 @@ export const envSchema = z.object({
     context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
     return z.NEVER;
   }),
+  BLOCK_PRIVATE_UPSTREAMS: flag(false),
   LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
   MAX_UPSTREAM_EVENT_BYTES: integer({ min: 65_536, max: 2 ** 31, fallback: DEFAULT_REPLY_LIMITS.maxEventBytes }),
   MAX_UPSTREAM_REPLY_BYTES: integer({ min: 65_536, max: 2 ** 40, fallback: DEFAULT_REPLY_LIMITS.maxReplyBytes }),

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       clientIpHeader: 'x-forwarded-for',
       server: { headersTimeoutMs: 60_000, bodyTimeoutMs: 300_000, keepAliveTimeoutMs: 65_000, maxConnections: 10_000, listenBacklog: 4_096 },
       revealOtherGroupModels: false,
+      blockPrivateUpstreams: false,
       logRetentionDays: 30,
       strictPricing: false,
       reservedOutputTokens: 32_768,

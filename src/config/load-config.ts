@@ -58,6 +58,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       listenBacklog: values.LISTEN_BACKLOG,
     },
     revealOtherGroupModels: values.REVEAL_OTHER_GROUP_MODELS,
+    blockPrivateUpstreams: values.BLOCK_PRIVATE_UPSTREAMS,
     logRetentionDays: values.LOG_RETENTION_DAYS,
     strictPricing: values.STRICT_PRICING,
     reservedOutputTokens: values.RESERVE_OUTPUT_TOKENS,

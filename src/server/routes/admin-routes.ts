@@ -16,6 +16,7 @@ import { StoreConflictError } from '../../store/store.ts';
 import { healthStatus } from '../../routing/health-status.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { resolveChannelBaseUrl } from '../../domain/channel-address.ts';
+import { privateUpstreamProblem } from '../../upstream/private-upstream-address.ts';
 import {
   channelCreateSchema,
   channelPatchSchema,
@@ -109,6 +110,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const input = parseAdminInput(channelCreateSchema, request.body);
         const desired = toNewChannel(input);
         await requireGroups(deps, desired.groups, 'groups');
+        await requirePublicAddress(deps, desired.baseUrl);
         const channel = await withConflicts(() => store.channels.create(desired));
         await changed();
         await audit(request, { action: 'channel.create', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: null, after: channelView(channel) });
@@ -127,6 +129,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           const derivedAfter = resolveChannelBaseUrl({ ...before, ...rest, baseUrl: undefined });
           if ('baseUrl' in derivedBefore && derivedBefore.baseUrl === before.baseUrl && 'baseUrl' in derivedAfter) patch.baseUrl = derivedAfter.baseUrl;
         }
+        if (patch.baseUrl !== undefined) await requirePublicAddress(deps, patch.baseUrl);
         const channel = await withConflicts(() => store.channels.update(before.id, patch));
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();
@@ -380,4 +383,11 @@ function toLimits(input: z.infer<typeof keyCreateSchema>['limits']): KeyLimits {
     ...(input.weeklySpend === undefined ? {} : { weeklySpendMicros: usdToMicros(input.weeklySpend) }),
     ...(input.monthlySpend === undefined ? {} : { monthlySpendMicros: usdToMicros(input.monthlySpend) }),
   };
+}
+
+/** BLOCK_PRIVATE_UPSTREAMS: a channel address that is (or resolves to) a private, loopback or link-local one is a 400. */
+async function requirePublicAddress(deps: AppDeps, baseUrl: string): Promise<void> {
+  if (deps.settings.blockPrivateUpstreams !== true) return;
+  const problem = await privateUpstreamProblem(baseUrl);
+  if (problem !== undefined) throw invalidRequest(`baseUrl: ${problem}.`, 'baseUrl');
 }
