@@ -122,6 +122,7 @@ async function applyPrices(store: Store, prices: NonNullable<ConfigFile['prices'
       cacheReadPerMillion: entry.cacheRead === undefined || entry.cacheRead === null ? null : usdToMicros(entry.cacheRead),
       cacheWritePerMillion:
         entry.cacheWrite === undefined || entry.cacheWrite === null ? null : usdToMicros(entry.cacheWrite),
+      ...(entry.webSearch === undefined || entry.webSearch === null ? {} : { webSearchPerThousand: usdToMicros(entry.webSearch) }),
     };
     const current = existing.get(entry.model);
     if (current !== undefined && sameValue({ ...current, updatedAt: undefined }, desired)) {

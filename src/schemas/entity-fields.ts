@@ -110,6 +110,8 @@ export const priceFields = {
   output: usdPerMillion,
   cacheRead: usdPerMillion.nullable().optional(),
   cacheWrite: usdPerMillion.nullable().optional(),
+  /** USD per 1,000 web searches a provider's server tool ran (Anthropic, Responses); null or absent: not charged. */
+  webSearch: usdPerMillion.nullable().optional(),
 };
 
 export const userFields = {

@@ -105,6 +105,8 @@ export interface AdminPrice {
   output: number;
   cacheRead: number | null;
   cacheWrite: number | null;
+  /** USD per 1,000 web searches; absent: not charged. */
+  webSearch?: number;
   updatedAt: string;
 }
 

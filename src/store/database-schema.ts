@@ -90,6 +90,8 @@ export interface ModelPricesTable {
   output_per_million: number;
   cache_read_per_million: number | null;
   cache_write_per_million: number | null;
+  /** Migration 010; absent on rows read through an older schema. */
+  web_search_per_thousand: number | null;
   updated_at: number;
 }
 

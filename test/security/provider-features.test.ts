@@ -130,4 +130,11 @@ describe('provider features the price table does not charge', () => {
     assert.equal(tier.status, 200, JSON.stringify(tier.json));
     await harness.admin('PATCH', '/groups/default', { allowedFeatures: [] });
   });
+
+  test('item 6: a model price carries a web search price (USD per 1,000 searches), kept and shown', async () => {
+    await harness.admin('POST', '/prices', { model: 'claude', input: 3, output: 15, webSearch: 10 });
+    const price = (await harness.admin('GET', '/prices')).data.find((entry: Json) => entry.model === 'claude');
+    assert.equal(price.webSearch, 10);
+    assert.equal((await harness.gateway.store.prices.list()).find((entry) => entry.model === 'claude')?.webSearchPerThousand, 10_000_000);
+  });
 });

@@ -218,6 +218,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           outputPerMillion: usdToMicros(input.output),
           cacheReadPerMillion: input.cacheRead == null ? null : usdToMicros(input.cacheRead),
           cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
+          ...(input.webSearch == null ? {} : { webSearchPerThousand: usdToMicros(input.webSearch) }),
         });
         await changed();
         await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });

@@ -6,7 +6,7 @@ import { portalSessionsMigration } from './007-portal-sessions.ts';
 import { cloudChannelSettingsMigration } from './006-clouds-channel-settings.ts';
 import { storedResponsesMigration } from './008-responses-stored-responses.ts';
 import { appliedBatchesMigration } from './009-billing-applied-batches.ts';
-import { groupsAllowedFeaturesMigration } from './010-groups-allowed-features.ts';
+import { providerFeaturesMigration } from './010-provider-features.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -20,7 +20,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '006-clouds-channel-settings': cloudChannelSettingsMigration,
   '008-responses-stored-responses': storedResponsesMigration,
   '009-billing-applied-batches': appliedBatchesMigration,
-  '010-groups-allowed-features': groupsAllowedFeaturesMigration,
+  '010-provider-features': providerFeaturesMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
