@@ -174,14 +174,7 @@ export const envSchema = z.object({
   FIRST_BYTE_DEADLINE_MAX_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 20_000 }),
   FIRST_BYTE_DEADLINE_COLD_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 3_000 }),
   FIRST_BYTE_DEADLINE_MAX_BODY_CHARS: integer({ min: 0, max: 1_073_741_824, fallback: DEFAULT_DEADLINE_MAX_BODY_CHARS }),
-  HEDGE_STREAMS: raw.transform((value, context) => {
-    if (value === undefined) return true;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  HEDGE_STREAMS: flag(true),
   ALT_PREFIX: text({
     fallback: 'antigravity',
     check: (value) => /^[A-Za-z0-9._~-]+$/.test(value) && !['v1', 'v1beta', 'api'].includes(value),
@@ -214,14 +207,7 @@ export const envSchema = z.object({
   SERVER_KEEP_ALIVE_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 65_000 }),
   MAX_CONNECTIONS: integer({ min: 1, max: 1_000_000, fallback: 10_000 }),
   LISTEN_BACKLOG: integer({ min: 1, max: 65_535, fallback: 4_096 }),
-  REVEAL_OTHER_GROUP_MODELS: raw.transform((value, context) => {
-    if (value === undefined) return false;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  REVEAL_OTHER_GROUP_MODELS: flag(false),
   BLOCK_PRIVATE_UPSTREAMS: flag(false),
   LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
   MAX_UPSTREAM_EVENT_BYTES: integer({ min: 65_536, max: 2 ** 31, fallback: DEFAULT_REPLY_LIMITS.maxEventBytes }),
@@ -232,12 +218,5 @@ export const envSchema = z.object({
   RESPONSES_MAX_TURN_BYTES: integer({ min: 1_024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
   RESPONSES_MAX_CHAIN_BYTES: integer({ min: 1_024, max: 1024 * 1024 * 1024, fallback: 16 * 1024 * 1024 }),
   RESPONSES_MAX_KEY_BYTES: integer({ min: 1_024, max: 2 ** 40, fallback: 256 * 1024 * 1024 }),
-  STRICT_PRICING: raw.transform((value, context) => {
-    if (value === undefined) return false;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  STRICT_PRICING: flag(false),
 });
