@@ -1,4 +1,5 @@
 import { invalidRequest } from '../core/gateway-error.ts';
+import type { Warning } from '../core/warning.ts';
 import type { Group } from '../domain/group.ts';
 import type { ProviderFeature } from '../protocols/protocol-codec.ts';
 
@@ -10,17 +11,34 @@ const WHY: Record<ProviderFeature['kind'], string> = {
   'priority-tier': 'the priority tier is billed above the list prices this gateway charges',
 };
 
+/** The declared tools to leave out of the request, and the warnings that say so. */
+export interface FeatureVerdict {
+  dropTools: ProviderFeature[];
+  warnings: Warning[];
+}
+
+const NOTHING_DROPPED: FeatureVerdict = Object.freeze({ dropTools: [], warnings: [] }) as FeatureVerdict;
+
 /**
- * Refuses, before any upstream call, a provider feature the caller's group is not allowed:
- * a 400 naming the field the client wrote. `background` is refused for every group: its answer
- * is produced upstream after the request (and its metering) ended. The codec names the
- * features (`RequestPeek.providerFeatures`); this decides.
+ * Decides, before any upstream call, the provider features the caller's group is not allowed
+ * (`Group.allowedFeatures`). A declared tool is left out of the request with an
+ * `unsupported:tools[i]` warning: a client offers it to the model, which may never call it, and
+ * clients such as Codex offer web search on every request. Any other such field (a stored prompt,
+ * a conversation, a container, MCP servers, the priority tier) is a 400 naming it, as is
+ * `background` for every group: its answer is produced upstream after the request, and its
+ * metering, ended. The codec names the features (`RequestPeek.providerFeatures`); this decides.
  */
-export function checkProviderFeatures(features: readonly ProviderFeature[] | undefined, group: Group): void {
-  if (features === undefined) return;
+export function checkProviderFeatures(features: readonly ProviderFeature[] | undefined, group: Group): FeatureVerdict {
+  if (features === undefined) return NOTHING_DROPPED;
+  const verdict: FeatureVerdict = { dropTools: [], warnings: [] };
   for (const feature of features) {
     if (feature.kind !== 'background' && group.allowedFeatures.includes(feature.kind)) continue;
     const allow = feature.kind === 'background' ? '' : ` The operator can allow it for group "${group.name}" (allowedFeatures: ["${feature.kind}"]).`;
-    throw invalidRequest(`"${feature.field}" (${feature.name}) is not available through this gateway: ${WHY[feature.kind]}.${allow}`, feature.field);
+    if (feature.tool === undefined) {
+      throw invalidRequest(`"${feature.field}" (${feature.name}) is not available through this gateway: ${WHY[feature.kind]}.${allow}`, feature.field);
+    }
+    verdict.dropTools.push(feature);
+    verdict.warnings.push({ type: 'unsupported', feature: feature.field, detail: `${feature.name}: ${WHY[feature.kind]}; left out of the request.${allow}` });
   }
+  return verdict;
 }

@@ -123,6 +123,12 @@ export interface ProviderFeature {
   field: string;
   /** What it is, for the refusal and the price: `web_search`, `code_interpreter`, `priority`, `prompt`. */
   name: string;
+  /**
+   * A tool the client declared (`tools[toolIndex]`), which can be left out of the request rather
+   * than refused: a client offers it to the model, which may never call it. `toolKey`: the
+   * tool's own property to remove (Gemini puts several tools in one entry), or the whole entry.
+   */
+  tool?: { index: number; key?: string };
 }
 
 /**

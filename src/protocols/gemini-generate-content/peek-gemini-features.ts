@@ -22,8 +22,11 @@ const GROUNDING: readonly (readonly [string, string, string])[] = [
 ];
 
 const readGeminiTool: ToolFeatureReader = (tool) => {
-  const found: { kind: 'server-tools' | 'stored-objects'; name: string }[] = [];
-  for (const [camel, snake, name] of GROUNDING) if (tool[camel] !== undefined || tool[snake] !== undefined) found.push({ kind: 'server-tools', name });
-  if (tool.fileSearch !== undefined || tool.file_search !== undefined) found.push({ kind: 'stored-objects', name: 'file_search' });
+  const found: { kind: 'server-tools' | 'stored-objects'; name: string; key: string }[] = [];
+  const add = (kind: 'server-tools' | 'stored-objects', name: string, ...spellings: string[]) => {
+    for (const key of spellings) if (tool[key] !== undefined) found.push({ kind, name, key });
+  };
+  for (const [camel, snake, name] of GROUNDING) add('server-tools', name, camel, snake);
+  add('stored-objects', 'file_search', 'fileSearch', 'file_search');
   return found;
 };
