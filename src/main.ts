@@ -49,7 +49,7 @@ async function main(): Promise<void> {
 async function run(config: Config, logger: Logger): Promise<void> {
   const applyConfig = config.configFile
     ? async (store: Store) => {
-        const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env });
+        const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env, blockPrivateUpstreams: config.blockPrivateUpstreams });
         logger.info({ summary }, `applied ${config.configFile}`);
       }
     : undefined;
@@ -108,12 +108,15 @@ async function run(config: Config, logger: Logger): Promise<void> {
     clientIpHeader: config.clientIpHeader,
     serverLimits: config.server,
     revealOtherGroupModels: config.revealOtherGroupModels,
+    blockPrivateUpstreams: config.blockPrivateUpstreams,
     strictPricing: config.strictPricing,
     reservedOutputTokens: config.reservedOutputTokens,
     replyLimits: config.replyLimits,
     logRetentionDays: config.logRetentionDays,
     responsesRetentionHours: config.responsesRetentionHours,
     responsesMaxTurnBytes: config.responsesMaxTurnBytes,
+    responsesMaxChainBytes: config.responsesMaxChainBytes,
+    responsesMaxKeyBytes: config.responsesMaxKeyBytes,
     affinityTtlSeconds: config.affinityTtlSeconds,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],

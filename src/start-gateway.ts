@@ -35,14 +35,17 @@ import { startStoredResponsePruner } from './responses/stored-response-pruner.ts
 import {
   DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
   DEFAULT_RESPONSES_MAX_TURN_BYTES,
+  DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+  DEFAULT_RESPONSES_MAX_KEY_BYTES,
   DEFAULT_RESPONSES_RETENTION_HOURS,
   type StatefulResponses,
 } from './responses/stateful-responses.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from './routing/conversation-affinity.ts';
-import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
+import { DEFAULT_DEADLINE_MAX_BODY_CHARS, FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './relay/reply-limits.ts';
+import { StoredBytesQuota } from './responses/stored-bytes-quota.ts';
 
 const APPLIED_BATCH_RETENTION_MS = 7 * 86_400_000;
 
@@ -71,7 +74,7 @@ export interface GatewayOptions {
    * First-byte deadline of streamed attempts and hedging (see RelayDeps.firstByte); defaults:
    * 2 s to 20 s from the observed times, 3 s until known, hedging on. `false` turns it off.
    */
-  firstByteDeadline?: (Partial<FirstByteDeadlineOptions> & { hedge?: boolean }) | false;
+  firstByteDeadline?: (Partial<FirstByteDeadlineOptions> & { hedge?: boolean; maxBodyChars?: number }) | false;
   /** Applied to the store after migrations, before serving (the declarative config file). */
   applyConfig?: ((store: Store) => Promise<void>) | undefined;
   logger?: Logger;
@@ -86,6 +89,8 @@ export interface GatewayOptions {
   adminAuthThrottle?: Partial<AuthThrottleOptions>;
   /** REVEAL_OTHER_GROUP_MODELS; default false. */
   revealOtherGroupModels?: boolean;
+  /** BLOCK_PRIVATE_UPSTREAMS: refuse private, loopback and link-local channel addresses (save and connect); default false. */
+  blockPrivateUpstreams?: boolean;
   /** Refuse unpriced models (STRICT_PRICING); default false. */
   strictPricing?: boolean;
   /** RESERVE_OUTPUT_TOKENS: output held for an uncapped request to a model of unknown maximum. */
@@ -96,6 +101,10 @@ export interface GatewayOptions {
   responsesRetentionHours?: number;
   /** RESPONSES_MAX_TURN_BYTES: a larger turn is not kept (warning); default 4 MiB. */
   responsesMaxTurnBytes?: number;
+  /** RESPONSES_MAX_CHAIN_BYTES: a conversation whose kept turns are larger is not continued (429); default 16 MiB. */
+  responsesMaxChainBytes?: number;
+  /** RESPONSES_MAX_KEY_BYTES: a key whose kept turns reach this keeps no more (429 with store on); default 256 MiB. */
+  responsesMaxKeyBytes?: number;
   /** AFFINITY_TTL_SECONDS: conversation affinity lasts this long after a conversation's last turn; default 3600, 0 turns it off. */
   affinityTtlSeconds?: number;
   /** Shared counters; default Redis when `redisUrl` is set, else one in memory. */
@@ -146,7 +155,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     createSecretBox(secretKey),
   );
   const snapshot = await SnapshotHolder.load(store, runtime.now);
-  const upstream = new UpstreamClient(options.upstream);
+  const upstream = new UpstreamClient(options.upstream, options.blockPrivateUpstreams ?? false);
   const usageWriter = new MeteredUsageWriter(store.usage, logger);
   const cluster = await startClusterServices({
     redisUrl: options.redisUrl,
@@ -184,6 +193,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     retentionMs: (options.responsesRetentionHours ?? DEFAULT_RESPONSES_RETENTION_HOURS) * 3_600_000,
     maxTurnBytes: options.responsesMaxTurnBytes ?? DEFAULT_RESPONSES_MAX_TURN_BYTES,
     maxChainTurns: DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
+    maxChainBytes: options.responsesMaxChainBytes ?? DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+    keyBytes: new StoredBytesQuota(store.responses, options.responsesMaxKeyBytes ?? DEFAULT_RESPONSES_MAX_KEY_BYTES, runtime.now),
   };
   const responsesPruner = startStoredResponsePruner({ repository: store.responses, now: runtime.now, logger, isLeader: leader });
   // A charge batch can only be retried while the process that wrote it still runs; a week is ample.
@@ -239,6 +250,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       limits: { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
       trustedProxies: options.trustedProxies ?? [],
       revealOtherGroupModels: options.revealOtherGroupModels ?? false,
+      blockPrivateUpstreams: options.blockPrivateUpstreams ?? false,
       metricsTokenHash: options.metricsToken ? hashApiKey(options.metricsToken) : undefined,
     },
     store,
@@ -305,7 +317,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   };
 }
 
-function firstByteDeadlines(options: Partial<FirstByteDeadlineOptions> & { hedge?: boolean } = {}): NonNullable<RelayDeps['firstByte']> {
-  const { hedge = true, ...deadline } = options;
-  return { deadlines: new FirstByteDeadlines(deadline), hedge };
+function firstByteDeadlines(options: Partial<FirstByteDeadlineOptions> & { hedge?: boolean; maxBodyChars?: number } = {}): NonNullable<RelayDeps['firstByte']> {
+  const { hedge = true, maxBodyChars = DEFAULT_DEADLINE_MAX_BODY_CHARS, ...deadline } = options;
+  return { deadlines: new FirstByteDeadlines(deadline), hedge, maxBodyChars };
 }

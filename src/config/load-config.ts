@@ -45,6 +45,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxMs: Math.max(values.FIRST_BYTE_DEADLINE_MIN_MS, values.FIRST_BYTE_DEADLINE_MAX_MS),
       coldMs: values.FIRST_BYTE_DEADLINE_COLD_MS,
       hedge: values.HEDGE_STREAMS,
+      maxBodyChars: values.FIRST_BYTE_DEADLINE_MAX_BODY_CHARS,
     },
     altPrefix: values.ALT_PREFIX ?? 'antigravity',
     trustedProxies: values.TRUSTED_PROXIES,
@@ -59,12 +60,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       listenBacklog: values.LISTEN_BACKLOG,
     },
     revealOtherGroupModels: values.REVEAL_OTHER_GROUP_MODELS,
+    blockPrivateUpstreams: values.BLOCK_PRIVATE_UPSTREAMS,
     logRetentionDays: values.LOG_RETENTION_DAYS,
     strictPricing: values.STRICT_PRICING,
     reservedOutputTokens: values.RESERVE_OUTPUT_TOKENS,
     replyLimits: { maxEventBytes: values.MAX_UPSTREAM_EVENT_BYTES, maxReplyBytes: values.MAX_UPSTREAM_REPLY_BYTES },
     responsesRetentionHours: values.RESPONSES_RETENTION_HOURS,
     responsesMaxTurnBytes: values.RESPONSES_MAX_TURN_BYTES,
+    responsesMaxChainBytes: values.RESPONSES_MAX_CHAIN_BYTES,
+    responsesMaxKeyBytes: values.RESPONSES_MAX_KEY_BYTES,
     affinityTtlSeconds: values.AFFINITY_TTL_SECONDS,
   };
 }

@@ -3,6 +3,9 @@ import type { Logger } from 'pino';
 import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import { authorizeModel } from '../access/authorize-model.ts';
+import { checkProviderFeatures } from '../access/check-provider-features.ts';
+import { formatWarning } from '../core/warning.ts';
+import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
 import { admitGeneration, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
 import { billDeliveredUsage } from '../billing/bill-delivered-usage.ts';
 import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
@@ -61,6 +64,8 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
   let admission: Admission | undefined;
   let writer: ClientWriter | undefined;
   let stateful: StatefulTurn | undefined;
+  let bodyChanged = false;
+  let featureWarnings: string[] = [];
   // Reads caller and model when called: the row names as much as was known by then.
   const record = (outcome: GenerationOutcome, warnings: string[]): void =>
     recordGenerationUsage(deps.usageWriter, {
@@ -81,6 +86,14 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     let body = requireObjectBody(request.body);
     model = requireModel(peek.model);
     requireConversation(peek);
+    const features = checkProviderFeatures(peek.providerFeatures, caller.group);
+    if (features.dropTools.length > 0) {
+      // Declared tools the group may not use are left out; the body's text no longer matches it.
+      body = withoutTools(body, features.dropTools);
+      bodyChanged = true;
+      shared = new DecodeOnce(codec, { ...clientRequestInput(request, peek.stream), body }, deps.runtime);
+      featureWarnings = features.warnings.map(formatWarning);
+    }
     let channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     timing?.mark('auth');
     if (route.protocol === 'openai-responses' && deps.responses) {
@@ -144,12 +157,13 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       controller,
       reasoningScope: caller.key.id,
     };
-    if (request.rawBody !== undefined && !stateful?.changed) relayInput.rawBody = request.rawBody;
+    if (request.rawBody !== undefined && !stateful?.changed && !bodyChanged) relayInput.rawBody = request.rawBody;
     if (timing) relayInput.timing = timing;
     if (stateful?.pinnedKeyIndex !== undefined) relayInput.pinnedKeyIndex = stateful.pinnedKeyIndex;
     if (affinity?.preferredKey !== undefined) relayInput.preferredKey = affinity.preferredKey;
     if (stateful) relayInput.carryReasoning = stateful.carryReasoning;
     if (onCommit) relayInput.onCommit = onCommit;
+    if (featureWarnings.length > 0) relayInput.warnings = featureWarnings;
     // A stateful turn keeps its request to store it; otherwise, once a stream is committed, no
     // attempt can need the client's request again, and a long stream should not hold it (with
     // its parsed form, its text and its decode) to the end. What a cut stream is billed from,

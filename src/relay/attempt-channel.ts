@@ -17,6 +17,7 @@ import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
 import type { ReasoningRecall } from './reasoning-recall.ts';
 import { takesReasoningStateBack, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 interface AttemptBase {
   attempt: UsageAttempt;
@@ -167,7 +168,7 @@ export async function attemptChannel(
   }
   input.timing?.mark('upstream');
   if (response.statusCode >= 400) {
-    return fail(await readUpstreamError(response, getCodec(protocol), channel.apiKeys, adapter), response.statusCode);
+    return fail(await readUpstreamError(response, getCodec(protocol), channelSecrets(channel), adapter), response.statusCode);
   }
 
   let rest: AsyncIterator<Uint8Array> | undefined;

@@ -35,6 +35,7 @@ export async function planStatefulRequest(
 ): Promise<StatefulPlan> {
   const store = clientBody.store !== false;
   const previousResponseId = readPreviousResponseId(clientBody);
+  if (store) await responses.keyBytes.check(keyId);
   let turnInput = inputItems(clientBody.input);
   let body = clientBody;
   const resolved = await resolveItemReferences(responses, keyId, turnInput, now);
@@ -72,7 +73,10 @@ export const UNKNOWN_CONTEXT_TOKENS = 200_000;
 async function readChain(responses: StatefulResponses, keyId: string, last: StoredResponse, now: number): Promise<StoredResponse[]> {
   const chain = [last];
   let turn = last;
+  let bytes = last.sizeBytes;
   while (turn.previousResponseId !== null) {
+    // Checked as the chain is read, so an oversize chain is refused before it is all in memory.
+    if (bytes > responses.maxChainBytes) throw chainTooLarge(responses.maxChainBytes);
     if (chain.length >= responses.maxChainTurns) {
       throw invalidRequest(
         `This conversation is longer than the ${responses.maxChainTurns} turns the gateway replays; start a new one, sending the history you need in input.`,
@@ -88,8 +92,10 @@ async function readChain(responses: StatefulResponses, keyId: string, last: Stor
       );
     }
     chain.push(earlier);
+    bytes += earlier.sizeBytes;
     turn = earlier;
   }
+  if (bytes > responses.maxChainBytes) throw chainTooLarge(responses.maxChainBytes);
   return chain.reverse();
 }
 
@@ -159,6 +165,15 @@ function readPreviousResponseId(body: Record<string, unknown>): string | null {
     throw invalidRequest("'previous_response_id' must be the id of an earlier response (a string like resp_…).", 'previous_response_id');
   }
   return value;
+}
+
+/** A conversation whose kept turns are past RESPONSES_MAX_CHAIN_BYTES: 429, not replayed. */
+export function chainTooLarge(limitBytes: number): GatewayError {
+  return new GatewayError(
+    'stored_responses_limit',
+    `This conversation's stored turns are larger than the ${limitBytes} bytes the gateway replays; start a new one, sending the history you need in input.`,
+    { param: 'previous_response_id' },
+  );
 }
 
 export function previousNotFound(id: string, why = ''): GatewayError {

@@ -15,6 +15,8 @@ export interface AdminGroup {
   name: string;
   description: string;
   priceMultiplier: number;
+  /** Provider feature classes the group's keys may use: `server-tools`, `stored-objects`, `priority-tier`. */
+  allowedFeatures: readonly string[];
   createdAt: number;
 }
 
@@ -103,6 +105,8 @@ export interface AdminPrice {
   output: number;
   cacheRead: number | null;
   cacheWrite: number | null;
+  /** USD per 1,000 web searches; absent: not charged. */
+  webSearch?: number;
   updatedAt: string;
 }
 

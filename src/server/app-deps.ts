@@ -23,6 +23,8 @@ export interface ServerSettings {
   trustedProxies?: readonly string[];
   /** Say "not in your group" for a model another group has (REVEAL_OTHER_GROUP_MODELS); default: the same 404 as an unknown model. */
   revealOtherGroupModels?: boolean;
+  /** BLOCK_PRIVATE_UPSTREAMS: channel addresses that are private, loopback or link-local are refused (400). */
+  blockPrivateUpstreams?: boolean;
   /** SHA-256 of METRICS_TOKEN, the read-only scrape credential for /metrics, when set. */
   metricsTokenHash?: string | undefined;
 }

@@ -254,6 +254,8 @@ export interface StoredResponseRepository {
   /** StoreConflictError (field `id`) when the id is already stored. */
   insert(record: StoredResponse): Promise<void>;
   find(id: string, keyId: string, now: number): Promise<StoredResponse | undefined>;
+  /** UTF-8 bytes of this key's unexpired turns (their `sizeBytes`), the per-key storage bound's measure. */
+  storedBytes(keyId: string, now: number): Promise<number>;
   /** This key's newest unexpired turns, newest first, at most `limit`. */
   recent(keyId: string, now: number, limit: number): Promise<StoredResponse[]>;
   /** False when there was nothing of this key's to delete. */

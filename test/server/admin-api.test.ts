@@ -23,16 +23,16 @@ describe('admin API: groups', () => {
   test('lists the default group from the first boot', async () => {
     const { data } = await harness.admin('GET', '/groups');
     assert.deepEqual(data.map((group: Record<string, unknown>) => withoutGenerated(group)), [
-      { name: 'default', description: 'The group new keys join unless told otherwise.', priceMultiplier: 1, billing: 'balance' },
+      { name: 'default', description: 'The group new keys join unless told otherwise.', priceMultiplier: 1, billing: 'balance', allowedFeatures: [] },
     ]);
   });
 
   test('creates, updates, lists and deletes a group', async () => {
     const created = await harness.admin('POST', '/groups', { name: 'premium', description: 'Paying users' }, 201);
-    assert.deepEqual(withoutGenerated(created), { name: 'premium', description: 'Paying users', priceMultiplier: 1, billing: 'balance' });
+    assert.deepEqual(withoutGenerated(created), { name: 'premium', description: 'Paying users', priceMultiplier: 1, billing: 'balance', allowedFeatures: [] });
 
     const patched = await harness.admin('PATCH', '/groups/premium', { priceMultiplier: 0.8 }, 200);
-    assert.deepEqual(withoutGenerated(patched), { name: 'premium', description: 'Paying users', priceMultiplier: 0.8, billing: 'balance' });
+    assert.deepEqual(withoutGenerated(patched), { name: 'premium', description: 'Paying users', priceMultiplier: 0.8, billing: 'balance', allowedFeatures: [] });
 
     const { data } = await harness.admin('GET', '/groups');
     assert.deepEqual(data.map((group: { name: string }) => group.name).sort(), ['default', 'premium']);

@@ -16,6 +16,7 @@ import { StoreConflictError } from '../../store/store.ts';
 import { healthStatus } from '../../routing/health-status.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { resolveChannelBaseUrl } from '../../domain/channel-address.ts';
+import { privateUpstreamProblem } from '../../upstream/private-upstream-address.ts';
 import {
   channelCreateSchema,
   channelPatchSchema,
@@ -119,6 +120,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const input = parseAdminInput(channelCreateSchema, request.body);
         const desired = toNewChannel(input);
         await requireGroups(deps, desired.groups, 'groups');
+        await requirePublicAddress(deps, desired.baseUrl);
         const channel = await withConflicts(() => store.channels.create(desired));
         await changed();
         await audit(request, { action: 'channel.create', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: null, after: channelView(channel) });
@@ -137,6 +139,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           const derivedAfter = resolveChannelBaseUrl({ ...before, ...rest, baseUrl: undefined });
           if ('baseUrl' in derivedBefore && derivedBefore.baseUrl === before.baseUrl && 'baseUrl' in derivedAfter) patch.baseUrl = derivedAfter.baseUrl;
         }
+        if (patch.baseUrl !== undefined) await requirePublicAddress(deps, patch.baseUrl);
         const channel = await withConflicts(() => store.channels.update(before.id, patch));
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();
@@ -226,6 +229,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           outputPerMillion: usdToMicros(input.output),
           cacheReadPerMillion: input.cacheRead == null ? null : usdToMicros(input.cacheRead),
           cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
+          ...(input.webSearch == null ? {} : { webSearchPerThousand: usdToMicros(input.webSearch) }),
         });
         await changed();
         await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });
@@ -391,4 +395,11 @@ function toLimits(input: z.infer<typeof keyCreateSchema>['limits']): KeyLimits {
     ...(input.weeklySpend === undefined ? {} : { weeklySpendMicros: usdToMicros(input.weeklySpend) }),
     ...(input.monthlySpend === undefined ? {} : { monthlySpendMicros: usdToMicros(input.monthlySpend) }),
   };
+}
+
+/** BLOCK_PRIVATE_UPSTREAMS: a channel address that is (or resolves to) a private, loopback or link-local one is a 400. */
+async function requirePublicAddress(deps: AppDeps, baseUrl: string): Promise<void> {
+  if (deps.settings.blockPrivateUpstreams !== true) return;
+  const problem = await privateUpstreamProblem(baseUrl);
+  if (problem !== undefined) throw invalidRequest(`baseUrl: ${problem}.`, 'baseUrl');
 }

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { BillingMode } from '../../domain/billing-mode.ts';
 import type { GroupsTable } from '../database-schema.ts';
-import type { Group } from '../../domain/group.ts';
+import { GROUP_FEATURE_CLASSES, type Group, type GroupFeatureClass } from '../../domain/group.ts';
 import type { GroupRepository } from '../store.ts';
 import { StoreConflictError } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
@@ -33,6 +33,7 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
         description: group.description ?? '',
         price_multiplier: group.priceMultiplier ?? 1,
         billing: group.billing ?? 'balance',
+        allowed_features: JSON.stringify(group.allowedFeatures ?? []),
         created_at: now(),
       };
       try {
@@ -50,6 +51,7 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
       if (patch.description !== undefined) changes.description = patch.description;
       if (patch.priceMultiplier !== undefined) changes.price_multiplier = patch.priceMultiplier;
       if (patch.billing !== undefined) changes.billing = patch.billing;
+      if (patch.allowedFeatures !== undefined) changes.allowed_features = JSON.stringify(patch.allowedFeatures);
       if (Object.keys(changes).length > 0) {
         await db.updateTable('groups').set(changes).where('name', '=', name).execute();
       }
@@ -88,12 +90,24 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
   };
 }
 
-function toGroup(row: Omit<Selectable<GroupsTable>, 'billing'> & { billing?: string }): Group {
+function toGroup(row: Omit<Selectable<GroupsTable>, 'billing' | 'allowed_features'> & { billing?: string; allowed_features?: string }): Group {
   return {
     name: row.name,
     description: row.description,
     priceMultiplier: Number(row.price_multiplier),
     billing: (row.billing ?? 'balance') as BillingMode,
+    allowedFeatures: readAllowedFeatures(row.allowed_features),
     createdAt: Number(row.created_at),
   };
+}
+
+/** The stored list, keeping only classes this version knows (a row written by a newer one allows no more than it understands). */
+function readAllowedFeatures(text: string | undefined): GroupFeatureClass[] {
+  if (text === undefined || text === '') return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? GROUP_FEATURE_CLASSES.filter((known) => parsed.includes(known)) : [];
+  } catch {
+    return [];
+  }
 }

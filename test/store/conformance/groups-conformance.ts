@@ -16,9 +16,9 @@ export function describeGroups(context: ConformanceContext): void {
 
     test('create fills defaults, get and list return it, list is sorted by name', async () => {
       const created = await context.store.groups.create({ name: 'vip', priceMultiplier: 0.8, description: 'VIPs' });
-      assert.deepEqual(created, { name: 'vip', description: 'VIPs', priceMultiplier: 0.8, billing: 'balance', createdAt: START_TIME });
+      assert.deepEqual(created, { name: 'vip', description: 'VIPs', priceMultiplier: 0.8, billing: 'balance', allowedFeatures: [], createdAt: START_TIME });
       const plain = await context.store.groups.create({ name: 'basic' });
-      assert.deepEqual(plain, { name: 'basic', description: '', priceMultiplier: 1, billing: 'balance', createdAt: START_TIME });
+      assert.deepEqual(plain, { name: 'basic', description: '', priceMultiplier: 1, billing: 'balance', allowedFeatures: [], createdAt: START_TIME });
       assert.deepEqual(await context.store.groups.get('vip'), created);
       assert.equal(await context.store.groups.get('missing'), undefined);
       assert.deepEqual(
@@ -36,7 +36,7 @@ export function describeGroups(context: ConformanceContext): void {
     test('update changes only the given fields; a missing group gives undefined', async () => {
       await context.store.groups.create({ name: 'vip', description: 'before', priceMultiplier: 2 });
       const updated = await context.store.groups.update('vip', { priceMultiplier: 1.5 });
-      assert.deepEqual(updated, { name: 'vip', description: 'before', priceMultiplier: 1.5, billing: 'balance', createdAt: START_TIME });
+      assert.deepEqual(updated, { name: 'vip', description: 'before', priceMultiplier: 1.5, billing: 'balance', allowedFeatures: [], createdAt: START_TIME });
       assert.deepEqual(await context.store.groups.get('vip'), updated);
       assert.equal(await context.store.groups.update('missing', { description: 'x' }), undefined);
     });
