@@ -115,6 +115,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     responsesRetentionHours: config.responsesRetentionHours,
     responsesMaxTurnBytes: config.responsesMaxTurnBytes,
     affinityTtlSeconds: config.affinityTtlSeconds,
+    responsesWebSocket: config.responsesWebSocket,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],
     // Workers: the primary applied it already.

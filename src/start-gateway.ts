@@ -13,6 +13,7 @@ import { startClusterServices } from './cluster/start-cluster-services.ts';
 import { registerReadinessRoute } from './server/routes/health-routes.ts';
 import { createRuntime } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
+import { DEFAULT_RESPONSES_WEBSOCKET, type ResponsesWebSocketSettings } from './server/responses-websocket.ts';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/server-limits.ts';
 import type { ClientIpHeader } from './access/resolve-client-ip.ts';
 import { DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './access/auth-failure-throttle.ts';
@@ -104,6 +105,8 @@ export interface GatewayOptions {
   redisUrl?: string | undefined;
   /** Prepended to every Redis key and channel (REDIS_KEY_PREFIX; default `switchyard:`). */
   redisPrefix?: string;
+  /** RESPONSES_WEBSOCKET, RESPONSES_WEBSOCKET_MAX_PER_KEY and the socket timers; defaults in DEFAULT_RESPONSES_WEBSOCKET. */
+  responsesWebSocket?: Partial<ResponsesWebSocketSettings>;
 }
 
 export interface RunningGateway {
@@ -239,6 +242,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       limits: { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
       revealOtherGroupModels: options.revealOtherGroupModels ?? false,
       metricsTokenHash: options.metricsToken ? hashApiKey(options.metricsToken) : undefined,
+      responsesWebSocket: { ...DEFAULT_RESPONSES_WEBSOCKET, ...options.responsesWebSocket },
     },
     store,
     snapshot,

@@ -62,6 +62,8 @@ export interface Config {
   responsesMaxTurnBytes: number;
   /** Conversation affinity lasts this long after a conversation's last turn (seconds); 0 turns it off. */
   affinityTtlSeconds: number;
+  /** Responses over WebSocket (`GET /v1/responses` upgrade): on, and at most this many open sockets per key. */
+  responsesWebSocket: { enabled: boolean; maxPerKey: number };
 }
 
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
@@ -209,6 +211,15 @@ export const envSchema = z.object({
   AFFINITY_TTL_SECONDS: integer({ min: 0, max: 7 * 86_400, fallback: 3_600 }),
   RESPONSES_RETENTION_HOURS: integer({ min: 1, max: 8_760, fallback: 720 }),
   RESPONSES_MAX_TURN_BYTES: integer({ min: 1_024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
+  RESPONSES_WEBSOCKET: raw.transform((value, context) => {
+    if (value === undefined) return true;
+    const lower = value.toLowerCase();
+    if (TRUE.has(lower)) return true;
+    if (FALSE.has(lower)) return false;
+    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  }),
+  RESPONSES_WEBSOCKET_MAX_PER_KEY: integer({ min: 1, max: 100_000, fallback: 16 }),
   STRICT_PRICING: raw.transform((value, context) => {
     if (value === undefined) return false;
     const lower = value.toLowerCase();

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       responsesRetentionHours: 720,
       responsesMaxTurnBytes: 4 * 1024 * 1024,
       affinityTtlSeconds: 3_600,
+      responsesWebSocket: { enabled: true, maxPerKey: 16 },
     });
   });
 

@@ -64,5 +64,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     responsesRetentionHours: values.RESPONSES_RETENTION_HOURS,
     responsesMaxTurnBytes: values.RESPONSES_MAX_TURN_BYTES,
     affinityTtlSeconds: values.AFFINITY_TTL_SECONDS,
+    responsesWebSocket: { enabled: values.RESPONSES_WEBSOCKET, maxPerKey: values.RESPONSES_WEBSOCKET_MAX_PER_KEY },
   };
 }

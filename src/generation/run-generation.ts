@@ -67,6 +67,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       requestId,
       clientProtocol: route.protocol,
       surface: route.surface,
+      transport: request.transport,
       caller,
       model,
       stream: peek.stream,

@@ -9,6 +9,7 @@ import type { GatewayMetrics } from './gateway-metrics.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
+import type { ResponsesWebSocketSettings } from './responses-websocket.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {
@@ -23,6 +24,8 @@ export interface ServerSettings {
   revealOtherGroupModels?: boolean;
   /** SHA-256 of METRICS_TOKEN, the read-only scrape credential for /metrics, when set. */
   metricsTokenHash?: string | undefined;
+  /** Responses over WebSocket (RESPONSES_WEBSOCKET…); absent: on, with the defaults. */
+  responsesWebSocket?: ResponsesWebSocketSettings;
 }
 
 /** Everything `createApp` is given; no module reaches for a global instead. */

@@ -22,6 +22,7 @@ import { registerModelListRoutes } from './routes/model-list-routes.ts';
 import { registerStoredResponseRoutes } from './routes/stored-response-routes.ts';
 import { registerSelfServiceRoutes } from './routes/self-service-routes.ts';
 import { registerUsageStatsRoutes } from './routes/usage-stats-routes.ts';
+import { DEFAULT_RESPONSES_WEBSOCKET, registerResponsesWebSocket } from './responses-websocket.ts';
 
 /**
  * Builds the HTTP app from its dependencies. Every error, wherever it is thrown, ends in the
@@ -105,6 +106,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     registerGenerationRoutes(app, deps, prefix, surface, refusedAuth);
     registerStoredResponseRoutes(app, deps, prefix);
   }
+  registerResponsesWebSocket(app, deps, deps.settings.responsesWebSocket ?? DEFAULT_RESPONSES_WEBSOCKET);
   return app;
 }
 

@@ -6,6 +6,7 @@ import { portalSessionsMigration } from './007-portal-sessions.ts';
 import { cloudChannelSettingsMigration } from './006-clouds-channel-settings.ts';
 import { storedResponsesMigration } from './008-responses-stored-responses.ts';
 import { appliedBatchesMigration } from './009-billing-applied-batches.ts';
+import { usageTransportMigration } from './010-usage-transport.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -19,6 +20,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '006-clouds-channel-settings': cloudChannelSettingsMigration,
   '008-responses-stored-responses': storedResponsesMigration,
   '009-billing-applied-batches': appliedBatchesMigration,
+  '010-usage-transport': usageTransportMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
