@@ -13,7 +13,7 @@ import { startClusterServices } from './cluster/start-cluster-services.ts';
 import { registerReadinessRoute } from './server/routes/health-routes.ts';
 import { createRuntime } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
-import { DEFAULT_RESPONSES_WEBSOCKET, type ResponsesWebSocketSettings } from './server/responses-websocket.ts';
+import { DEFAULT_RESPONSES_WEBSOCKET, type ResponsesWebSocketSettings } from './config/responses-websocket-settings.ts';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/server-limits.ts';
 import type { ClientIpHeader } from './access/resolve-client-ip.ts';
 import { DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './access/auth-failure-throttle.ts';

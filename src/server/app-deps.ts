@@ -9,7 +9,7 @@ import type { GatewayMetrics } from './gateway-metrics.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
-import type { ResponsesWebSocketSettings } from './responses-websocket.ts';
+import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {

@@ -10,20 +10,7 @@ import type { GenerationRoute } from '../generation/generation-request.ts';
 import { encodeErrorReply } from '../protocols/encode-error-reply.ts';
 import { DEFAULT_RESPONSES_MAX_TURN_BYTES } from '../responses/stateful-responses.ts';
 import type { AppDeps } from './app-deps.ts';
-
-/** RESPONSES_WEBSOCKET and its limits. */
-export interface ResponsesWebSocketSettings {
-  /** RESPONSES_WEBSOCKET; off: every upgrade is answered 426 (use HTTP). */
-  enabled: boolean;
-  /** RESPONSES_WEBSOCKET_MAX_PER_KEY: open sockets per key, across instances (kv leases). */
-  maxPerKey: number;
-  /** A socket with no message and no response in flight for this long is closed (1000). */
-  idleMs: number;
-  /** Ping period; a socket that did not answer the previous ping is dropped. */
-  pingMs: number;
-}
-
-export const DEFAULT_RESPONSES_WEBSOCKET: ResponsesWebSocketSettings = { enabled: true, maxPerKey: 16, idleMs: 600_000, pingMs: 30_000 };
+import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 
 /**
  * Responses over WebSocket: `GET /v1/responses` (and under the alternative prefix) with
