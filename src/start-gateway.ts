@@ -31,6 +31,7 @@ import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
 import { createReasoningCache } from './reasoning/reasoning-cache.ts';
+import { createCompactionSeal } from './responses/compaction-seal.ts';
 import { startHourlyPruner } from './store/start-hourly-pruner.ts';
 import { startStoredResponsePruner } from './responses/stored-response-pruner.ts';
 import {
@@ -253,6 +254,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     runtime,
     logger,
     responses,
+    compaction: createCompactionSeal(secretKey),
     ...(affinityTtlMs > 0 ? { affinity: new ConversationAffinity(kv, affinityTtlMs) } : {}),
   });
   registerReadinessRoute(app, readiness);

@@ -9,6 +9,7 @@ import type { GatewayMetrics } from './gateway-metrics.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
+import type { CompactionSeal } from '../responses/compaction-seal.ts';
 import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
@@ -45,4 +46,6 @@ export interface AppDeps {
   responses?: StatefulResponses;
   /** Conversation affinity (absent when AFFINITY_TTL_SECONDS is 0). */
   affinity?: ConversationAffinity;
+  /** The gateway's compaction items (POST /v1/responses/compact). */
+  compaction?: CompactionSeal;
 }

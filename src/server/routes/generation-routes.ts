@@ -10,7 +10,7 @@ import { renderError } from '../render-error.ts';
 import type { RefusedAuthMonitor } from '../refused-auth-monitor.ts';
 import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
 import { handleEmbeddings } from './handle-embeddings.ts';
-import { handleGeneration } from './handle-generation.ts';
+import { handleCompaction, handleGeneration } from './handle-generation.ts';
 import type { GenerationRoute } from '../../generation/generation-request.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
 
@@ -52,6 +52,9 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   );
   app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
     handleGeneration(deps, responsesRoute, request, reply),
+  );
+  app.post(`${prefix}/v1/responses/compact`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
+    handleCompaction(deps, responsesRoute, request, reply),
   );
   app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, (request, reply) =>
     handleGeneration(deps, messagesRoute, request, reply),

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientConnection, GenerationRequest, GenerationRoute } from '../../generation/generation-request.ts';
 import { runGeneration } from '../../generation/run-generation.ts';
+import { runCompaction } from '../../generation/run-compaction.ts';
+import { authenticateRequest } from './authenticate-request.ts';
 import { ClientWriter } from '../../relay/client-writer.ts';
 import { markPipelineRequest } from '../access-log.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -37,6 +39,15 @@ export function handleGeneration(
   request.body = undefined;
   request.rawBody = undefined;
   return runGeneration(deps, generation, hijackReply(reply, deps.runtime.now));
+}
+
+/** `POST /v1/responses/compact`: one generation whose reply the gateway shapes (see runCompaction). */
+export async function handleCompaction(deps: AppDeps, route: GenerationRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const caller = request.caller ?? authenticateRequest(deps, request, 'bearer');
+  const answer = await runCompaction(deps, { requestId: request.id, route, body: request.body, credentials: credentialsOf(deps, request), caller });
+  // The pipeline wrote this request's line when the summary request ran; otherwise the framework does.
+  if (answer.recorded) markPipelineRequest(request);
+  await reply.code(answer.status).send(answer.body);
 }
 
 /** Takes the reply away from Fastify: the pipeline writes it, and learns when the client leaves. */
