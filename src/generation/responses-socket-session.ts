@@ -7,6 +7,8 @@ import { encodeErrorReply } from '../protocols/encode-error-reply.ts';
 import { ClientWriter } from '../relay/client-writer.ts';
 import { inputItems } from '../responses/replay-items.ts';
 import { SocketResponseChain } from '../responses/socket-response-chain.ts';
+import { compactionTurnStream, hasCompactionTrigger, withoutCompactionTrigger } from '../responses/compaction-turn.ts';
+import { runCompaction } from './run-compaction.ts';
 import type { ClientConnection, GenerationRoute } from './generation-request.ts';
 import { runGeneration, type GenerationDeps } from './run-generation.ts';
 import { errorEvent, SocketReplyStream, type MessageSink } from './socket-reply-stream.ts';
@@ -78,6 +80,10 @@ export class ResponsesSocketSession {
     body = this.#chain.expand(body) ?? body;
     if (generate === false) {
       this.#warmUp(body, requestId, tag);
+      return;
+    }
+    if (hasCompactionTrigger(body)) {
+      await this.#compact(withoutCompactionTrigger(body), requestId, tag);
       return;
     }
     await this.#run(body, requestId, tag);
@@ -174,6 +180,37 @@ export class ResponsesSocketSession {
         `event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', sequence_number: 1, response })}\n\n`,
     );
     this.#chain.remember(id, inputItems(body.input), null);
+  }
+
+  /** A compaction turn: the summary as one sealed compaction item, the only output (see compaction-turn.ts). */
+  async #compact(body: Record<string, unknown>, requestId: string, tag: string | undefined): Promise<void> {
+    const reply = new SocketReplyStream(this.#sink, { streamId: tag });
+    this.#current = reply;
+    try {
+      const caller = authenticateCaller(this.#deps.snapshot.current, this.#deps.runtime.now(), this.#options.credentials, this.#options.route.credentials);
+      this.turns += 1;
+      const answer = await runCompaction(this.#deps, { requestId, route: this.#options.route, body, credentials: this.#options.credentials, caller, transport: 'websocket' });
+      const compacted = answer.body as { id: string; created_at: number; output: Array<Record<string, unknown>>; usage: unknown };
+      const item = answer.status === 200 ? compacted.output.at(-1) : undefined;
+      if (item === undefined) {
+        reply.writeHead(answer.status, {});
+        reply.end(JSON.stringify(answer.body));
+      } else {
+        reply.end(compactionTurnStream({ id: compacted.id, created_at: compacted.created_at, model: body.model, item, usage: compacted.usage }));
+        if (body.store === false) this.#chain.remember(compacted.id, inputItems(body.input), { output: [item] });
+      }
+    } catch (error) {
+      const failure = error instanceof GatewayError ? error : invalidRequest(String(error));
+      const { status, body: text } = encodeErrorReply(this.#options.route.protocol, failure, requestId);
+      reply.writeHead(status, {});
+      reply.end(text);
+    }
+    try {
+      await finished(reply);
+    } catch {
+      // Cut by the client.
+    }
+    this.#current = undefined;
   }
 
   #sendError(error: GatewayError, requestId: string, tag: string | undefined): void {

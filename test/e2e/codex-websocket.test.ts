@@ -72,4 +72,27 @@ describe('real Codex with the built-in provider and openai_base_url', { concurre
       assert.ok(!lines.some((line) => line.method === 'POST' && line.protocol === 'openai-responses'), 'no fallback to HTTP');
     });
   }
+
+  test('a long Codex session compacts (a compaction_trigger turn over the socket, answered with a gateway-sealed item) and carries the item on', async () => {
+    const directory = join(home, 'compaction');
+    mkdirSync(join(directory, '.codex'), { recursive: true });
+    // A tiny auto-compact limit: the second turn starts by compacting the first.
+    writeFileSync(
+      join(directory, '.codex', 'config.toml'),
+      ['model = "codex-ws-anthropic"', `openai_base_url = "${harness.url}/v1"`, 'model_auto_compact_token_limit = 500'].join('\n'),
+    );
+    const env = { HOME: directory, CODEX_HOME: join(directory, '.codex'), CODEX_API_KEY: key.key };
+    const first = await runCli('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], env, directory, 120_000);
+    assert.equal(first.code, 0, `codex exited ${first.code}\nstderr: ${first.stderr.slice(-3000)}`);
+    const linesBefore = logLines.length;
+    const second = await runCli('codex', ['exec', '--skip-git-repo-check', 'resume', '--last', 'Reply with pong again.'], env, directory, 120_000);
+    assert.equal(second.code, 0, `codex exited ${second.code}\nstdout: ${second.stdout}\nstderr: ${second.stderr.slice(-3000)}`);
+    const lines = logLines.slice(linesBefore).filter((line) => line.msg === 'request');
+    const compactions = harness.simulator.requests.filter((request) => request.rawBody.includes('CONTEXT CHECKPOINT COMPACTION'));
+    assert.ok(compactions.length >= 1, `Codex compacted through the gateway: ${JSON.stringify(lines)}\n${second.stderr.slice(-3000)}`);
+    const last = harness.simulator.requests.filter((request) => request.endpoint === 'generate').at(-1)!;
+    assert.match(last.rawBody, /Another language model started to solve this problem/, 'the next turn carried the summary');
+    assert.match(second.stdout, /Pong from the provider simulator\./);
+  });
 });
+

@@ -109,4 +109,27 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     await refuse(other, item, 'another key’s item');
     assert.equal(harness.simulator.requests.length, calls, 'nothing went upstream');
   });
+
+  test('a compaction_trigger item (Codex remote compaction v2) is answered with exactly one sealed compaction item, over HTTP and the socket', async () => {
+    harness.simulator.enqueue({ text: SUMMARY });
+    const plain = (await client.responses.create({ model: 'cmp-gemini', input: [...HISTORY, { type: 'compaction_trigger' } as never], store: false })) as unknown as Json;
+    assert.equal(plain.output.length, 1);
+    assert.equal(plain.output[0].type, 'compaction');
+    assert.match(lastGenerate().rawBody, /CONTEXT CHECKPOINT COMPACTION/);
+
+    const socket = new SdkResponsesSocket(`${harness.url}/v1`, key.key);
+    try {
+      harness.simulator.enqueue({ text: SUMMARY });
+      const turn = await socket.turn({ model: 'cmp-gemini', input: [...HISTORY, { type: 'compaction_trigger' }], store: false });
+      assert.deepEqual(turn.events.map((event) => event.type), ['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done', 'response.completed']);
+      assert.equal(turn.response?.output.length, 1);
+      harness.simulator.enqueue({ text: 'Continued.' });
+      const next = await socket.turn({ model: 'cmp-gemini', input: [turn.response?.output[0], { role: 'user', content: 'Go on.' }], store: false });
+      assert.equal(outputText(next.response), 'Continued.');
+      assert.match(lastGenerate().rawBody, /parse_config was renamed to load_config/);
+    } finally {
+      socket.close();
+    }
+  });
 });
+
