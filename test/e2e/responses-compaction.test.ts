@@ -131,5 +131,16 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
       socket.close();
     }
   });
+
+  test('context_management compaction reaches an OpenAI Responses upstream unchanged; a translated lane drops it with a warning', async () => {
+    const contextManagement = [{ type: 'compaction', compact_threshold: 200_000 }];
+    harness.simulator.enqueue({ text: 'ok' });
+    await client.responses.create({ model: 'cmp-openai', input: 'hi', store: false, context_management: contextManagement } as never);
+    assert.deepEqual((lastGenerate().body as Json).context_management, contextManagement);
+    harness.simulator.enqueue({ text: 'ok' });
+    const { response } = await client.responses.create({ model: 'cmp-anthropic', input: 'hi', store: false, context_management: contextManagement } as never).withResponse();
+    assert.ok(!(lastGenerate().rawBody as string).includes('context_management'));
+    assert.match(response.headers.get('x-switchyard-warnings') ?? '', /unsupported:context_management/);
+  });
 });
 
