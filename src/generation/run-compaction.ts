@@ -56,6 +56,9 @@ export async function runCompaction(deps: GenerationDeps, request: GenerationReq
     };
     if (typeof fields.instructions === 'string') summaryRequest.instructions = fields.instructions;
     if (fields.previous_response_id !== undefined) summaryRequest.previous_response_id = fields.previous_response_id;
+    // The history's tool calls need their tools declared on some upstreams (Bedrock Converse
+    // refuses toolUse blocks without a toolConfig); the prompt asks for text only.
+    if (Array.isArray(fields.tools) && fields.tools.length > 0) summaryRequest.tools = fields.tools;
 
     const reply = new CapturedReply();
     let takenOver = false;

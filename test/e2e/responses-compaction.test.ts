@@ -142,5 +142,22 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     assert.ok(!(lastGenerate().rawBody as string).includes('context_management'));
     assert.match(response.headers.get('x-switchyard-warnings') ?? '', /unsupported:context_management/);
   });
+
+  test('a compaction turn over a history with tool calls declares the tools (Bedrock Converse refuses tool blocks without a toolConfig)', async () => {
+    harness.simulator.enqueue({ text: SUMMARY });
+    const tool = { type: 'function', name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, strict: false };
+    const compacted = (await client.responses.create({
+      model: 'cmp-bedrock',
+      tools: [tool],
+      store: false,
+      input: [
+        { role: 'user', content: 'Read notes.txt' },
+        { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'ZEBRA' },
+        { type: 'compaction_trigger' } as never,
+      ],
+    } as never)) as unknown as Json;
+    assert.equal(compacted.output[0]?.type, 'compaction', JSON.stringify(compacted));
+  });
 });
 
