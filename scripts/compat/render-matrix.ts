@@ -34,6 +34,21 @@ export function renderMatrix(rows: MatrixRow[], meta: { date: string; commit: st
     });
     lines.push(`| ${PACKAGES[row.install.client]} | ${row.install.version} | ${row.install.origin} | ${row.upstream} | ${cells.join(' | ')} |`);
   }
-  lines.push('', '## Failures', '', ...(failures.length === 0 ? ['None.'] : failures.map((line) => line.replace(/\|/g, '\\|'))), '');
+  lines.push('', '## Failures', '', ...(failures.length === 0 ? ['None.'] : failures.map((line) => line.replace(/\|/g, '\\|'))), '', ...NEEDS, '');
   return lines.join('\n');
 }
+
+/** What each client line needs of the gateway (kept by hand: the suite checks it, this says why). */
+const NEEDS = [
+  '## What each client needs',
+  '',
+  '- **Codex 0.169** (built-in provider, `openai_base_url`): a Responses WebSocket at `GET /v1/responses` (a 404 costs',
+  '  ~6.5 s of reconnects per session; 426 makes it fall back to HTTP at once), the `generate: false` warm-up, and',
+  '  compaction as a turn whose input ends in `{"type":"compaction_trigger"}`, answered with exactly one compaction item.',
+  '- **Claude Code 2.1.33x**: `context_management` (`clear_thinking_…` edits) and `anthropic-beta` flags on every',
+  '  request, never refused; a translated lane drops them with `unsupported:` warnings. `/compact` is an ordinary',
+  '  turn asking for a `<summary>`.',
+  '- **Gemini CLI 0.61**: history compression asks for `gemini-3.1-pro-preview-customtools` (and resolves aliases to',
+  '  the newest previews), so the key\'s group must route those names too.',
+];
+

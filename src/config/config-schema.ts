@@ -99,6 +99,18 @@ function text(options: { fallback?: string; check?: (value: string) => boolean; 
 
 const TRUE = new Set(['1', 'true', 'yes', 'on']);
 const FALSE = new Set(['0', 'false', 'no', 'off']);
+
+/** A true/false switch (1/0, yes/no, on/off too); anything else is refused with the value named. */
+function flag(fallback: boolean) {
+  return raw.transform((value, context) => {
+    if (value === undefined) return fallback;
+    const lower = value.toLowerCase();
+    if (TRUE.has(lower)) return true;
+    if (FALSE.has(lower)) return false;
+    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  });
+}
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 export const envSchema = z.object({
@@ -156,14 +168,7 @@ export const envSchema = z.object({
   FIRST_BYTE_DEADLINE_MIN_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 2_000 }),
   FIRST_BYTE_DEADLINE_MAX_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 20_000 }),
   FIRST_BYTE_DEADLINE_COLD_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 3_000 }),
-  HEDGE_STREAMS: raw.transform((value, context) => {
-    if (value === undefined) return true;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  HEDGE_STREAMS: flag(true),
   ALT_PREFIX: text({
     fallback: 'antigravity',
     check: (value) => /^[A-Za-z0-9._~-]+$/.test(value) && !['v1', 'v1beta', 'api'].includes(value),
@@ -196,14 +201,7 @@ export const envSchema = z.object({
   SERVER_KEEP_ALIVE_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 65_000 }),
   MAX_CONNECTIONS: integer({ min: 1, max: 1_000_000, fallback: 10_000 }),
   LISTEN_BACKLOG: integer({ min: 1, max: 65_535, fallback: 4_096 }),
-  REVEAL_OTHER_GROUP_MODELS: raw.transform((value, context) => {
-    if (value === undefined) return false;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  REVEAL_OTHER_GROUP_MODELS: flag(false),
   LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
   MAX_UPSTREAM_EVENT_BYTES: integer({ min: 65_536, max: 2 ** 31, fallback: DEFAULT_REPLY_LIMITS.maxEventBytes }),
   MAX_UPSTREAM_REPLY_BYTES: integer({ min: 65_536, max: 2 ** 40, fallback: DEFAULT_REPLY_LIMITS.maxReplyBytes }),
@@ -211,21 +209,7 @@ export const envSchema = z.object({
   AFFINITY_TTL_SECONDS: integer({ min: 0, max: 7 * 86_400, fallback: 3_600 }),
   RESPONSES_RETENTION_HOURS: integer({ min: 1, max: 8_760, fallback: 720 }),
   RESPONSES_MAX_TURN_BYTES: integer({ min: 1_024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
-  RESPONSES_WEBSOCKET: raw.transform((value, context) => {
-    if (value === undefined) return true;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  RESPONSES_WEBSOCKET: flag(true),
   RESPONSES_WEBSOCKET_MAX_PER_KEY: integer({ min: 1, max: 100_000, fallback: 16 }),
-  STRICT_PRICING: raw.transform((value, context) => {
-    if (value === undefined) return false;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  STRICT_PRICING: flag(false),
 });

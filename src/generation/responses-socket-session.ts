@@ -120,19 +120,9 @@ export class ResponsesSocketSession {
       await runGeneration(this.#deps, { requestId, route: this.#options.route, body, credentials: this.#options.credentials, transport: 'websocket' }, connection);
     } catch (thrown) {
       // Refused before the reply was taken over (key, model, admission): the pipeline recorded it.
-      if (!takenOver) {
-        const error = thrown instanceof GatewayError ? thrown : new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.');
-        const { status, body: text } = encodeErrorReply(this.#options.route.protocol, error, requestId);
-        reply.writeHead(status, {});
-        reply.end(text);
-      }
+      if (!takenOver) this.#refuse(reply, thrown, requestId);
     }
-    try {
-      await finished(reply);
-    } catch {
-      // Cut by the client: nothing more to send.
-    }
-    this.#current = undefined;
+    await this.#endTurn(reply);
     if (!keepsChain) return;
     const id = completed?.id;
     if (typeof id === 'string') this.#chain.remember(id, input, completed ?? null);
@@ -200,15 +190,25 @@ export class ResponsesSocketSession {
         if (body.store === false) this.#chain.remember(compacted.id, inputItems(body.input), { output: [item] });
       }
     } catch (error) {
-      const failure = error instanceof GatewayError ? error : invalidRequest(String(error));
-      const { status, body: text } = encodeErrorReply(this.#options.route.protocol, failure, requestId);
-      reply.writeHead(status, {});
-      reply.end(text);
+      this.#refuse(reply, error, requestId);
     }
+    await this.#endTurn(reply);
+  }
+
+  /** Answers the turn with the error reply a refused HTTP request would get (one `error` event). */
+  #refuse(reply: SocketReplyStream, thrown: unknown, requestId: string): void {
+    const error = thrown instanceof GatewayError ? thrown : new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.');
+    const { status, body } = encodeErrorReply(this.#options.route.protocol, error, requestId);
+    reply.writeHead(status, {});
+    reply.end(body);
+  }
+
+  /** Waits until the turn's last message left (or the client cut it); the socket is free again. */
+  async #endTurn(reply: SocketReplyStream): Promise<void> {
     try {
       await finished(reply);
     } catch {
-      // Cut by the client.
+      // Cut by the client: nothing more to send.
     }
     this.#current = undefined;
   }

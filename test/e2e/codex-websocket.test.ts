@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import pino from 'pino';
+import { captureLogLines } from '../helpers/capture-log-lines.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { requireTestClients, runCli } from '../helpers/run-cli.ts';
 
@@ -27,16 +26,11 @@ describe('real Codex with the built-in provider and openai_base_url', { concurre
   let harness: Harness;
   let key: { id: string; key: string };
   let home: string;
-  const logLines: Json[] = [];
+  const capture = captureLogLines();
+  const logLines = capture.lines;
 
   before(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n')) if (line.trim() !== '') logLines.push(JSON.parse(line));
-        done();
-      },
-    });
-    harness = await startHarness({ logger: pino({ level: 'info' }, sink) });
+    harness = await startHarness({ logger: capture.logger });
     for (const upstream of UPSTREAMS) await harness.addChannel({ provider: upstream.provider, models: [upstream.model], ...upstream.extra });
     key = await harness.addKey();
     harness.simulator.setDefault({ text: REPLY });

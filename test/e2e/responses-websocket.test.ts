@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import pino from 'pino';
 import WebSocket from 'ws';
+import { captureLogLines } from '../helpers/capture-log-lines.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { outputText, SdkResponsesSocket } from '../helpers/responses-socket.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -40,17 +39,12 @@ const WEATHER_TOOL = {
 describe('Responses over WebSocket through the openai SDK', { concurrency: false }, () => {
   let harness: Harness;
   let key: { id: string; key: string };
-  const logLines: Json[] = [];
+  const capture = captureLogLines();
+  const logLines = capture.lines;
 
   before(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n')) if (line.trim() !== '') logLines.push(JSON.parse(line));
-        done();
-      },
-    });
     harness = await startHarness(
-      { logger: pino({ level: 'info' }, sink), responsesWebSocket: { maxPerKey: 2 } },
+      { logger: capture.logger, responsesWebSocket: { maxPerKey: 2 } },
       { clouds: { bedrock: { credentials: {}, apiKeys: [BEDROCK_KEY] } } },
     );
     for (const upstream of UPSTREAMS) {
