@@ -5,6 +5,12 @@ import type { ReplyStream } from '../relay/client-writer.ts';
 /** Where a socket turn's messages go: one WebSocket text message each (`done` once it left the process). */
 export interface MessageSink {
   send(text: string, done: () => void): void;
+  /**
+   * Holds the socket's writes until `uncork` (optional): the messages of one upstream chunk
+   * leave in one write instead of one syscall each.
+   */
+  cork?(): void;
+  uncork?(): void;
 }
 
 /**
@@ -87,12 +93,15 @@ export class SocketReplyStream extends Writable implements ReplyStream {
     }
     this.#batch = [];
     let left = batch.length;
+    const sink = this.#sink;
+    if (left > 1) sink.cork?.();
     for (const message of batch) {
-      this.#sink.send(message, () => {
+      sink.send(message, () => {
         left -= 1;
         if (left === 0) callback();
       });
     }
+    if (batch.length > 1) sink.uncork?.();
   }
 
   /** With a `stream_id` on the request, every event names it (OpenAI's multiplexed lanes). */

@@ -88,6 +88,7 @@ export function registerResponsesWebSocket(app: FastifyInstance, deps: AppDeps, 
           log(101, keyId, null);
           open.add(ws);
           serveSocket(ws, deps, settings, {
+            socket,
             route,
             credentials,
             maxChainBytes: deps.responses?.maxTurnBytes ?? DEFAULT_RESPONSES_MAX_TURN_BYTES,
@@ -117,6 +118,8 @@ function serveSocket(
   deps: AppDeps,
   settings: ResponsesWebSocketSettings,
   options: {
+    /** The upgraded connection `ws` writes to (corked while a chunk's messages are queued). */
+    socket: Duplex;
     route: GenerationRoute;
     credentials: CallerCredentials;
     maxChainBytes: number;
@@ -134,6 +137,8 @@ function serveSocket(
         }
         ws.send(text, () => done());
       },
+      cork: () => options.socket.cork(),
+      uncork: () => options.socket.uncork(),
     },
     { route: options.route, credentials: options.credentials, maxChainBytes: options.maxChainBytes },
   );

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { captureLogLines } from '../helpers/capture-log-lines.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+import { createMemoryKv } from '../../src/kv/create-memory-kv.ts';
 import { outputText, SdkResponsesSocket } from '../helpers/responses-socket.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -219,6 +220,50 @@ describe('Responses over WebSocket turned off', () => {
       assert.equal(refused.status, 426);
       assert.equal(refused.body.error.code, 'websocket_unavailable');
       assert.match(refused.body.error.message, /use HTTP: POST \/v1\/responses/);
+    } finally {
+      await harness.close();
+    }
+  });
+});
+
+describe('Responses WebSocket limits', () => {
+  test('the per-key cap holds across instances sharing the counters', async () => {
+    const kv = createMemoryKv();
+    const one = await startHarness({ kv, responsesWebSocket: { maxPerKey: 1 } });
+    try {
+      const { key } = await one.addKey();
+      // A second instance on the same database and counters (as behind a load balancer with Redis).
+      const two = await startHarness({ kv, responsesWebSocket: { maxPerKey: 1 }, databaseUrl: `sqlite:${one.databasePath}` });
+      try {
+        const held = new WebSocket(`${one.url.replace('http', 'ws')}/v1/responses`, { headers: { authorization: `Bearer ${key}` } });
+        await new Promise((resolve) => held.once('open', resolve));
+        assert.equal((await rawUpgrade(two.url, key)).status, 426, 'the other instance sees the open socket');
+        held.close();
+        await waitFor(async () => (await rawUpgrade(two.url, key)).status === 101, 'the slot is free on every instance once closed');
+      } finally {
+        await two.close();
+      }
+    } finally {
+      await one.close();
+    }
+  });
+
+  test('an idle socket is closed (1000), a message over BODY_LIMIT_BYTES closes it with 1009', async () => {
+    const harness = await startHarness({ responsesWebSocket: { idleMs: 150, pingMs: 50 }, bodyLimitBytes: 4096 });
+    try {
+      const { key } = await harness.addKey();
+      const open = async () => {
+        const ws = new WebSocket(`${harness.url.replace('http', 'ws')}/v1/responses`, { headers: { authorization: `Bearer ${key}` } });
+        await new Promise((resolve) => ws.once('open', resolve));
+        return ws;
+      };
+      const closed = (ws: WebSocket) => new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      const idle = await open();
+      assert.equal(await closed(idle), 1000);
+      const big = await open();
+      const bigClosed = closed(big);
+      big.send(JSON.stringify({ type: 'response.create', model: 'x', input: 'x'.repeat(10_000) }));
+      assert.equal(await bigClosed, 1009);
     } finally {
       await harness.close();
     }
