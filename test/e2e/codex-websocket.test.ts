@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { captureLogLines } from '../helpers/capture-log-lines.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
-import { requireTestClients, runCli } from '../helpers/run-cli.ts';
+import { spawnSync } from 'node:child_process';
+import { CLI_BIN, requireTestClients, runCli } from '../helpers/run-cli.ts';
 
 type Json = Record<string, any>;
 
@@ -87,6 +88,19 @@ describe('real Codex with the built-in provider and openai_base_url', { concurre
     const last = harness.simulator.requests.filter((request) => request.endpoint === 'generate').at(-1)!;
     assert.match(last.rawBody, /Another language model started to solve this problem/, 'the next turn carried the summary');
     assert.match(second.stdout, /Pong from the provider simulator\./);
+  });
+
+  test('the built-in provider with the key given by `codex login --with-api-key` (no CODEX_API_KEY, no OPENAI_API_KEY)', async () => {
+    const directory = join(home, 'login');
+    mkdirSync(join(directory, '.codex'), { recursive: true });
+    writeFileSync(join(directory, '.codex', 'config.toml'), ['model = "codex-ws-anthropic"', `openai_base_url = "${harness.url}/v1"`].join('\n'));
+    const env = { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', HOME: directory, CODEX_HOME: join(directory, '.codex') };
+    // The documented way: the key on stdin (the only CLI run here whose stdin is not /dev/null).
+    const login = spawnSync(join(CLI_BIN, 'codex'), ['login', '--with-api-key'], { input: key.key, env, cwd: directory, timeout: 60_000, encoding: 'utf8' });
+    assert.equal(login.status, 0, `codex login exited ${login.status}: ${login.stderr}`);
+    const result = await runCli('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], { HOME: directory, CODEX_HOME: join(directory, '.codex') }, directory, 120_000);
+    assert.equal(result.code, 0, `codex exited ${result.code}\nstderr: ${result.stderr.slice(-3000)}`);
+    assert.match(result.stdout, /Pong from the provider simulator\./);
   });
 });
 
