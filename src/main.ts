@@ -118,6 +118,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     responsesMaxChainBytes: config.responsesMaxChainBytes,
     responsesMaxKeyBytes: config.responsesMaxKeyBytes,
     affinityTtlSeconds: config.affinityTtlSeconds,
+    responsesWebSocket: config.responsesWebSocket,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],
     // Workers: the primary applied it already.

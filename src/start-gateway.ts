@@ -13,6 +13,7 @@ import { startClusterServices } from './cluster/start-cluster-services.ts';
 import { registerReadinessRoute } from './server/routes/health-routes.ts';
 import { createRuntime } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
+import { DEFAULT_RESPONSES_WEBSOCKET, type ResponsesWebSocketSettings } from './config/responses-websocket-settings.ts';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/server-limits.ts';
 import type { ClientIpHeader } from './access/resolve-client-ip.ts';
 import { DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './access/auth-failure-throttle.ts';
@@ -30,6 +31,7 @@ import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
 import { createReasoningCache } from './reasoning/reasoning-cache.ts';
+import { createCompactionSeal } from './responses/compaction-seal.ts';
 import { startHourlyPruner } from './store/start-hourly-pruner.ts';
 import { startStoredResponsePruner } from './responses/stored-response-pruner.ts';
 import {
@@ -113,6 +115,8 @@ export interface GatewayOptions {
   redisUrl?: string | undefined;
   /** Prepended to every Redis key and channel (REDIS_KEY_PREFIX; default `switchyard:`). */
   redisPrefix?: string;
+  /** RESPONSES_WEBSOCKET, RESPONSES_WEBSOCKET_MAX_PER_KEY and the socket timers; defaults in DEFAULT_RESPONSES_WEBSOCKET. */
+  responsesWebSocket?: Partial<ResponsesWebSocketSettings>;
 }
 
 export interface RunningGateway {
@@ -252,6 +256,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       revealOtherGroupModels: options.revealOtherGroupModels ?? false,
       blockPrivateUpstreams: options.blockPrivateUpstreams ?? false,
       metricsTokenHash: options.metricsToken ? hashApiKey(options.metricsToken) : undefined,
+      responsesWebSocket: { ...DEFAULT_RESPONSES_WEBSOCKET, ...options.responsesWebSocket },
     },
     store,
     snapshot,
@@ -262,6 +267,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     runtime,
     logger,
     responses,
+    compaction: createCompactionSeal(secretKey),
     ...(affinityTtlMs > 0 ? { affinity: new ConversationAffinity(kv, affinityTtlMs) } : {}),
   });
   registerReadinessRoute(app, readiness);

@@ -80,7 +80,10 @@ export function clientSetup(kind: ClientKind, origin: string, altPrefix: string,
         baseUrl: clientAddress(kind, origin, altPrefix),
         credential: 'Authorization: Bearer <API_KEY>',
         surface: null,
-        advice: `In ~/.codex/config.toml give the provider base_url = "${origin}/v1" and wire_api = "responses"; Codex appends /responses and /models.`,
+        // Both recipes: Codex's own provider (OpenAI's documented way to point it at a proxy: WebSocket
+        // turns, remote compaction) and a custom provider (plain HTTP). The built-in provider reads its
+        // key from CODEX_API_KEY or `codex login --with-api-key`, never from OPENAI_API_KEY.
+        advice: `Either set openai_base_url = "${origin}/v1" in ~/.codex/config.toml (the built-in provider; give the key with \`printenv SWITCHYARD_KEY | codex login --with-api-key\` or CODEX_API_KEY=<API_KEY>, not OPENAI_API_KEY), or add a provider with base_url = "${origin}/v1", env_key and wire_api = "responses"; Codex appends /responses and /models.`,
       };
     case 'antigravity':
       return {

@@ -69,23 +69,13 @@ export interface Config {
   responsesMaxKeyBytes: number;
   /** Conversation affinity lasts this long after a conversation's last turn (seconds); 0 turns it off. */
   affinityTtlSeconds: number;
+  /** Responses over WebSocket (`GET /v1/responses` upgrade): on, and at most this many open sockets per key. */
+  responsesWebSocket: { enabled: boolean; maxPerKey: number };
 }
 
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
 // `FOO=` in a compose file usually means "not configured".
 const raw = z.string().optional().transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
-
-/** `true`/`false` (and the other spellings TRUE and FALSE accept), `fallback` when unset. */
-function flag(fallback: boolean) {
-  return raw.transform((value, context) => {
-    if (value === undefined) return fallback;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  });
-}
 
 function integer(options: { min: number; max: number; fallback: number }) {
   return raw.transform((value, context) => {
@@ -116,6 +106,18 @@ function text(options: { fallback?: string; check?: (value: string) => boolean; 
 
 const TRUE = new Set(['1', 'true', 'yes', 'on']);
 const FALSE = new Set(['0', 'false', 'no', 'off']);
+
+/** A true/false switch (1/0, yes/no, on/off too); anything else is refused with the value named. */
+function flag(fallback: boolean) {
+  return raw.transform((value, context) => {
+    if (value === undefined) return fallback;
+    const lower = value.toLowerCase();
+    if (TRUE.has(lower)) return true;
+    if (FALSE.has(lower)) return false;
+    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  });
+}
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 export const envSchema = z.object({
@@ -221,5 +223,7 @@ export const envSchema = z.object({
   RESPONSES_MAX_TURN_BYTES: integer({ min: 1_024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
   RESPONSES_MAX_CHAIN_BYTES: integer({ min: 1_024, max: 1024 * 1024 * 1024, fallback: 16 * 1024 * 1024 }),
   RESPONSES_MAX_KEY_BYTES: integer({ min: 1_024, max: 2 ** 40, fallback: 256 * 1024 * 1024 }),
+  RESPONSES_WEBSOCKET: flag(true),
+  RESPONSES_WEBSOCKET_MAX_PER_KEY: integer({ min: 1, max: 100_000, fallback: 16 }),
   STRICT_PRICING: flag(false),
 });

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       responsesMaxChainBytes: 16 * 1024 * 1024,
       responsesMaxKeyBytes: 256 * 1024 * 1024,
       affinityTtlSeconds: 3_600,
+      responsesWebSocket: { enabled: true, maxPerKey: 16 },
     });
   });
 

@@ -70,5 +70,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     responsesMaxChainBytes: values.RESPONSES_MAX_CHAIN_BYTES,
     responsesMaxKeyBytes: values.RESPONSES_MAX_KEY_BYTES,
     affinityTtlSeconds: values.AFFINITY_TTL_SECONDS,
+    responsesWebSocket: { enabled: values.RESPONSES_WEBSOCKET, maxPerKey: values.RESPONSES_WEBSOCKET_MAX_PER_KEY },
   };
 }

@@ -9,6 +9,8 @@ export const ERROR_CATALOG = {
   body_too_large: { status: 413, retryable: false },
   route_not_found: { status: 404, retryable: false },
   method_not_allowed: { status: 405, retryable: false },
+  // Responses over WebSocket turned off, or the key's socket cap reached: the client uses HTTP.
+  websocket_unavailable: { status: 426, retryable: false },
   // Who is calling
   invalid_api_key: { status: 401, retryable: false },
   key_expired: { status: 403, retryable: false },

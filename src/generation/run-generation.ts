@@ -23,6 +23,7 @@ import type { RelayCommit, RelayInput } from '../relay/relay-input.ts';
 import { openAffinityTurn, type AffinityTurnStep } from './open-affinity-turn.ts';
 import { openStatefulTurn, type StatefulTurn } from '../responses/open-stateful-turn.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
+import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
 import { DecodeOnce } from './decode-once.ts';
 import { requireConversation } from './require-conversation.ts';
 import type { ClientConnection, GenerationRequest } from './generation-request.ts';
@@ -38,6 +39,8 @@ export interface GenerationDeps extends AdmissionDeps {
   responses?: StatefulResponses;
   /** Conversation affinity (AFFINITY_TTL_SECONDS); absent: every turn is routed afresh. */
   affinity?: ConversationAffinity;
+  /** Seals and opens the gateway's compaction items (POST /v1/responses/compact); absent: none are opened. */
+  compaction?: CompactionSeal;
 }
 
 /**
@@ -72,6 +75,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       requestId,
       clientProtocol: route.protocol,
       surface: route.surface,
+      transport: request.transport,
       caller,
       model,
       stream: peek.stream,
@@ -96,6 +100,14 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     }
     let channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     timing?.mark('auth');
+    // The gateway's compaction items become their summaries before anything reads the input.
+    const opened = route.protocol === 'openai-responses' && deps.compaction ? openCompactionItems(deps.compaction, caller.key.id, body) : undefined;
+    if (opened) {
+      body = opened;
+      request.body = opened;
+      request.rawBody = undefined;
+      shared = new DecodeOnce(codec, clientRequestInput(request, peek.stream), deps.runtime);
+    }
     if (route.protocol === 'openai-responses' && deps.responses) {
       stateful = await openStatefulTurn(deps.responses, {
         keyId: caller.key.id,

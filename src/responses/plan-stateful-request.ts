@@ -1,5 +1,6 @@
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
+import { inputItems, replayedItem, replayedOutput } from './replay-items.ts';
 import type { StatefulResponses } from './stateful-responses.ts';
 
 /** What a Responses request asks of the gateway's memory, and the body to relay for it. */
@@ -99,25 +100,6 @@ async function readChain(responses: StatefulResponses, keyId: string, last: Stor
   return chain.reverse();
 }
 
-/**
- * A kept response's output, as input items for the next turn. Item ids are the gateway's own
- * (an upstream never issued them), so message and call items go without them; reasoning items
- * keep theirs with the sealed state they carry.
- */
-function replayedOutput(response: Record<string, unknown> | null): unknown[] {
-  const output = response?.output;
-  if (!Array.isArray(output)) return [];
-  return output.map(replayedItem);
-}
-
-function replayedItem(item: unknown): unknown {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-  const record = item as Record<string, unknown>;
-  if (record.type === 'reasoning') return record;
-  const { id: _id, ...rest } = record;
-  return rest;
-}
-
 /** How many of a key's newest turns an `item_reference` is looked up in. */
 export const ITEM_REFERENCE_SCAN_TURNS = 50;
 
@@ -151,11 +133,6 @@ async function resolveItemReferences(responses: StatefulResponses, keyId: string
     return held.get(id);
   });
   return replaced ? resolved : undefined;
-}
-
-function inputItems(input: unknown): unknown[] {
-  if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
-  return Array.isArray(input) ? input : [];
 }
 
 function readPreviousResponseId(body: Record<string, unknown>): string | null {

@@ -9,6 +9,8 @@ import type { GatewayMetrics } from './gateway-metrics.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
+import type { CompactionSeal } from '../responses/compaction-seal.ts';
+import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {
@@ -27,6 +29,8 @@ export interface ServerSettings {
   blockPrivateUpstreams?: boolean;
   /** SHA-256 of METRICS_TOKEN, the read-only scrape credential for /metrics, when set. */
   metricsTokenHash?: string | undefined;
+  /** Responses over WebSocket (RESPONSES_WEBSOCKET…); absent: on, with the defaults. */
+  responsesWebSocket?: ResponsesWebSocketSettings;
 }
 
 /** Everything `createApp` is given; no module reaches for a global instead. */
@@ -46,4 +50,6 @@ export interface AppDeps {
   responses?: StatefulResponses;
   /** Conversation affinity (absent when AFFINITY_TTL_SECONDS is 0). */
   affinity?: ConversationAffinity;
+  /** The gateway's compaction items (POST /v1/responses/compact). */
+  compaction?: CompactionSeal;
 }

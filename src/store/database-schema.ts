@@ -126,6 +126,8 @@ export interface UsageLogsTable {
   user_id: string | null;
   paid_by: string | null;
   subscription_id: string | null;
+  /** `http` or `websocket` (migration 010). */
+  transport: string;
 }
 
 export interface SettingsTable {
