@@ -26,7 +26,9 @@ export interface AdminChannelHealth {
   reason: string | null;
   openedAt: number | null;
   retryAt: number | null;
+  /** Share of calls that succeeded within the last `successWindowMs`; null when none were made in it. */
   successRate: number | null;
+  successWindowMs: number;
   latencyP50: number | null;
   latencyP95: number | null;
   requests: number;

@@ -1,41 +1,64 @@
-import {
-  CLIENT_KINDS as KINDS,
-  clientAddress,
-  clientLabel,
-  clientModelList,
-  type ClientKind,
-} from '../../../src/domain/client-kinds.ts';
+import { clientAddress, clientLabel, clientModelList, clientProtocol, type ClientKind, type ClientProtocol } from './client-kinds.ts';
 
-export type { ClientKind };
-
-/** Copy-ready set-up for one client kind; the kinds, addresses and model lists come from the gateway's own table. */
+/**
+ * How to set up each client kind: the one source of the advice the gateway gives (`/api/diagnose`,
+ * through `src/access/client-kinds.ts`) and the copy-ready snippets the console shows ("Connect a
+ * client", the model check). The console imports this file by relative path, so it imports
+ * nothing but `client-kinds.ts` (itself import-free) and type-checks in a browser setting.
+ */
 export interface ClientSetup {
   kind: ClientKind;
   label: string;
+  protocol: ClientProtocol;
   /** What to type into the client's "base URL" box. */
   address: string;
+  /** Why that address, in a sentence shown under it. */
   addressNote: string;
+  /** Where the key goes. */
+  credential: string;
+  /** The path-prefix surface the client reaches, or null for the root surfaces. */
+  surface: string | null;
+  /** How to configure it, one sentence (the diagnose answer). */
+  advice: string;
   /** Copy-ready blocks: [title, text]. */
   blocks: Array<[string, string]>;
   notes: string[];
-  /** The model list this client kind reads, for the live check: path and how the key is sent. */
+  /** The model list this client kind reads, for a live check: path and how the key is sent. */
   probe: { path: string; header: 'bearer' | 'x-goog-api-key' | 'x-api-key' };
 }
 
-export const CLIENT_KINDS: Array<[ClientKind, string]> = KINDS.map((kind) => [kind, clientLabel(kind)]);
+export interface ClientSetupInput {
+  /** The gateway's root address, e.g. `http://127.0.0.1:8080`. */
+  root: string;
+  altPrefix: string;
+  model: string;
+  /** What goes in the snippets: the real key for a clipboard, a masked one for a screen. */
+  key?: string;
+}
 
-/** `key` is what goes in the text: the real key for the clipboard, a masked one for the screen. */
-export function clientSetup(kind: ClientKind, root: string, key: string, model: string, altPrefix: string): ClientSetup {
-  const label = clientLabel(kind);
-  const address = clientAddress(kind, root, altPrefix);
-  const probe = clientModelList(kind, altPrefix);
+type KindSetup = Pick<ClientSetup, 'addressNote' | 'credential' | 'advice' | 'blocks' | 'notes'>;
+
+/** Copy-ready set-up for one client kind at this gateway. */
+export function clientSetup(kind: ClientKind, input: ClientSetupInput): ClientSetup {
+  const { root, altPrefix } = input;
+  return {
+    kind,
+    label: clientLabel(kind),
+    protocol: clientProtocol(kind),
+    address: clientAddress(kind, root, altPrefix),
+    surface: kind === 'antigravity' ? altPrefix : null,
+    probe: clientModelList(kind, altPrefix),
+    ...kindSetup(kind, { ...input, key: input.key ?? '<API_KEY>' }),
+  };
+}
+
+function kindSetup(kind: ClientKind, { root, altPrefix, model, key }: Required<ClientSetupInput>): KindSetup {
   switch (kind) {
     case 'openai-sdk':
       return {
-        kind,
-        label,
-        address,
         addressNote: 'The client appends /chat/completions itself; do not enter /models or /chat/completions.',
+        credential: 'Authorization: Bearer <API_KEY>',
+        advice: `Set the SDK's base URL (OPENAI_BASE_URL / baseURL) to ${root}/v1; the SDK appends /chat/completions itself, so do not enter /chat/completions or /models.`,
         blocks: [
           ['Environment', `export OPENAI_BASE_URL="${root}/v1"\nexport OPENAI_API_KEY="${key}"`],
           [
@@ -48,14 +71,12 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
           ],
         ],
         notes: [],
-        probe,
       };
     case 'openai-http':
       return {
-        kind,
-        label,
-        address,
         addressNote: 'The full endpoint address, with Authorization: Bearer <key>.',
+        credential: 'Authorization: Bearer <API_KEY>',
+        advice: `POST the JSON body to ${root}/v1/chat/completions with Content-Type: application/json and "model": "${model}".`,
         blocks: [
           [
             'curl',
@@ -64,24 +85,20 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
           ['Model list', `curl ${root}/v1/models -H "Authorization: Bearer ${key}"`],
         ],
         notes: ['Add "stream": true to the body for a streamed reply.'],
-        probe,
       };
     case 'claude-code':
       return {
-        kind,
-        label,
-        address,
         addressNote: 'The root address, without /v1; no manual model-list fetch is needed.',
+        credential: 'x-api-key: <API_KEY> (ANTHROPIC_API_KEY) or Authorization: Bearer <API_KEY> (ANTHROPIC_AUTH_TOKEN)',
+        advice: `Set ANTHROPIC_BASE_URL=${root} (the root, without /v1) and ANTHROPIC_MODEL=${model}; no manual model-list fetch is needed.`,
         blocks: [['Environment', `export ANTHROPIC_BASE_URL="${root}"\nexport ANTHROPIC_AUTH_TOKEN="${key}"\nexport ANTHROPIC_MODEL="${model}"\nclaude`]],
         notes: [],
-        probe,
       };
     case 'anthropic-sdk':
       return {
-        kind,
-        label,
-        address,
         addressNote: 'The root address, without /v1; the SDK appends /v1/messages itself.',
+        credential: 'x-api-key: <API_KEY>',
+        advice: `Set the SDK's baseURL to ${root} (the root, without /v1); it appends /v1/messages itself.`,
         blocks: [
           [
             'Python',
@@ -93,42 +110,40 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
           ],
         ],
         notes: [],
-        probe,
       };
     case 'gemini-cli':
       return {
-        kind,
-        label,
-        address,
         addressNote: 'The root address, not /v1beta (the CLI adds /v1beta itself; with it twice you get a 404).',
+        credential: 'x-goog-api-key: <API_KEY> (GEMINI_API_KEY)',
+        advice: `Set GOOGLE_GEMINI_BASE_URL=${root} (the root, not /v1beta), GEMINI_API_KEY=<API_KEY> and GEMINI_MODEL=${model}.`,
         blocks: [
           ['Environment', `export GOOGLE_GEMINI_BASE_URL="${root}"\nexport GEMINI_API_KEY="${key}"\nexport GEMINI_MODEL="${model}"\ngemini`],
           ['~/.gemini/settings.json', JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2)],
         ],
         notes: ['The settings.json line makes the CLI use the API key instead of asking you to sign in with Google.'],
-        probe,
       };
     case 'genai-sdk':
       return {
-        kind,
-        label,
-        address,
-        addressNote: 'The root address, not /v1beta: pass apiVersion "v1beta" separately.',
+        addressNote: 'The root address, not /v1beta: the SDKs add the API version (v1beta) themselves.',
+        credential: 'x-goog-api-key: <API_KEY>',
+        advice: `Pass the root address, not /v1beta: httpOptions: { baseUrl: "${root}", apiVersion: "v1beta" } in @google/genai, http_options={"base_url": "${root}"} in Python's google-genai.`,
         blocks: [
           [
-            'JavaScript',
+            'Python (google-genai)',
+            `from google import genai\n\nclient = genai.Client(api_key="${key}", http_options={"base_url": "${root}"})\nreply = client.models.generate_content(model="${model}", contents="Hello")\nprint(reply.text)`,
+          ],
+          [
+            'JavaScript (@google/genai)',
             `import { GoogleGenAI } from '@google/genai';\n\nconst ai = new GoogleGenAI({ apiKey: '${key}', httpOptions: { baseUrl: '${root}', apiVersion: 'v1beta' } });\nconst reply = await ai.models.generateContent({ model: '${model}', contents: 'Hello' });\nconsole.log(reply.text);`,
           ],
         ],
-        notes: [],
-        probe,
+        notes: ['Python: pip install google-genai; it calls v1beta by default, so only base_url is needed.'],
       };
     case 'gemini-http':
       return {
-        kind,
-        label,
-        address,
         addressNote: 'Then append the endpoint path, e.g. /models or /models/<model>:generateContent.',
+        credential: 'x-goog-api-key: <API_KEY>',
+        advice: `Use ${root}/v1beta and append the endpoint path, e.g. POST ${root}/v1beta/models/${encodeURIComponent(model)}:generateContent or GET ${root}/v1beta/models.`,
         blocks: [
           [
             'curl',
@@ -137,14 +152,12 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
           ['Model list', `curl ${root}/v1beta/models -H "x-goog-api-key: ${key}"`],
         ],
         notes: ['Other tools’ Gemini providers take exactly this address; anything else answers 404 naming it.'],
-        probe,
       };
     case 'codex':
       return {
-        kind,
-        label,
-        address,
         addressNote: 'In ~/.codex/config.toml, with wire_api = "responses".',
+        credential: 'Authorization: Bearer <API_KEY>',
+        advice: `In ~/.codex/config.toml give the provider base_url = "${root}/v1" and wire_api = "responses"; Codex appends /responses and /models.`,
         blocks: [
           [
             '~/.codex/config.toml',
@@ -153,26 +166,18 @@ export function clientSetup(kind: ClientKind, root: string, key: string, model: 
           ['Environment', `export SWITCHYARD_API_KEY="${key}"\ncodex`],
         ],
         notes: [],
-        probe,
       };
     case 'antigravity':
       return {
-        kind,
-        label,
-        address,
         addressNote: `For OpenAI-style providers; Anthropic-style ones take ${root}/${altPrefix} and Gemini-style ones ${root}/${altPrefix}/v1beta. Bearer key.`,
+        credential: 'Authorization: Bearer <API_KEY>',
+        advice: `Use the alternative-client prefix: ${root}/${altPrefix}/v1 for OpenAI-style providers (its model list is ${root}/${altPrefix}/v1/models), ${root}/${altPrefix} for Anthropic-style and ${root}/${altPrefix}/v1beta for Gemini-style ones.`,
         blocks: [['Model list', `curl ${root}/${altPrefix}/v1/models -H "Authorization: Bearer ${key}"`]],
         notes: [],
-        probe,
       };
     default: {
       const unreachable: never = kind;
       throw new Error(`unknown client kind ${String(unreachable)}`);
     }
   }
-}
-
-/** Enough of a key to recognise it, never enough to use it. */
-export function maskKey(key: string): string {
-  return key.length <= 12 ? '••••••••' : `${key.slice(0, 6)}…${key.slice(-4)}`;
 }
