@@ -1,3 +1,4 @@
+import type { BillingMode } from '../domain/billing-mode.ts';
 import type { ChannelKind } from '../domain/channel-kind.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditEntry } from '../store/audit-log.ts';
@@ -15,6 +16,7 @@ export interface AdminGroup {
   name: string;
   description: string;
   priceMultiplier: number;
+  billing: BillingMode;
   createdAt: number;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN_TOKEN, startHarness, UPSTREAM_SECRET, type Harness } from '../helpers/gateway-harness.ts';
-import { launchChromium, screenshotDirectory, type Browser, type Page } from './browser.ts';
+import { followPageLink, launchChromium, screenshotDirectory, type Browser, type Page } from './browser.ts';
 import { ensureConsoleBuilt } from './ensure-console-built.ts';
 
 /**
@@ -17,7 +17,7 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
   const shots = screenshotDirectory();
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   const go = async (label: string) => {
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+    await followPageLink(page, label);
     await page.getByRole('heading', { level: 1, name: label === 'My key' ? 'My key' : label }).waitFor();
   };
 

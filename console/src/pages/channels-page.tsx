@@ -64,7 +64,7 @@ function ChannelTable(props: { admin: AdminData; token: string; onEdit: (channel
   if (props.admin.channels.length === 0) return <p class="notice">No channels yet. Add one to route requests to an upstream.</p>;
   return (
     <div class="table-wrap">
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th scope="col">Channel</th>
@@ -146,25 +146,31 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
             {channel.provider} · <span class="break">{channel.baseUrl}</span>
           </div>
         </td>
-        <td class="small-text">{list(channel.models)}</td>
-        <td class="small-text">{list(channel.groups)}</td>
-        <td class="num">
+        <td class="small-text" data-label="Models">
+          {list(channel.models)}
+        </td>
+        <td class="small-text" data-label="Groups">
+          {list(channel.groups)}
+        </td>
+        <td class="num" data-label="Priority / weight">
           {channel.priority} / {channel.weight}
         </td>
-        <td>
+        <td data-label="State">
           <span class={`badge ${status.tone}`} data-health={channel.name}>
             {status.label}
           </span>
           {status.reason && <div class="small-text muted">{status.reason}</div>}
         </td>
-        <td class="num" data-success={channel.name}>
+        <td class="num" data-success={channel.name} data-label={successHeader([channel])}>
           {success.value}
           {success.note && <div class="small-text muted">{success.note}</div>}
         </td>
-        <td class="num">
+        <td class="num" data-label="p50 / p95">
           {ms(health?.latencyP50)} / {ms(health?.latencyP95)}
         </td>
-        <td class="small-text">{lastErrorText(channel) ?? DASH}</td>
+        <td class="small-text" data-label="Last error">
+          {lastErrorText(channel) ?? DASH}
+        </td>
         <td>
           <div class="actions">
             <button type="button" class="small" onClick={runTest} disabled={test === 'running'}>
