@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { followPageLink, launchChromium, screenshotDirectory, sidewaysOverflow, type Browser, type Page } from './browser.ts';
+import { chatStatus } from './chat-status.ts';
 import { ensureConsoleBuilt } from './ensure-console-built.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -58,9 +59,9 @@ describe('a newcomer’s console, at 1280 and 390 px', { timeout: 240_000 }, () 
     await harness.admin('POST', '/users', { name: LONG_NAME, email: 'dora@example.com', password: PASSWORD, balance: 5 }, 201);
     const { key } = await harness.addKey({ name: 'dora-laptop', group: 'default', user: LONG_NAME });
     harness.simulator.enqueue({ text: 'Hello.', usage: { input: 12, output: 3 } });
-    assert.equal(await chat(harness.url, key), 200);
+    assert.equal(await chatStatus(harness.url, key, 'gpt-4o-mini'), 200);
     harness.simulator.enqueue({ text: 'Hello.', usage: { input: 12, output: 3 } });
-    assert.equal(await chat(harness.url, key, LONG_MODEL), 200);
+    assert.equal(await chatStatus(harness.url, key, LONG_MODEL), 200);
 
     browser = await launchChromium();
     const open = async () => {
@@ -281,13 +282,3 @@ describe('a newcomer’s console, at 1280 and 390 px', { timeout: 240_000 }, () 
     await shot(account, '52-portal-usage');
   });
 });
-
-async function chat(root: string, key: string, model = 'gpt-4o-mini'): Promise<number> {
-  const response = await fetch(`${root}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }] }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}

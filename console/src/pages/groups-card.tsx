@@ -106,13 +106,7 @@ export function GroupsCard(props: { token: string; onChanged: () => void }) {
                     <td>
                       <label>
                         <span class="visually-hidden">Billing mode of {group.name}</span>
-                        <select name={`billing-${group.name}`} value={group.billing} onChange={(event) => setBilling(group.name, inputValue(event) as BillingMode)}>
-                          {MODES.map(([mode, label]) => (
-                            <option key={mode} value={mode}>
-                              {label}
-                            </option>
-                          ))}
-                        </select>
+                        <BillingModeSelect name={`billing-${group.name}`} value={group.billing} onChange={(mode) => setBilling(group.name, mode)} />
                       </label>
                     </td>
                     <td class="num" data-label="Price ×">
@@ -217,16 +211,22 @@ function GroupForm(props: { token: string; group?: Group; onSaved: (message: str
       </label>
       <label>
         Billing mode
-        <select name="billing" value={billing} onChange={(event) => setBilling(inputValue(event) as BillingMode)}>
-          {MODES.map(([mode, label]) => (
-            <option key={mode} value={mode}>
-              {label}
-            </option>
-          ))}
-        </select>
+        <BillingModeSelect name="billing" value={billing} onChange={setBilling} />
       </label>
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
       <FormActions busy={submission.busy} submitLabel={existing ? 'Save group' : 'Create group'} onCancel={props.onCancel} />
     </form>
+  );
+}
+
+function BillingModeSelect(props: { name: string; value: BillingMode; onChange: (mode: BillingMode) => void }) {
+  return (
+    <select name={props.name} value={props.value} onChange={(event) => props.onChange(inputValue(event) as BillingMode)}>
+      {MODES.map(([mode, label]) => (
+        <option key={mode} value={mode}>
+          {label}
+        </option>
+      ))}
+    </select>
   );
 }
