@@ -14,12 +14,12 @@ import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createSecretBox } from './store/secret-box.ts';
 import type { Store } from './store/store.ts';
-import { USAGE } from './usage-text.ts';
+import { usageText } from './usage-text.ts';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h') || args[0] === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(usageText());
     return;
   }
   if (args.includes('--version') || args.includes('-v')) {

@@ -1,3 +1,4 @@
+import type { BillingMode } from '../domain/billing-mode.ts';
 import type { ChannelKind } from '../domain/channel-kind.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditEntry } from '../store/audit-log.ts';
@@ -17,6 +18,7 @@ export interface AdminGroup {
   priceMultiplier: number;
   /** Provider feature classes the group's keys may use: `server-tools`, `stored-objects`, `priority-tier`. */
   allowedFeatures: readonly string[];
+  billing: BillingMode;
   createdAt: number;
 }
 
@@ -28,7 +30,9 @@ export interface AdminChannelHealth {
   reason: string | null;
   openedAt: number | null;
   retryAt: number | null;
+  /** Share of calls that succeeded within the last `successWindowMs`; null when none were made in it. */
   successRate: number | null;
+  successWindowMs: number;
   latencyP50: number | null;
   latencyP95: number | null;
   requests: number;

@@ -126,6 +126,11 @@ export interface GroupRepository {
   get(name: string): Promise<Group | undefined>;
   create(group: NewGroup): Promise<Group>;
   update(name: string, patch: GroupPatch): Promise<Group | undefined>;
+  /**
+   * Gives a group a new name, with its keys, channels and plans; undefined when it did not exist.
+   * The `default` group cannot be renamed, nor a group take a name in use (StoreConflictError, `name`).
+   */
+  rename(from: string, to: string): Promise<Group | undefined>;
   /** Returns false when the group did not exist. */
   delete(name: string): Promise<boolean>;
 }

@@ -32,6 +32,7 @@ import {
 import { channelView, keyView, priceView, usdToMicros } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
+import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
 
 /**
  * The admin API under `/api/admin`, used by the console and the CLI. Every change reloads the
@@ -71,9 +72,18 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         return reply.code(201).send(group);
       });
       admin.patch('/groups/:name', async (request) => {
-        const input = parseAdminInput(groupPatchSchema, request.body);
+        const { name: newName, ...input } = parseAdminInput(groupPatchSchema, request.body);
         const before = await store.groups.get(param(request, 'name'));
-        const group = await store.groups.update(param(request, 'name'), input);
+        if (!before) throw notFound('group', param(request, 'name'));
+        let name = before.name;
+        if (newName !== undefined && newName !== name) {
+          if (name === 'default') throw new GatewayError('conflict', 'The "default" group cannot be renamed: routing and new keys fall back to it.');
+          await withConflicts(() => store.groups.rename(before.name, newName));
+          // The accounts' default group is a setting that names the group: it follows the rename.
+          if ((await accountDefaultGroup(store)) === before.name) await setAccountDefaultGroup(store, newName);
+          name = newName;
+        }
+        const group = await store.groups.update(name, input);
         if (!group) throw notFound('group', param(request, 'name'));
         await changed();
         await audit(request, { action: 'group.update', targetKind: 'group', targetId: group.name, targetName: group.name, before, after: group });

@@ -12,7 +12,8 @@ export const DEFAULT_GROUP = 'default';
 
 /**
  * Deleting a group fails while keys are bound to it (StoreConflictError, field `keys`); channels
- * that serve it simply stop serving it.
+ * that serve it simply stop serving it. Renaming one carries its keys, channels and plans along;
+ * the usage log keeps the name each request was made under (it is a record of the past).
  */
 export function createGroupRepository({ db, now }: StoreContext): GroupRepository {
   return {
@@ -57,6 +58,30 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
       }
       const row = await db.selectFrom('groups').selectAll().where('name', '=', name).executeTakeFirst();
       return row && toGroup(row);
+    },
+
+    async rename(from, to) {
+      if (from === DEFAULT_GROUP) throw new StoreConflictError('the default group cannot be renamed', 'name');
+      if (to.trim() === '') throw new StoreConflictError('a group needs a name', 'name');
+      return db.transaction().execute(async (transaction) => {
+        const row = await transaction.selectFrom('groups').selectAll().where('name', '=', from).executeTakeFirst();
+        if (!row) return undefined;
+        if (to === from) return toGroup(row);
+        // The name is the key the other tables refer to, and their foreign keys do not cascade
+        // updates: insert the group under its new name, move every reference, then drop the old row.
+        try {
+          await transaction.insertInto('groups').values({ ...row, name: to }).execute();
+        } catch (error) {
+          throw translateConstraintError(error, {
+            unique: { name: { field: 'name', message: `a group named "${to}" already exists` } },
+          });
+        }
+        await transaction.updateTable('channel_groups').set({ group_name: to }).where('group_name', '=', from).execute();
+        await transaction.updateTable('api_keys').set({ group_name: to }).where('group_name', '=', from).execute();
+        await transaction.updateTable('plans').set({ group_name: to }).where('group_name', '=', from).execute();
+        await transaction.deleteFrom('groups').where('name', '=', from).execute();
+        return toGroup({ ...row, name: to });
+      });
     },
 
     async delete(name) {
