@@ -124,6 +124,33 @@ describe('key and model rules on every surface', () => {
     assert.equal(notFound.clientProtocol, 'openai-chat');
     assert.equal(notFound.clientIp, '127.0.0.1');
   });
+
+  test('a known key refused for its state or address leaves a usage row under that key; an unknown key still none (issue 24)', async () => {
+    const keyList = (await harness.admin('GET', '/keys')).data as Array<{ id: string; name: string }>;
+    const refusals = [
+      { key: keys.expired, code: 'key_expired', surface: 'openai-chat', protocol: 'openai-chat' },
+      { key: keys.disabled, code: 'key_disabled', surface: 'anthropic', protocol: 'anthropic-messages' },
+      { key: keys.fenced, code: 'ip_not_allowed', surface: 'gemini', protocol: 'gemini-generate-content' },
+    ] as const;
+    const replies = [];
+    for (const refusal of refusals) {
+      const reply = await callSurface(harness.url, refusal.surface, { key: refusal.key });
+      assert.equal(reply.code, refusal.code);
+      replies.push(reply);
+    }
+    const logs = (await harness.admin('GET', '/logs?limit=1000')).data as any[];
+    for (const [index, refusal] of refusals.entries()) {
+      const row = logs.find((entry) => entry.requestId === replies[index]!.requestId);
+      assert.ok(row, `${refusal.code}: no usage row`);
+      assert.equal(row.errorCode, refusal.code);
+      assert.equal(row.status, 403);
+      assert.equal(row.clientProtocol, refusal.protocol);
+      assert.equal(row.costMicros, 0);
+      assert.ok(keyList.some((key) => key.id === row.keyId), `${refusal.code}: row names key ${row.keyId}`);
+    }
+    // Gemini names the model in its path, so the row has it even though the body was never read.
+    assert.equal(logs.find((entry) => entry.requestId === replies[2]!.requestId).model, 'gpt-4o-mini');
+  });
 });
 
 describe('strict pricing', () => {

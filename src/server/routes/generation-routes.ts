@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CredentialStyle } from '../../access/extract-api-key.ts';
 import { authorizeModel } from '../../access/authorize-model.ts';
+import { KeyRefusedError } from '../../access/key-refused-error.ts';
+import { recordKeyRefusal } from '../../billing/record-generation-usage.ts';
 import { estimateInputTokens } from '../../core/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import { getCodec } from '../../protocols/codec-registry.ts';
+import { markPipelineRequest } from '../access-log.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { explainRouteMiss } from '../misconfigured-client-hint.ts';
 import { renderError } from '../render-error.ts';
@@ -21,11 +24,21 @@ import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.
  * key is answered at once and its body is never buffered or parsed (Node discards it).
  */
 export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, prefix: string, surface: string | null, refusedAuth: RefusedAuthMonitor): void {
-  const authenticateOrNote = (request: FastifyRequest, style: CredentialStyle, protocol: string): void => {
+  // Every refusal is counted; one of a known key (disabled, expired, fenced) is also written to
+  // the usage log under that key.
+  const authenticateOrNote = (request: FastifyRequest, style: CredentialStyle, protocol: string, model: string | null = null): void => {
     try {
       request.caller = authenticateRequest(deps, request, style);
     } catch (error) {
-      if (error instanceof GatewayError) refusedAuth.note(error, { protocol, clientIp: clientIpOf(deps, request), path: request.url.split('?')[0] ?? '' });
+      if (error instanceof GatewayError) {
+        const clientIp = clientIpOf(deps, request);
+        refusedAuth.note(error, { protocol, clientIp, path: request.url.split('?')[0] ?? '' });
+        if (error instanceof KeyRefusedError) {
+          // The usage row brings the request's access line with it (MeteredUsageWriter).
+          markPipelineRequest(request);
+          recordKeyRefusal(deps.usageWriter, error, { requestId: request.id, clientProtocol: protocol, surface, model, at: deps.runtime.now(), clientIp });
+        }
+      }
       throw error;
     }
   };
@@ -82,7 +95,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
         `Unknown Gemini method "${method ?? ''}" on model "${model}"; this gateway serves :generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents.`,
       );
     }
-    authenticateOrNote(request, 'gemini', 'gemini-generate-content');
+    authenticateOrNote(request, 'gemini', 'gemini-generate-content', model);
   };
   for (const version of ['v1beta', 'v1alpha', 'v1']) {
     app.post(`${prefix}/${version}/models/*`, { config: { protocol: 'gemini-generate-content' }, onRequest: geminiPathFirst }, async (request, reply) => {

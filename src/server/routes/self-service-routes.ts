@@ -26,7 +26,7 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
   const identify = (request: FastifyRequest): Caller => {
     const query = request.query as Record<string, unknown>;
     const secret = extractApiKey('anthropic', request.headers, query) ?? extractApiKey('gemini', request.headers, query);
-    return authenticateKey(deps.snapshot.current, secret, deps.runtime.now(), { strict: false });
+    return authenticateKey(deps.snapshot.current, secret);
   };
 
   app.get('/api/me', async (request) => {
