@@ -132,7 +132,7 @@ describe('key and model rules on every surface', () => {
       { key: keys.disabled, code: 'key_disabled', surface: 'anthropic', protocol: 'anthropic-messages' },
       { key: keys.fenced, code: 'ip_not_allowed', surface: 'gemini', protocol: 'gemini-generate-content' },
     ] as const;
-    const replies = [];
+    const replies: Array<{ requestId: string | null }> = [];
     for (const refusal of refusals) {
       const reply = await callSurface(harness.url, refusal.surface, { key: refusal.key });
       assert.equal(reply.code, refusal.code);
