@@ -145,6 +145,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       controller,
       reasoningScope: caller.key.id,
     };
+    if (route.warnings !== undefined) relayInput.warnings = route.warnings;
     if (request.rawBody !== undefined && !stateful?.changed) relayInput.rawBody = request.rawBody;
     if (timing) relayInput.timing = timing;
     if (stateful?.pinnedKeyIndex !== undefined) relayInput.pinnedKeyIndex = stateful.pinnedKeyIndex;
@@ -186,7 +187,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
   } catch (thrown) {
     const error = thrown instanceof GatewayError ? thrown : internalError(deps.logger, requestId, thrown);
     await admission?.finish(undefined);
-    record({ kind: 'refused', error }, admission?.warnings ?? []);
+    record({ kind: 'refused', error }, [...(route.warnings ?? []), ...(admission?.warnings ?? [])]);
     if (writer === undefined) throw error;
     writeErrorReply(writer, route.protocol, error, requestId);
   }

@@ -57,7 +57,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
   try {
     const clientCodec = getCodec(input.clientProtocol);
     const attempts: UsageAttempt[] = [];
-    const warnings = new Set<string>();
+    const warnings = new Set<string>(input.warnings);
     const finish = (partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>): RelayResult => finishResult(partial, warnings, attempts);
 
     // Dropped once a stream is committed (nothing retries it), so an open stream does not keep

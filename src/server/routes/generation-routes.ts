@@ -17,6 +17,10 @@ import { handleGeneration } from './handle-generation.ts';
 import type { GenerationRoute } from '../../generation/generation-request.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
 
+const WARNINGS_HEADER = 'x-switchyard-warnings';
+/** The client's base address ends in `/v1` where it should be the root: the answer says so. */
+export const DOUBLED_V1_WARNING = 'compatibility:base_url_v1';
+
 /**
  * The generation endpoints of every client protocol, mounted at the root (`prefix` = '') and
  * again under the alternative-client prefix with the same handlers. Each checks the key from
@@ -43,9 +47,12 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
     }
   };
   // A callback hook, not an async one: every generation request runs it, and an async hook costs
-  // a promise and a microtask turn per request.
-  const authenticateFirst = (style: CredentialStyle, protocol: string) => ({
-    onRequest: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+  // a promise and a microtask turn per request. A route reached through a mistaken address that
+  // is still served (`warning`) says so on every answer, errors included: set on the raw
+  // response, the header survives whichever writer answers (the relay adds it to its own list).
+  const authenticateFirst = (style: CredentialStyle, protocol: string, warning?: string) => ({
+    onRequest: (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+      if (warning !== undefined) reply.raw.setHeader(WARNINGS_HEADER, warning);
       try {
         authenticateOrNote(request, style, protocol);
       } catch (error) {
@@ -69,15 +76,24 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, (request, reply) =>
     handleGeneration(deps, messagesRoute, request, reply),
   );
+  // Claude Code (and the Anthropic SDK) given `<root>/v1` as its base calls `/v1/v1/messages`; a
+  // 404 there shows as "There's an issue with the selected model", which hides the cause. Served,
+  // with a warning naming the fix, like the right address.
+  const doubledMessagesRoute: GenerationRoute = { ...messagesRoute, warnings: [DOUBLED_V1_WARNING] };
+  app.post(`${prefix}/v1/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages', DOUBLED_V1_WARNING) }, (request, reply) =>
+    handleGeneration(deps, doubledMessagesRoute, request, reply),
+  );
   app.post(`${prefix}/v1/embeddings`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-embeddings') }, (request, reply) =>
     handleEmbeddings(deps, 'openai-embeddings', surface, request, reply),
   );
-  app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, async (request, reply) => {
+  const countTokens = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = request.caller ?? authenticateRequest(deps, request, 'anthropic');
     const decoded = getCodec('anthropic-messages').decodeRequest({ body: request.body }, deps.runtime).value;
     authorizeModel(deps.snapshot.current, caller, decoded.model, surface, { revealOtherGroups: deps.settings.revealOtherGroupModels === true });
     return reply.send({ input_tokens: estimateInputTokens(decoded) });
-  });
+  };
+  app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, countTokens);
+  app.post(`${prefix}/v1/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages', DOUBLED_V1_WARNING) }, countTokens);
 
   // Gemini: `/v1beta/models/{model}:{method}`, and the same under `/v1/` for @google/genai ≥ 3.
   // A path that names no generation method is answered from the path alone (before the key
