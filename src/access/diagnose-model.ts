@@ -38,8 +38,8 @@ export interface DiagnoseInput {
   ipAllowed: boolean;
   /** Balance left in micro-USD (null = unlimited). */
   availableMicros: number | null;
-  /** Circuit state of a channel as the router sees it. */
-  channelState: (channel: Channel) => 'closed' | 'open' | 'half-open';
+  /** Circuit state of a channel for the model as the router sees it (the channel's circuit, else the channel × model one). */
+  channelState: (channel: Channel, model: string) => 'closed' | 'open' | 'half-open';
   /** Say that other groups have the model (REVEAL_OTHER_GROUP_MODELS); default: never hint at it. */
   revealOtherGroups?: boolean;
   /** What pays for the request (subscription, wallet, key balance) or why nothing can; see checkPayment. */
@@ -159,7 +159,7 @@ function availabilityCheck(input: DiagnoseInput, channels: readonly Channel[]): 
         : `No channel serves "${input.model}" to group "${group}".`,
     };
   }
-  const open = channels.filter((channel) => input.channelState(channel) === 'open').length;
+  const open = channels.filter((channel) => input.channelState(channel, input.model) === 'open').length;
   const up = channels.length - open;
   const summary = `${channels.length} enabled channel(s) serve "${input.model}" to group "${group}"${disabled > 0 ? ` (${disabled} more disabled)` : ''}; ${up} currently accepting requests.`;
   return up > 0

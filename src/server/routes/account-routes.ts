@@ -33,6 +33,7 @@ import { accountUsage } from './account-usage.ts';
 import { describeRedemption, redeemCode } from '../../billing/redeem-code.ts';
 import { accountDefaultGroup } from './account-settings.ts';
 import { isIpOrCidr } from '../../schemas/is-ip-or-cidr.ts';
+import { circuitStateFor } from '../../routing/health-status.ts';
 
 export interface AccountRouteOptions {
   /** How long a session lives from sign-in (absolute; default 12 hours). */
@@ -269,7 +270,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           clientIp,
           ipAllowed: isIpAllowed(current, clientIp),
           availableMicros: await deps.access.balances.available(current),
-          channelState: (channel) => deps.relay.health.describe(channel).state,
+          channelState: (channel, model) => circuitStateFor(deps.relay.health.describe(channel), model),
           payment: await checkPayment({
             snapshot,
             key: current,

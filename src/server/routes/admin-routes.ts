@@ -1,4 +1,4 @@
-import type { AdminAuditEntry, AdminLogEntry, AdminPage } from '../admin-api-types.ts';
+import type { AdminAuditEntry, AdminChannel, AdminLogEntry, AdminPage } from '../admin-api-types.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../store/hash-api-key.ts';
@@ -15,7 +15,8 @@ import { toNewChannel } from '../../domain/new-channel.ts';
 import { StoreConflictError } from '../../store/store.ts';
 import { healthStatus } from '../../routing/health-status.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { resolveChannelBaseUrl } from '../../domain/channel-address.ts';
+import { channelAddressWarnings, resolveChannelBaseUrl } from '../../domain/channel-address.ts';
+import { MISCONFIGURED_HINT } from '../../routing/classify-failure.ts';
 import {
   channelCreateSchema,
   channelPatchSchema,
@@ -83,6 +84,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const view = deps.relay.health.describe(channel);
         return channelView(channel, { ...view, ...healthStatus(channel.enabled, view, deps.runtime.now(), channel.models) });
       };
+      // A saved channel whose address looks wrong is kept, and the answer says what looks wrong.
+      const withAddressWarnings = (channel: Channel): AdminChannel & { warnings?: string[] } => {
+        const warnings = channelAddressWarnings(channel);
+        return warnings.length === 0 ? channelView(channel) : { ...channelView(channel), warnings };
+      };
       admin.get('/channels', async () => ({ data: (await store.channels.list()).map(withHealth) }));
       admin.get('/channels/:id', async (request) => {
         const channel = await findChannel(param(request, 'id'));
@@ -97,6 +103,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           throw invalidRequest(`model: channel "${channel.name}" does not serve "${model}"; it serves ${channel.models.join(', ')}.`, 'model');
         }
         const result = await probeChannel(deps.relay, channel, model);
+        // A 404 or 405 on the gateway's own smallest request is the address or the model list.
+        if (result.status === 404 || result.status === 405) {
+          return { ...result, warnings: [`The upstream answered ${result.status}: ${MISCONFIGURED_HINT}.`, ...channelAddressWarnings(channel)] };
+        }
         if (!result.ok) {
           deps.logger.warn(
             { event: 'channel_test_failed', channel: channel.name, model: result.model, status: result.status, error: result.error?.code, reason: result.error?.message },
@@ -112,7 +122,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const channel = await withConflicts(() => store.channels.create(desired));
         await changed();
         await audit(request, { action: 'channel.create', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: null, after: channelView(channel) });
-        return reply.code(201).send(channelView(channel));
+        return reply.code(201).send(withAddressWarnings(channel));
       });
       admin.patch('/channels/:id', async (request) => {
         const input = parseAdminInput(channelPatchSchema, request.body);
@@ -131,7 +141,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();
         await audit(request, { action: 'channel.update', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: channelView(before), after: channelView(channel) });
-        return channelView(channel);
+        return withAddressWarnings(channel);
       });
       admin.delete('/channels/:id', async (request, reply) => {
         const before = await findChannel(param(request, 'id'));

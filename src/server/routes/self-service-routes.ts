@@ -13,6 +13,7 @@ import { parseAdminInput } from './parse-admin-input.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { microsToUsd } from './admin-views.ts';
 import { clientIpOf } from './authenticate-request.ts';
+import { circuitStateFor } from '../../routing/health-status.ts';
 
 const RECENT_USAGE_ROWS = 20;
 const usd = microsToUsd;
@@ -139,7 +140,7 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
       clientIp,
       ipAllowed: isIpAllowed(caller.key, clientIp),
       availableMicros: await deps.access.balances.available(caller.key),
-      channelState: (channel) => deps.relay.health.describe(channel).state,
+      channelState: (channel, model) => circuitStateFor(deps.relay.health.describe(channel), model),
       revealOtherGroups: deps.settings.revealOtherGroupModels === true,
       payment: await checkPayment({
         snapshot: deps.snapshot.current,
