@@ -175,4 +175,28 @@ describe('account refusals through the official SDKs and every surface', () => {
     assert.equal(quotaMe.subscriptions[0].usage.daily, usd(COST));
     assert.match(quotaMe.subscriptions[0].resetsAt.daily, /T00:00:00\.000Z$/);
   });
+
+  test('what pays is said the same way by /api/me, the admin key list and the usage rows (issue 24)', async () => {
+    const subscriber = (await harness.admin('POST', '/users', { name: 'payer-check', balance: 5 })).id;
+    await harness.admin('POST', '/subscriptions', { user: subscriber, plan: 'pro-monthly' });
+    const proKey = await harness.admin('POST', '/keys', { name: 'payer-pro', group: 'pro', user: subscriber });
+    const walletKey = await harness.admin('POST', '/keys', { name: 'payer-wallet', group: 'default', user: subscriber });
+    const ownKey = await harness.admin('POST', '/keys', { name: 'payer-own', group: 'default', balance: 1 });
+    const unlimited = await harness.admin('POST', '/keys', { name: 'payer-none', group: 'default' });
+
+    assert.equal((await callSurface(harness.url, 'openai-chat', { key: proKey.key })).status, 200);
+    const me: any = await (await fetch(`${harness.url}/api/me`, { headers: { authorization: `Bearer ${proKey.key}` } })).json();
+    assert.equal(me.billing.mode, 'subscription');
+    assert.equal(me.billing.paysFrom, 'subscription');
+    const logs = (await harness.admin('GET', `/logs?keyId=${proKey.id}`)).data as Array<{ paidBy: string | null; keyId: string }>;
+    assert.deepEqual(logs.filter((row) => row.keyId === proKey.id).map((row) => row.paidBy), ['subscription']);
+
+    const listed = new Map(((await harness.admin('GET', '/keys')).data as any[]).map((key) => [key.name, key]));
+    assert.deepEqual([listed.get('payer-pro').owner, listed.get('payer-pro').paysFrom], [{ id: subscriber, name: 'payer-check' }, 'subscription']);
+    assert.deepEqual([listed.get('payer-wallet').owner?.name, listed.get('payer-wallet').paysFrom], ['payer-check', 'wallet']);
+    assert.deepEqual([listed.get('payer-own').owner, listed.get('payer-own').paysFrom], [null, 'key_balance']);
+    assert.deepEqual([listed.get('payer-none').owner, listed.get('payer-none').paysFrom], [null, 'unlimited']);
+    assert.equal(ownKey.paysFrom, 'key_balance');
+    assert.equal(unlimited.owner, null);
+  });
 });

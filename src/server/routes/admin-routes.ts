@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { generateApiKey } from '../../store/generate-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import { probeChannel } from '../../relay/probe-channel.ts';
-import type { KeyLimits } from '../../domain/api-key.ts';
+import type { ApiKey, KeyLimits } from '../../domain/api-key.ts';
 import type { Channel, ChannelPatch } from '../../domain/channel.ts';
 import { toNewChannel } from '../../domain/new-channel.ts';
 import { StoreConflictError } from '../../store/store.ts';
@@ -29,7 +29,7 @@ import {
   auditQuerySchema,
   priceSchema,
 } from './admin-schemas.ts';
-import { channelView, keyView, priceView, usdToMicros } from './admin-views.ts';
+import { channelView, keyListingView, keyView, priceView, usdToMicros } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 
@@ -152,11 +152,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       });
 
       // Keys
-      admin.get('/keys', async () => ({ data: (await store.keys.list()).map(keyView) }));
+      const listed = (key: ApiKey) => keyListingView(key, deps.snapshot.current, deps.runtime.now());
+      admin.get('/keys', async () => ({ data: (await store.keys.list()).map(listed) }));
       admin.get('/keys/:id', async (request) => {
         const key = await findKey(param(request, 'id'));
         if (!key) throw notFound('key', param(request, 'id'));
-        return keyView(key);
+        return listed(key);
       });
       admin.post('/keys', async (request, reply) => {
         const input = parseAdminInput(keyCreateSchema, request.body);
@@ -181,7 +182,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         await changed();
         await audit(request, { action: 'key.create', targetKind: 'key', targetId: key.id, targetName: key.name, before: null, after: keyView(key) });
         // The only time the secret is shown.
-        return reply.code(201).send({ ...keyView(key), key: secret });
+        return reply.code(201).send({ ...listed(key), key: secret });
       });
       admin.patch('/keys/:id', async (request) => {
         const input = parseAdminInput(keyPatchSchema, request.body);
@@ -204,7 +205,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (!key) throw notFound('key', param(request, 'id'));
         await changed();
         await audit(request, { action: 'key.update', targetKind: 'key', targetId: key.id, targetName: key.name, before: keyView(before), after: keyView(key) });
-        return keyView(key);
+        return listed(key);
       });
       admin.delete('/keys/:id', async (request, reply) => {
         const before = await findKey(param(request, 'id'));

@@ -14,6 +14,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { microsToUsd } from './admin-views.ts';
 import { clientIpOf } from './authenticate-request.ts';
 import { circuitStateFor } from '../../routing/health-status.ts';
+import { nextPayer } from '../../billing/next-payer.ts';
 
 const RECENT_USAGE_ROWS = 20;
 const usd = microsToUsd;
@@ -56,7 +57,7 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
       balance: available !== null ? usd(available) : wallet !== null ? usd(wallet) : null,
       billing: {
         mode: group.billing,
-        paysFrom: key.balanceMicros !== null ? 'key_balance' : user !== undefined ? 'wallet' : 'unlimited',
+        paysFrom: nextPayer(deps.snapshot.current, key, group, now),
       },
       account: user === undefined ? null : { id: user.id, name: user.name, email: user.email, wallet: usd(wallet ?? 0) },
       subscriptions: await Promise.all(
