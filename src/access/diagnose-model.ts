@@ -85,7 +85,7 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
     served
       ? { step: 3, name: 'model-spelling', verdict: 'pass', detail: `"${model}" is spelled exactly as the gateway lists it.` }
       : suggestion
-        ? { step: 3, name: 'model-spelling', verdict: 'fail', detail: `"${model}" is not a model name in your group; ${suggestion}` }
+        ? { step: 3, name: 'model-spelling', verdict: 'fail', detail: `"${model}" is not a model name in your group. ${suggestion}` }
         : {
             step: 3,
             name: 'model-spelling',

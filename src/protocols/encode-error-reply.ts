@@ -24,8 +24,8 @@ const NOT_RETRYABLE_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404,
  * the stable code in `x-switchyard-error-code` (Anthropic's error shape has no field for it, so
  * every protocol gets it there).
  */
-export function encodeErrorReply(protocol: ProtocolId, error: GatewayError, requestId: string): ErrorReply {
-  const { status, body } = getCodec(protocol).encodeError(error, requestId);
+export function encodeErrorReply(protocol: ProtocolId, error: GatewayError, requestId: string, options: { quoteRequestId?: boolean } = {}): ErrorReply {
+  const { status, body } = getCodec(protocol).encodeError(error, options.quoteRequestId === false ? undefined : requestId);
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
     'x-request-id': requestId,

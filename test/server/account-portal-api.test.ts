@@ -140,7 +140,9 @@ describe('the account portal API', { timeout: 120_000 }, () => {
     assert.equal(again.status, 400);
     const error = ((await again.json()) as any).error;
     assert.equal(error.code, 'invalid_redemption_code');
-    assert.match(error.message, /already used/);
+    // Read by the account holder: a date a person reads, no request id (the x-request-id header has it).
+    assert.match(error.message, /^This redemption code was already used, on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC; each code works once\.$/);
+    assert.ok(again.headers.get('x-request-id'));
   });
 
   test('usage shows the account’s calls without channel details', async () => {

@@ -94,6 +94,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
 
   app.register(
     async (account) => {
+      // Every portal route: its error messages are read by the account holder, not by support.
+      account.addHook('onRoute', (route) => {
+        route.config = { ...route.config, consumerFacing: true };
+      });
       account.addHook('onRequest', async (request, reply) => {
         reply.header('cache-control', 'no-store');
         const path = request.url.split('?')[0];

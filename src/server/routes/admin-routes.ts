@@ -181,8 +181,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         );
         await changed();
         await audit(request, { action: 'key.create', targetKind: 'key', targetId: key.id, targetName: key.name, before: null, after: keyView(key) });
+        // A key created already expired is kept (tests and imports make such keys on purpose), but
+        // the answer says so: a mistyped year would otherwise hand out a key that never works.
+        const warnings =
+          key.expiresAt !== null && key.expiresAt <= deps.runtime.now()
+            ? [`expiresAt ${new Date(key.expiresAt).toISOString()} is in the past: every request with this key is refused (403 key_expired) until expiresAt is moved.`]
+            : [];
         // The only time the secret is shown.
-        return reply.code(201).send({ ...listed(key), key: secret });
+        return reply.code(201).send({ ...listed(key), key: secret, ...(warnings.length > 0 ? { warnings } : {}) });
       });
       admin.patch('/keys/:id', async (request) => {
         const input = parseAdminInput(keyPatchSchema, request.body);
