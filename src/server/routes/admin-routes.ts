@@ -32,6 +32,7 @@ import {
 import { channelView, keyListingView, keyView, priceView, usdToMicros } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
+import { diagnoseKey } from './diagnose-key.ts';
 
 /**
  * The admin API under `/api/admin`, used by the console and the CLI. Every change reloads the
@@ -158,6 +159,17 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const key = await findKey(param(request, 'id'));
         if (!key) throw notFound('key', param(request, 'id'));
         return listed(key);
+      });
+      // The model check of one key, the same six checks the key holder, the CLI and the portal get
+      // (the console's check runs here, not in the browser). The operator sees every group.
+      admin.get('/keys/:id/diagnose', async (request) => {
+        const key = await findKey(param(request, 'id'));
+        if (!key) throw notFound('key', param(request, 'id'));
+        const snapshot = deps.snapshot.current;
+        const current = snapshot.keysByHash.get(key.keyHash) ?? key;
+        const group = snapshot.groups.get(current.group);
+        if (!group) throw invalidRequest(`The key's group "${current.group}" no longer exists; bind the key to another group.`, 'id');
+        return diagnoseKey(deps, request, { key: current, group }, { revealOtherGroups: true });
       });
       admin.post('/keys', async (request, reply) => {
         const input = parseAdminInput(keyCreateSchema, request.body);
