@@ -151,6 +151,13 @@ describe('the account portal API', { timeout: 120_000 }, () => {
     assert.equal(byKey.checks.length, 6);
     assert.deepEqual(shape(byOperator), shape(byKey));
     assert.deepEqual(byOperator.checks.map((check: any) => check.detail), byKey.checks.map((check: any) => check.detail));
+
+    // The subscription line a consumer reads: dates a person reads, no ISO times.
+    const vipKey = (await (await call(erik, 'POST', '/keys', { name: 'vip-key', group: 'vip-plan' })).json()) as any;
+    const vip = (await (await call(erik, 'GET', `/diagnose?key=${vipKey.id}&model=gpt-premium`)).json()) as any;
+    const subscriptionLine = vip.checks.find((check: any) => check.name === 'subscription').detail;
+    assert.match(subscriptionLine, /plan "vip-monthly" until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC; daily \$1\.00 left \(resets \d{1,2} [A-Z][a-z]{2} \d{4}, 00:00 UTC\)\./);
+    assert.doesNotMatch(subscriptionLine, /\d{4}-\d\d-\d\dT/);
   });
 
   test('redeeming a balance code fills the wallet once; the second try names why it fails', async () => {
