@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildModelMatrix, cellKey } from '../../console/src/lib/model-matrix.ts';
 import type { Channel, ChannelHealth } from '../../console/src/lib/types.ts';
+import { toNewChannel } from '../../src/domain/new-channel.ts';
+import { channelView } from '../../src/server/routes/admin-views.ts';
 
 const health = (models: ChannelHealth['models']): ChannelHealth => ({
   state: 'closed',
@@ -20,25 +22,12 @@ const health = (models: ChannelHealth['models']): ChannelHealth => ({
   statusReason: null,
 });
 
-const channel = (name: string, models: ChannelHealth['models']): Channel => ({
-  id: name,
-  name,
-  provider: 'openai',
-  baseUrl: 'http://upstream',
-  apiKeys: [],
-  apiKeyCount: 1,
-  models: ['a', 'b'],
-  groups: ['default'],
-  modelMap: {},
-  priority: 0,
-  weight: 1,
-  enabled: true,
-  supportsResponses: false,
-  allowedPrefixes: [],
-  createdAt: 0,
-  updatedAt: 0,
-  health: health(models),
-});
+/** A channel as the admin API lists it, built the way the API builds it (defaults and view). */
+const channel = (name: string, models: ChannelHealth['models']): Channel =>
+  channelView(
+    { id: name, ...toNewChannel({ name, provider: 'openai', baseUrl: 'http://upstream/v1', apiKey: 'sk-upstream-0123456789', models: ['a', 'b'] }), createdAt: 0, updatedAt: 0 },
+    health(models),
+  );
 
 test('the matrix counts a channel out for a model whose own circuit is open (issue 24: a 404 for that model), not for its others', () => {
   const matrix = buildModelMatrix([], [channel('wrong', [{ model: 'a', state: 'open', reason: '404', retryAt: null }]), channel('right', [])], []);
