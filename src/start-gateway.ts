@@ -237,6 +237,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       altPrefix: options.altPrefix,
       adminTokenHash,
       limits: { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
+      trustedProxies: options.trustedProxies ?? [],
       revealOtherGroupModels: options.revealOtherGroupModels ?? false,
       metricsTokenHash: options.metricsToken ? hashApiKey(options.metricsToken) : undefined,
     },

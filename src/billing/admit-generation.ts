@@ -6,6 +6,7 @@ import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PaymentHold } from './account-billing.ts';
+import { clampReportedUsage } from './clamp-reported-usage.ts';
 import { computeCostMicros } from './compute-cost.ts';
 import { estimateRequest, estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
 import { maxOutputTokensFor } from './model-output-limits.ts';
@@ -26,6 +27,12 @@ export interface Admission {
   payment: Pick<PaymentHold, 'paidBy' | 'subscriptionId' | 'userId'>;
   /** The local estimate of the request (from the shared decode); undefined if it cannot be decoded. */
   estimate(): RequestEstimate | undefined;
+  /**
+   * Bounds the upstream's usage by what the request allowed (see clampReportedUsage), with the
+   * warnings for the row. The request is decoded for it only when it already was (a request
+   * whose money is guarded) or the report claims more output than the model can give at all.
+   */
+  boundUsage(usage: Usage | undefined): { usage: Usage | undefined; warnings: string[] };
   /** Settles to the exact cost of `usage` (none = nothing to bill, a full refund); returns the cost. */
   finish(usage: Usage | undefined): Promise<number>;
 }
@@ -42,6 +49,11 @@ export async function admitGeneration(
   caller: Caller,
   model: string,
   decodeRequest: () => { request: ChatRequest },
+  /**
+   * Input the upstream bills beyond the body: the context it keeps of a Responses chain it
+   * holds (`previous_response_id` on a pinned chain). Reserved for, and billed for a cut stream.
+   */
+  heldContextTokens = 0,
 ): Promise<Admission> {
   const { key, group } = caller;
   const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
@@ -50,7 +62,7 @@ export async function admitGeneration(
     if (estimated !== null) return estimated;
     try {
       const { request } = decodeRequest();
-      estimated = estimateRequest(request);
+      estimated = estimateRequest(request, heldContextTokens);
     } catch {
       // The relay reports an undecodable body in the client's terms; here it only means "no estimate".
       estimated = undefined;
@@ -67,10 +79,10 @@ export async function admitGeneration(
   // A key without rate limits skips the limiter's async call (its closures, window names and
   // await): ~9 us of Server-Timing's admit phase at c=1, for nothing it would do.
   const lease = hasRateLimits(key) ? await deps.access.rateLimiter.admit(key, estimatedInput) : UNLIMITED_RATE_LEASE;
+  // Without a client cap the reply can run to the model's own maximum: hold for that.
+  const uncapped = maxOutputTokensFor(model, deps.access.reservedOutputTokens);
   let hold: PaymentHold;
   try {
-    // Without a client cap the reply can run to the model's own maximum: hold for that.
-    const uncapped = maxOutputTokensFor(model, deps.access.reservedOutputTokens);
     const reserve = guardsMoney
       ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped)
       : 0;
@@ -87,6 +99,10 @@ export async function admitGeneration(
     warnings: price === undefined ? [UNPRICED_WARNING] : [],
     payment: { paidBy: hold.paidBy, subscriptionId: hold.subscriptionId, userId: hold.userId },
     estimate,
+    boundUsage(usage) {
+      if (usage === undefined) return { usage, warnings: [] };
+      return clampReportedUsage(usage, guardsMoney || usage.outputTokens > uncapped ? estimate() : undefined);
+    },
     finish(usage) {
       finished ??= (async () => {
         const cost = usage !== undefined && price !== undefined ? computeCostMicros(usage, price, group.priceMultiplier) : 0;

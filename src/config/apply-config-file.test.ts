@@ -130,6 +130,19 @@ describe('applyConfig', () => {
     assert.equal((await store.keys.list()).length, 1);
   });
 
+  test('a file key never takes over an account’s key of the same name (names are unique per account)', async () => {
+    const user = await store.users.create({ name: 'ann', email: null, passwordHash: null, balanceMicros: 0, enabled: true });
+    const accounts = await store.keys.create({
+      name: 'alice', group: 'default', keyHash: 'c'.repeat(64), keyHint: 'sk-…cccc', expiresAt: null, balanceMicros: null,
+      allowedModels: null, allowedIps: null, enabled: true, limits: {}, userId: user.id,
+    });
+    const summary = await apply(BASE);
+    assert.deepEqual(summary.keys.created, ['alice']);
+    assert.deepEqual(await store.keys.get(accounts.id), accounts, 'the account’s key is untouched');
+    assert.equal((await store.keys.list()).length, 2);
+    assert.deepEqual((await apply(BASE)).keys.unchanged, ['alice'], 'and the file’s key is found again by its secret');
+  });
+
   test('unknown groups and secrets owned by other keys are refused before anything is written', async () => {
     await assert.rejects(
       apply(BASE.replace('groups: [default, vip]', 'groups: [default, ghost]')),

@@ -192,7 +192,10 @@ export const envSchema = z.object({
   SERVER_HEADERS_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 60_000 }),
   SERVER_BODY_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 300_000 }),
   SERVER_KEEP_ALIVE_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 65_000 }),
+  SERVER_FIRST_BYTE_TIMEOUT_MS: integer({ min: 1_000, max: MAX_TIMEOUT_MS, fallback: 5_000 }),
   MAX_CONNECTIONS: integer({ min: 1, max: 1_000_000, fallback: 10_000 }),
+  // 0: a quarter of MAX_CONNECTIONS.
+  MAX_CONNECTIONS_PER_IP: integer({ min: 0, max: 1_000_000, fallback: 0 }),
   LISTEN_BACKLOG: integer({ min: 1, max: 65_535, fallback: 4_096 }),
   REVEAL_OTHER_GROUP_MODELS: raw.transform((value, context) => {
     if (value === undefined) return false;

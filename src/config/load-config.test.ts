@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       altPrefix: 'antigravity',
       trustedProxies: [],
       clientIpHeader: 'x-forwarded-for',
-      server: { headersTimeoutMs: 60_000, bodyTimeoutMs: 300_000, keepAliveTimeoutMs: 65_000, maxConnections: 10_000, listenBacklog: 4_096 },
+      server: { headersTimeoutMs: 60_000, bodyTimeoutMs: 300_000, keepAliveTimeoutMs: 65_000, firstByteTimeoutMs: 5_000, maxConnections: 10_000, listenBacklog: 4_096 },
       revealOtherGroupModels: false,
       logRetentionDays: 30,
       strictPricing: false,

@@ -101,7 +101,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
         shared = new DecodeOnce(codec, { ...clientRequestInput(request, peek.stream), body }, deps.runtime);
       }
     }
-    admission = await admitGeneration(deps, caller, model, shared.decode);
+    admission = await admitGeneration(deps, caller, model, shared.decode, stateful?.heldContextTokens);
     timing?.mark('admit');
     let ordered = orderAttempts(channels, deps.runtime.random);
     // A conversation the upstream keeps under one key is pinned already; affinity only orders the others.
@@ -179,10 +179,11 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     // An upstream that answered spent the input, whatever it reported: what it left out is estimated.
     const answered = result.channel !== undefined && result.status === 200;
     const billed = billDeliveredUsage(result.usage, { answered, deliveredChars: result.deliveredChars, cut: answered && result.error !== undefined }, () => settled.estimate());
-    const costMicros = await admission.finish(billed.usage);
+    const bounded = admission.boundUsage(billed.usage);
+    const costMicros = await admission.finish(bounded.usage);
     record(
-      { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },
-      [...admission.warnings, ...billed.warnings, ...(stateful?.warnings ?? [])],
+      { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: bounded.usage, costMicros },
+      [...admission.warnings, ...billed.warnings, ...bounded.warnings, ...(stateful?.warnings ?? [])],
     );
   } catch (thrown) {
     const error = thrown instanceof GatewayError ? thrown : internalError(deps.logger, requestId, thrown);

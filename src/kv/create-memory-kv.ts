@@ -1,4 +1,4 @@
-import type { Kv, KvAdjustOptions, KvAdjustResult } from './kv.ts';
+import { HOLD_RECORD_TTL_MS, SETTLED_MARK_TTL_MS, type Kv, type KvAdjustOptions, type KvAdjustResult, type KvFunding } from './kv.ts';
 
 interface Entry {
   value: number;
@@ -49,6 +49,9 @@ export function createMemoryKv(options: MemoryKvOptions = {}): Kv {
     textBytes -= entry.bytes;
   };
   const leases = new Map<string, Map<string, number>>();
+  const fundings = new Map<string, KvFunding>();
+  /** `key\0holdId` -> the delta held, or null once settled (a late hold with that id is refused). */
+  const holds = new Map<string, { delta: number | null; expiresAt: number }>();
   let writes = 0;
 
   const live = (key: string): Entry | undefined => {
@@ -68,6 +71,25 @@ export function createMemoryKv(options: MemoryKvOptions = {}): Kv {
     for (const [key, entry] of entries) {
       if (entry.expiresAt !== undefined && entry.expiresAt <= time) entries.delete(key);
     }
+    for (const [key, record] of holds) if (record.expiresAt <= time) holds.delete(key);
+  };
+
+  const holdRecord = (key: string, holdId: string) => {
+    const record = holds.get(`${key}\0${holdId}`);
+    if (record !== undefined && record.expiresAt <= now()) {
+      holds.delete(`${key}\0${holdId}`);
+      return undefined;
+    }
+    return record;
+  };
+
+  const applyFunding = (key: string, entry: Entry, funding: KvFunding | undefined) => {
+    if (funding === undefined) return;
+    requireInteger(funding.fundedMicros, 'fundedMicros');
+    const seen = fundings.get(key);
+    if (seen !== undefined && seen.version >= funding.version) return;
+    if (seen !== undefined) entry.value += funding.fundedMicros - seen.fundedMicros;
+    fundings.set(key, { ...funding });
   };
 
   const expiry = (ttlMs: number | undefined) => (ttlMs === undefined ? undefined : now() + ttlMs);
@@ -101,8 +123,59 @@ export function createMemoryKv(options: MemoryKvOptions = {}): Kv {
       return { applied: true, value: next };
     },
 
+    async seedAccount(key, value, seedOptions = {}) {
+      requireInteger(value, 'value');
+      const existing = live(key);
+      if (existing) return existing.value;
+      entries.set(key, { value, expiresAt: expiry(seedOptions.ttlMs) });
+      if (seedOptions.funding !== undefined) fundings.set(key, { ...seedOptions.funding });
+      else fundings.delete(key);
+      wrote();
+      return value;
+    },
+
+    async hold(key, holdId, delta, holdOptions = {}) {
+      requireInteger(delta, 'delta');
+      const existing = live(key);
+      if (!existing) return { applied: false, value: 0, missing: true };
+      applyFunding(key, existing, holdOptions.funding);
+      const record = holdRecord(key, holdId);
+      if (record !== undefined) return { applied: record.delta !== null, value: existing.value };
+      const next = existing.value + delta;
+      if ((holdOptions.min !== undefined && next < holdOptions.min) || (holdOptions.max !== undefined && next > holdOptions.max)) {
+        return { applied: false, value: existing.value };
+      }
+      existing.value = next;
+      holds.set(`${key}\0${holdId}`, { delta, expiresAt: now() + HOLD_RECORD_TTL_MS });
+      wrote();
+      return { applied: true, value: next };
+    },
+
+    async settle(key, holdId, finalDelta) {
+      requireInteger(finalDelta, 'finalDelta');
+      const record = holdRecord(key, holdId);
+      if (record?.delta === null) return;
+      if (record === undefined) {
+        // Released before it arrived (or already gone): mark it, so a late hold is refused.
+        holds.set(`${key}\0${holdId}`, { delta: null, expiresAt: now() + SETTLED_MARK_TTL_MS });
+        wrote();
+        return;
+      }
+      holds.delete(`${key}\0${holdId}`);
+      const existing = live(key);
+      if (existing) existing.value += finalDelta - record.delta;
+    },
+
+    async fund(key, funding) {
+      const existing = live(key);
+      if (!existing) return undefined;
+      applyFunding(key, existing, funding);
+      return existing.value;
+    },
+
     async delete(key) {
       entries.delete(key);
+      fundings.delete(key);
       leases.delete(key);
       dropText(key);
     },
@@ -160,6 +233,8 @@ export function createMemoryKv(options: MemoryKvOptions = {}): Kv {
 
     async close() {
       entries.clear();
+      fundings.clear();
+      holds.clear();
       leases.clear();
       texts.clear();
       textBytes = 0;

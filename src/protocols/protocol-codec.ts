@@ -6,6 +6,7 @@ import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Warning } from '../core/warning.ts';
 import type { SseMessage } from '../sse/sse-message.ts';
+import type { InvalidField } from './shared/find-invalid-count.ts';
 
 /** The wire formats client surfaces speak; the type and the runtime check both come from this list. */
 export const CLIENT_PROTOCOL_IDS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini-generate-content'] as const;
@@ -101,6 +102,11 @@ export interface RequestPeek {
    * lacks it, so the request is refused before any upstream call; undefined when present.
    */
   missingField: string | undefined;
+  /**
+   * A field whose value the protocol refuses (an output cap or a number of alternatives below 1
+   * or not a whole number), so the request is refused before any upstream call on either lane.
+   */
+  invalidField?: InvalidField;
   /** OpenAI Responses: the names of the client's custom (freeform) tools, when it declared any. */
   customTools?: readonly string[];
 }

@@ -13,8 +13,11 @@ export interface StatefulPlan {
   previousResponseId: string | null;
   /** This turn's own input, as Responses items: what a gateway-held turn keeps. */
   turnInput: unknown[];
-  /** The chain is kept by an OpenAI Responses upstream: only this channel and key can continue it. */
-  pin?: { channelId: string; upstreamKeyHash: string; responseId: string; model: string };
+  /**
+   * The chain is kept by an OpenAI Responses upstream: only this channel and key can continue
+   * it. `contextTokens`: what the upstream will bill again as input for the context it keeps.
+   */
+  pin?: { channelId: string; upstreamKeyHash: string; responseId: string; model: string; contextTokens: number };
 }
 
 /**
@@ -46,7 +49,8 @@ export async function planStatefulRequest(
   if (!previous) throw previousNotFound(previousResponseId);
   if (previous.holder === 'upstream') {
     if (previous.channelId === null || previous.upstreamKeyHash === null) throw previousNotFound(previousResponseId);
-    return { ...plan, pin: { channelId: previous.channelId, upstreamKeyHash: previous.upstreamKeyHash, responseId: previous.id, model: previous.model } };
+    const contextTokens = previous.contextTokens ?? UNKNOWN_CONTEXT_TOKENS;
+    return { ...plan, pin: { channelId: previous.channelId, upstreamKeyHash: previous.upstreamKeyHash, responseId: previous.id, model: previous.model, contextTokens } };
   }
 
   const chain = await readChain(responses, keyId, previous, now);
@@ -56,6 +60,13 @@ export async function planStatefulRequest(
   const { previous_response_id: _dropped, ...rest } = body;
   return { ...plan, body: { ...rest, input }, changed: true };
 }
+
+/**
+ * The context assumed for an upstream-held turn stored before its token count was kept: the
+ * context window of the larger models served, so such a chain is not continued on a hold of
+ * its new input alone.
+ */
+export const UNKNOWN_CONTEXT_TOKENS = 200_000;
 
 /** The chain from its first turn to `last`, read by following `previousResponseId`. */
 async function readChain(responses: StatefulResponses, keyId: string, last: StoredResponse, now: number): Promise<StoredResponse[]> {

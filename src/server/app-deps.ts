@@ -19,6 +19,8 @@ export interface ServerSettings {
   adminTokenHash: string;
   /** Timeouts and the connection cap; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: ServerLimits;
+  /** TRUSTED_PROXIES: peers exempt from the per-address connection share (they limit per client themselves). */
+  trustedProxies?: readonly string[];
   /** Say "not in your group" for a model another group has (REVEAL_OTHER_GROUP_MODELS); default: the same 404 as an unknown model. */
   revealOtherGroupModels?: boolean;
   /** SHA-256 of METRICS_TOKEN, the read-only scrape credential for /metrics, when set. */

@@ -7,7 +7,8 @@ import './fastify-context.ts';
 import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
 import { RefusedAuthMonitor } from './refused-auth-monitor.ts';
-import { connectionsCheckingIntervalMs, DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
+import { connectionsCheckingIntervalMs, connectionsPerAddress, DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
+import { guardConnections } from './guard-connections.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
 import { registerPortalAdminRoutes } from './routes/portal-admin-routes.ts';
@@ -84,8 +85,14 @@ export function createApp(deps: AppDeps): FastifyInstance {
   });
   registerAccessLog(app, deps.logger, (request) => clientIpOf(deps, request));
 
-  // Sockets beyond the cap are closed on accept, before any byte is read.
+  // Sockets beyond the cap are closed on accept, before any byte is read; so are sockets beyond
+  // one address's share of it, and sockets that send nothing.
   app.server.maxConnections = limits.maxConnections;
+  guardConnections(app.server, {
+    firstByteTimeoutMs: limits.firstByteTimeoutMs,
+    maxPerAddress: connectionsPerAddress(limits),
+    trustedProxies: deps.settings.trustedProxies ?? [],
+  });
 
   checkAdminRoutesDescribed(app);
   registerHealthRoutes(app, deps);

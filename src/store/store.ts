@@ -172,8 +172,8 @@ export interface UsageLogRepository {
 }
 
 /**
- * Users, their wallets and keys. Every change bumps `updatedAt` strictly, which names the
- * wallet's kv account (see WalletMeter). Deleting a user that still owns keys is a conflict
+ * Users, their wallets and keys. Every change bumps `updatedAt` strictly: the wallet's kv
+ * account applies a change of funding (balance + spent) only from a newer version (see KvFunding). Deleting a user that still owns keys is a conflict
  * (field `keys`): the keys would silently lose the wallet they spend from.
  */
 export interface UserRepository {

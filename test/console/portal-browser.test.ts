@@ -197,8 +197,9 @@ describe('the account portal and the operator’s business pages in Chromium', {
   test('a call through the OpenAI SDK shows up in Usage, and the day’s quota shrinks on Home', async () => {
     harness.simulator.enqueue({ text: 'Hello from the simulator.', usage: { input: 1000, output: 500 } });
     const client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: secret, maxRetries: 0 });
-    // A small max_tokens keeps the reservation inside the day's quota; the bill is what was used.
-    const reply = await client.chat.completions.create({ model: 'gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] });
+    // max_tokens covers the 500 output tokens the upstream reports (output past the cap is billed
+    // at the cap, issue 23) and keeps the reservation inside the day's quota; the bill is what was used.
+    const reply = await client.chat.completions.create({ model: 'gpt-4o-mini', max_tokens: 500, messages: [{ role: 'user', content: 'Hello' }] });
     assert.equal(reply.choices[0]?.message.content, 'Hello from the simulator.');
 
     await go(account, 'Usage');

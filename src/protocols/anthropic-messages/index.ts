@@ -16,7 +16,7 @@ import { anthropicAffinityHint } from './anthropic-affinity-hint.ts';
 export const anthropicMessagesCodec: ProtocolCodec = {
   id: 'anthropic-messages',
   // Anthropic streams always report usage (message_start, message_delta).
-  peek: (input) => peekBody(input, () => true, 'messages'),
+  peek: (input) => peekBody(input, () => true, 'messages', ['max_tokens']),
   affinityHint: anthropicAffinityHint,
   passthrough: anthropicPassthroughLane,
   decodeRequest: (input) => decodeAnthropicRequest(input),

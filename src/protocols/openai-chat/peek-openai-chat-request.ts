@@ -7,8 +7,11 @@ export function readOpenAiChatIncludeUsage(body: unknown): boolean {
   return isRecord(body) && isRecord(body.stream_options) && body.stream_options.include_usage === true;
 }
 
+/** Output caps and the number of choices: each must be a whole number of at least 1. */
+const COUNT_FIELDS = ['max_tokens', 'max_completion_tokens', 'n'] as const;
+
 export function peekOpenAiChatRequest(input: ClientRequestInput): RequestPeek {
-  return { ...peekBody(input, readOpenAiChatIncludeUsage, 'messages'), ...peekOpenAiChatCustomTools(input.body) };
+  return { ...peekBody(input, readOpenAiChatIncludeUsage, 'messages', COUNT_FIELDS), ...peekOpenAiChatCustomTools(input.body) };
 }
 
 /**

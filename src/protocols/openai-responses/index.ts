@@ -17,7 +17,7 @@ import { responsesAffinityHint } from './responses-affinity-hint.ts';
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',
   // Responses streams always end with the whole response, usage included.
-  peek: (input) => ({ ...peekBody(input, () => true, 'input'), ...peekCustomTools(input.body) }),
+  peek: (input) => ({ ...peekBody(input, () => true, 'input', ['max_output_tokens']), ...peekCustomTools(input.body) }),
   affinityHint: responsesAffinityHint,
   passthrough: openAiResponsesPassthroughLane,
   decodeRequest: (input) => decodeOpenAiResponsesRequest(input),

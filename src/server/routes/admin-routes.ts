@@ -42,11 +42,21 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
   const changed = () => deps.snapshot.reload();
   const audit = (request: FastifyRequest, change: AdminChange) => recordAdminChange(deps, request, change);
-  // Channels and keys are named by id or by name (names are unique per kind), like the CLI does.
+  // Channels and keys are named by id or by name, like the CLI does. Channel names are unique;
+  // key names only per account (migration 011), so a key name means the operator's own key of
+  // that name, else the one key so named; when several accounts use it, the id is needed.
   const findChannel = async (reference: string) =>
     (await store.channels.get(reference)) ?? (await store.channels.list()).find((channel) => channel.name === reference);
-  const findKey = async (reference: string) =>
-    (await store.keys.get(reference)) ?? (await store.keys.list()).find((key) => key.name === reference);
+  const findKey = async (reference: string) => {
+    const byId = await store.keys.get(reference);
+    if (byId) return byId;
+    const named = (await store.keys.list()).filter((key) => key.name === reference);
+    const chosen = named.find((key) => key.userId === null) ?? (named.length === 1 ? named[0] : undefined);
+    if (chosen === undefined && named.length > 1) {
+      throw new GatewayError('conflict', `${named.length} accounts have a key named "${reference}"; name the key by its id (${named.map((key) => key.id).join(', ')}).`);
+    }
+    return chosen;
+  };
 
   app.register(
     async (admin) => {
@@ -221,6 +231,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (!before) throw notFound('key', param(request, 'id'));
         const key = await withConflicts(() => store.keys.update(before.id, patch));
         if (!key) throw notFound('key', param(request, 'id'));
+        if (before.balanceMicros === null && key.balanceMicros !== null) await deps.access.balances.resetAccount(key.id);
         await changed();
         await audit(request, { action: 'key.update', targetKind: 'key', targetId: key.id, targetName: key.name, before: keyView(before), after: keyView(key) });
         return listed(key);
