@@ -1,20 +1,20 @@
 import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
-import { resolveAdminToken } from './admin-token.ts';
-import { buildInfo } from './build-info.ts';
+import { resolveAdminToken } from './access/admin-token.ts';
+import { buildInfo } from './config/build-info.ts';
 import { serveClusterMetrics } from './cluster/cluster-metrics.ts';
 import { runPrimary, workersProblem } from './cluster/run-primary.ts';
 import { applyConfigFile } from './config/apply-config-file.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config-schema.ts';
-import { describeStartError } from './describe-start-error.ts';
-import { startBanner } from './start-banner.ts';
-import { startGateway } from './start-gateway.ts';
+import { describeStartError } from './startup/describe-start-error.ts';
+import { startBanner } from './startup/start-banner.ts';
+import { startGateway } from './startup/start-gateway.ts';
 import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createSecretBox } from './store/secret-box.ts';
 import type { Store } from './store/store.ts';
-import { USAGE } from './usage-text.ts';
+import { USAGE } from './startup/usage-text.ts';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -1,4 +1,4 @@
-import type { AccessServices } from '../access/access-services.ts';
+import type { AccessServices } from './access-services.ts';
 import { hasRateLimits, UNLIMITED_RATE_LEASE } from '../access/rate-limiter.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { ChatRequest } from '../core/chat-request.ts';

@@ -2,7 +2,7 @@ import type { StoredResponseRepository } from '../store/store.ts';
 
 /**
  * Stateful Responses as configured for this gateway: where turns are kept and the bounds on
- * them. Built once per process (start-gateway.ts).
+ * them. Built once per process (startup/start-gateway.ts).
  */
 export interface StatefulResponses {
   repository: StoredResponseRepository;

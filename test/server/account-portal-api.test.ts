@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createRuntime } from '../../src/create-runtime.ts';
+import { createRuntime } from '../../src/core/create-runtime.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
 const PASSWORD = 'correct horse battery staple';

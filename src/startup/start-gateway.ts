@@ -1,48 +1,48 @@
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { ADMIN_TOKEN_HASH_SETTING, claimAdminToken, resolveAdminToken } from './admin-token.ts';
-import { hashApiKey } from './store/hash-api-key.ts';
-import { createSecretBox } from './store/secret-box.ts';
-import { createAccessServices } from './access/access-services.ts';
-import { loadSpendBaseline } from './billing/load-spend-baseline.ts';
-import { startUsagePruner } from './billing/usage-pruner.ts';
-import type { RuntimeContext } from './core/runtime-context.ts';
-import type { Kv } from './kv/kv.ts';
-import { createReadiness } from './cluster/readiness.ts';
-import { startClusterServices } from './cluster/start-cluster-services.ts';
-import { registerReadinessRoute } from './server/routes/health-routes.ts';
-import { createRuntime } from './create-runtime.ts';
-import { createApp } from './server/create-app.ts';
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/server-limits.ts';
-import type { ClientIpHeader } from './access/resolve-client-ip.ts';
-import { DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './access/auth-failure-throttle.ts';
-import { GatewayMetrics } from './server/gateway-metrics.ts';
-import { MeteredUsageWriter } from './server/metered-usage-writer.ts';
-import { probeChannel } from './relay/probe-channel.ts';
-import { startHealthChecker } from './routing/health-checker.ts';
-import type { RelayDeps } from './relay/relay-deps.ts';
-import type { StreamGauge } from './relay/stream-gauge.ts';
-import { ChannelHealth } from './routing/channel-health.ts';
-import { logCircuitTransitions } from './routing/log-circuit-transitions.ts';
-import { DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from './routing/circuit-breaker.ts';
-import { SnapshotHolder } from './snapshot/snapshot-holder.ts';
-import { createStore } from './store/create-store.ts';
-import { loadGatewaySecret } from './store/load-gateway-secret.ts';
-import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
-import { createReasoningCache } from './reasoning/reasoning-cache.ts';
-import { startHourlyPruner } from './store/start-hourly-pruner.ts';
-import { startStoredResponsePruner } from './responses/stored-response-pruner.ts';
+import { ADMIN_TOKEN_HASH_SETTING, claimAdminToken, resolveAdminToken } from '../access/admin-token.ts';
+import { hashApiKey } from '../store/hash-api-key.ts';
+import { createSecretBox } from '../store/secret-box.ts';
+import { createAccessServices } from '../billing/access-services.ts';
+import { loadSpendBaseline } from '../billing/load-spend-baseline.ts';
+import { startUsagePruner } from '../billing/usage-pruner.ts';
+import type { RuntimeContext } from '../core/runtime-context.ts';
+import type { Kv } from '../kv/kv.ts';
+import { createReadiness } from '../cluster/readiness.ts';
+import { startClusterServices } from '../cluster/start-cluster-services.ts';
+import { registerReadinessRoute } from '../server/routes/health-routes.ts';
+import { createRuntime } from '../core/create-runtime.ts';
+import { createApp } from '../server/create-app.ts';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../config/server-limits.ts';
+import type { ClientIpHeader } from '../access/resolve-client-ip.ts';
+import { DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from '../access/auth-failure-throttle.ts';
+import { GatewayMetrics } from '../server/gateway-metrics.ts';
+import { MeteredUsageWriter } from '../server/metered-usage-writer.ts';
+import { probeChannel } from '../relay/probe-channel.ts';
+import { startHealthChecker } from '../routing/health-checker.ts';
+import type { RelayDeps } from '../relay/relay-deps.ts';
+import type { StreamGauge } from '../relay/stream-gauge.ts';
+import { ChannelHealth } from '../routing/channel-health.ts';
+import { logCircuitTransitions } from '../routing/log-circuit-transitions.ts';
+import { DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from '../routing/circuit-breaker.ts';
+import { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
+import { createStore } from '../store/create-store.ts';
+import { loadGatewaySecret } from '../store/load-gateway-secret.ts';
+import { createEnvelopeSealer } from '../reasoning/reasoning-envelope.ts';
+import { createReasoningCache } from '../reasoning/reasoning-cache.ts';
+import { startHourlyPruner } from '../store/start-hourly-pruner.ts';
+import { startStoredResponsePruner } from '../responses/stored-response-pruner.ts';
 import {
   DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
   DEFAULT_RESPONSES_MAX_TURN_BYTES,
   DEFAULT_RESPONSES_RETENTION_HOURS,
   type StatefulResponses,
-} from './responses/stateful-responses.ts';
-import type { Store } from './store/store.ts';
-import { UpstreamClient } from './upstream/upstream-client.ts';
-import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from './routing/conversation-affinity.ts';
-import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
-import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './relay/reply-limits.ts';
+} from '../responses/stateful-responses.ts';
+import type { Store } from '../store/store.ts';
+import { UpstreamClient } from '../upstream/upstream-client.ts';
+import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from '../routing/conversation-affinity.ts';
+import { FirstByteDeadlines, type FirstByteDeadlineOptions } from '../routing/first-byte-deadline.ts';
+import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from '../relay/reply-limits.ts';
 
 const APPLIED_BATCH_RETENTION_MS = 7 * 86_400_000;
 
