@@ -4,7 +4,7 @@ import type { UpstreamTarget } from '../channels/channel-adapter.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
-import { eventStreamToSse } from '../upstream/event-stream-to-sse.ts';
+import { eventStreamToSse } from '../sse/event-stream-to-sse.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import { classifyFailure, type FailureClass } from '../routing/classify-failure.ts';
 import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';

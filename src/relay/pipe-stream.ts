@@ -9,8 +9,8 @@ import type { SseMessage } from '../sse/sse-message.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './reply-limits.ts';
-import { EventTextDecoder } from './event-text-decoder.ts';
-import { SseEventSplitter } from './sse-event-splitter.ts';
+import { EventTextDecoder } from '../sse/event-text-decoder.ts';
+import { SseEventSplitter } from '../sse/sse-event-splitter.ts';
 
 export interface StreamOutcome {
   usage: Usage | undefined;

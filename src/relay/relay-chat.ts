@@ -10,7 +10,7 @@ import { AttemptRace } from './attempt-race.ts';
 import type { AttemptReady } from './attempt-channel.ts';
 import { pipeStream } from './pipe-stream.ts';
 import { nameReplyModel, nameStreamModel } from './name-reply-model.ts';
-import { isReplyTooLarge } from './reply-limits.ts';
+import { isReplyTooLarge } from '../sse/sse-limits.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { reasoningRecall } from './reasoning-recall.ts';
