@@ -1,4 +1,3 @@
-import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { GatewayError } from '../core/gateway-error.ts';
 import { cleanUpstreamText, redactSecrets } from '../core/redact-secrets.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
@@ -9,8 +8,7 @@ import type { SseMessage } from '../sse/sse-message.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import type { ClientWriter } from './client-writer.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './reply-limits.ts';
-import { EventTextDecoder } from '../sse/event-text-decoder.ts';
-import { SseEventSplitter } from '../sse/sse-event-splitter.ts';
+import { parseSseStream, type SseStreamParser } from '../sse/parse-sse-stream.ts';
 
 export interface StreamOutcome {
   usage: Usage | undefined;
@@ -102,24 +100,21 @@ interface Lane {
   outcome(failure: GatewayError | undefined): StreamOutcome;
 }
 
-const TERMINATOR = new Uint8Array([10, 10]);
 const EMPTY_CHUNK = new Uint8Array(0);
 
 /**
  * The passthrough lane: the upstream speaks the client's protocol, so its bytes go to the client
  * as they are, whole events at a time, while the protocol's passthrough stream meters them and
- * spots the end. Events are cut by `SseEventSplitter` (each byte searched once, one event and
- * the whole stream bounded); the SSE parser then reads only whole events. The lanes are classes
+ * spots the end. `parseSseStream` cuts whole events (each byte searched once, one event and the
+ * whole stream bounded) and parses them. The lanes are classes
  * because one lives as long as its stream: closures over a shared scope cost an open stream a
  * function object each, and an object literal with a getter is kept as a dictionary.
  */
 class PassthroughLane implements Lane {
   readonly #wire: PassthroughStream;
   readonly #secrets: readonly string[];
-  readonly #decoder = new EventTextDecoder();
   readonly #messages: SseMessage[] = [];
-  readonly #parser: EventSourceParser;
-  readonly #splitter: SseEventSplitter;
+  readonly #sse: SseStreamParser;
   #ended = false;
   #upstreamError: GatewayError | undefined;
   #malformed: GatewayError | undefined;
@@ -127,16 +122,15 @@ class PassthroughLane implements Lane {
   constructor(input: PipeStreamInput) {
     this.#wire = input.upstreamCodec.passthrough.openStream(input.runtime, input.encoderOptions);
     this.#secrets = input.secrets ?? [];
-    this.#parser = createParser({ onEvent: (event: EventSourceMessage) => this.#messages.push(toMessage(event)) });
-    this.#splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
+    this.#sse = parseSseStream(input.limits ?? DEFAULT_REPLY_LIMITS, (message) => this.#messages.push(message));
   }
 
   push(chunk: Uint8Array): string | Uint8Array {
     // Forward only whole events: bytes after the last blank line wait for the next chunk, so
     // a stream cut mid-event never hands the client half an event.
-    const complete = this.#splitter.push(chunk);
+    const complete = this.#sse.push(chunk);
     if (complete === undefined) {
-      this.#malformed = this.#splitter.failure;
+      this.#malformed = this.#sse.failure;
       return this.#wire.error(this.#malformed as GatewayError);
     }
     return complete.length === 0 ? '' : this.#forward(complete);
@@ -145,9 +139,9 @@ class PassthroughLane implements Lane {
   end(): string {
     // An upstream that closes without the final blank line still had its last event complete.
     let tail = '';
-    const rest = this.#malformed ? undefined : this.#splitter.rest();
+    const rest = this.#malformed ? undefined : this.#sse.end();
     if (rest) {
-      const out = this.#forward(concat(rest, TERMINATOR));
+      const out = this.#forward(rest);
       tail = typeof out === 'string' ? out : Buffer.from(out).toString('utf8');
     }
     if (this.#malformed) return tail;
@@ -168,6 +162,7 @@ class PassthroughLane implements Lane {
     return { usage: this.#wire.usage(), error: failure ?? this.#malformed ?? this.#upstreamError, deliveredChars: this.#wire.deliveredChars };
   }
 
+  /** Writes the whole events just parsed (`complete`, their bytes; `#messages`, their events). */
   #forward(complete: Uint8Array): string | Uint8Array {
     const out = this.#frameEvents(complete);
     // The messages slice the chunk's text: not kept while the stream waits for its next chunk.
@@ -181,7 +176,6 @@ class PassthroughLane implements Lane {
    * event the gateway asked for on the client's behalf) — then the protocol re-frames them.
    */
   #frameEvents(complete: Uint8Array): string | Uint8Array {
-    this.#parser.feed(this.#decoder.decode(complete));
     const messages = this.#messages;
     const wire = this.#wire;
     let asIs = true;
@@ -212,12 +206,9 @@ class PassthroughLane implements Lane {
 class TranslatedLane implements Lane {
   readonly #decoder: StreamDecoder;
   readonly #encoder: StreamEncoder;
-  readonly #textDecoder = new EventTextDecoder();
   readonly #transform: ((event: StreamEvent) => StreamEvent[]) | undefined;
   readonly #secrets: readonly string[];
-  readonly #parser: EventSourceParser;
-  // The parser is fed whole events only, so it never holds (and rescans) an unfinished line.
-  readonly #splitter: SseEventSplitter;
+  readonly #sse: SseStreamParser;
   #out = '';
   #usage: Usage | undefined;
   #streamError: GatewayError | undefined;
@@ -229,25 +220,20 @@ class TranslatedLane implements Lane {
     this.#encoder = input.clientCodec.createStreamEncoder(input.runtime, input.encoderOptions);
     this.#transform = input.transformEvents;
     this.#secrets = input.secrets ?? [];
-    this.#parser = createParser({ onEvent: (event: EventSourceMessage) => this.#encode(this.#decoder.push(toMessage(event))) });
-    this.#splitter = new SseEventSplitter(input.limits ?? DEFAULT_REPLY_LIMITS);
+    this.#sse = parseSseStream(input.limits ?? DEFAULT_REPLY_LIMITS, (message) => this.#encode(this.#decoder.push(message)));
   }
 
   push(chunk: Uint8Array): string {
-    const complete = this.#splitter.push(chunk);
-    if (complete === undefined) {
-      this.#limitError = this.#splitter.failure as GatewayError;
+    if (this.#sse.push(chunk) === undefined) {
+      this.#limitError = this.#sse.failure as GatewayError;
       this.#encode([{ type: 'error', error: this.#limitError }]);
-      return this.#take();
     }
-    if (complete.length > 0) this.#parser.feed(this.#textDecoder.decode(complete));
     return this.#take();
   }
 
   end(): string {
     if (this.#limitError) return '';
-    const rest = this.#splitter.rest();
-    if (rest) this.#parser.feed(`${this.#textDecoder.decodeTail(rest)}\n\n`);
+    this.#sse.end();
     this.#encode(this.#decoder.end());
     return this.#take() + this.#encoder.end();
   }
@@ -318,15 +304,4 @@ function redactError(error: GatewayError, secrets: readonly string[]): GatewayEr
     ...(upstreamType === undefined ? {} : { upstreamType }),
     ...(error.upstreamCodes === undefined ? {} : { upstreamCodes: error.upstreamCodes.map((code) => redactSecrets(code, secrets)) }),
   });
-}
-
-function toMessage(event: EventSourceMessage): SseMessage {
-  return event.event === undefined ? { data: event.data } : { event: event.event, data: event.data };
-}
-
-function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(first.length + second.length);
-  joined.set(first, 0);
-  joined.set(second, first.length);
-  return joined;
 }
