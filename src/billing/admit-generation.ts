@@ -1,13 +1,13 @@
 import type { AccessServices } from './access-services.ts';
 import { hasRateLimits, UNLIMITED_RATE_LEASE } from '../access/rate-limiter.ts';
 import type { Caller } from '../access/authenticate-key.ts';
-import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PaymentHold } from './account-billing.ts';
 import { computeCostMicros } from './compute-cost.ts';
-import { estimateRequest, estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
+import type { ModelPrice } from '../domain/model-price.ts';
+import { estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
 import { maxOutputTokensFor } from './model-output-limits.ts';
 import { resolvePrice, UNPRICED_WARNING } from './resolve-price.ts';
 import { spendWindows } from './spend-windows.ts';
@@ -24,45 +24,44 @@ export interface Admission {
   warnings: string[];
   /** What pays (for the usage row): the key's balance, the user's wallet or a subscription. */
   payment: Pick<PaymentHold, 'paidBy' | 'subscriptionId' | 'userId'>;
-  /** The local estimate of the request (from the shared decode); undefined if it cannot be decoded. */
-  estimate(): RequestEstimate | undefined;
   /** Settles to the exact cost of `usage` (none = nothing to bill, a full refund); returns the cost. */
   finish(usage: Usage | undefined): Promise<number>;
 }
 
 /**
- * Everything that costs or counts, in the order a user would want to hear about it: strict
- * pricing (403 model_not_priced), rate limits (429), spend caps (403 spend_limit_reached) and
- * the balance (403 insufficient_balance). Each step that fails undoes the ones before it.
- * The request is decoded (once, shared with the relay) only when a limit or a balance needs
- * an estimate.
+ * What the admission of one request will weigh, known before the request is decoded:
+ * `needsEstimate` says whether it needs the request's estimate (a token rate limit, or money
+ * to guard), so the pipeline decodes only then.
  */
-export async function admitGeneration(
-  deps: AdmissionDeps,
-  caller: Caller,
-  model: string,
-  decodeRequest: () => { request: ChatRequest },
-): Promise<Admission> {
+export interface AdmissionPlan {
+  caller: Caller;
+  model: string;
+  price: ModelPrice | undefined;
+  guardsMoney: boolean;
+  tokensLimited: boolean;
+  needsEstimate: boolean;
+}
+
+export function planAdmission(deps: AdmissionDeps, caller: Caller, model: string): AdmissionPlan {
   const { key, group } = caller;
   const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
-  let estimated: RequestEstimate | undefined | null = null;
-  const estimate = (): RequestEstimate | undefined => {
-    if (estimated !== null) return estimated;
-    try {
-      const { request } = decodeRequest();
-      estimated = estimateRequest(request);
-    } catch {
-      // The relay reports an undecodable body in the client's terms; here it only means "no estimate".
-      estimated = undefined;
-    }
-    return estimated;
-  };
-
   const guardsMoney =
     price !== undefined &&
     (key.balanceMicros !== null || Boolean(key.userId) || group.billing !== 'balance' || spendWindows(key.limits, deps.runtime.now()).length > 0);
   const tokensLimited = key.limits.tokensPerMinute !== undefined;
-  const estimatedInput = tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
+  return { caller, model, price, guardsMoney, tokensLimited, needsEstimate: guardsMoney || tokensLimited };
+}
+
+/**
+ * Everything that costs or counts, in the order a user would want to hear about it: strict
+ * pricing (403 model_not_priced, from `planAdmission`), rate limits (429), spend caps (403
+ * spend_limit_reached) and the balance (403 insufficient_balance). Each step that fails undoes
+ * the ones before it. `estimate` is the request's (undefined when it could not be decoded, or
+ * the plan needs none).
+ */
+export async function admitGeneration(deps: AdmissionDeps, plan: AdmissionPlan, estimate: RequestEstimate | undefined): Promise<Admission> {
+  const { caller: { key, group }, model, price } = plan;
+  const estimatedInput = plan.tokensLimited ? (estimate?.inputTokens ?? 0) : 0;
 
   // A key without rate limits skips the limiter's async call (its closures, window names and
   // await): ~9 us of Server-Timing's admit phase at c=1, for nothing it would do.
@@ -71,8 +70,8 @@ export async function admitGeneration(
   try {
     // Without a client cap the reply can run to the model's own maximum: hold for that.
     const uncapped = maxOutputTokensFor(model, deps.access.reservedOutputTokens);
-    const reserve = guardsMoney
-      ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped)
+    const reserve = plan.guardsMoney
+      ? estimateReservationMicros(estimate ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped)
       : 0;
     // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
     // the user's wallet or a subscription's quotas (403 subscription_* / insufficient_balance).
@@ -86,7 +85,6 @@ export async function admitGeneration(
   return {
     warnings: price === undefined ? [UNPRICED_WARNING] : [],
     payment: { paidBy: hold.paidBy, subscriptionId: hold.subscriptionId, userId: hold.userId },
-    estimate,
     finish(usage) {
       finished ??= (async () => {
         const cost = usage !== undefined && price !== undefined ? computeCostMicros(usage, price, group.priceMultiplier) : 0;

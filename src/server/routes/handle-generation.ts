@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ClientConnection, GenerationRequest, GenerationRoute } from '../../generation/generation-request.ts';
+import { NodeReplyConnection, type GenerationRequest, type GenerationRoute } from '../../generation/generation-request.ts';
 import { runGeneration } from '../../generation/run-generation.ts';
-import { ClientWriter } from '../../relay/client-writer.ts';
 import { markPipelineRequest } from '../access-log.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { credentialsOf } from './authenticate-request.ts';
@@ -36,15 +35,6 @@ export function handleGeneration(
   // Fastify request (kept by its reply as long as the stream lasts) must not hold it too.
   request.body = undefined;
   request.rawBody = undefined;
-  return runGeneration(deps, generation, hijackReply(reply, deps.runtime.now));
-}
-
-/** Takes the reply away from Fastify: the pipeline writes it, and learns when the client leaves. */
-function hijackReply(reply: FastifyReply, now: () => number): ClientConnection {
-  return {
-    takeOver(onClientGone) {
-      reply.hijack();
-      return new ClientWriter(reply.raw, now, onClientGone);
-    },
-  };
+  // Taking the reply over is Fastify's `hijack`; the pipeline then writes to the raw response.
+  return runGeneration(deps, generation, new NodeReplyConnection(reply.raw, reply.hijack.bind(reply), deps.runtime.now));
 }
