@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { UsageBreakdownRow, UsageTotals } from '../../store/store.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { requireAdmin } from './admin-routes.ts';
-import { microsToUsd } from './admin-views.ts';
+import { microsToUsd } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 
 const MINUTE = 60_000;

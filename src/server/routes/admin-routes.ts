@@ -28,7 +28,8 @@ import {
   auditQuerySchema,
   priceSchema,
 } from './admin-schemas.ts';
-import { channelView, keyView, priceView, usdToMicros } from './admin-views.ts';
+import { channelView, keyView, priceView } from './admin-views.ts';
+import { usdToMicros } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 
