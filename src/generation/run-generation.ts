@@ -5,7 +5,8 @@ import { billDeliveredUsage } from '../billing/bill-delivered-usage.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import { DecodeOnce } from '../protocols/decode-once.ts';
-import { relayChat, type RelayResult } from '../relay/relay-chat.ts';
+import type { ClientWriter } from '../relay/client-writer.ts';
+import { relayChat, type RelayInput, type RelayResult } from '../relay/relay-chat.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
@@ -50,7 +51,9 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     turn.admission = await admitGeneration(deps, plan, estimate);
     turn.timing?.mark('admit');
     await order(deps, turn);
-    const result = await relay(deps, turn, connection);
+    // Awaited here, not in a phase function: a stream suspends every async frame above the
+    // relay for its whole life, so the phases around it are synchronous.
+    const result = await relayChat(deps.relay, takeOver(turn, connection));
     await settle(turn, result);
   } catch (thrown) {
     await refuse(deps, turn, thrown);
@@ -105,30 +108,34 @@ async function order(deps: GenerationDeps, turn: GenerationTurn): Promise<void> 
 }
 
 /**
- * Takes the reply over and relays the request over the ordered channels. The request's one
- * AbortController: the client leaving, the relay's total deadline or a malformed stream ends
- * every upstream call of the request through it.
+ * Takes the reply over and builds the relay's input. The request's one AbortController: the
+ * client leaving, the relay's total deadline or a malformed stream ends every upstream call of
+ * the request through it.
  */
-async function relay(deps: GenerationDeps, turn: GenerationTurn, connection: ClientConnection): Promise<RelayResult> {
+function takeOver(turn: GenerationTurn, connection: ClientConnection): RelayInput {
   const controller = new AbortController();
   const writer = connection.takeOver(() => controller.abort());
   turn.writer = writer;
   if (turn.stateful) writer.tap = turn.stateful.tap;
-  const result = await relayChat(deps.relay, buildRelayInput(turn, writer, controller));
-  turn.affinity?.settle(result, turn.stateful?.responseId());
-  if (result.error) writeErrorReply(writer, turn.request.route.protocol, result.error, turn.request.requestId);
-  return result;
+  return buildRelayInput(turn, writer, controller);
 }
 
-/** Bills what was delivered (an upstream that answered spent the input: what it left out is estimated) and records it. */
+/**
+ * After the relay: affinity learns who served, a failure is written in the client's protocol,
+ * what was delivered is billed (an upstream that answered spent the input: what it left out is
+ * estimated) and the row is recorded.
+ */
 async function settle(turn: GenerationTurn, result: RelayResult): Promise<void> {
+  turn.affinity?.settle(result, turn.stateful?.responseId());
+  const writer = turn.writer as ClientWriter;
+  if (result.error) writeErrorReply(writer, turn.request.route.protocol, result.error, turn.request.requestId);
   const admission = turn.admission as Admission;
   const answered = result.channel !== undefined && result.status === 200;
   const cut = answered && result.error !== undefined;
   const billed = billDeliveredUsage(result.usage, { answered, deliveredChars: result.deliveredChars, cut }, () => turn.estimate());
   const costMicros = await admission.finish(billed.usage);
   turn.record(
-    { kind: 'relayed', result, firstByteAt: turn.writer?.firstByteAt, usage: billed.usage, costMicros },
+    { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },
     [...admission.warnings, ...billed.warnings, ...(turn.stateful?.warnings ?? [])],
   );
 }
