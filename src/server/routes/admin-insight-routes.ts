@@ -1,7 +1,7 @@
 import type { AdminUsageSummary } from '../admin-api-types.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { UsageBreakdownRow, UsageTotals } from '../../store/store.ts';
+import type { UsageBreakdownRow, UsageTotals } from '../../store/usage-queries.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { requireAdmin } from './admin-routes.ts';
 import { microsToUsd } from '../../domain/money.ts';
