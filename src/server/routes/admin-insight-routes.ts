@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { UsageBreakdownRow, UsageTotals } from '../../store/usage-queries.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { requireAdmin } from './admin-routes.ts';
+import { requireAdmin } from './require-admin.ts';
 import { microsToUsd } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 
