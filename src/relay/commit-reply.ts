@@ -41,12 +41,13 @@ export type ReplyResult = Partial<RelayResult> & Pick<RelayResult, 'status' | 'e
 export function commitReply(deps: RelayDeps, input: RelayInput, { channel, lease, outcome }: Committed, warnings: Set<string>): CommittedReply {
   input.onCommit?.({ channel, keyIndex: lease.keyIndex, apiKey: lease.apiKey, passthrough: outcome.plan.passthrough, protocol: outcome.plan.protocol });
   const replyWarnings: Warning[] = [];
+  const clientCodec = getCodec(input.clientProtocol);
   return {
-    clientCodec: getCodec(input.clientProtocol),
+    clientCodec,
     upstreamCodec: getCodec(outcome.plan.protocol),
     headers: replyHeaders(input, warnings, outcome.plan.stream),
     replyWarnings,
-    sealing: replySealing(deps, input, channel.id, outcome.plan.protocol, outcome.plan.passthrough, replyWarnings),
+    sealing: replySealing(deps, input, clientCodec, channel.id, outcome.plan.protocol, outcome.plan.passthrough, replyWarnings),
   };
 }
 
@@ -152,6 +153,7 @@ function takeFirstChunk(outcome: AttemptReady): Uint8Array {
 function replySealing(
   deps: RelayDeps,
   input: RelayInput,
+  clientCodec: ProtocolCodec,
   channelId: string,
   upstream: UpstreamProtocolId,
   passthrough: boolean,
@@ -165,7 +167,8 @@ function replySealing(
     upstream,
     client: input.clientProtocol,
     channelId,
-    clientCarries: input.clientProtocol !== 'openai-responses' || input.carryReasoning === true || includesEncryptedReasoning(input.body),
+    // A turn kept for replay carries its reasoning state whether the client asked or not.
+    clientCarries: input.carryReasoning === true || (clientCodec.asksForReasoningState?.(input.body) ?? true),
     ...(scope === undefined ? {} : { remember: (callIds: string[], envelope: string) => reasoning.cache.remember(scope, callIds, envelope) }),
     warnings,
   };
@@ -177,10 +180,6 @@ function streamTransform(upstreamModel: string, sealing: ReasoningReplyContext |
   if (!sealing) return name;
   const seal = createReasoningStreamSealer(sealing);
   return (event) => name(event).flatMap(seal);
-}
-
-function includesEncryptedReasoning(body: Record<string, unknown>): boolean {
-  return Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
 }
 
 function settleHealth(deps: RelayDeps, channel: Channel, lease: Lease, startedAt: number, error: GatewayError | undefined): void {

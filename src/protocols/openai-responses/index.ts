@@ -19,6 +19,7 @@ export const openaiResponsesCodec: ProtocolCodec = {
   // Responses streams always end with the whole response, usage included.
   peek: (input) => ({ ...peekBody(input, () => true, 'input'), ...peekCustomTools(input.body) }),
   affinityHint: responsesAffinityHint,
+  asksForReasoningState: (body) => Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content'),
   passthrough: openAiResponsesPassthroughLane,
   decodeRequest: (input) => decodeOpenAiResponsesRequest(input),
   encodeRequest: (request) => encodeOpenAiResponsesRequest(request),
