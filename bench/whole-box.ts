@@ -63,6 +63,8 @@ export async function runWholeBox(repoRoot: string, upstreamUrl: string, config:
         LOG_LEVEL: 'warn',
         WORKERS: '2',
         REDIS_URL: redis.url,
+        // The load generator stands for thousands of clients but connects from one address.
+        MAX_CONNECTIONS_PER_IP: '10000',
       },
       ready: { url: `http://127.0.0.1:${port}`, path: '/healthz' },
       timeoutMs: 30_000,

@@ -16,12 +16,12 @@ import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createSecretBox } from './store/secret-box.ts';
 import type { Store } from './store/store.ts';
-import { USAGE } from './startup/usage-text.ts';
+import { usageText } from './startup/usage-text.ts';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h') || args[0] === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(usageText());
     return;
   }
   if (args.includes('--version') || args.includes('-v')) {
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
 async function run(config: Config, logger: Logger): Promise<void> {
   const applyConfig = config.configFile
     ? async (store: Store) => {
-        const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env });
+        const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env, blockPrivateUpstreams: config.blockPrivateUpstreams });
         logger.info({ summary }, `applied ${config.configFile}`);
       }
     : undefined;

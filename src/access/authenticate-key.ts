@@ -13,16 +13,11 @@ const INVALID_KEY_MESSAGE =
   'The API key is missing or not valid. Check the request address, the key (it must be the complete key) and the header that carries it.';
 
 /**
- * Finds the key in the snapshot. `strict` also refuses disabled and expired keys; the
- * self-service endpoints (`/api/me`, the model check) pass false so that a user whose key
- * expired can still find out why.
+ * Finds the key in the snapshot and refuses a disabled key, a key of a disabled account and an
+ * expired key, each with an error that says which (the self-service routes rely on that message
+ * to tell a user why their key stopped working).
  */
-export function authenticateKey(
-  snapshot: Snapshot,
-  secret: string | undefined,
-  now: number,
-  options: { strict: boolean } = { strict: true },
-): Caller {
+export function authenticateKey(snapshot: Snapshot, secret: string | undefined, now: number): Caller {
   if (secret === undefined) {
     throw new GatewayError('invalid_api_key', `No API key was sent. ${INVALID_KEY_MESSAGE}`);
   }
@@ -32,20 +27,18 @@ export function authenticateKey(
   if (!group) {
     throw new GatewayError('invalid_api_key', `The key is bound to group "${key.group}", which no longer exists; ask the operator to rebind it.`);
   }
-  if (options.strict) {
-    if (!key.enabled) {
-      throw new GatewayError('key_disabled', 'This API key has been disabled by the operator; ask them to enable it or issue a new key.');
-    }
-    const user = key.userId ? snapshot.users.get(key.userId) : undefined;
-    if (user !== undefined && !user.enabled) {
-      throw new GatewayError('key_disabled', `The account "${user.name}" that owns this API key has been disabled by the operator; ask them to enable it.`);
-    }
-    if (key.expiresAt !== null && key.expiresAt <= now) {
-      throw new GatewayError(
-        'key_expired',
-        `This API key expired at ${new Date(key.expiresAt).toISOString()}; ask the operator to extend it or issue a new key.`,
-      );
-    }
+  if (!key.enabled) {
+    throw new GatewayError('key_disabled', 'This API key has been disabled by the operator; ask them to enable it or issue a new key.');
+  }
+  const user = key.userId ? snapshot.users.get(key.userId) : undefined;
+  if (user !== undefined && !user.enabled) {
+    throw new GatewayError('key_disabled', `The account "${user.name}" that owns this API key has been disabled by the operator; ask them to enable it.`);
+  }
+  if (key.expiresAt !== null && key.expiresAt <= now) {
+    throw new GatewayError(
+      'key_expired',
+      `This API key expired at ${new Date(key.expiresAt).toISOString()}; ask the operator to extend it or issue a new key.`,
+    );
   }
   return { key, group };
 }

@@ -55,16 +55,14 @@ export function createAccessServices(input: {
   const balances = new BalanceMeter({
       kv: input.kv,
       charges,
-      currentKey: (keyHash) => input.snapshot.current.keysByHash.get(keyHash),
       spendBaseline: input.spendBaseline,
-      readBalance: async (keyId) => (await input.store.keys.get(keyId))?.balanceMicros,
+      readKey: (keyId) => input.store.keys.get(keyId),
       now: input.now,
     });
   const wallets = new WalletMeter({
     kv: input.kv,
     charges: walletCharges,
-    currentUser: (userId) => input.snapshot.current.users.get(userId),
-    readBalance: async (userId) => (await input.store.users.find(userId))?.balanceMicros,
+    readUser: (userId) => input.store.users.find(userId),
   });
   const subscriptions = new SubscriptionMeter({
     kv: input.kv,

@@ -5,6 +5,7 @@ import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PaymentHold } from './account-billing.ts';
+import { clampReportedUsage } from './clamp-reported-usage.ts';
 import { computeCostMicros } from './compute-cost.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
 import { estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
@@ -24,6 +25,12 @@ export interface Admission {
   warnings: string[];
   /** What pays (for the usage row): the key's balance, the user's wallet or a subscription. */
   payment: Pick<PaymentHold, 'paidBy' | 'subscriptionId' | 'userId'>;
+  /**
+   * Bounds the upstream's usage by what the request allowed (see clampReportedUsage), with the
+   * warnings for the row. The request is decoded for it only when it already was (a request
+   * whose money is guarded) or the report claims more output than the model can give at all.
+   */
+  boundUsage(usage: Usage | undefined): { usage: Usage | undefined; warnings: string[] };
   /** Settles to the exact cost of `usage` (none = nothing to bill, a full refund); returns the cost. */
   finish(usage: Usage | undefined): Promise<number>;
 }
@@ -56,22 +63,22 @@ export function planAdmission(deps: AdmissionDeps, caller: Caller, model: string
  * Everything that costs or counts, in the order a user would want to hear about it: strict
  * pricing (403 model_not_priced, from `planAdmission`), rate limits (429), spend caps (403
  * spend_limit_reached) and the balance (403 insufficient_balance). Each step that fails undoes
- * the ones before it. `estimate` is the request's (undefined when it could not be decoded, or
- * the plan needs none).
+ * the ones before it. `estimate` gives the request's estimate (undefined when it cannot be
+ * decoded); the pipeline has taken it already when `plan.needsEstimate` (its decode step).
  */
-export async function admitGeneration(deps: AdmissionDeps, plan: AdmissionPlan, estimate: RequestEstimate | undefined): Promise<Admission> {
+export async function admitGeneration(deps: AdmissionDeps, plan: AdmissionPlan, estimate: () => RequestEstimate | undefined): Promise<Admission> {
   const { caller: { key, group }, model, price } = plan;
-  const estimatedInput = plan.tokensLimited ? (estimate?.inputTokens ?? 0) : 0;
+  const estimatedInput = plan.tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
 
   // A key without rate limits skips the limiter's async call (its closures, window names and
   // await): ~9 us of Server-Timing's admit phase at c=1, for nothing it would do.
   const lease = hasRateLimits(key) ? await deps.access.rateLimiter.admit(key, estimatedInput) : UNLIMITED_RATE_LEASE;
+  // Without a client cap the reply can run to the model's own maximum: hold for that.
+  const uncapped = maxOutputTokensFor(model, deps.access.reservedOutputTokens);
   let hold: PaymentHold;
   try {
-    // Without a client cap the reply can run to the model's own maximum: hold for that.
-    const uncapped = maxOutputTokensFor(model, deps.access.reservedOutputTokens);
     const reserve = plan.guardsMoney
-      ? estimateReservationMicros(estimate ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped)
+      ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped)
       : 0;
     // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
     // the user's wallet or a subscription's quotas (403 subscription_* / insufficient_balance).
@@ -85,6 +92,10 @@ export async function admitGeneration(deps: AdmissionDeps, plan: AdmissionPlan, 
   return {
     warnings: price === undefined ? [UNPRICED_WARNING] : [],
     payment: { paidBy: hold.paidBy, subscriptionId: hold.subscriptionId, userId: hold.userId },
+    boundUsage(usage) {
+      if (usage === undefined) return { usage, warnings: [] };
+      return clampReportedUsage(usage, plan.guardsMoney || usage.outputTokens > uncapped ? estimate() : undefined);
+    },
     finish(usage) {
       finished ??= (async () => {
         const cost = usage !== undefined && price !== undefined ? computeCostMicros(usage, price, group.priceMultiplier) : 0;

@@ -19,11 +19,14 @@ export interface RequestEstimate {
   candidateCount?: number | undefined;
 }
 
-/** The estimate a reservation is made from: the input bound, the output cap and the number of alternatives. */
-export function estimateRequest(request: ChatRequest): RequestEstimate {
+/**
+ * The estimate a reservation is made from: the input bound, the output cap and the number of
+ * alternatives. `heldContextTokens`: input the upstream adds from a context it keeps.
+ */
+export function estimateRequest(request: ChatRequest, heldContextTokens = 0): RequestEstimate {
   return {
-    inputTokens: estimateInputTokens(request),
-    inputTokensBound: boundInputTokens(request),
+    inputTokens: estimateInputTokens(request) + heldContextTokens,
+    inputTokensBound: boundInputTokens(request) + heldContextTokens,
     maxOutputTokens: request.maxOutputTokens,
     candidateCount: request.candidateCount,
   };
@@ -41,8 +44,17 @@ export function estimateReservationMicros(
   uncappedOutputTokens: number = DEFAULT_RESERVED_OUTPUT_TOKENS,
 ): number {
   if (price === undefined) return 0;
-  const candidates = Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(estimate.candidateCount ?? 1) || 1));
-  const outputTokens = (estimate.maxOutputTokens ?? uncappedOutputTokens) * candidates;
+  const outputTokens = allowedOutputTokens(estimate, uncappedOutputTokens) as number;
   const inputTokens = Math.max(estimate.inputTokens, estimate.inputTokensBound ?? 0);
   return computeCostMicros({ inputTokens, outputTokens }, price, multiplier);
+}
+
+/**
+ * The output a request allows: its cap (or, given, the uncapped allowance) times the
+ * alternatives it asked for, each a full output; undefined for an uncapped request without one.
+ */
+export function allowedOutputTokens(estimate: Pick<RequestEstimate, 'maxOutputTokens' | 'candidateCount'>, uncapped?: number): number | undefined {
+  const cap = estimate.maxOutputTokens ?? uncapped;
+  if (cap === undefined) return undefined;
+  return cap * Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(estimate.candidateCount ?? 1) || 1));
 }

@@ -1,9 +1,11 @@
 import type { Plan, QuotaWindow } from '../domain/plan.ts';
 import type { Subscription } from '../domain/subscription.ts';
-import type { Kv, KvAdjustResult } from '../kv/kv.ts';
+import { randomUUID } from 'node:crypto';
+import type { Kv } from '../kv/kv.ts';
 import { subscriptionUsageId } from '../store/repositories/subscription-repository.ts';
 import type { SubscriptionUsageRow } from '../store/store.ts';
 import type { ChargeWriter } from './charge-writer.ts';
+import { holdSeeded, type AccountSeed } from './hold-seeded.ts';
 import { subscriptionWindows, type QuotaWindowSpan } from './subscription-windows.ts';
 
 export interface SubscriptionMeterDeps {
@@ -52,12 +54,13 @@ export class SubscriptionMeter {
     const now = this.deps.now();
     const spans = subscriptionWindows(now);
     const held: string[] = [];
-    const release = () => Promise.all(held.map((name) => this.deps.kv.adjust(name, -amountMicros, { requireExisting: true })));
+    const holdId = randomUUID();
+    const release = () => Promise.all(held.map((name) => this.deps.kv.settle(name, holdId, 0)));
     for (const span of spans) {
       const quota = plan.quota[span.window];
       if (quota === undefined) continue;
       const name = counterName(subscription.id, span);
-      const result = await this.#adjustSeeded(name, amountMicros, amountMicros === 0 ? quota - 1 : quota, subscription, span, now);
+      const result = await holdSeeded(this.deps.kv, name, holdId, amountMicros, { max: amountMicros === 0 ? quota - 1 : quota }, () => this.#seed(subscription, span, now));
       if (!result.applied) {
         await release();
         return { shortfall: { window: span.window, quotaMicros: quota, usedMicros: result.value, resetsAt: span.end } };
@@ -72,8 +75,7 @@ export class SubscriptionMeter {
           settled = true;
           // Recorded first: a counter seeded from here on counts it as pending usage.
           for (const span of spans) this.deps.usage.record(subscriptionUsageId(subscription.id, span.id), costMicros);
-          const difference = costMicros - amountMicros;
-          if (difference !== 0) await Promise.all(held.map((name) => this.deps.kv.adjust(name, difference, { requireExisting: true })));
+          await Promise.all(held.map((name) => this.deps.kv.settle(name, holdId, costMicros)));
         },
       },
     };
@@ -95,23 +97,12 @@ export class SubscriptionMeter {
     );
   }
 
-  async #adjustSeeded(
-    name: string,
-    delta: number,
-    max: number,
-    subscription: Subscription,
-    span: QuotaWindowSpan,
-    now: number,
-  ): Promise<KvAdjustResult> {
-    for (let attempt = 0; ; attempt += 1) {
-      const result = await this.deps.kv.adjust(name, delta, { max, requireExisting: true });
-      if (!result.missing || attempt === 2) return result;
-      // Pending first: a flush landing in between is counted twice (briefly more used), never not at all.
-      const pending = this.deps.usage.pending(subscriptionUsageId(subscription.id, span.id));
-      const rows = await this.deps.readUsage(subscription.id, [span.id]);
-      const end = span.end ?? subscription.expiresAt;
-      await this.deps.kv.setIfAbsent(name, (rows[0]?.usedMicros ?? 0) + pending, Math.max(end - now, 0) + WINDOW_SLACK_MS);
-    }
+  async #seed(subscription: Subscription, span: QuotaWindowSpan, now: number): Promise<AccountSeed> {
+    // Pending first: a flush landing in between is counted twice (briefly more used), never not at all.
+    const pending = this.deps.usage.pending(subscriptionUsageId(subscription.id, span.id));
+    const rows = await this.deps.readUsage(subscription.id, [span.id]);
+    const end = span.end ?? subscription.expiresAt;
+    return { value: (rows[0]?.usedMicros ?? 0) + pending, ttlMs: Math.max(end - now, 0) + WINDOW_SLACK_MS };
   }
 }
 

@@ -1,17 +1,17 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { User } from '../domain/user.ts';
-import type { Kv, KvAdjustResult } from '../kv/kv.ts';
+import { randomUUID } from 'node:crypto';
+import type { Kv, KvFunding } from '../kv/kv.ts';
 import type { ChargeWriter } from './charge-writer.ts';
 import { formatUsd } from './format-usd.ts';
+import { fundingOf, holdSeeded, type AccountSeed } from './hold-seeded.ts';
 
 export interface WalletMeterDeps {
   kv: Kv;
   /** Settled wallet charges, written to `users` in batches (ids are user ids). */
   charges: ChargeWriter;
-  /** The user as the snapshot has it now, or undefined when gone. */
-  currentUser: (userId: string) => User | undefined;
-  /** The wallet as the database has it now (settled charges included). */
-  readBalance: (userId: string) => Promise<number | undefined>;
+  /** The user as the database has it now (settled charges included). */
+  readUser: (userId: string) => Promise<Pick<User, 'balanceMicros' | 'spentMicros' | 'updatedAt'> | undefined>;
 }
 
 export interface WalletHold {
@@ -20,18 +20,20 @@ export interface WalletHold {
 
 /**
  * A user's wallet, shared by all of the user's keys, with the key balance's discipline (see
- * BalanceMeter): the kv account `wallet:<user>:<version>` is the authority on the hot path,
- * each request reserves atomically and settles to its exact cost, settled charges reach the
- * database in batches. Every change to the user (a top-up, a redemption) bumps its version, so
- * the next request seeds a fresh account from the database minus the charges not yet written;
- * with a shared kv the first instance to seed wins and every instance spends from one account.
+ * BalanceMeter): one kv account `wallet:<user>` is the authority on the hot path, each request
+ * reserves atomically under a hold id and settles that hold to its exact cost, settled charges
+ * reach the database in batches. A top-up or a redemption is a delta applied to that account
+ * (the funding each hold carries), so the holds of requests still running are never forgotten;
+ * with a shared kv every instance spends from the one account.
  */
 export class WalletMeter {
   constructor(private readonly deps: WalletMeterDeps) {}
 
   async hold(user: User, amountMicros: number, model: string): Promise<WalletHold> {
-    const account = accountName(user);
-    const result = await this.#adjustSeeded(account, -amountMicros, amountMicros === 0 ? 1 : 0, user);
+    const account = accountName(user.id);
+    const holdId = randomUUID();
+    const funding = fundingOf(user);
+    const result = await holdSeeded(this.deps.kv, account, holdId, -amountMicros, { min: amountMicros === 0 ? 1 : 0, ...(funding ? { funding } : {}) }, () => this.#seed(user));
     if (!result.applied) {
       throw new GatewayError(
         'insufficient_balance',
@@ -45,41 +47,33 @@ export class WalletMeter {
       settle: async (costMicros) => {
         if (settled) return;
         settled = true;
+        // Recorded first: an account seeded from here on subtracts it as a pending charge.
         this.deps.charges.record(user.id, costMicros);
-        const current = this.deps.currentUser(user.id);
-        const currentAccount = current ? accountName(current) : undefined;
-        if (currentAccount === account) {
-          if (amountMicros !== costMicros) await this.deps.kv.adjust(account, amountMicros - costMicros, { requireExisting: true });
-          return;
-        }
-        // The user changed meanwhile (a top-up): the new account pays the cost.
-        if (currentAccount !== undefined && costMicros !== 0) await this.deps.kv.adjust(currentAccount, -costMicros, { requireExisting: true });
+        await this.deps.kv.settle(account, holdId, -costMicros);
       },
     };
   }
 
   /** What the wallet holds right now, for `/api/me` and the admin API. */
   async available(user: User): Promise<number> {
-    return (await this.deps.kv.get(accountName(user))) ?? user.balanceMicros - this.deps.charges.pending(user.id);
+    return (await this.deps.kv.fund(accountName(user.id), fundingOf(user) as KvFunding)) ?? user.balanceMicros - this.deps.charges.pending(user.id);
   }
 
-  async #adjustSeeded(name: string, delta: number, min: number, user: User): Promise<KvAdjustResult> {
-    for (let attempt = 0; ; attempt += 1) {
-      const result = await this.deps.kv.adjust(name, delta, { min, requireExisting: true });
-      if (!result.missing || attempt === 2) return result;
-      // Pending first: a flush landing in between is subtracted twice (briefly less), never not at all.
-      const pending = this.deps.charges.pending(user.id);
-      let balance: number | undefined;
-      try {
-        balance = await this.deps.readBalance(user.id);
-      } catch {
-        balance = undefined;
-      }
-      await this.deps.kv.setIfAbsent(name, (balance ?? user.balanceMicros) - pending);
+  async #seed(user: User): Promise<AccountSeed> {
+    // Pending first: a flush landing in between is subtracted twice (briefly less), never not at all.
+    const pending = this.deps.charges.pending(user.id);
+    let stored: Pick<User, 'balanceMicros' | 'spentMicros' | 'updatedAt'> | undefined;
+    try {
+      stored = await this.deps.readUser(user.id);
+    } catch {
+      stored = undefined;
     }
+    const record = stored ?? user;
+    const funding = fundingOf(record);
+    return { value: record.balanceMicros - pending, ...(funding ? { funding } : {}) };
   }
 }
 
-function accountName(user: User): string {
-  return `wallet:${user.id}:${user.updatedAt}`;
+function accountName(userId: string): string {
+  return `wallet:${userId}`;
 }

@@ -130,6 +130,19 @@ describe('applyConfig', () => {
     assert.equal((await store.keys.list()).length, 1);
   });
 
+  test('a file key never takes over an account’s key of the same name (names are unique per account)', async () => {
+    const user = await store.users.create({ name: 'ann', email: null, passwordHash: null, balanceMicros: 0, enabled: true });
+    const accounts = await store.keys.create({
+      name: 'alice', group: 'default', keyHash: 'c'.repeat(64), keyHint: 'sk-…cccc', expiresAt: null, balanceMicros: null,
+      allowedModels: null, allowedIps: null, enabled: true, limits: {}, userId: user.id,
+    });
+    const summary = await apply(BASE);
+    assert.deepEqual(summary.keys.created, ['alice']);
+    assert.deepEqual(await store.keys.get(accounts.id), accounts, 'the account’s key is untouched');
+    assert.equal((await store.keys.list()).length, 2);
+    assert.deepEqual((await apply(BASE)).keys.unchanged, ['alice'], 'and the file’s key is found again by its secret');
+  });
+
   test('unknown groups and secrets owned by other keys are refused before anything is written', async () => {
     await assert.rejects(
       apply(BASE.replace('groups: [default, vip]', 'groups: [default, ghost]')),
@@ -154,5 +167,19 @@ describe('applyConfig', () => {
     const summary = await applyConfigFile({ store, path, env: ENV });
     assert.deepEqual(summary.keys.created, ['alice']);
     await assert.rejects(applyConfigFile({ store, path, env: {} }), /OPENAI_KEY is not set/);
+  });
+
+  test('with BLOCK_PRIVATE_UPSTREAMS a channel at a metadata or private address is refused before any write (issue 23 item 18)', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
+    after(() => rmSync(directory, { recursive: true, force: true }));
+    const path = join(directory, 'switchyard.yaml');
+    writeFileSync(path, `channels:\n  - name: metadata\n    provider: openai\n    baseUrl: http://169.254.169.254/v1\n    apiKey: sk-x\n    models: [m]\n`);
+    await assert.rejects(
+      applyConfigFile({ store, path, env: ENV, blockPrivateUpstreams: true }),
+      (error: unknown) => error instanceof ConfigError && error.problems.some((problem) => problem.startsWith('channels[0].baseUrl: 169.254.169.254 is a private')),
+    );
+    assert.deepEqual(await store.channels.list(), []);
+    await applyConfigFile({ store, path, env: ENV });
+    assert.equal((await store.channels.list()).length, 1, 'without the setting the channel is saved, as before');
   });
 });

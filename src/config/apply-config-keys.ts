@@ -16,12 +16,16 @@ import { emptyKindSummary, sameValue } from './config-apply-summary.ts';
 const appliedBalanceSetting = (keyId: string) => `config-file.applied-balance.${keyId}`;
 
 /**
- * Keys are matched by name. A changed secret replaces the key (new id, spend counter restarts),
- * because the secret's hash is not something a key update may change.
+ * Keys are matched by their secret, else by name within their owner (key names are unique per
+ * account, and among keys of no account: migration 011), so a file key never takes over a key an
+ * account created under the same name. A changed secret replaces the key (new id, spend counter
+ * restarts), because the secret's hash is not something a key update may change.
  */
 export async function applyConfigKeys(store: Store, keys: readonly ConfigFileKey[]): Promise<KindSummary> {
   const summary = emptyKindSummary();
-  const existing = new Map((await store.keys.list()).map((key) => [key.name, key]));
+  const stored = await store.keys.list();
+  const byHash = new Map(stored.map((key) => [key.keyHash, key]));
+  const byOwnedName = new Map(stored.map((key) => [ownedName(key.userId ?? null, key.name), key]));
   await refuseSecretsOfOtherKeys(store, keys);
 
   const problems: string[] = [];
@@ -36,7 +40,7 @@ export async function applyConfigKeys(store: Store, keys: readonly ConfigFileKey
 
   for (const entry of keys) {
     const desired = toNewApiKey(entry, entry.user === undefined ? null : (userIds.get(entry.user) ?? null));
-    const current = existing.get(desired.name);
+    const current = byHash.get(desired.keyHash) ?? byOwnedName.get(ownedName(desired.userId ?? null, desired.name));
     if (current === undefined) {
       await createKey(store, desired);
       summary.created.push(desired.name);
@@ -60,6 +64,10 @@ export async function applyConfigKeys(store: Store, keys: readonly ConfigFileKey
     }
   }
   return summary;
+}
+
+function ownedName(userId: string | null, name: string): string {
+  return `${userId ?? ''}\u0000${name}`;
 }
 
 async function createKey(store: Store, desired: NewApiKey): Promise<void> {

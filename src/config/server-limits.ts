@@ -11,8 +11,18 @@ export interface ServerLimits {
   bodyTimeoutMs: number;
   /** An idle keep-alive socket is closed after this (SERVER_KEEP_ALIVE_TIMEOUT_MS). */
   keepAliveTimeoutMs: number;
+  /**
+   * A new connection whose first byte has not arrived within this is closed
+   * (SERVER_FIRST_BYTE_TIMEOUT_MS), so idle sockets cannot sit out the headers timeout.
+   */
+  firstByteTimeoutMs: number;
   /** Open sockets beyond this are refused at once (MAX_CONNECTIONS). */
   maxConnections: number;
+  /**
+   * Open sockets one peer address may hold (MAX_CONNECTIONS_PER_IP); unset means a quarter of
+   * `maxConnections` (see `connectionsPerAddress`). Trusted proxies are exempt.
+   */
+  maxConnectionsPerIp?: number;
   /**
    * Connections the kernel may hold completed but not yet accepted (LISTEN_BACKLOG; the kernel
    * caps it at net.core.somaxconn). A full queue drops new connections' SYNs, which clients
@@ -27,6 +37,9 @@ export interface ServerLimits {
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeoutMs: 60_000,
   bodyTimeoutMs: 300_000,
+  // A real client writes its request as soon as it has connected; only an idle or abusive
+  // socket waits longer, and each one held counts against MAX_CONNECTIONS.
+  firstByteTimeoutMs: 5_000,
   // Above the 60 s idle timeout of common load balancers, so they close first.
   keepAliveTimeoutMs: 65_000,
   maxConnections: 10_000,
@@ -39,4 +52,13 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
 /** Node checks its header and request timers on this period; it bounds how late a timeout fires. */
 export function connectionsCheckingIntervalMs(limits: ServerLimits): number {
   return Math.max(250, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4)));
+}
+
+/**
+ * The share of the connection cap one peer address may hold: one client cannot take every
+ * socket and starve health checks and other tenants. A quarter by default: 2,500 of the default
+ * 10,000 still lets one directly connected batch client run a thousand streams.
+ */
+export function connectionsPerAddress(limits: ServerLimits): number {
+  return limits.maxConnectionsPerIp ?? Math.max(1, Math.ceil(limits.maxConnections / 4));
 }

@@ -28,6 +28,12 @@ export interface StoredResponse {
   response: Record<string, unknown> | null;
   /** UTF-8 bytes of `input` and `response` as stored. */
   sizeBytes: number;
+  /**
+   * `upstream`: the tokens this turn leaves in the chain's context, as the upstream reported
+   * them (input, which includes the context before it, plus output): what a continuation
+   * reserves for the context the upstream bills again. Null when unknown (kept before it was).
+   */
+  contextTokens?: number | null;
   createdAt: number;
   expiresAt: number;
 }

@@ -32,13 +32,14 @@ export function buildRelayInput(turn: GenerationTurn, writer: ClientWriter, cont
     controller,
     reasoningScope: turn.caller.key.id,
   };
-  if (request.rawBody !== undefined && !stateful?.changed) input.rawBody = request.rawBody;
+  if (request.rawBody !== undefined && !stateful?.changed && !turn.bodyChanged) input.rawBody = request.rawBody;
   if (turn.timing) input.timing = turn.timing;
   if (stateful?.pinnedKeyIndex !== undefined) input.pinnedKeyIndex = stateful.pinnedKeyIndex;
   if (affinity?.preferredKey !== undefined) input.preferredKey = affinity.preferredKey;
   if (stateful) input.carryReasoning = stateful.carryReasoning;
   const onCommit = commitListener(stateful, affinity);
   if (onCommit) input.onCommit = onCommit;
+  if (turn.featureWarnings.length > 0) input.warnings = turn.featureWarnings;
   if (!stateful) input.releaseRequest = () => releaseRequest(turn, input);
   return input;
 }

@@ -39,6 +39,10 @@ export class GenerationTurn {
   affinity: AffinityTurnStep | undefined;
   admission: Admission | undefined;
   writer: ClientWriter | undefined;
+  /** The body no longer matches its text (declared tools left out): the passthrough lane re-serialises it. */
+  bodyChanged = false;
+  /** Warnings the pipeline has for the reply before the relay (declared tools left out), formatted. */
+  featureWarnings: string[] = [];
   /** The estimate, once taken (null: not yet; undefined: the request cannot be decoded). */
   #estimate: RequestEstimate | undefined | null = null;
 
@@ -72,7 +76,7 @@ export class GenerationTurn {
   estimate(): RequestEstimate | undefined {
     if (this.#estimate !== null) return this.#estimate;
     try {
-      this.#estimate = estimateRequest(this.decodes.decode().request);
+      this.#estimate = estimateRequest(this.decodes.decode().request, this.stateful?.heldContextTokens);
     } catch {
       // The relay reports an undecodable body in the client's terms; here it only means "no estimate".
       this.#estimate = undefined;
@@ -87,6 +91,7 @@ export class GenerationTurn {
       requestId: request.requestId,
       clientProtocol: request.route.protocol,
       surface: request.route.surface,
+      transport: request.transport,
       caller: this.caller,
       model: this.model,
       stream: this.peek.stream,

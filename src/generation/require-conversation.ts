@@ -8,12 +8,14 @@ const SHAPES: Record<string, string> = {
 };
 
 /**
- * Refuses a body without the field that carries the conversation before any upstream call:
+ * Refuses a body without the field that carries the conversation, or with a field its protocol
+ * refuses (see RequestPeek.invalidField), before any upstream call:
  * the passthrough lane never decodes the body, so without this the upstream would be paid to
  * say the same thing.
  */
 export function requireConversation(peek: RequestPeek): void {
   const field = peek.missingField;
-  if (field === undefined) return;
-  throw invalidRequest(`The request body needs a "${field}" field: ${SHAPES[field] ?? 'see the API reference'}.`, field);
+  if (field !== undefined) throw invalidRequest(`The request body needs a "${field}" field: ${SHAPES[field] ?? 'see the API reference'}.`, field);
+  // The same for a value the protocol refuses that would otherwise reach the upstream (an output cap of 0).
+  if (peek.invalidField !== undefined) throw invalidRequest(peek.invalidField.message, peek.invalidField.field);
 }

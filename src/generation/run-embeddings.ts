@@ -88,9 +88,17 @@ export async function runEmbeddings(deps: GenerationDeps, call: EmbeddingsCall):
     model = request.model;
     const channels = authorizeModel(deps.snapshot.current, caller, model, call.prefix, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     const plan = planAdmission(deps, caller, model);
-    admission = await admitGeneration(deps, plan, plan.needsEstimate ? estimateRequest(estimateAsChat(request)) : undefined);
+    admission = await admitGeneration(deps, plan, () => estimateRequest(estimateAsChat(request)));
 
-    const relayed = await relayEmbeddings(deps.relay, { request, publicModel: model, channels: orderAttempts(channels, deps.runtime.random), signal: call.signal });
+    const key = caller.key;
+    const relayed = await relayEmbeddings(deps.relay, {
+      request,
+      publicModel: model,
+      channels: orderAttempts(channels, deps.runtime.random),
+      signal: call.signal,
+      // A batch split into one call per text is that many requests to the key's limits.
+      beforeFanOut: (extraCalls) => deps.access.rateLimiter.takeRequests(key, extraCalls),
+    });
     const warnings = [...admission.warnings];
     let usage: Usage | undefined;
     if (relayed.result !== undefined) {

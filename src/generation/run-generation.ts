@@ -1,5 +1,9 @@
 import type { Logger } from 'pino';
 import { authorizeModel } from '../access/authorize-model.ts';
+import { checkProviderFeatures } from '../access/check-provider-features.ts';
+import { formatWarning } from '../core/warning.ts';
+import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
+import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
 import { admitGeneration, planAdmission, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
 import { billDeliveredUsage } from '../billing/bill-delivered-usage.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
@@ -29,6 +33,8 @@ export interface GenerationDeps extends AdmissionDeps {
   responses?: StatefulResponses;
   /** Conversation affinity (AFFINITY_TTL_SECONDS); absent: every turn is routed afresh. */
   affinity?: ConversationAffinity;
+  /** Seals and opens the gateway's compaction items (POST /v1/responses/compact); absent: none are opened. */
+  compaction?: CompactionSeal;
 }
 
 /**
@@ -45,10 +51,12 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
   const turn = new GenerationTurn(deps, request);
   try {
     authorize(deps, turn);
+    openCompaction(deps, turn);
     await openStateful(deps, turn);
     const plan = planAdmission(deps, turn.caller, turn.model as string);
-    const estimate = plan.needsEstimate ? turn.estimate() : undefined;
-    turn.admission = await admitGeneration(deps, plan, estimate);
+    // The decode step: only when the admission needs the estimate (the turn keeps it).
+    if (plan.needsEstimate) turn.estimate();
+    turn.admission = await admitGeneration(deps, plan, () => turn.estimate());
     turn.timing?.mark('admit');
     await order(deps, turn);
     // Awaited here, not in a phase function: a stream suspends every async frame above the
@@ -66,10 +74,29 @@ function authorize(deps: GenerationDeps, turn: GenerationTurn): void {
   const model = requireModel(turn.peek.model);
   turn.model = model;
   requireConversation(turn.peek);
+  const features = checkProviderFeatures(turn.peek.providerFeatures, turn.caller.group);
+  if (features.dropTools.length > 0) {
+    // Declared tools the group may not use are left out; the body's text no longer matches it.
+    turn.body = withoutTools(turn.body, features.dropTools);
+    turn.bodyChanged = true;
+    turn.decodes = new DecodeOnce(turn.codec, { ...turn.clientInput(turn.peek.stream), body: turn.body }, deps.runtime);
+    turn.featureWarnings = features.warnings.map(formatWarning);
+  }
   turn.channels = authorizeModel(deps.snapshot.current, turn.caller, model, turn.request.route.surface, {
     revealOtherGroups: deps.settings?.revealOtherGroupModels === true,
   });
   turn.timing?.mark('auth');
+}
+
+/** Responses only: the gateway's compaction items become their summaries before anything reads the input. */
+function openCompaction(deps: GenerationDeps, turn: GenerationTurn): void {
+  if (turn.request.route.protocol !== 'openai-responses' || !deps.compaction) return;
+  const opened = openCompactionItems(deps.compaction, turn.caller.key.id, turn.body);
+  if (!opened) return;
+  turn.body = opened;
+  turn.request.body = opened;
+  turn.request.rawBody = undefined;
+  turn.decodes = new DecodeOnce(turn.codec, turn.clientInput(turn.peek.stream), deps.runtime);
 }
 
 /** Responses only: `previous_response_id` replayed or pinned, and the turn kept from the reply (responses/). */
@@ -133,10 +160,11 @@ async function settle(turn: GenerationTurn, result: RelayResult): Promise<void> 
   const answered = result.channel !== undefined && result.status === 200;
   const cut = answered && result.error !== undefined;
   const billed = billDeliveredUsage(result.usage, { answered, deliveredChars: result.deliveredChars, cut }, () => turn.estimate());
-  const costMicros = await admission.finish(billed.usage);
+  const bounded = admission.boundUsage(billed.usage);
+  const costMicros = await admission.finish(bounded.usage);
   turn.record(
-    { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: billed.usage, costMicros },
-    [...admission.warnings, ...billed.warnings, ...(turn.stateful?.warnings ?? [])],
+    { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: bounded.usage, costMicros },
+    [...admission.warnings, ...billed.warnings, ...bounded.warnings, ...(turn.stateful?.warnings ?? [])],
   );
 }
 

@@ -58,6 +58,17 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   let fallback: Kv = createMemoryKv({ now: options.now });
   let down = redis.status !== 'ready';
   let deltas = new Map<string, number>();
+  /** Holds made on the fallback and not settled yet: put on Redis when it is back, where they are then settled. */
+  let localHolds = new Map<string, { key: string; holdId: string; delta: number }>();
+  /**
+   * Settles Redis has not confirmed: of holds made there before an outage, and releases of holds
+   * whose command timed out (Redis may still run it when it answers again). Sent until it has
+   * confirmed them; settling is idempotent per hold id, so sending one twice is harmless.
+   */
+  let pendingSettles = new Map<string, { key: string; holdId: string; finalDelta: number }>();
+  let delivering: Promise<void> | undefined;
+  /** While the fallback's changes are applied to Redis: calls wait for it. */
+  let replaying: Promise<void> | undefined;
   let generation: string | undefined;
   let recovering: Promise<void> = Promise.resolve();
   const stallLimitMs = options.stallBeforeFallbackMs ?? 5_000;
@@ -103,27 +114,40 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     }
     const kept = generation !== undefined && generation === current;
     generation = current;
-    const pending = deltas;
-    deltas = new Map();
-    down = false;
-    stalledSince = undefined;
-    if (probe !== undefined) {
-      clearInterval(probe);
-      probe = undefined;
-    }
-    fallback = createMemoryKv({ now: options.now });
     let replayed = 0;
-    if (kept) {
-      for (const [key, delta] of pending) {
-        if (delta === 0) continue;
-        try {
-          await primary.adjust(key, delta, { requireExisting: true });
-          replayed += 1;
-        } catch (error) {
-          markDown(error);
-          deltas.set(key, (deltas.get(key) ?? 0) + delta);
-        }
+    const resume = () => {
+      down = false;
+      stalledSince = undefined;
+      if (probe !== undefined) {
+        clearInterval(probe);
+        probe = undefined;
       }
+      fallback = createMemoryKv({ now: options.now });
+    };
+    if (kept) {
+      // Calls wait while the fallback's changes are applied (milliseconds), then go to Redis:
+      // none reaches it ahead of what it depends on (a settle before the hold it settles), and
+      // none adds to what is being replayed.
+      const applying = (async () => {
+        replayed = await replay();
+        resume();
+      })();
+      replaying = applying.catch(() => undefined);
+      try {
+        await applying;
+      } catch (error) {
+        logger.warn({ err: error }, 'Redis answered and failed again while the changes made meanwhile were applied to it; retrying');
+        return;
+      } finally {
+        replaying = undefined;
+      }
+    } else {
+      // Redis lost its data: balances are re-seeded from the database, which holds every settled
+      // charge; nothing of the fallback's is replayed, and settles of lost holds change nothing.
+      deltas = new Map();
+      localHolds = new Map();
+      pendingSettles = new Map();
+      resume();
     }
     logger.info(
       { replayedKeys: replayed, redisKeptData: kept },
@@ -131,6 +155,51 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         ? 'Redis is back: shared counters resumed; balance changes made meanwhile were applied to it'
         : 'Redis is back without its data: shared counters resumed; balances are re-seeded from the database',
     );
+  };
+
+  /** Applies what the fallback did to Redis; each change is forgotten once applied (a failure keeps the rest). */
+  const replay = async (): Promise<number> => {
+    let applied = 0;
+    for (const [id, settle] of [...pendingSettles]) {
+      await primary.settle(settle.key, settle.holdId, settle.finalDelta);
+      pendingSettles.delete(id);
+      applied += 1;
+    }
+    // Unbounded: the fallback already decided these holds fit.
+    for (const [id, hold] of [...localHolds]) {
+      await primary.hold(hold.key, hold.holdId, hold.delta);
+      localHolds.delete(id);
+      applied += 1;
+    }
+    for (const [key, delta] of [...deltas]) {
+      deltas.delete(key);
+      if (delta === 0) continue;
+      try {
+        await primary.adjust(key, delta, { requireExisting: true });
+      } catch (error) {
+        deltas.set(key, (deltas.get(key) ?? 0) + delta);
+        throw error;
+      }
+      applied += 1;
+    }
+    return applied;
+  };
+
+  /** Sends the settles Redis has not confirmed; called whenever it answers again. */
+  const deliverSettles = () => {
+    if (delivering !== undefined || pendingSettles.size === 0 || down) return;
+    delivering = (async () => {
+      try {
+        for (const [id, settle] of [...pendingSettles]) {
+          await primary.settle(settle.key, settle.holdId, settle.finalDelta);
+          pendingSettles.delete(id);
+        }
+      } catch {
+        // Still not answering: the next answer retries.
+      } finally {
+        delivering = undefined;
+      }
+    })();
   };
 
   const onReady = () => {
@@ -145,10 +214,12 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const tracked = (key: string) => options.replayPrefixes.some((prefix) => key.startsWith(prefix));
 
   async function run<T>(onPrimary: () => Promise<T>, onFallback: (kv: Kv) => Promise<T>): Promise<T> {
+    if (replaying !== undefined) await replaying;
     if (!down) {
       try {
         const result = await onPrimary();
         stalledSince = undefined;
+        deliverSettles();
         return result;
       } catch (error) {
         // A caller's mistake (a fraction) is not an outage.
@@ -185,6 +256,60 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         },
       ),
     delete: (key) => run(() => primary.delete(key), (kv) => kv.delete(key)),
+    seedAccount: (key, value, seedOptions) =>
+      run(() => primary.seedAccount(key, value, seedOptions), (kv) => kv.seedAccount(key, value, seedOptions)),
+    fund: (key, funding) => run(() => primary.fund(key, funding), (kv) => kv.fund(key, funding)),
+    async hold(key, holdId, delta, holdOptions) {
+      const id = `${key}\0${holdId}`;
+      let refused: unknown;
+      const result = await run(
+        async () => {
+          try {
+            return await primary.hold(key, holdId, delta, holdOptions);
+          } catch (error) {
+            if (error instanceof TypeError) throw error;
+            // No answer is not "not applied": Redis may run the command when it answers again.
+            // The hold is released by id then (exactly once), and this request is refused.
+            pendingSettles.set(id, { key, holdId, finalDelta: 0 });
+            refused = error;
+            throw error;
+          }
+        },
+        async (kv) => {
+          if (refused !== undefined) throw slowAnswerError(refused);
+          const local = await kv.hold(key, holdId, delta, holdOptions);
+          if (local.applied) localHolds.set(id, { key, holdId, delta });
+          return local;
+        },
+      );
+      return result;
+    },
+    async settle(key, holdId, finalDelta) {
+      if (replaying !== undefined) await replaying;
+      const id = `${key}\0${holdId}`;
+      const local = localHolds.get(id);
+      if (down && local !== undefined) {
+        localHolds.delete(id);
+        await fallback.settle(key, holdId, finalDelta);
+        if (tracked(key)) deltas.set(key, (deltas.get(key) ?? 0) + finalDelta);
+        return;
+      }
+      if (!down) {
+        try {
+          await primary.settle(key, holdId, finalDelta);
+          stalledSince = undefined;
+          deliverSettles();
+          return;
+        } catch (error) {
+          if (error instanceof TypeError) throw error;
+          // Redis may yet run it; if it does not, it is sent again when Redis answers.
+          if (!(redis.status === 'ready' && isSlowAnswer(error))) markDown(error);
+        }
+      }
+      // A hold made on Redis (before an outage, or whose settle went unanswered): settled there
+      // once it answers. Never dropped: that would keep the money held forever.
+      pendingSettles.set(id, { key, holdId, finalDelta });
+    },
     acquireLease: (key, holder, leaseOptions) =>
       run(() => primary.acquireLease(key, holder, leaseOptions), (kv) => kv.acquireLease(key, holder, leaseOptions)),
     // A lease taken in Redis before an outage and given back during it simply expires there.

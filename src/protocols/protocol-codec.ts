@@ -6,6 +6,7 @@ import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Warning } from '../core/warning.ts';
 import type { SseMessage } from '../sse/sse-message.ts';
+import type { InvalidField } from './shared/find-invalid-count.ts';
 
 /** The wire formats client surfaces speak; the type and the runtime check both come from this list. */
 export const CLIENT_PROTOCOL_IDS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini-generate-content'] as const;
@@ -101,8 +102,39 @@ export interface RequestPeek {
    * lacks it, so the request is refused before any upstream call; undefined when present.
    */
   missingField: string | undefined;
+  /**
+   * A field whose value the protocol refuses (an output cap or a number of alternatives below 1
+   * or not a whole number), so the request is refused before any upstream call on either lane.
+   */
+  invalidField?: InvalidField;
   /** OpenAI Responses: the names of the client's custom (freeform) tools, when it declared any. */
   customTools?: readonly string[];
+  /**
+   * Fields that ask the provider for something the price table does not charge (server tools,
+   * priority processing, work left running upstream) or that reach the upstream account's own
+   * objects (stored prompts, vector stores, containers, conversations); absent when there are
+   * none. The codec only names them; whether the caller may use them is policy
+   * (`src/access/check-provider-features.ts`).
+   */
+  providerFeatures?: readonly ProviderFeature[];
+}
+
+/** What a provider feature costs or reaches; the classes a group may be allowed, plus `background`, which none is. */
+export type ProviderFeatureKind = 'background' | 'server-tools' | 'stored-objects' | 'priority-tier';
+
+/** One provider feature a request asks for, where the client asked for it. */
+export interface ProviderFeature {
+  kind: ProviderFeatureKind;
+  /** The field as the client wrote it: `background`, `service_tier`, `tools[2]`, `mcp_servers`. */
+  field: string;
+  /** What it is, for the refusal and the price: `web_search`, `code_interpreter`, `priority`, `prompt`. */
+  name: string;
+  /**
+   * A tool the client declared (`tools[toolIndex]`), which can be left out of the request rather
+   * than refused: a client offers it to the model, which may never call it. `toolKey`: the
+   * tool's own property to remove (Gemini puts several tools in one entry), or the whole entry.
+   */
+  tool?: { index: number; key?: string };
 }
 
 /**

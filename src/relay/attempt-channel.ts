@@ -17,6 +17,7 @@ import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
 import type { ReasoningRecall } from './reasoning-recall.ts';
 import { takesReasoningStateBack, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 interface AttemptBase {
   attempt: UsageAttempt;
@@ -70,7 +71,9 @@ export async function attemptChannel(
   const adapter = getChannelAdapter(channel.provider);
   const { plan, upstreamModel, protocol } = await planAttempt(deps, input, channel, adapter, recall);
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
-  const failing: Failing = { deps, input, channel, lease, signal, startedAt, base: { attempt, warnings: plan.warnings, upstreamModel, protocol } };
+  // Betas reach an upstream only on the passthrough lane; a translated one cannot honour them: say so.
+  const warnings = !plan.passthrough && input.forwardedHeaders['anthropic-beta'] !== undefined ? [...plan.warnings, droppedBetas(input.forwardedHeaders['anthropic-beta'])] : plan.warnings;
+  const failing: Failing = { deps, input, channel, lease, signal, startedAt, base: { attempt, warnings, upstreamModel, protocol } };
   let target: UpstreamTarget;
   try {
     // Cloud kinds mint (Vertex) or sign (Bedrock) credentials here; a refused credential is
@@ -89,14 +92,14 @@ export async function attemptChannel(
     return failed(failing, toGatewayError(error), null);
   }
   input.timing?.mark('upstream');
-  if (response.statusCode >= 400) return failed(failing, await readUpstreamError(response, getCodec(protocol), channel.apiKeys, adapter), response.statusCode);
+  if (response.statusCode >= 400) return failed(failing, await readUpstreamError(response, getCodec(protocol), channelSecrets(channel), adapter), response.statusCode);
   const opened = plan.stream ? await openStream(adapter, response) : NOT_STREAMED;
   if (opened.error) return failed(failing, opened.error, response.statusCode);
   if (plan.stream) input.timing?.mark('first-chunk');
   attempt.status = response.statusCode;
   attempt.latencyMs = deps.runtime.now() - startedAt;
   // One literal of a fixed shape (an object spread here showed as ~1.5 % of busy time in profiles).
-  return { attempt, warnings: plan.warnings, upstreamModel, protocol, kind: 'ready', plan, response, first: opened.first, rest: opened.rest, startedAt, abort: abortRequest };
+  return { attempt, warnings, upstreamModel, protocol, kind: 'ready', plan, response, first: opened.first, rest: opened.rest, startedAt, abort: abortRequest };
 }
 
 /** The upstream model and protocol for this channel, and the body: the passthrough lane, or the shared decode encoded (reasoning restored). */
@@ -221,4 +224,8 @@ function reasoningRestore(
 
 function abortError(input: RelayInput): GatewayError {
   return new GatewayError('upstream_timeout', `The request for "${input.publicModel}" ran past the gateway's total time limit or the client went away.`);
+}
+
+function droppedBetas(betas: string): Warning {
+  return { type: 'unsupported', feature: 'anthropic-beta', detail: `The anthropic-beta flags (${betas}) were not sent: this lane translates the request, and betas reach an upstream only with a body passed through unchanged.` };
 }

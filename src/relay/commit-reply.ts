@@ -4,6 +4,7 @@ import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
 import { formatWarning, type Warning } from '../core/warning.ts';
 import type { Channel } from '../domain/channel.ts';
+import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { ProtocolCodec, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import { replyUsageLosses } from '../protocols/reply-usage-losses.ts';
@@ -115,7 +116,7 @@ export function openStream(deps: RelayDeps, input: RelayInput, { channel, outcom
     writer: input.writer,
     keepAliveMs: deps.keepAliveMs,
     abortUpstream: outcome.abort,
-    secrets: channel.apiKeys,
+    secrets: channelSecrets(channel),
     ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
     transformEvents: streamTransform(outcome.upstreamModel, reply.sealing),
   };

@@ -32,7 +32,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
   const deadline = controller.signal;
   const deadlineTimer = setTimeout(abortRequest, deps.totalTimeoutMs);
   const attempts: UsageAttempt[] = [];
-  const warnings = new Set<string>();
+  const warnings = new Set<string>(input.warnings);
   try {
     // Dropped once a stream is committed (nothing retries it), so an open stream does not keep
     // the race's queue, attempt list and reasoning look-up.

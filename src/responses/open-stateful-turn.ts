@@ -3,9 +3,11 @@ import { invalidRequest } from '../core/gateway-error.ts';
 import { formatWarning, type Warning } from '../core/warning.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
+import { canonicalResponsesInput } from '../protocols/openai-responses/index.ts';
 import type { ResponseStateEcho } from '../protocols/protocol-codec.ts';
 import type { ReplyTap } from '../relay/client-writer.ts';
 import type { RelayCommit } from '../relay/relay-input.ts';
+import { MAX_BILLED_TOKENS } from '../domain/money.ts';
 import { captureResponseObject } from './capture-response-object.ts';
 import { planStatefulRequest, previousNotFound, type StatefulPlan } from './plan-stateful-request.ts';
 import type { StatefulResponses } from './stateful-responses.ts';
@@ -33,6 +35,11 @@ export interface StatefulTurn {
   channels: Channel[];
   /** With a pinned conversation: the only upstream key that may be used. */
   pinnedKeyIndex?: number;
+  /**
+   * Input tokens the upstream will bill for the context it keeps of a pinned chain (0 for any
+   * other turn, whose context is in its body): added to what the request reserves.
+   */
+  heldContextTokens: number;
   /**
    * A kept turn needs the upstream's reasoning state in its output (sealed), whether or not
    * the client asked for encrypted reasoning: replaying it is what hands the state back.
@@ -95,6 +102,7 @@ export async function openStatefulTurn(responses: StatefulResponses, input: Stat
     }
     try {
       await responses.repository.insert(record);
+      responses.keyBytes.added(input.keyId, record.sizeBytes);
     } catch (error) {
       input.logger.warn({ err: error, requestId: input.requestId }, 'could not keep a Responses turn');
       warn({ type: 'unsupported', feature: 'store', detail: 'the turn could not be kept' });
@@ -106,6 +114,7 @@ export async function openStatefulTurn(responses: StatefulResponses, input: Stat
     changed: plan.changed,
     channels,
     ...(pinnedKeyIndex === undefined ? {} : { pinnedKeyIndex }),
+    heldContextTokens: plan.pin?.contextTokens ?? 0,
     carryReasoning: plan.store,
     responseState: { store: plan.store, previousResponseId: plan.previousResponseId },
     tap: { head: capture.head, observe: capture.observe, beforeEnd: keep },
@@ -146,9 +155,25 @@ function turnRecord(
       input: null,
       response: null,
       sizeBytes: 0,
+      contextTokens: contextTokensOf(response) ?? plan.pin?.contextTokens ?? null,
     };
   }
   const kept = { ...response, store: true, previous_response_id: plan.previousResponseId };
-  const sizeBytes = Buffer.byteLength(JSON.stringify(plan.turnInput), 'utf8') + Buffer.byteLength(JSON.stringify(kept), 'utf8');
-  return { ...base, holder: 'gateway', channelId: null, upstreamKeyHash: null, input: plan.turnInput, response: kept, sizeBytes };
+  // Only what the gateway reads of the input is kept: fields it ignores never reached the
+  // upstream or the hold, and must not be stored and replayed either.
+  const turnInput = canonicalResponsesInput(plan.turnInput);
+  const sizeBytes = Buffer.byteLength(JSON.stringify(turnInput), 'utf8') + Buffer.byteLength(JSON.stringify(kept), 'utf8');
+  return { ...base, holder: 'gateway', channelId: null, upstreamKeyHash: null, input: turnInput, response: kept, sizeBytes };
+}
+
+/**
+ * What a turn leaves in its chain's context, from the usage of the response object: its input
+ * (the upstream counts the context before it in) plus its output; undefined without usage.
+ */
+function contextTokensOf(response: Record<string, unknown>): number | undefined {
+  const usage = response.usage;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { input_tokens: input, output_tokens: output } = usage as Record<string, unknown>;
+  if (typeof input !== 'number' || typeof output !== 'number' || !Number.isFinite(input + output)) return undefined;
+  return Math.max(0, Math.min(Math.floor(input + output), MAX_BILLED_TOKENS));
 }

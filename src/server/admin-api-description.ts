@@ -47,7 +47,7 @@ export interface AdminOperation {
 export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'GET', route: '/api/admin/groups', tag: 'groups', summary: 'List groups' },
   { method: 'POST', route: '/api/admin/groups', tag: 'groups', summary: 'Create a group', body: groupCreateSchema, status: 201 },
-  { method: 'PATCH', route: '/api/admin/groups/:name', tag: 'groups', summary: 'Change a group', body: groupPatchSchema },
+  { method: 'PATCH', route: '/api/admin/groups/:name', tag: 'groups', summary: 'Change or rename a group (`name`: its keys, channels and plans follow)', body: groupPatchSchema },
   { method: 'DELETE', route: '/api/admin/groups/:name', tag: 'groups', summary: 'Delete a group no key or channel uses', status: 204 },
 
   { method: 'GET', route: '/api/admin/channels', tag: 'channels', summary: 'List channels with their live health' },
@@ -58,7 +58,7 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'POST', route: '/api/admin/channels/:id/test', tag: 'channels', summary: 'Send one small request through the channel', body: channelTestSchema },
 
   { method: 'GET', route: '/api/admin/keys', tag: 'keys', summary: 'List keys (secrets masked)' },
-  { method: 'GET', route: '/api/admin/keys/:id', tag: 'keys', summary: 'One key (by id or name)' },
+  { method: 'GET', route: '/api/admin/keys/:id', tag: 'keys', summary: 'One key (by id or name; a name several accounts use needs the id)' },
   { method: 'POST', route: '/api/admin/keys', tag: 'keys', summary: 'Create a key; the secret is in this answer only', body: keyCreateSchema, status: 201 },
   { method: 'PATCH', route: '/api/admin/keys/:id', tag: 'keys', summary: 'Change a key', body: keyPatchSchema },
   { method: 'DELETE', route: '/api/admin/keys/:id', tag: 'keys', summary: 'Delete a key', status: 204 },

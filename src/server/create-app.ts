@@ -7,7 +7,8 @@ import './fastify-context.ts';
 import { explainRouteMiss } from './misconfigured-client-hint.ts';
 import { renderError } from './render-error.ts';
 import { RefusedAuthMonitor } from './refused-auth-monitor.ts';
-import { connectionsCheckingIntervalMs, DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
+import { connectionsCheckingIntervalMs, connectionsPerAddress, DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
+import { guardConnections } from './guard-connections.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
 import { registerPortalAdminRoutes } from './routes/portal-admin-routes.ts';
@@ -22,6 +23,8 @@ import { registerModelListRoutes } from './routes/model-list-routes.ts';
 import { registerStoredResponseRoutes } from './routes/stored-response-routes.ts';
 import { registerSelfServiceRoutes } from './routes/self-service-routes.ts';
 import { registerUsageStatsRoutes } from './routes/usage-stats-routes.ts';
+import { registerResponsesWebSocket } from './responses-websocket.ts';
+import { DEFAULT_RESPONSES_WEBSOCKET } from '../config/responses-websocket-settings.ts';
 
 /**
  * Builds the HTTP app from its dependencies. Every error, wherever it is thrown, ends in the
@@ -84,8 +87,14 @@ export function createApp(deps: AppDeps): FastifyInstance {
   });
   registerAccessLog(app, deps.logger, (request) => clientIpOf(deps, request));
 
-  // Sockets beyond the cap are closed on accept, before any byte is read.
+  // Sockets beyond the cap are closed on accept, before any byte is read; so are sockets beyond
+  // one address's share of it, and sockets that send nothing.
   app.server.maxConnections = limits.maxConnections;
+  guardConnections(app.server, {
+    firstByteTimeoutMs: limits.firstByteTimeoutMs,
+    maxPerAddress: connectionsPerAddress(limits),
+    trustedProxies: deps.settings.trustedProxies ?? [],
+  });
 
   checkAdminRoutesDescribed(app);
   registerHealthRoutes(app, deps);
@@ -105,6 +114,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     registerGenerationRoutes(app, deps, prefix, surface, refusedAuth);
     registerStoredResponseRoutes(app, deps, prefix);
   }
+  registerResponsesWebSocket(app, deps, deps.settings.responsesWebSocket ?? DEFAULT_RESPONSES_WEBSOCKET);
   return app;
 }
 

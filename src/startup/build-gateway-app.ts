@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_TOKEN_HASH_SETTING, claimAdminToken } from '../access/admin-token.ts';
 import { createReadiness, type Readiness } from '../cluster/readiness.ts';
+import { DEFAULT_RESPONSES_WEBSOCKET } from '../config/responses-websocket-settings.ts';
 import { DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
+import { createCompactionSeal } from '../responses/compaction-seal.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { createApp } from '../server/create-app.ts';
 import { registerReadinessRoute } from '../server/routes/health-routes.ts';
@@ -18,8 +20,11 @@ export function buildGatewayApp(state: GatewayState, services: GatewayServices, 
       altPrefix: options.altPrefix,
       adminTokenHash: state.adminTokenHash,
       limits: { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
+      trustedProxies: options.trustedProxies ?? [],
       revealOtherGroupModels: options.revealOtherGroupModels ?? false,
+      blockPrivateUpstreams: options.blockPrivateUpstreams ?? false,
       metricsTokenHash: options.metricsToken ? hashApiKey(options.metricsToken) : undefined,
+      responsesWebSocket: { ...DEFAULT_RESPONSES_WEBSOCKET, ...options.responsesWebSocket },
     },
     store,
     snapshot,
@@ -30,6 +35,7 @@ export function buildGatewayApp(state: GatewayState, services: GatewayServices, 
     runtime: state.runtime,
     logger: state.logger,
     responses: services.responses,
+    compaction: createCompactionSeal(state.secretKey),
     ...(services.affinity ? { affinity: services.affinity } : {}),
   });
   const readiness = createReadiness({

@@ -3,7 +3,7 @@ import { createEnvelopeSealer } from '../reasoning/reasoning-envelope.ts';
 import { probeChannel } from '../relay/probe-channel.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { DEFAULT_REPLY_LIMITS } from '../relay/reply-limits.ts';
-import { FirstByteDeadlines, type FirstByteDeadlineOptions } from '../routing/first-byte-deadline.ts';
+import { DEFAULT_DEADLINE_MAX_BODY_CHARS, FirstByteDeadlines, type FirstByteDeadlineOptions } from '../routing/first-byte-deadline.ts';
 import { startHealthChecker } from '../routing/health-checker.ts';
 import { UpstreamClient } from '../upstream/upstream-client.ts';
 import type { GatewayServices } from './build-gateway-services.ts';
@@ -20,7 +20,7 @@ export interface GatewayRelay {
 /** The relay's dependencies, and the health checker that probes open circuits through it (on the leader). */
 export function buildGatewayRelay(state: GatewayState, services: GatewayServices): GatewayRelay {
   const { options, runtime, logger, snapshot } = state;
-  const upstream = new UpstreamClient(options.upstream);
+  const upstream = new UpstreamClient(options.upstream, options.blockPrivateUpstreams ?? false);
   const relay: RelayDeps = {
     upstream,
     runtime,
@@ -48,7 +48,7 @@ export function buildGatewayRelay(state: GatewayState, services: GatewayServices
   return { relay, upstream, healthChecker };
 }
 
-function firstByteDeadlines(options: Partial<FirstByteDeadlineOptions> & { hedge?: boolean } = {}): NonNullable<RelayDeps['firstByte']> {
-  const { hedge = true, ...deadline } = options;
-  return { deadlines: new FirstByteDeadlines(deadline), hedge };
+function firstByteDeadlines(options: Partial<FirstByteDeadlineOptions> & { hedge?: boolean; maxBodyChars?: number } = {}): NonNullable<RelayDeps['firstByte']> {
+  const { hedge = true, maxBodyChars = DEFAULT_DEADLINE_MAX_BODY_CHARS, ...deadline } = options;
+  return { deadlines: new FirstByteDeadlines(deadline), hedge, maxBodyChars };
 }

@@ -7,10 +7,13 @@ import type { StreamGauge } from '../relay/stream-gauge.ts';
 import {
   DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
   DEFAULT_RESPONSES_MAX_TURN_BYTES,
+  DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+  DEFAULT_RESPONSES_MAX_KEY_BYTES,
   DEFAULT_RESPONSES_RETENTION_HOURS,
   type StatefulResponses,
 } from '../responses/stateful-responses.ts';
 import { startStoredResponsePruner } from '../responses/stored-response-pruner.ts';
+import { StoredBytesQuota } from '../responses/stored-bytes-quota.ts';
 import { ChannelHealth } from '../routing/channel-health.ts';
 import { DEFAULT_CIRCUIT_OPTIONS } from '../routing/circuit-breaker.ts';
 import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from '../routing/conversation-affinity.ts';
@@ -72,12 +75,14 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
   return { access, health, streams, metrics, usageWriter, responses: statefulResponses(state), affinity, pruners: startPruners(state) };
 }
 
-function statefulResponses({ options, store }: GatewayState): StatefulResponses {
+function statefulResponses({ options, store, runtime }: GatewayState): StatefulResponses {
   return {
     repository: store.responses,
     retentionMs: (options.responsesRetentionHours ?? DEFAULT_RESPONSES_RETENTION_HOURS) * 3_600_000,
     maxTurnBytes: options.responsesMaxTurnBytes ?? DEFAULT_RESPONSES_MAX_TURN_BYTES,
     maxChainTurns: DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
+    maxChainBytes: options.responsesMaxChainBytes ?? DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+    keyBytes: new StoredBytesQuota(store.responses, options.responsesMaxKeyBytes ?? DEFAULT_RESPONSES_MAX_KEY_BYTES, runtime.now),
   };
 }
 

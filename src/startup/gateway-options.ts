@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AuthThrottleOptions } from '../access/auth-failure-throttle.ts';
 import type { ClientIpHeader } from '../access/resolve-client-ip.ts';
+import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Kv } from '../kv/kv.ts';
@@ -34,7 +35,7 @@ export interface GatewayOptions {
    * First-byte deadline of streamed attempts and hedging (see RelayDeps.firstByte); defaults:
    * 2 s to 20 s from the observed times, 3 s until known, hedging on. `false` turns it off.
    */
-  firstByteDeadline?: (Partial<FirstByteDeadlineOptions> & { hedge?: boolean }) | false;
+  firstByteDeadline?: (Partial<FirstByteDeadlineOptions> & { hedge?: boolean; maxBodyChars?: number }) | false;
   /** Applied to the store after migrations, before serving (the declarative config file). */
   applyConfig?: ((store: Store) => Promise<void>) | undefined;
   logger?: Logger;
@@ -49,6 +50,8 @@ export interface GatewayOptions {
   adminAuthThrottle?: Partial<AuthThrottleOptions>;
   /** REVEAL_OTHER_GROUP_MODELS; default false. */
   revealOtherGroupModels?: boolean;
+  /** BLOCK_PRIVATE_UPSTREAMS: refuse private, loopback and link-local channel addresses (save and connect); default false. */
+  blockPrivateUpstreams?: boolean;
   /** Refuse unpriced models (STRICT_PRICING); default false. */
   strictPricing?: boolean;
   /** RESERVE_OUTPUT_TOKENS: output held for an uncapped request to a model of unknown maximum. */
@@ -59,6 +62,10 @@ export interface GatewayOptions {
   responsesRetentionHours?: number;
   /** RESPONSES_MAX_TURN_BYTES: a larger turn is not kept (warning); default 4 MiB. */
   responsesMaxTurnBytes?: number;
+  /** RESPONSES_MAX_CHAIN_BYTES: a conversation whose kept turns are larger is not continued (429); default 16 MiB. */
+  responsesMaxChainBytes?: number;
+  /** RESPONSES_MAX_KEY_BYTES: a key whose kept turns reach this keeps no more (429 with store on); default 256 MiB. */
+  responsesMaxKeyBytes?: number;
   /** AFFINITY_TTL_SECONDS: conversation affinity lasts this long after a conversation's last turn; default 3600, 0 turns it off. */
   affinityTtlSeconds?: number;
   /** Shared counters; default Redis when `redisUrl` is set, else one in memory. */
@@ -67,6 +74,8 @@ export interface GatewayOptions {
   redisUrl?: string | undefined;
   /** Prepended to every Redis key and channel (REDIS_KEY_PREFIX; default `switchyard:`). */
   redisPrefix?: string;
+  /** RESPONSES_WEBSOCKET, RESPONSES_WEBSOCKET_MAX_PER_KEY and the socket timers; defaults in DEFAULT_RESPONSES_WEBSOCKET. */
+  responsesWebSocket?: Partial<ResponsesWebSocketSettings>;
 }
 
 export interface RunningGateway {

@@ -10,6 +10,8 @@ export interface StoredResponsesTable {
   input_json: string | null;
   response_json: string | null;
   size_bytes: number;
+  /** Migration 012. */
+  context_tokens: number | null;
   created_at: number;
   expires_at: number;
 }

@@ -39,11 +39,12 @@ describe('self-service: /api/me and the model check', () => {
     assert.equal(body.recentUsage[0].cost, 0.000015);
   });
 
-  test('/api/me answers an expired key (so the user can see why), but not an unknown one', async () => {
+  test('/api/me refuses an expired key like the generation routes do, saying when it expired; an unknown one is 401', async () => {
     const { key } = await harness.addKey({ expiresAt: '2021-01-01T00:00:00Z' });
-    const { body } = await getJson('/api/me', key);
-    assert.equal(body.key.status, 'expired');
-    assert.equal(body.key.expiresAt, '2021-01-01T00:00:00.000Z');
+    const { status, body } = await getJson('/api/me', key);
+    assert.equal(status, 403);
+    assert.equal(body.error.code, 'key_expired');
+    assert.match(body.error.message, /expired at 2021-01-01T00:00:00\.000Z/);
     const unknown = await getJson('/api/me', 'sk-nope');
     assert.equal(unknown.status, 401);
     assert.equal(unknown.body.error.code, 'invalid_api_key');

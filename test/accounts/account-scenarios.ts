@@ -19,6 +19,8 @@ export interface Target {
   /** Reads a SQL number from the shared database (for "recorded usage never above the quota"). */
   /** Moves every gateway's injected clock forward. */
   advanceClock(ms: number): void;
+  /** Makes every upstream answer wait this long (0: back to normal), so holds stay in flight. */
+  setUpstreamDelay(ms: number): void;
   flushAndReadLogs(keyIds: string[]): Promise<Array<{ status: number; errorCode: string | null; costMicros: number; paidBy: string | null; subscriptionId: string | null }>>;
 }
 
@@ -212,4 +214,92 @@ export async function windowRollOver(target: Target, channelGroups: (group: stri
   assert.equal(afterRoll.usage.daily, usd(target.urls.length * COST));
   assert.equal(afterRoll.usage.total, usd((2 + target.urls.length) * COST));
   assert.equal(Date.parse(afterRoll.resetsAt.daily), Date.parse(before.resetsAt.daily) + DAY);
+}
+
+/** Streams against one key, spread over the gateways; resolves with the statuses when all are done. */
+function streams(target: Target, key: string, count: number, offset = 0): Promise<SurfaceReply[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      callSurface(target.urls[(index + offset) % target.urls.length] as string, 'openai-chat', { key, body: { stream: true } }),
+    ),
+  );
+}
+
+async function settledBalance(read: () => Promise<number>, expected: number): Promise<number> {
+  const deadline = Date.now() + 5_000;
+  let balance = await read();
+  while (balance !== expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    balance = await read();
+  }
+  return balance;
+}
+
+/**
+ * Issue 23, item 2: a wallet covering 10 requests with 10 streams running, a code worth one
+ * more redeemed mid-flight, then 10 more streams: exactly one more is served and the wallet
+ * ends at exactly 0. Before, the redemption started a fresh account seeded from the database
+ * (which knew nothing of the running holds): 11 more were served, the wallet ended at -9 requests.
+ */
+export async function holdsSurviveRedemption(target: Target) {
+  const { admin } = target;
+  const user = await admin('POST', '/users', { name: unique('hr'), balance: usd(10 * COST) }, 201);
+  const key = await admin('POST', '/keys', { name: unique('hrk'), group: 'default', user: user.id }, 201);
+  await visibleEverywhere(target, key.key, (me) => me.account?.id === user.id);
+  const { codes } = await admin('POST', '/redemption-codes', { kind: 'balance', amount: usd(COST) }, 201);
+  target.setUpstreamDelay(1_500);
+  try {
+    const first = streams(target, key.key, 10);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const redeemed = await fetch(`${target.urls[0]}/api/me/redeem`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: codes[0] }),
+    });
+    assert.equal(redeemed.status, 200);
+    // Every gateway knows of the top-up before the next streams start.
+    await visibleEverywhere(target, key.key, (me) => me.account?.wallet > 0);
+    const second = streams(target, key.key, 10, 1);
+    const [a, b] = await Promise.all([first, second]);
+    const served = { first: a.filter((reply) => reply.status === 200).length, second: b.filter((reply) => reply.status === 200).length };
+    assert.equal(served.first, 10);
+    assert.equal(served.second, 1, `the code covers one more stream: ${JSON.stringify(served)}`);
+    const balance = await settledBalance(async () => (await admin('GET', `/users/${user.id}`)).balance, 0);
+    assert.equal(balance, 0, 'the wallet never goes below zero');
+    return { served, walletAfter: balance };
+  } finally {
+    target.setUpstreamDelay(0);
+  }
+}
+
+/**
+ * Issue 23, item 2: a key with its own balance covering 10 requests, 10 streams running,
+ * renamed four times meanwhile, then 10 more streams: none is served, the balance ends at 0.
+ * Before, each rename started a fresh account: -$3 on a $1 key, unbounded.
+ */
+export async function holdsSurviveRenames(target: Target) {
+  const { admin } = target;
+  const key = await admin('POST', '/keys', { name: unique('rn'), group: 'default', balance: usd(10 * COST) }, 201);
+  await visibleEverywhere(target, key.key, (me) => me.billing.paysFrom === 'key_balance');
+  target.setUpstreamDelay(1_500);
+  try {
+    const first = streams(target, key.key, 10);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    let name = '';
+    for (let rename = 0; rename < 4; rename += 1) {
+      name = unique('renamed');
+      await admin('PATCH', `/keys/${key.id}`, { name });
+    }
+    await visibleEverywhere(target, key.key, (me) => me.key.name === name);
+    const second = streams(target, key.key, 10, 1);
+    const [a, b] = await Promise.all([first, second]);
+    const served = { first: a.filter((reply) => reply.status === 200).length, second: b.filter((reply) => reply.status === 200).length };
+    assert.deepEqual(served, { first: 10, second: 0 });
+    assert.ok(b.every((reply) => reply.status === 403 && reply.code === 'insufficient_balance'));
+    const balance = await settledBalance(async () => (await admin('GET', `/keys/${key.id}`)).balance, 0);
+    assert.equal(balance, 0, 'the key balance never goes below zero');
+    return { served, balanceAfter: balance };
+  } finally {
+    target.setUpstreamDelay(0);
+  }
 }

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import { createRuntime } from '../../src/core/create-runtime.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
-import { fallThrough, quotaUnderConcurrency, redemptionRace, setUpPricing, walletUnderConcurrency, windowRollOver, type Target } from './account-scenarios.ts';
+import { fallThrough, holdsSurviveRedemption, holdsSurviveRenames, quotaUnderConcurrency, redemptionRace, setUpPricing, walletUnderConcurrency, windowRollOver, type Target } from './account-scenarios.ts';
 
 describe('accounts on SQLite (one gateway)', () => {
   let harness: Harness;
@@ -20,6 +20,7 @@ describe('accounts on SQLite (one gateway)', () => {
     target = {
       admin: harness.admin,
       urls: [harness.url],
+      setUpstreamDelay: (ms) => harness.simulator.setDefault({ text: 'ok', usage: { input: 40, output: 100 }, delayMs: ms || 0 }),
       advanceClock: (ms) => {
         offset += ms;
       },
@@ -45,6 +46,16 @@ describe('accounts on SQLite (one gateway)', () => {
   test('200 parallel requests over three keys of one user against a wallet covering 20: 20 served, wallet exactly 0', async () => {
     const figures = await walletUnderConcurrency(target);
     console.log(`[figures sqlite wallet] ${JSON.stringify(figures)}`);
+  });
+
+  test('a code redeemed while 10 streams hold a wallet covering 10: exactly one more stream is served, the wallet ends at 0 (issue 23 item 2)', async () => {
+    const figures = await holdsSurviveRedemption(target);
+    console.log(`[figures sqlite redeem mid-flight] ${JSON.stringify(figures)}`);
+  });
+
+  test('a key renamed four times while 10 streams hold its balance covering 10: no further stream is served, the balance ends at 0 (issue 23 item 2)', async () => {
+    const figures = await holdsSurviveRenames(target);
+    console.log(`[figures sqlite rename mid-flight] ${JSON.stringify(figures)}`);
   });
 
   test('50 parallel redemptions of one code: exactly one succeeds', async () => {

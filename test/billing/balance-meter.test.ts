@@ -12,16 +12,14 @@ const NOW = Date.UTC(2024, 4, 8, 15, 30); // Wednesday 2024-05-08
 
 function setup(key: ApiKey, baseline = 0) {
   const applied: Array<{ keyId: string; amountMicros: number }> = [];
-  let current = key;
   const charges = new ChargeWriter({ applyCharges: async (batch) => void applied.push(...batch) }, pino({ level: 'silent' }), 60_000);
   const meter = new BalanceMeter({
     kv: createMemoryKv({ now: () => NOW }),
     charges,
-    currentKey: () => current,
     spendBaseline: () => baseline,
     now: () => NOW,
   });
-  return { meter, charges, applied, edit: (next: ApiKey) => (current = next) };
+  return { meter, charges, applied };
 }
 
 function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
@@ -59,15 +57,26 @@ describe('balance meter', () => {
     assert.deepEqual(applied, [{ keyId: 'key_1', amountMicros: 1_010 }]);
   });
 
-  test('an operator edit starts a new account; holds from before settle against it', async () => {
+  test('a top-up or a rename while holds are in flight is a delta on the one account: the holds are never forgotten', async () => {
     const key = apiKey({ balanceMicros: 500 });
-    const { meter, edit } = setup(key);
-    const hold = await meter.hold(key, 300, 'm');
-    const topped = apiKey({ balanceMicros: 2_000, updatedAt: 2 });
-    edit(topped);
-    await hold.settle(200);
-    // 2000 set by the operator, minus the 200 charged but not yet written to the store.
-    assert.equal(await meter.available(topped), 1_800);
+    const { meter } = setup(key);
+    const first = await meter.hold(key, 300, 'm');
+    const second = await meter.hold(key, 200, 'm');
+    // The operator adds 10 (a new version of the record; spent unchanged): 10 is free, not 510.
+    const topped = apiKey({ balanceMicros: 510, updatedAt: 2 });
+    assert.equal(await meter.available(topped), 10);
+    assert.equal(await code(meter.hold(topped, 11, 'm')), 'insufficient_balance');
+    // Renamed four times: no money moves.
+    let renamed = topped;
+    for (let version = 3; version <= 6; version += 1) {
+      renamed = { ...renamed, name: `k${version}`, updatedAt: version };
+      assert.equal(await meter.available(renamed), 10);
+    }
+    const third = await meter.hold(renamed, 10, 'm');
+    assert.equal(await code(meter.hold(renamed, 1, 'm')), 'insufficient_balance');
+    await Promise.all([first.settle(300), second.settle(150), third.settle(10)]);
+    // 510 funded, 460 charged (not yet written to the store).
+    assert.equal(await meter.available(renamed), 50);
   });
 
   test('spend caps: daily, weekly and monthly windows from the baseline, with reset times', async () => {

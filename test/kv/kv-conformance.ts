@@ -120,6 +120,56 @@ export function runKvConformance(name: string, createHarness: () => Promise<KvHa
       assert.deepEqual(await kv.getTexts(['t2']), [undefined]);
     });
 
+    test('holds: recorded by id, bounded, settled exactly once; a release before the hold arrives refuses the late hold', async () => {
+      const { kv } = harness;
+      assert.deepEqual(await kv.hold('acct', 'h0', -5, { min: 0 }), { applied: false, value: 0, missing: true });
+      assert.equal(await kv.seedAccount('acct', 100), 100);
+      assert.equal(await kv.seedAccount('acct', 7), 100, 'a seed never overwrites an account');
+      assert.deepEqual(await kv.hold('acct', 'h1', -60, { min: 0 }), { applied: true, value: 40 });
+      assert.deepEqual(await kv.hold('acct', 'h1', -60, { min: 0 }), { applied: true, value: 40 }, 'the same hold again is not applied twice');
+      assert.deepEqual(await kv.hold('acct', 'h2', -60, { min: 0 }), { applied: false, value: 40 });
+      await kv.settle('acct', 'h1', -10);
+      assert.equal(await kv.get('acct'), 90, 'settled to its cost: 60 held, 10 charged');
+      await kv.settle('acct', 'h1', -10);
+      assert.equal(await kv.get('acct'), 90, 'a second settle of the same id changes nothing');
+      // A stalled hold: the caller gave up and released it; the command runs afterwards.
+      await kv.settle('acct', 'late', 0);
+      assert.deepEqual(await kv.hold('acct', 'late', -30, { min: 0 }), { applied: false, value: 90 });
+      assert.equal(await kv.get('acct'), 90);
+      assert.deepEqual(await kv.hold('cap', 'c1', 5, { max: 10 }), { applied: false, value: 0, missing: true });
+      await kv.seedAccount('cap', 4, { ttlMs: 60_000 });
+      assert.deepEqual(await kv.hold('cap', 'c1', 5, { max: 10 }), { applied: true, value: 9 });
+      assert.deepEqual(await kv.hold('cap', 'c2', 5, { max: 10 }), { applied: false, value: 9 });
+      await kv.settle('cap', 'c1', 0);
+      assert.equal(await kv.get('cap'), 4);
+    });
+
+    test('funding: a newer record version adds its difference once, an older or equal one changes nothing, holds stay', async () => {
+      const { kv } = harness;
+      await kv.seedAccount('wallet', 1_000, { funding: { version: 10, fundedMicros: 5_000 } });
+      assert.deepEqual(await kv.hold('wallet', 'r1', -800, { min: 0, funding: { version: 10, fundedMicros: 5_000 } }), { applied: true, value: 200 });
+      // A top-up of 10 (version 11) while r1 is in flight: the account keeps r1's hold.
+      assert.deepEqual(await kv.hold('wallet', 'r2', -150, { min: 0, funding: { version: 11, fundedMicros: 5_010 } }), { applied: true, value: 60 });
+      assert.equal(await kv.fund('wallet', { version: 11, fundedMicros: 5_010 }), 60, 'the same version again adds nothing');
+      assert.equal(await kv.fund('wallet', { version: 9, fundedMicros: 1 }), 60, 'an older record (an instance not yet told) adds nothing');
+      // A rename (version 12, same funding): no money moves.
+      assert.equal(await kv.fund('wallet', { version: 12, fundedMicros: 5_010 }), 60);
+      // An operator correction down by 500 (version 13).
+      assert.equal(await kv.fund('wallet', { version: 13, fundedMicros: 4_510 }), -440);
+      assert.equal(await kv.fund('absent', { version: 1, fundedMicros: 1 }), undefined);
+      const big = 2 ** 52;
+      await kv.seedAccount('big', big, { funding: { version: 1, fundedMicros: big } });
+      assert.equal(await kv.fund('big', { version: 2, fundedMicros: big + 1 }), big + 1, 'funding differences are exact to the unit');
+    });
+
+    test('concurrent holds never pass the bound', async () => {
+      const { kv } = harness;
+      await kv.seedAccount('pool', 1_000);
+      const results = await Promise.all(Array.from({ length: 100 }, (_, index) => kv.hold('pool', `p${index}`, -30, { min: 0 })));
+      assert.equal(results.filter((result) => result.applied).length, 33);
+      assert.equal(await kv.get('pool'), 10);
+    });
+
     test('concurrent bounded adjustments never pass the bound: exactly the ones that fit apply', async () => {
       const { kv } = harness;
       await kv.setIfAbsent('balance', 1_000);

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import { createRuntime } from '../../src/core/create-runtime.ts';
-import { COST, fallThrough, quotaUnderConcurrency, redemptionRace, setUpPricing, walletUnderConcurrency, windowRollOver, type Target } from '../accounts/account-scenarios.ts';
+import { COST, fallThrough, holdsSurviveRedemption, holdsSurviveRenames, quotaUnderConcurrency, redemptionRace, setUpPricing, walletUnderConcurrency, windowRollOver, type Target } from '../accounts/account-scenarios.ts';
 import { addSimulatorChannel, startScaleHarness, type ScaleHarness } from './scale-harness.ts';
 
 describe('accounts on two instances sharing PostgreSQL and Redis', () => {
@@ -19,6 +19,7 @@ describe('accounts on two instances sharing PostgreSQL and Redis', () => {
       // Changes go through A; B learns them by pub/sub, and the scenarios wait until it has.
       admin: (method, path, body, status) => harness.admin(0, method, path, body, status),
       urls: harness.instances.map((instance) => instance.url),
+      setUpstreamDelay: (ms) => harness.simulator.setDefault({ text: 'ok', usage: { input: 10, output: 100 }, delayMs: ms || 5 }),
       advanceClock: (ms) => {
         offset += ms;
       },
@@ -54,6 +55,16 @@ describe('accounts on two instances sharing PostgreSQL and Redis', () => {
   test('200 parallel requests split over both, three keys of one user, against a wallet covering 20', async () => {
     const figures = await walletUnderConcurrency(target);
     console.log(`[figures postgres+redis wallet] ${JSON.stringify(figures)}`);
+  });
+
+  test('a code redeemed while 10 streams hold a wallet covering 10: exactly one more stream is served, the wallet ends at 0 (issue 23 item 2)', async () => {
+    const figures = await holdsSurviveRedemption(target);
+    console.log(`[figures postgres+redis redeem mid-flight] ${JSON.stringify(figures)}`);
+  });
+
+  test('a key renamed four times while 10 streams hold its balance covering 10: no further stream is served, the balance ends at 0 (issue 23 item 2)', async () => {
+    const figures = await holdsSurviveRenames(target);
+    console.log(`[figures postgres+redis rename mid-flight] ${JSON.stringify(figures)}`);
   });
 
   test('50 parallel redemptions of one code split over both: exactly one succeeds', async () => {

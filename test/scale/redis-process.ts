@@ -10,6 +10,8 @@ export interface RedisProcess {
   url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Sends a signal to the server (SIGSTOP stalls it: connections stay up, nothing is answered; SIGCONT resumes it). */
+  signal(signal: NodeJS.Signals): void;
   dispose(): Promise<void>;
 }
 
@@ -56,7 +58,12 @@ export async function createRedisProcess(options: { persistent: boolean }): Prom
         running.kill('SIGTERM');
       });
     },
+    signal(signal) {
+      if (child === undefined || child.exitCode !== null) throw new Error('redis-server is not running');
+      child.kill(signal);
+    },
     async dispose() {
+      child?.kill('SIGCONT');
       await handle.stop();
       rmSync(directory, { recursive: true, force: true });
     },

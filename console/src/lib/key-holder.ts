@@ -21,14 +21,17 @@ export interface KeyHolderView {
 }
 
 /**
- * Reads the key's own view. /api/me works even for an expired or empty key; on a gateway
- * without it, the model list stands in (it refuses such keys, and says why).
+ * Reads the key's own view. /api/me answers an empty key; an expired or disabled key, or one
+ * used from outside its IP allow-list, is refused with a 403 that says why, which becomes the
+ * view's problem. On a gateway without /api/me the model list stands in (it refuses such keys
+ * the same way).
  */
 export async function loadKeyHolderView(key: string): Promise<KeyHolderView> {
   try {
     const me = await call<Record<string, unknown>>('/api/me', { bearer: key });
     return fromMe(me);
   } catch (error) {
+    if (error instanceof ApiError && error.status === 403) return { ...empty('me'), problem: error.message };
     if (!isMissingEndpoint(error)) throw error;
   }
   try {

@@ -4,15 +4,36 @@ import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
 import { SsePassthroughStream, type SsePassthroughRules } from '../shared/sse-passthrough-stream.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { lacks } from '../shared/peek-body.ts';
+import { findInvalidCount, type InvalidField } from '../shared/find-invalid-count.ts';
 import { serializeClientBody } from '../shared/serialize-client-body.ts';
 import { encodeGeminiStreamError } from './encode-gemini-error.ts';
 import { createGeminiUsageTap } from './create-gemini-usage-tap.ts';
+import { peekGeminiFeatures } from './peek-gemini-features.ts';
+import { withFeatures } from '../shared/collect-tool-features.ts';
 
 /** Gemini names the model and the streaming choice in the URL path, not the body. */
 export function peekGeminiRequest(input: ClientRequestInput): RequestPeek {
   const body = input.body;
   const missing = !isRecord(body) || lacks(body, 'contents');
-  return { model: input.pathModel, stream: input.pathStream ?? false, includeUsage: true, missingField: missing ? 'contents' : undefined };
+  const peek: RequestPeek = { model: input.pathModel, stream: input.pathStream ?? false, includeUsage: true, missingField: missing ? 'contents' : undefined };
+  const invalid = isRecord(body) ? findInvalidGenerationCount(body) : undefined;
+  if (invalid !== undefined) peek.invalidField = invalid;
+  return withFeatures(peek, peekGeminiFeatures(body));
+}
+
+/**
+ * The output cap and number of candidates, in either spelling the REST API accepts (the
+ * camelCase one wins when both are given, as in normalizeGeminiKeys).
+ */
+function findInvalidGenerationCount(body: Record<string, unknown>): InvalidField | undefined {
+  const [config, configName] = body.generationConfig !== undefined ? [body.generationConfig, 'generationConfig'] : [body.generation_config, 'generation_config'];
+  if (!isRecord(config)) return undefined;
+  for (const [camel, snake] of [['maxOutputTokens', 'max_output_tokens'], ['candidateCount', 'candidate_count']] as const) {
+    const field = config[camel] !== undefined ? camel : snake;
+    const invalid = findInvalidCount(config, [field], `${configName}.`);
+    if (invalid !== undefined) return invalid;
+  }
+  return undefined;
 }
 
 const DELTA_FIELDS = ['"text":"'];

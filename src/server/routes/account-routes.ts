@@ -12,6 +12,7 @@ import type { User } from '../../domain/user.ts';
 import { listGroupModels } from '../../snapshot/snapshot.ts';
 import { generateApiKey } from '../../store/generate-api-key.ts';
 import { hashApiKey } from '../../store/hash-api-key.ts';
+import { StoreConflictError } from '../../store/store.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import type { ApiKey } from '../../domain/api-key.ts';
 import type { PortalAccountView, PortalGroup, PortalKey, PortalRedeemAnswer, PortalSignIn, PortalUser } from '../../domain/account-portal-api.ts';
@@ -125,16 +126,17 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         requireJson(request);
         const input = parseAdminInput(signInSchema, request.body);
         const address = clientIpOf(deps, request);
-        const wait = await throttle.retryAfter(input.login, address);
-        if (wait > 0) {
-          throw new GatewayError('rate_limited', `Too many failed sign-ins for this account or from this address; try again in ${wait} seconds.`, { retryAfterSeconds: wait });
-        }
+        // Both budgets are taken before the password is checked (see SignInThrottle).
+        const byAddress = await throttle.admitAddress(address);
+        if (!byAddress.admitted) throw signInThrottled(byAddress.retryAfterSeconds);
         const user = await findByLogin(input.login);
+        const admission = await throttle.admitAccount(byAddress.attempt, user?.id, input.login);
+        if (!admission.admitted) throw signInThrottled(admission.retryAfterSeconds);
         const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
         if (!user || !user.passwordHash || !passwordOk || !user.enabled) {
-          await throttle.recordFailure(input.login, address);
           throw new GatewayError('sign_in_failed', 'That email or name and password do not match an enabled account.');
         }
+        await admission.attempt.release();
         const token = newSessionSecret();
         const csrfToken = newSessionSecret();
         const createdAt = now();
@@ -179,7 +181,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           throw new GatewayError('conflict', `An account may hold at most ${MAX_KEYS_PER_ACCOUNT} keys; revoke one you no longer use first.`);
         }
         const secret = generateApiKey();
-        const key = await store.keys.create({
+        const key = await withinAccount(store.keys.create({
           name: input.name,
           group: input.group,
           keyHash: hashApiKey(secret),
@@ -192,7 +194,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           enabled: true,
           limits: capsToLimits({}, input.limits),
           userId: user.id,
-        });
+        }));
         await deps.snapshot.reload();
         // The only time the secret is shown.
         return reply.code(201).send({ ...accountKeyView(key), key: secret });
@@ -201,11 +203,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
       account.patch('/keys/:id', async (request) => {
         const key = await myKey(request);
         const input = parseAdminInput(keyPatchSchema, request.body);
-        const updated = await store.keys.update(key.id, {
-          ...(input.name === undefined ? {} : { name: input.name }),
-          ...(input.allowedIps === undefined ? {} : { allowedIps: input.allowedIps }),
-          ...(input.limits === undefined ? {} : { limits: capsToLimits(key.limits, input.limits) }),
-        });
+        const updated = await withinAccount(
+          store.keys.update(key.id, {
+            ...(input.name === undefined ? {} : { name: input.name }),
+            ...(input.allowedIps === undefined ? {} : { allowedIps: input.allowedIps }),
+            ...(input.limits === undefined ? {} : { limits: capsToLimits(key.limits, input.limits) }),
+          }),
+        );
         await deps.snapshot.reload();
         return accountKeyView(updated ?? key);
       });
@@ -369,6 +373,21 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
   }
 }
 
+/**
+ * A store conflict on an account's own key is a 409 about that account's keys: key names are
+ * unique per account (migration 011), so a name another account uses is no conflict at all, and
+ * nothing about other accounts' keys can be learnt from the answer.
+ */
+async function withinAccount<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } catch (error) {
+    if (!(error instanceof StoreConflictError)) throw error;
+    const message = error.field === 'name' ? 'You already have a key with that name; choose another.' : error.message;
+    throw new GatewayError('conflict', message, { param: error.field });
+  }
+}
+
 /** Spend caps the account sets on its own key; the operator's rate limits on it are kept. */
 function capsToLimits(current: ApiKey['limits'], caps: z.infer<typeof capsSchema> | undefined): ApiKey['limits'] {
   const next = { ...current };
@@ -382,6 +401,12 @@ function capsToLimits(current: ApiKey['limits'], caps: z.infer<typeof capsSchema
   set('weeklySpendMicros', caps.weeklySpend);
   set('monthlySpendMicros', caps.monthlySpend);
   return next;
+}
+
+function signInThrottled(seconds: number): GatewayError {
+  return new GatewayError('rate_limited', `Too many failed sign-ins for this account or from this address; try again in ${seconds} seconds.`, {
+    retryAfterSeconds: seconds,
+  });
 }
 
 /** Sign-in takes JSON only: a cross-site HTML form cannot send it without a CORS preflight. */

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticateKey, type Caller } from '../../access/authenticate-key.ts';
 import { visibleModels } from '../../access/authorize-model.ts';
-import { isIpAllowed } from '../../access/check-ip-allowed.ts';
+import { checkIpAllowed, isIpAllowed } from '../../access/check-ip-allowed.ts';
 import { diagnoseModel } from '../../access/diagnose-model.ts';
 import { extractApiKey } from '../../access/extract-api-key.ts';
 import { checkPayment } from '../../billing/check-payment.ts';
 import { describeRedemption, redeemCode } from '../../billing/redeem-code.ts';
-import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
+import { invalidRequest } from '../../core/gateway-error.ts';
 import { subscriptionView } from './account-views.ts';
 import { redeemSchema } from './admin-schemas.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
@@ -18,15 +18,21 @@ const RECENT_USAGE_ROWS = 20;
 const usd = microsToUsd;
 
 /**
- * Self-service for key holders: `GET /api/me` (what the key can do and has done) and
- * `GET /api/diagnose?model=&client=` (the model check). Both take the key in any client's
- * header and work for expired, disabled or empty keys, so the user can find out why.
+ * Self-service for key holders: `GET /api/me` (what the key can do and has done),
+ * `GET /api/diagnose?model=&client=` (the model check) and `POST /api/me/redeem`. They take the
+ * key in any client's header and apply the same rules as the generation routes: a disabled key
+ * or account, an expired key and an address outside the key's allow-list are refused, each with
+ * an error that says which (issue 23: a fenced key used from elsewhere could read the account's
+ * e-mail, wallet and usage, and redeem codes). A key with no money left still gets its answer.
  */
 export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): void {
   const identify = (request: FastifyRequest): Caller => {
     const query = request.query as Record<string, unknown>;
     const secret = extractApiKey('anthropic', request.headers, query) ?? extractApiKey('gemini', request.headers, query);
-    return authenticateKey(deps.snapshot.current, secret, deps.runtime.now(), { strict: false });
+    const caller = authenticateKey(deps.snapshot.current, secret, deps.runtime.now());
+    checkIpAllowed(caller.key, clientIpOf(deps, request));
+    request.caller = caller;
+    return caller;
   };
 
   app.get('/api/me', async (request) => {
@@ -97,7 +103,6 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
 
   app.post('/api/me/redeem', async (request) => {
     const { key } = identify(request);
-    if (!key.enabled) throw new GatewayError('key_disabled', 'This API key has been disabled by the operator; it cannot redeem codes.');
     const { code } = parseAdminInput(redeemSchema, request.body);
     const result = await redeemCode(deps.store, key, code, deps.runtime.now());
     await deps.snapshot.reload();

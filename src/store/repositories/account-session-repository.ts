@@ -16,8 +16,6 @@ export interface AccountSessionRepository {
   /** The session if it exists and has not expired at `now`. */
   find(tokenHash: string, now: number): Promise<AccountSession | undefined>;
   delete(tokenHash: string): Promise<void>;
-  /** Ends every session of a user (disabled account, changed password). */
-  deleteForUser(userId: string): Promise<number>;
   /** Drops expired rows; returns how many. */
   prune(now: number): Promise<number>;
 }
@@ -53,11 +51,6 @@ export function createAccountSessionRepository({ db }: StoreContext): AccountSes
 
     async delete(tokenHash) {
       await db.deleteFrom('account_sessions').where('token_hash', '=', tokenHash).execute();
-    },
-
-    async deleteForUser(userId) {
-      const result = await db.deleteFrom('account_sessions').where('user_id', '=', userId).executeTakeFirst();
-      return Number(result.numDeletedRows);
     },
 
     async prune(now) {

@@ -67,9 +67,11 @@ export function createApiKeyRepository({ db, now, generateId }: StoreContext): A
           const exists = await transaction.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
           if (exists === undefined) return undefined;
           if (patch.group !== undefined) await requireGroupNames(transaction, [patch.group], 'group');
+          const time = now();
           await transaction
             .updateTable('api_keys')
-            .set({ ...toColumns(patch), updated_at: now() })
+            // Strictly increasing: the balance's kv account applies a funding change only for a newer version.
+            .set({ ...toColumns(patch), updated_at: sql<number>`CASE WHEN updated_at >= ${time} THEN updated_at + 1 ELSE ${time} END` })
             .where('id', '=', id)
             .execute();
           const row = await transaction.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

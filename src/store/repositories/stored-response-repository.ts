@@ -22,6 +22,7 @@ export function createStoredResponseRepository({ db }: StoreContext): StoredResp
             input_json: record.input === null ? null : JSON.stringify(record.input),
             response_json: record.response === null ? null : JSON.stringify(record.response),
             size_bytes: record.sizeBytes,
+            context_tokens: record.contextTokens ?? null,
             created_at: record.createdAt,
             expires_at: record.expiresAt,
           })
@@ -40,6 +41,16 @@ export function createStoredResponseRepository({ db }: StoreContext): StoredResp
         .where('expires_at', '>', now)
         .executeTakeFirst();
       return row === undefined ? undefined : toStoredResponse(row);
+    },
+
+    async storedBytes(keyId, now) {
+      const row = await db
+        .selectFrom('stored_responses')
+        .select((builder) => builder.fn.sum<number | string | null>('size_bytes').as('bytes'))
+        .where('key_id', '=', keyId)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return Number(row?.bytes ?? 0);
     },
 
     async recent(keyId, now, limit) {
@@ -79,6 +90,7 @@ function toStoredResponse(row: Selectable<StoredResponsesTable>): StoredResponse
     input: row.input_json === null ? null : (JSON.parse(row.input_json) as unknown[]),
     response: row.response_json === null ? null : (JSON.parse(row.response_json) as Record<string, unknown>),
     sizeBytes: Number(row.size_bytes),
+    contextTokens: row.context_tokens === null || row.context_tokens === undefined ? null : Number(row.context_tokens),
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
   };

@@ -10,7 +10,7 @@ import { claimBatchOnce } from '../claim-batch-once.ts';
 /**
  * Users and wallets. `updated_at` is bumped on every change and never repeats (a change in the
  * same millisecond as the last one takes the next millisecond), because the wallet's kv account
- * is named after it: a new value means "re-read the balance from here".
+ * applies a change of funding (balance + spent) only from a newer version than it has seen.
  */
 export function createUserRepository({ db, now, generateId }: StoreContext): UserRepository {
   const conflicts = (name: string | undefined, email: string | null | undefined) => ({
@@ -72,6 +72,13 @@ export function createUserRepository({ db, now, generateId }: StoreContext): Use
             .where('id', '=', id)
             .executeTakeFirst();
           if (Number(result.numUpdatedRows) === 0) return undefined;
+          // A new (or removed) password, or a disabled account, ends the account's portal
+          // sessions in the same transaction: whoever signed in with the old password (the
+          // reason for a reset, often) is out at once, on every path that changes a user
+          // (admin API, CLI, config file), not when the 12-hour session runs out.
+          if (patch.passwordHash !== undefined || patch.enabled === false) {
+            await transaction.deleteFrom('account_sessions').where('user_id', '=', id).execute();
+          }
           return toUser(await transaction.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
         });
       } catch (error) {
@@ -106,8 +113,8 @@ export function createUserRepository({ db, now, generateId }: StoreContext): Use
     },
 
     /**
-     * Does not bump `updated_at`: these charges are already counted in the wallet's kv account,
-     * which a new version would re-seed from the database.
+     * Does not bump `updated_at`, and keeps balance + spent (the wallet's funding) unchanged:
+     * these charges are already counted in the wallet's kv account.
      */
     async applyCharges(charges, batchId) {
       const totals = new Map<string, number>();
@@ -130,7 +137,7 @@ export function createUserRepository({ db, now, generateId }: StoreContext): Use
   };
 }
 
-/** A signed top-up in one statement; also bumps the version so every instance re-seeds the wallet. */
+/** A signed top-up in one statement; also bumps the version, so the wallet's kv account applies it as a delta. */
 export async function addUserBalance(
   db: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>,
   id: string,

@@ -44,6 +44,21 @@ export function describeKeys(context: ConformanceContext): void {
       assert.equal((await context.store.keys.list()).length, 1);
     });
 
+    test('names are unique within an account and among the operator’s keys, never across accounts (issue 23)', async () => {
+      const account = (name: string) => context.store.users.create({ name, email: null, passwordHash: null, balanceMicros: 0, enabled: true });
+      const [ann, ben] = [await account('ann'), await account('ben')];
+      await context.store.keys.create(newKey({ name: 'laptop', keyHash: '1'.repeat(64), userId: ann.id }));
+      await context.store.keys.create(newKey({ name: 'laptop', keyHash: '2'.repeat(64), userId: ben.id }));
+      await context.store.keys.create(newKey({ name: 'laptop', keyHash: '3'.repeat(64) }));
+      await assertConflict(context.store.keys.create(newKey({ name: 'laptop', keyHash: '4'.repeat(64), userId: ann.id })), 'name', /"laptop"/);
+      await assertConflict(context.store.keys.create(newKey({ name: 'laptop', keyHash: '5'.repeat(64) })), 'name', /"laptop"/);
+      const desk = await context.store.keys.create(newKey({ name: 'desk', keyHash: '6'.repeat(64), userId: ben.id }));
+      await assertConflict(context.store.keys.update(desk.id, { name: 'laptop' }), 'name');
+      const renamed = await context.store.keys.create(newKey({ name: 'desk', keyHash: '7'.repeat(64), userId: ann.id }));
+      assert.equal(renamed.name, 'desk');
+      assert.equal((await context.store.keys.list()).length, 5);
+    });
+
     test('an unknown group is a conflict on group and nothing is stored', async () => {
       await assertConflict(context.store.keys.create(newKey({ group: 'ghost' })), 'group', /"ghost"/);
       assert.deepEqual(await context.harness.rawQuery('SELECT * FROM api_keys'), []);

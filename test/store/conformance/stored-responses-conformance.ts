@@ -19,6 +19,7 @@ function storedResponse(overrides: Partial<StoredResponse> = {}): StoredResponse
     input: [{ type: 'message', role: 'user', content: 'Grüße, 你好' }],
     response: { id: 'resp_1', object: 'response', output: [{ type: 'message', content: [{ type: 'output_text', text: 'hi' }] }] },
     sizeBytes: 321,
+    contextTokens: null,
     createdAt: START_TIME,
     expiresAt: START_TIME + HOUR,
     ...overrides,
@@ -45,6 +46,8 @@ export function describeStoredResponses(context: ConformanceContext): void {
         input: null,
         response: null,
         sizeBytes: 0,
+        // What a continuation reserves for the context the upstream keeps (issue 23, item 3).
+        contextTokens: 150_000,
       });
       await context.store.responses.insert(record);
       assert.deepEqual(await context.store.responses.find('resp_up', 'key_a', START_TIME), record);
