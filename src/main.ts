@@ -54,6 +54,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     ? async (store: Store) => {
         const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env, blockPrivateUpstreams: config.blockPrivateUpstreams });
         logger.info({ summary }, `applied ${config.configFile}`);
+        for (const warning of summary.warnings ?? []) logger.warn(`${config.configFile}: ${warning}`);
       }
     : undefined;
   if (config.workers > 1 && cluster.isPrimary) return startPrimary(config, logger, applyConfig);

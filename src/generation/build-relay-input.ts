@@ -39,6 +39,7 @@ export function buildRelayInput(turn: GenerationTurn, writer: ClientWriter, cont
   if (stateful) input.carryReasoning = stateful.carryReasoning;
   const onCommit = commitListener(stateful, affinity);
   if (onCommit) input.onCommit = onCommit;
+  if (request.route.warnings !== undefined) input.warnings = request.route.warnings;
   if (turn.featureWarnings.length > 0) input.warnings = turn.featureWarnings;
   if (!stateful) input.releaseRequest = () => releaseRequest(turn, input);
   return input;

@@ -47,8 +47,9 @@ export class GenerationTurn {
   #estimate: RequestEstimate | undefined | null = null;
 
   /**
-   * Authenticates (a request refused for its key is anyone's to send: it throws before anything
-   * is recorded, and the framework counts it in the metrics, see RefusedAuthMonitor) and peeks.
+   * Authenticates (a request refused for its key is refused by the framework's key check before
+   * the body is read: generation-routes.ts; an unknown key is only counted, a known one refused
+   * for its state or address gets a usage row under that key) and peeks.
    */
   constructor(
     private readonly deps: TurnDeps,

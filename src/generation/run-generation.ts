@@ -172,7 +172,7 @@ async function settle(turn: GenerationTurn, result: RelayResult): Promise<void> 
 async function refuse(deps: GenerationDeps, turn: GenerationTurn, thrown: unknown): Promise<void> {
   const error = thrown instanceof GatewayError ? thrown : internalError(deps.logger, turn.request.requestId, thrown);
   await turn.admission?.finish(undefined);
-  turn.record({ kind: 'refused', error }, turn.admission?.warnings ?? []);
+  turn.record({ kind: 'refused', error }, [...(turn.request.route.warnings ?? []), ...(turn.admission?.warnings ?? [])]);
   if (turn.writer === undefined) throw error;
   writeErrorReply(turn.writer, turn.request.route.protocol, error, turn.request.requestId);
 }

@@ -29,6 +29,8 @@ export interface RelayInput {
   forwardedHeaders: Record<string, string>;
   /** Headers every reply carries (request id, …). */
   replyHeaders: Record<string, string>;
+  /** Warnings the request carries from before the relay (its route's), first in the reply's list. */
+  warnings?: readonly string[];
   /** The client's reply; `writer.clientGone` tells whether the client left before it ended. */
   writer: ClientWriter;
   /**
