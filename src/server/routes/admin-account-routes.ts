@@ -8,7 +8,7 @@ import type { User, UserPatch } from '../../domain/user.ts';
 import { StoreConflictError } from '../../store/store.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { planView, redemptionCodeView, subscriptionView, userView } from './account-views.ts';
-import { requireAdmin } from './admin-routes.ts';
+import { requireAdmin } from './require-admin.ts';
 import {
   planCreateSchema,
   planPatchSchema,
@@ -19,7 +19,7 @@ import {
   userCreateSchema,
   userPatchSchema,
 } from './admin-schemas.ts';
-import { usdToMicros } from './admin-views.ts';
+import { usdToMicros } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 
 const DAY = 86_400_000;
