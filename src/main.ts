@@ -14,12 +14,12 @@ import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createSecretBox } from './store/secret-box.ts';
 import type { Store } from './store/store.ts';
-import { USAGE } from './usage-text.ts';
+import { usageText } from './usage-text.ts';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h') || args[0] === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(usageText());
     return;
   }
   if (args.includes('--version') || args.includes('-v')) {
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
 async function run(config: Config, logger: Logger): Promise<void> {
   const applyConfig = config.configFile
     ? async (store: Store) => {
-        const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env });
+        const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env, blockPrivateUpstreams: config.blockPrivateUpstreams });
         logger.info({ summary }, `applied ${config.configFile}`);
         for (const warning of summary.warnings ?? []) logger.warn(`${config.configFile}: ${warning}`);
       }
@@ -109,13 +109,17 @@ async function run(config: Config, logger: Logger): Promise<void> {
     clientIpHeader: config.clientIpHeader,
     serverLimits: config.server,
     revealOtherGroupModels: config.revealOtherGroupModels,
+    blockPrivateUpstreams: config.blockPrivateUpstreams,
     strictPricing: config.strictPricing,
     reservedOutputTokens: config.reservedOutputTokens,
     replyLimits: config.replyLimits,
     logRetentionDays: config.logRetentionDays,
     responsesRetentionHours: config.responsesRetentionHours,
     responsesMaxTurnBytes: config.responsesMaxTurnBytes,
+    responsesMaxChainBytes: config.responsesMaxChainBytes,
+    responsesMaxKeyBytes: config.responsesMaxKeyBytes,
     affinityTtlSeconds: config.affinityTtlSeconds,
+    responsesWebSocket: config.responsesWebSocket,
     maxAttempts: 3,
     retryStatuses: [408, 429, 500, 502, 503, 504, 529],
     // Workers: the primary applied it already.

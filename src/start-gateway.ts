@@ -13,6 +13,7 @@ import { startClusterServices } from './cluster/start-cluster-services.ts';
 import { registerReadinessRoute } from './server/routes/health-routes.ts';
 import { createRuntime } from './create-runtime.ts';
 import { createApp } from './server/create-app.ts';
+import { DEFAULT_RESPONSES_WEBSOCKET, type ResponsesWebSocketSettings } from './config/responses-websocket-settings.ts';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './config/server-limits.ts';
 import type { ClientIpHeader } from './access/resolve-client-ip.ts';
 import { DEFAULT_AUTH_THROTTLE, type AuthThrottleOptions } from './access/auth-failure-throttle.ts';
@@ -30,19 +31,23 @@ import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
 import { createReasoningCache } from './reasoning/reasoning-cache.ts';
+import { createCompactionSeal } from './responses/compaction-seal.ts';
 import { startHourlyPruner } from './store/start-hourly-pruner.ts';
 import { startStoredResponsePruner } from './responses/stored-response-pruner.ts';
 import {
   DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
   DEFAULT_RESPONSES_MAX_TURN_BYTES,
+  DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+  DEFAULT_RESPONSES_MAX_KEY_BYTES,
   DEFAULT_RESPONSES_RETENTION_HOURS,
   type StatefulResponses,
 } from './responses/stateful-responses.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamClient } from './upstream/upstream-client.ts';
 import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from './routing/conversation-affinity.ts';
-import { FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
+import { DEFAULT_DEADLINE_MAX_BODY_CHARS, FirstByteDeadlines, type FirstByteDeadlineOptions } from './routing/first-byte-deadline.ts';
 import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from './relay/reply-limits.ts';
+import { StoredBytesQuota } from './responses/stored-bytes-quota.ts';
 
 const APPLIED_BATCH_RETENTION_MS = 7 * 86_400_000;
 
@@ -71,7 +76,7 @@ export interface GatewayOptions {
    * First-byte deadline of streamed attempts and hedging (see RelayDeps.firstByte); defaults:
    * 2 s to 20 s from the observed times, 3 s until known, hedging on. `false` turns it off.
    */
-  firstByteDeadline?: (Partial<FirstByteDeadlineOptions> & { hedge?: boolean }) | false;
+  firstByteDeadline?: (Partial<FirstByteDeadlineOptions> & { hedge?: boolean; maxBodyChars?: number }) | false;
   /** Applied to the store after migrations, before serving (the declarative config file). */
   applyConfig?: ((store: Store) => Promise<void>) | undefined;
   logger?: Logger;
@@ -86,6 +91,8 @@ export interface GatewayOptions {
   adminAuthThrottle?: Partial<AuthThrottleOptions>;
   /** REVEAL_OTHER_GROUP_MODELS; default false. */
   revealOtherGroupModels?: boolean;
+  /** BLOCK_PRIVATE_UPSTREAMS: refuse private, loopback and link-local channel addresses (save and connect); default false. */
+  blockPrivateUpstreams?: boolean;
   /** Refuse unpriced models (STRICT_PRICING); default false. */
   strictPricing?: boolean;
   /** RESERVE_OUTPUT_TOKENS: output held for an uncapped request to a model of unknown maximum. */
@@ -96,6 +103,10 @@ export interface GatewayOptions {
   responsesRetentionHours?: number;
   /** RESPONSES_MAX_TURN_BYTES: a larger turn is not kept (warning); default 4 MiB. */
   responsesMaxTurnBytes?: number;
+  /** RESPONSES_MAX_CHAIN_BYTES: a conversation whose kept turns are larger is not continued (429); default 16 MiB. */
+  responsesMaxChainBytes?: number;
+  /** RESPONSES_MAX_KEY_BYTES: a key whose kept turns reach this keeps no more (429 with store on); default 256 MiB. */
+  responsesMaxKeyBytes?: number;
   /** AFFINITY_TTL_SECONDS: conversation affinity lasts this long after a conversation's last turn; default 3600, 0 turns it off. */
   affinityTtlSeconds?: number;
   /** Shared counters; default Redis when `redisUrl` is set, else one in memory. */
@@ -104,6 +115,8 @@ export interface GatewayOptions {
   redisUrl?: string | undefined;
   /** Prepended to every Redis key and channel (REDIS_KEY_PREFIX; default `switchyard:`). */
   redisPrefix?: string;
+  /** RESPONSES_WEBSOCKET, RESPONSES_WEBSOCKET_MAX_PER_KEY and the socket timers; defaults in DEFAULT_RESPONSES_WEBSOCKET. */
+  responsesWebSocket?: Partial<ResponsesWebSocketSettings>;
 }
 
 export interface RunningGateway {
@@ -146,7 +159,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     createSecretBox(secretKey),
   );
   const snapshot = await SnapshotHolder.load(store, runtime.now);
-  const upstream = new UpstreamClient(options.upstream);
+  const upstream = new UpstreamClient(options.upstream, options.blockPrivateUpstreams ?? false);
   const usageWriter = new MeteredUsageWriter(store.usage, logger);
   const cluster = await startClusterServices({
     redisUrl: options.redisUrl,
@@ -184,6 +197,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     retentionMs: (options.responsesRetentionHours ?? DEFAULT_RESPONSES_RETENTION_HOURS) * 3_600_000,
     maxTurnBytes: options.responsesMaxTurnBytes ?? DEFAULT_RESPONSES_MAX_TURN_BYTES,
     maxChainTurns: DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
+    maxChainBytes: options.responsesMaxChainBytes ?? DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+    keyBytes: new StoredBytesQuota(store.responses, options.responsesMaxKeyBytes ?? DEFAULT_RESPONSES_MAX_KEY_BYTES, runtime.now),
   };
   const responsesPruner = startStoredResponsePruner({ repository: store.responses, now: runtime.now, logger, isLeader: leader });
   // A charge batch can only be retried while the process that wrote it still runs; a week is ample.
@@ -239,7 +254,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       limits: { ...DEFAULT_SERVER_LIMITS, ...options.serverLimits },
       trustedProxies: options.trustedProxies ?? [],
       revealOtherGroupModels: options.revealOtherGroupModels ?? false,
+      blockPrivateUpstreams: options.blockPrivateUpstreams ?? false,
       metricsTokenHash: options.metricsToken ? hashApiKey(options.metricsToken) : undefined,
+      responsesWebSocket: { ...DEFAULT_RESPONSES_WEBSOCKET, ...options.responsesWebSocket },
     },
     store,
     snapshot,
@@ -250,6 +267,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     runtime,
     logger,
     responses,
+    compaction: createCompactionSeal(secretKey),
     ...(affinityTtlMs > 0 ? { affinity: new ConversationAffinity(kv, affinityTtlMs) } : {}),
   });
   registerReadinessRoute(app, readiness);
@@ -305,7 +323,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   };
 }
 
-function firstByteDeadlines(options: Partial<FirstByteDeadlineOptions> & { hedge?: boolean } = {}): NonNullable<RelayDeps['firstByte']> {
-  const { hedge = true, ...deadline } = options;
-  return { deadlines: new FirstByteDeadlines(deadline), hedge };
+function firstByteDeadlines(options: Partial<FirstByteDeadlineOptions> & { hedge?: boolean; maxBodyChars?: number } = {}): NonNullable<RelayDeps['firstByte']> {
+  const { hedge = true, maxBodyChars = DEFAULT_DEADLINE_MAX_BODY_CHARS, ...deadline } = options;
+  return { deadlines: new FirstByteDeadlines(deadline), hedge, maxBodyChars };
 }

@@ -1,26 +1,39 @@
-/** `node dist/main.js --help`: how to run the gateway; configuration is the environment. */
-export const USAGE = `Usage: node dist/main.js [--help] [--version]     (npm start does the same after compiling)
+import { envSchema } from './config/config-schema.ts';
+import { ENV_HELP, OTHER_ENV_HELP, type EnvVariable } from './config/env-help.ts';
 
-Runs the Switchyard gateway. Configuration comes from the environment:
+const NAME_WIDTH = 32;
 
-  PORT, HOST                 where to listen (8080, 127.0.0.1)
-  DATABASE_URL               sqlite:<path> (default sqlite:./data/switchyard.db) or postgres://…
-  REDIS_URL                  shared state for several workers or instances
-  WORKERS                    processes; default 1, or every core with NODE_ENV=production and REDIS_URL
-  GATEWAY_ADMIN_TOKEN        the admin API token (default: generated and shown until first used)
-  GATEWAY_SECRET             encrypts upstream secrets (default ./data/gateway.secret with SQLite)
-  GATEWAY_CONFIG             a YAML file of groups, channels, keys and prices applied at start
-  METRICS_TOKEN              a read-only Bearer token for GET /metrics (the admin token also works)
-  LOG_LEVEL                  fatal, error, warn, info (default), debug, trace, silent
-  STRICT_PRICING             refuse unpriced models
-  RESERVE_OUTPUT_TOKENS      output held for an uncapped request to an unknown model (32768)
-  MAX_UPSTREAM_EVENT_BYTES, MAX_UPSTREAM_REPLY_BYTES
-                             bounds on one upstream event / plain reply (16 MiB) and one reply (256 MiB)
-  UPSTREAM_FIRST_BYTE_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS, UPSTREAM_CONNECT_TIMEOUT_MS, …
-                             see README.md (Configuration) for every variable
+/**
+ * `node dist/main.js --help`: how to run the gateway, and every variable the configuration reads.
+ * The list is the schema's own keys, and each default is what the schema gives an empty
+ * environment, so the help cannot miss a variable or state a stale default.
+ */
+export function usageText(): string {
+  const defaults = envSchema.parse({}) as Record<EnvVariable, unknown>;
+  const lines = (Object.keys(envSchema.shape) as EnvVariable[]).map((name) => {
+    const help = ENV_HELP[name];
+    const fallback = help.default ?? describeDefault(defaults[name]);
+    return variableLine(name, `${help.meaning}${fallback === undefined ? '' : ` (default ${fallback})`}`);
+  });
+  const others = Object.entries(OTHER_ENV_HELP).map(([name, meaning]) => variableLine(name, meaning));
+  return `Usage: node dist/main.js [--help] [--version]     (npm start does the same after compiling)
+
+Runs the Switchyard gateway. Configuration comes from the environment (an empty value counts as unset):
+
+${[...lines, ...others].join('\n')}
 
 Exit codes: 0 stopped cleanly; 1 the environment refused (port in use, database unreachable);
 2 the configuration is wrong (a bad variable, config file or command-line option).
 
 Admin CLI: npx switchyard help.  Diagnose a client set-up: npx switchyard-diagnose --help.
 `;
+}
+
+function variableLine(name: string, text: string): string {
+  return name.length < NAME_WIDTH - 1 ? `  ${name.padEnd(NAME_WIDTH)}${text}` : `  ${name}\n  ${' '.repeat(NAME_WIDTH)}${text}`;
+}
+
+function describeDefault(value: unknown): string | undefined {
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) return undefined;
+  return String(value);
+}

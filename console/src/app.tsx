@@ -67,7 +67,10 @@ const ROLE_LABEL: Record<Session['role'], string> = { operator: 'Operator', key:
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
   const [ended, setEnded] = useState(false);
+  // On a phone the page list folds behind a Menu button (CSS shows the button only there).
+  const [menuOpen, setMenuOpen] = useState(false);
   const path = usePath();
+  useEffect(() => setMenuOpen(false), [path]);
 
   // The gateway refused the account's session cookie (expired, or signed out in another tab).
   useEffect(() => {
@@ -102,9 +105,12 @@ export function App() {
       <a class="skip-link" href="#main">
         Skip to content
       </a>
-      <header class="topbar">
+      <header class={`topbar${menuOpen ? ' menu-open' : ''}`}>
         <span class="brand">Switchyard</span>
-        <nav aria-label="Pages">
+        <button type="button" class="small menu-toggle" aria-expanded={menuOpen} aria-controls="pages-nav" onClick={() => setMenuOpen((open) => !open)}>
+          <span aria-hidden="true">☰</span> Menu{page ? <span class="menu-current">: {page.label}</span> : null}
+        </button>
+        <nav aria-label="Pages" id="pages-nav">
           <ul>
             {pages.map((entry) => (
               <li key={entry.path}>

@@ -1,8 +1,10 @@
-import { clientAddress, clientProtocol, type ClientKind } from '../domain/client-kinds.ts';
+import { clientSetup as fullClientSetup } from '../domain/client-setup.ts';
+import type { ClientKind } from '../domain/client-kinds.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
 
 export { CLIENT_KINDS, isClientKind, type ClientKind } from '../domain/client-kinds.ts';
 
+/** What `/api/diagnose` tells a key holder about one client kind (its `setup` field). */
 export interface ClientSetup {
   protocol: ProtocolId;
   /** The address to enter in the client. */
@@ -15,84 +17,11 @@ export interface ClientSetup {
   advice: string;
 }
 
-/** The specification's base-address table, spelled out for one client kind and this gateway's origin. */
+/**
+ * The diagnose answer's view of the set-up the console also shows: both come from
+ * `src/domain/client-setup.ts`, so the gateway and the console cannot teach different addresses.
+ */
 export function clientSetup(kind: ClientKind, origin: string, altPrefix: string, model: string): ClientSetup {
-  switch (kind) {
-    case 'openai-sdk':
-      return {
-        protocol: clientProtocol(kind),
-        baseUrl: clientAddress(kind, origin, altPrefix),
-        credential: 'Authorization: Bearer <API_KEY>',
-        surface: null,
-        advice: `Set the SDK's base URL (OPENAI_BASE_URL / baseURL) to ${origin}/v1; the SDK appends /chat/completions itself, so do not enter /chat/completions or /models.`,
-      };
-    case 'openai-http':
-      return {
-        protocol: clientProtocol(kind),
-        baseUrl: clientAddress(kind, origin, altPrefix),
-        credential: 'Authorization: Bearer <API_KEY>',
-        surface: null,
-        advice: `POST the JSON body to ${origin}/v1/chat/completions with Content-Type: application/json and "model": "${model}".`,
-      };
-    case 'claude-code':
-      return {
-        protocol: clientProtocol(kind),
-        baseUrl: clientAddress(kind, origin, altPrefix),
-        credential: 'x-api-key: <API_KEY> (ANTHROPIC_API_KEY) or Authorization: Bearer <API_KEY> (ANTHROPIC_AUTH_TOKEN)',
-        surface: null,
-        advice: `Set ANTHROPIC_BASE_URL=${origin} (the root, without /v1) and ANTHROPIC_MODEL=${model}; no manual model-list fetch is needed.`,
-      };
-    case 'anthropic-sdk':
-      return {
-        protocol: clientProtocol(kind),
-        baseUrl: clientAddress(kind, origin, altPrefix),
-        credential: 'x-api-key: <API_KEY>',
-        surface: null,
-        advice: `Set the SDK's baseURL to ${origin} (the root, without /v1); it appends /v1/messages itself.`,
-      };
-    case 'gemini-cli':
-      return {
-        protocol: clientProtocol(kind),
-        baseUrl: clientAddress(kind, origin, altPrefix),
-        credential: 'x-goog-api-key: <API_KEY> (GEMINI_API_KEY)',
-        surface: null,
-        advice: `Set GOOGLE_GEMINI_BASE_URL=${origin} (the root, not /v1beta), GEMINI_API_KEY=<API_KEY> and GEMINI_MODEL=${model}.`,
-      };
-    case 'genai-sdk':
-      return {
-        protocol: clientProtocol(kind),
-        baseUrl: clientAddress(kind, origin, altPrefix),
-        credential: 'x-goog-api-key: <API_KEY>',
-        surface: null,
-        advice: `Pass httpOptions: { baseUrl: "${origin}", apiVersion: "v1beta" } (the root, not /v1beta).`,
-      };
-    case 'gemini-http':
-      return {
-        protocol: clientProtocol(kind),
-        baseUrl: clientAddress(kind, origin, altPrefix),
-        credential: 'x-goog-api-key: <API_KEY>',
-        surface: null,
-        advice: `Use ${origin}/v1beta and append the endpoint path, e.g. POST ${origin}/v1beta/models/${encodeURIComponent(model)}:generateContent or GET ${origin}/v1beta/models.`,
-      };
-    case 'codex':
-      return {
-        protocol: clientProtocol(kind),
-        baseUrl: clientAddress(kind, origin, altPrefix),
-        credential: 'Authorization: Bearer <API_KEY>',
-        surface: null,
-        advice: `In ~/.codex/config.toml give the provider base_url = "${origin}/v1" and wire_api = "responses"; Codex appends /responses and /models.`,
-      };
-    case 'antigravity':
-      return {
-        protocol: clientProtocol(kind),
-        baseUrl: clientAddress(kind, origin, altPrefix),
-        credential: 'Authorization: Bearer <API_KEY>',
-        surface: altPrefix,
-        advice: `Use the alternative-client prefix: ${origin}/${altPrefix}/v1 for OpenAI-style providers (its model list is ${origin}/${altPrefix}/v1/models), ${origin}/${altPrefix} for Anthropic-style and ${origin}/${altPrefix}/v1beta for Gemini-style ones.`,
-      };
-    default: {
-      const unreachable: never = kind;
-      return unreachable;
-    }
-  }
+  const setup = fullClientSetup(kind, { root: origin, altPrefix, model });
+  return { protocol: setup.protocol, baseUrl: setup.address, credential: setup.credential, surface: setup.surface, advice: setup.advice };
 }

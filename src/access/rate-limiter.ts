@@ -35,6 +35,27 @@ export class RateLimiter {
     private readonly slotLeaseMs = DEFAULT_SLOT_LEASE_MS,
   ) {}
 
+  /**
+   * Counts `count` more requests in the key's current requests-per-minute window, or refuses them
+   * all (429): the upstream calls beyond the first that one request makes (an embeddings batch
+   * split for an upstream that takes one text a call) count like requests of their own.
+   */
+  async takeRequests(key: ApiKey, count: number): Promise<void> {
+    const limit = key.limits.requestsPerMinute;
+    if (limit === undefined) return;
+    const now = this.now();
+    const minute = Math.floor(now / MINUTE);
+    const retryAfterSeconds = Math.max(1, Math.ceil(((minute + 1) * MINUTE - now) / 1000));
+    const result = await this.kv.adjust(requestWindow(key, minute), count, { max: limit, ttlMs: 2 * MINUTE });
+    if (!result.applied) {
+      throw new GatewayError(
+        'rate_limited',
+        `This request needs ${plural(count + 1, 'upstream call')} (the model's channel takes a few texts a call), counted against this API key's limit of ${plural(limit, 'request')} per minute, which leaves room for ${Math.max(0, limit - result.value)} more. Send fewer texts per request, retry in ${retryAfterSeconds} s, or ask the operator to raise the key's requests-per-minute limit.`,
+        { retryAfterSeconds },
+      );
+    }
+  }
+
   async admit(key: ApiKey, estimatedTokens: number): Promise<RateLease> {
     const { requestsPerMinute, tokensPerMinute, concurrentRequests } = key.limits;
     const undo: Array<() => Promise<unknown>> = [];
@@ -65,7 +86,7 @@ export class RateLimiter {
     }
 
     if (requestsPerMinute !== undefined) {
-      const name = `rate:${key.id}:rpm:${minute}`;
+      const name = requestWindow(key, minute);
       const result = await this.kv.adjust(name, 1, { max: requestsPerMinute, ttlMs });
       if (!result.applied) {
         await fail(
@@ -109,6 +130,10 @@ export class RateLimiter {
       },
     };
   }
+}
+
+function requestWindow(key: ApiKey, minute: number): string {
+  return `rate:${key.id}:rpm:${minute}`;
 }
 
 function plural(count: number, noun: string): string {

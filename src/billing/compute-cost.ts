@@ -20,7 +20,9 @@ export function computeCostMicros(usage: Usage, price: ModelPrice, multiplier = 
     uncachedInput * rate(price.inputPerMillion) +
     cacheRead * rate(price.cacheReadPerMillion ?? price.inputPerMillion) +
     cacheWrite * rate(price.cacheWritePerMillion ?? price.inputPerMillion) +
-    billableTokens(usage.outputTokens) * rate(price.outputPerMillion);
+    billableTokens(usage.outputTokens) * rate(price.outputPerMillion) +
+    // Per 1,000 searches rather than per million tokens: 1,000 times the weight of a token.
+    billableTokens(usage.webSearchRequests) * rate(price.webSearchPerThousand ?? 0) * 1_000;
   const factor = Number.isFinite(multiplier) && multiplier > 0 ? Math.min(multiplier, MAX_PRICE_MULTIPLIER) : multiplier === 0 ? 0 : 1;
   const scaled = factor === 1 ? picoUnits : picoUnits * factor;
   return boundedChargeMicros((scaled + 500_000) / 1_000_000);

@@ -2,7 +2,7 @@ import type { Caller } from '../access/authenticate-key.ts';
 import type { KeyRefusedError } from '../access/key-refused-error.ts';
 import type { GatewayError } from '../core/gateway-error.ts';
 import type { Usage } from '../core/usage.ts';
-import type { PaidBy, UsageAttempt, UsageLogEntry } from '../domain/usage-log-entry.ts';
+import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../domain/usage-log-entry.ts';
 import type { UsageWriter } from './usage-writer.ts';
 
 /** What the relay reports about a request it carried (the relay's result satisfies this). */
@@ -24,6 +24,8 @@ export interface GenerationRecord {
   requestId: string;
   clientProtocol: string;
   surface: string | null;
+  /** How the request arrived (absent: HTTP). */
+  transport?: UsageTransport | undefined;
   caller: Caller | undefined;
   /** The model as far as it was known when the request ended (null before it was read). */
   model: string | null;
@@ -82,6 +84,7 @@ export function recordGenerationUsage(writer: Pick<UsageWriter, 'record'>, recor
     cacheReadTokens: usage?.cacheReadTokens ?? 0,
     cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
     reasoningTokens: usage?.reasoningTokens ?? 0,
+    transport: record.transport ?? 'http',
   } satisfies UsageLogEntry);
 }
 

@@ -1,4 +1,4 @@
-import type { PaidBy, UsageAttempt, UsageLogEntry } from '../domain/usage-log-entry.ts';
+import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../domain/usage-log-entry.ts';
 
 const NONE: never[] = [];
 
@@ -76,6 +76,7 @@ export class UsageBatch {
     s[st + 18] = first?.channelName ?? null;
     s[st + 19] = first?.errorCode ?? null;
     s[st + 20] = first?.upstreamType ?? null;
+    s[st + 21] = entry.transport === 'websocket' ? 'websocket' : null;
     if (attempts.length > 1) this.#extraAttempts.set(row, attempts.slice(1));
     const warnings = entry.warnings ?? NONE;
     if (warnings.length > 0) this.#warnings.set(row, warnings);
@@ -135,6 +136,7 @@ export class UsageBatch {
       userId: s[st + 14] ?? null,
       paidBy: (s[st + 15] as PaidBy | null) ?? null,
       subscriptionId: s[st + 16] ?? null,
+      ...(s[st + 21] === null ? {} : { transport: s[st + 21] as UsageTransport }),
     };
   }
 
@@ -155,4 +157,4 @@ export class UsageBatch {
 }
 
 const NUMBER_COLUMNS = 14;
-const STRING_COLUMNS = 21;
+const STRING_COLUMNS = 22;

@@ -168,4 +168,18 @@ describe('applyConfig', () => {
     assert.deepEqual(summary.keys.created, ['alice']);
     await assert.rejects(applyConfigFile({ store, path, env: {} }), /OPENAI_KEY is not set/);
   });
+
+  test('with BLOCK_PRIVATE_UPSTREAMS a channel at a metadata or private address is refused before any write (issue 23 item 18)', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
+    after(() => rmSync(directory, { recursive: true, force: true }));
+    const path = join(directory, 'switchyard.yaml');
+    writeFileSync(path, `channels:\n  - name: metadata\n    provider: openai\n    baseUrl: http://169.254.169.254/v1\n    apiKey: sk-x\n    models: [m]\n`);
+    await assert.rejects(
+      applyConfigFile({ store, path, env: ENV, blockPrivateUpstreams: true }),
+      (error: unknown) => error instanceof ConfigError && error.problems.some((problem) => problem.startsWith('channels[0].baseUrl: 169.254.169.254 is a private')),
+    );
+    assert.deepEqual(await store.channels.list(), []);
+    await applyConfigFile({ store, path, env: ENV });
+    assert.equal((await store.channels.list()).length, 1, 'without the setting the channel is saved, as before');
+  });
 });

@@ -10,6 +10,8 @@ import { emptyKindSummary, sameValue, usdToMicros } from './config-apply-summary
 import { ConfigError } from './config-error.ts';
 import type { ConfigFile } from './config-file-schema.ts';
 import { readConfigFile } from './read-config-file.ts';
+import { toNewChannel } from '../domain/new-channel.ts';
+import { privateUpstreamProblem } from '../upstream/private-upstream-address.ts';
 
 export interface ApplyConfigFileOptions {
   store: Store;
@@ -17,11 +19,14 @@ export interface ApplyConfigFileOptions {
   path: string;
   /** Source of `${NAME}` values; defaults to process.env. */
   env?: Record<string, string | undefined>;
+  /** BLOCK_PRIVATE_UPSTREAMS: a channel whose address is private, loopback or link-local is refused. */
+  blockPrivateUpstreams?: boolean;
 }
 
 /** Reads, validates and applies a config file; see switchyard.example.yaml for the format. */
 export async function applyConfigFile(options: ApplyConfigFileOptions): Promise<ConfigApplySummary> {
   const file = await readConfigFile(options.path, options.env ?? process.env);
+  if (options.blockPrivateUpstreams === true) await refusePrivateChannelAddresses(file);
   return applyConfig(options.store, file);
 }
 
@@ -54,6 +59,16 @@ export async function applyConfig(store: Store, file: ConfigFile): Promise<Confi
   };
 }
 
+/** Every channel's address (its own, or the one its region implies) must be public; checked before any write. */
+async function refusePrivateChannelAddresses(file: ConfigFile): Promise<void> {
+  const problems: string[] = [];
+  for (const [index, channel] of (file.channels ?? []).entries()) {
+    const problem = await privateUpstreamProblem(toNewChannel(channel).baseUrl);
+    if (problem !== undefined) problems.push(`channels[${index}].baseUrl: ${problem}`);
+  }
+  if (problems.length > 0) throw new ConfigError('config file names channel addresses the gateway may not connect to:', problems);
+}
+
 async function refuseUnknownGroups(store: Store, file: ConfigFile): Promise<void> {
   const known = new Set([
     ...(await store.groups.list()).map((group) => group.name),
@@ -80,12 +95,22 @@ async function refuseUnknownGroups(store: Store, file: ConfigFile): Promise<void
 async function applyGroups(store: Store, groups: NonNullable<ConfigFile['groups']>): Promise<KindSummary> {
   const summary = emptyKindSummary();
   for (const entry of groups) {
-    const desired = { description: entry.description ?? '', priceMultiplier: entry.priceMultiplier ?? 1, billing: entry.billing ?? 'balance' };
+    const desired = {
+      description: entry.description ?? '',
+      priceMultiplier: entry.priceMultiplier ?? 1,
+      billing: entry.billing ?? 'balance',
+      allowedFeatures: entry.allowedFeatures ?? [],
+    };
     const current = await store.groups.get(entry.name);
     if (current === undefined) {
       await store.groups.create({ name: entry.name, ...desired });
       summary.created.push(entry.name);
-    } else if (current.description === desired.description && current.priceMultiplier === desired.priceMultiplier && current.billing === desired.billing) {
+    } else if (
+      current.description === desired.description &&
+      current.priceMultiplier === desired.priceMultiplier &&
+      current.billing === desired.billing &&
+      sameFeatures(current.allowedFeatures, desired.allowedFeatures)
+    ) {
       summary.unchanged.push(entry.name);
     } else {
       await store.groups.update(entry.name, desired);
@@ -93,6 +118,10 @@ async function applyGroups(store: Store, groups: NonNullable<ConfigFile['groups'
     }
   }
   return summary;
+}
+
+function sameFeatures(current: readonly string[], desired: readonly string[]): boolean {
+  return current.length === desired.length && desired.every((feature) => current.includes(feature));
 }
 
 async function applyPrices(store: Store, prices: NonNullable<ConfigFile['prices']>): Promise<KindSummary> {
@@ -106,6 +135,7 @@ async function applyPrices(store: Store, prices: NonNullable<ConfigFile['prices'
       cacheReadPerMillion: entry.cacheRead === undefined || entry.cacheRead === null ? null : usdToMicros(entry.cacheRead),
       cacheWritePerMillion:
         entry.cacheWrite === undefined || entry.cacheWrite === null ? null : usdToMicros(entry.cacheWrite),
+      ...(entry.webSearch === undefined || entry.webSearch === null ? {} : { webSearchPerThousand: usdToMicros(entry.webSearch) }),
     };
     const current = existing.get(entry.model);
     if (current !== undefined && sameValue({ ...current, updatedAt: undefined }, desired)) {

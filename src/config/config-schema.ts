@@ -4,6 +4,7 @@ import type { ServerLimits } from './server-limits.ts';
 import { isIpOrCidr } from '../schemas/is-ip-or-cidr.ts';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../billing/model-output-limits.ts';
 import { DEFAULT_REPLY_LIMITS } from './reply-limits.ts';
+import { DEFAULT_DEADLINE_MAX_BODY_CHARS } from '../routing/first-byte-deadline.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -37,7 +38,7 @@ export interface Config {
    * observed times, within min and max; `coldMs` until there are enough) no longer holds the
    * caller: the next channel starts (beside it when `hedge`, instead of it otherwise).
    */
-  firstByteDeadline: { minMs: number; maxMs: number; coldMs: number; hedge: boolean };
+  firstByteDeadline: { minMs: number; maxMs: number; coldMs: number; hedge: boolean; maxBodyChars: number };
   /** Path prefix of the alternative-client surface, without slashes. */
   altPrefix: string;
   /** IPs or CIDRs whose X-Forwarded-For is believed. */
@@ -48,6 +49,8 @@ export interface Config {
   server: ServerLimits;
   /** Tell a key that a model exists in another group (off: the same 404 as an unknown model). */
   revealOtherGroupModels: boolean;
+  /** Refuse channel addresses that are private, loopback or link-local, at save time and at connect time. */
+  blockPrivateUpstreams: boolean;
   /** Usage logs older than this are pruned; 0 keeps them forever. */
   logRetentionDays: number;
   /** Refuse requests for models without a price instead of logging them at zero cost. */
@@ -60,8 +63,14 @@ export interface Config {
   responsesRetentionHours: number;
   /** A Responses turn larger than this (input + response, UTF-8 bytes) is not kept. */
   responsesMaxTurnBytes: number;
+  /** A Responses conversation whose kept turns add up to more than this (bytes) is not continued (429). */
+  responsesMaxChainBytes: number;
+  /** A key whose kept Responses turns add up to this (bytes) keeps no more (429 with store on). */
+  responsesMaxKeyBytes: number;
   /** Conversation affinity lasts this long after a conversation's last turn (seconds); 0 turns it off. */
   affinityTtlSeconds: number;
+  /** Responses over WebSocket (`GET /v1/responses` upgrade): on, and at most this many open sockets per key. */
+  responsesWebSocket: { enabled: boolean; maxPerKey: number };
 }
 
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
@@ -97,6 +106,18 @@ function text(options: { fallback?: string; check?: (value: string) => boolean; 
 
 const TRUE = new Set(['1', 'true', 'yes', 'on']);
 const FALSE = new Set(['0', 'false', 'no', 'off']);
+
+/** A true/false switch (1/0, yes/no, on/off too); anything else is refused with the value named. */
+function flag(fallback: boolean) {
+  return raw.transform((value, context) => {
+    if (value === undefined) return fallback;
+    const lower = value.toLowerCase();
+    if (TRUE.has(lower)) return true;
+    if (FALSE.has(lower)) return false;
+    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  });
+}
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 export const envSchema = z.object({
@@ -154,14 +175,8 @@ export const envSchema = z.object({
   FIRST_BYTE_DEADLINE_MIN_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 2_000 }),
   FIRST_BYTE_DEADLINE_MAX_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 20_000 }),
   FIRST_BYTE_DEADLINE_COLD_MS: integer({ min: 1, max: MAX_TIMEOUT_MS, fallback: 3_000 }),
-  HEDGE_STREAMS: raw.transform((value, context) => {
-    if (value === undefined) return true;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  FIRST_BYTE_DEADLINE_MAX_BODY_CHARS: integer({ min: 0, max: 1_073_741_824, fallback: DEFAULT_DEADLINE_MAX_BODY_CHARS }),
+  HEDGE_STREAMS: flag(true),
   ALT_PREFIX: text({
     fallback: 'antigravity',
     check: (value) => /^[A-Za-z0-9._~-]+$/.test(value) && !['v1', 'v1beta', 'api'].includes(value),
@@ -197,14 +212,8 @@ export const envSchema = z.object({
   // 0: a quarter of MAX_CONNECTIONS.
   MAX_CONNECTIONS_PER_IP: integer({ min: 0, max: 1_000_000, fallback: 0 }),
   LISTEN_BACKLOG: integer({ min: 1, max: 65_535, fallback: 4_096 }),
-  REVEAL_OTHER_GROUP_MODELS: raw.transform((value, context) => {
-    if (value === undefined) return false;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  REVEAL_OTHER_GROUP_MODELS: flag(false),
+  BLOCK_PRIVATE_UPSTREAMS: flag(false),
   LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
   MAX_UPSTREAM_EVENT_BYTES: integer({ min: 65_536, max: 2 ** 31, fallback: DEFAULT_REPLY_LIMITS.maxEventBytes }),
   MAX_UPSTREAM_REPLY_BYTES: integer({ min: 65_536, max: 2 ** 40, fallback: DEFAULT_REPLY_LIMITS.maxReplyBytes }),
@@ -212,12 +221,9 @@ export const envSchema = z.object({
   AFFINITY_TTL_SECONDS: integer({ min: 0, max: 7 * 86_400, fallback: 3_600 }),
   RESPONSES_RETENTION_HOURS: integer({ min: 1, max: 8_760, fallback: 720 }),
   RESPONSES_MAX_TURN_BYTES: integer({ min: 1_024, max: 256 * 1024 * 1024, fallback: 4 * 1024 * 1024 }),
-  STRICT_PRICING: raw.transform((value, context) => {
-    if (value === undefined) return false;
-    const lower = value.toLowerCase();
-    if (TRUE.has(lower)) return true;
-    if (FALSE.has(lower)) return false;
-    context.addIssue({ code: 'custom', message: `expected true or false, got ${JSON.stringify(value)}` });
-    return z.NEVER;
-  }),
+  RESPONSES_MAX_CHAIN_BYTES: integer({ min: 1_024, max: 1024 * 1024 * 1024, fallback: 16 * 1024 * 1024 }),
+  RESPONSES_MAX_KEY_BYTES: integer({ min: 1_024, max: 2 ** 40, fallback: 256 * 1024 * 1024 }),
+  RESPONSES_WEBSOCKET: flag(true),
+  RESPONSES_WEBSOCKET_MAX_PER_KEY: integer({ min: 1, max: 100_000, fallback: 16 }),
+  STRICT_PRICING: flag(false),
 });

@@ -9,6 +9,8 @@ export const ERROR_CATALOG = {
   body_too_large: { status: 413, retryable: false },
   route_not_found: { status: 404, retryable: false },
   method_not_allowed: { status: 405, retryable: false },
+  // Responses over WebSocket turned off, or the key's socket cap reached: the client uses HTTP.
+  websocket_unavailable: { status: 426, retryable: false },
   // Who is calling
   invalid_api_key: { status: 401, retryable: false },
   key_expired: { status: 403, retryable: false },
@@ -32,6 +34,8 @@ export const ERROR_CATALOG = {
   // Stateful Responses (previous_response_id, GET/DELETE /v1/responses/{id})
   previous_response_not_found: { status: 400, retryable: false },
   response_not_found: { status: 404, retryable: false },
+  /** A chain or a key's kept turns past their byte bounds (RESPONSES_MAX_CHAIN_BYTES, RESPONSES_MAX_KEY_BYTES). */
+  stored_responses_limit: { status: 429, retryable: false },
   // Upstream trouble
   no_available_channel: { status: 503, retryable: true },
   upstream_error: { status: 502, retryable: true },

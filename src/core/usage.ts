@@ -10,6 +10,12 @@ export interface Usage {
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
   reasoningTokens?: number;
+  /**
+   * Web searches a provider's server tool ran for the reply (Anthropic
+   * `server_tool_use.web_search_requests`, Responses `web_search_call` output items), billed per
+   * search at the model's `webSearchPerThousand` when the group may use server tools.
+   */
+  webSearchRequests?: number;
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0 });

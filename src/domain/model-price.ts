@@ -6,6 +6,8 @@ export interface ModelPrice {
   outputPerMillion: number;
   cacheReadPerMillion: number | null;
   cacheWritePerMillion: number | null;
+  /** micro-USD per 1,000 web searches a provider's server tool ran; null or absent: not charged. */
+  webSearchPerThousand?: number | null;
   updatedAt: number;
 }
 

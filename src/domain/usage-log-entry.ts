@@ -39,7 +39,11 @@ export interface UsageLogEntry {
   paidBy?: PaidBy | null;
   /** Set when `paidBy` is `subscription`. */
   subscriptionId?: string | null;
+  /** How the request arrived; absent means HTTP (a Responses WebSocket turn says `websocket`). */
+  transport?: UsageTransport;
 }
+
+export type UsageTransport = 'http' | 'websocket';
 
 export type PaidBy = 'subscription' | 'wallet' | 'key_balance';
 

@@ -32,6 +32,8 @@ export interface GenerationRequest {
    * body (so a request without a valid key never has its body read or parsed).
    */
   caller?: Caller;
+  /** How the request arrived; absent: an HTTP request. A Responses WebSocket turn says `websocket`. */
+  transport?: 'websocket';
 }
 
 /** The reply, taken over from the web framework once the request is admitted. */

@@ -88,7 +88,15 @@ export async function runEmbeddings(deps: GenerationDeps, call: EmbeddingsCall):
     const channels = authorizeModel(deps.snapshot.current, caller, model, call.prefix, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     admission = await admitGeneration(deps, caller, model, () => ({ request: estimateAsChat(request) }));
 
-    const relayed = await relayEmbeddings(deps.relay, { request, publicModel: model, channels: orderAttempts(channels, deps.runtime.random), signal: call.signal });
+    const key = caller.key;
+    const relayed = await relayEmbeddings(deps.relay, {
+      request,
+      publicModel: model,
+      channels: orderAttempts(channels, deps.runtime.random),
+      signal: call.signal,
+      // A batch split into one call per text is that many requests to the key's limits.
+      beforeFanOut: (extraCalls) => deps.access.rateLimiter.takeRequests(key, extraCalls),
+    });
     const warnings = [...admission.warnings];
     let usage: Usage | undefined;
     if (relayed.result !== undefined) {

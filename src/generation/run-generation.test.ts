@@ -75,7 +75,7 @@ function pipeline(apiKey: ApiKey, replies: Array<() => UpstreamResponse>) {
   const settled: number[] = [];
   const snapshot = buildSnapshot({
     keys: [apiKey],
-    groups: [{ name: 'default', description: '', priceMultiplier: 1, billing: 'balance', createdAt: 0 }],
+    groups: [{ name: 'default', description: '', priceMultiplier: 1, billing: 'balance', allowedFeatures: [], createdAt: 0 }],
     channels: [anthropicChannel],
     prices: [{ model: 'smart', inputPerMillion: 1_000_000, outputPerMillion: 2_000_000, cacheReadPerMillion: null, cacheWritePerMillion: null, updatedAt: 0 }],
     loadedAt: 0,

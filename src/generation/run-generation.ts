@@ -3,6 +3,9 @@ import type { Logger } from 'pino';
 import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import { authorizeModel } from '../access/authorize-model.ts';
+import { checkProviderFeatures } from '../access/check-provider-features.ts';
+import { formatWarning } from '../core/warning.ts';
+import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
 import { admitGeneration, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
 import { billDeliveredUsage } from '../billing/bill-delivered-usage.ts';
 import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
@@ -20,6 +23,7 @@ import type { RelayCommit, RelayInput } from '../relay/relay-input.ts';
 import { openAffinityTurn, type AffinityTurnStep } from './open-affinity-turn.ts';
 import { openStatefulTurn, type StatefulTurn } from '../responses/open-stateful-turn.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
+import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
 import { DecodeOnce } from './decode-once.ts';
 import { requireConversation } from './require-conversation.ts';
 import type { ClientConnection, GenerationRequest } from './generation-request.ts';
@@ -35,6 +39,8 @@ export interface GenerationDeps extends AdmissionDeps {
   responses?: StatefulResponses;
   /** Conversation affinity (AFFINITY_TTL_SECONDS); absent: every turn is routed afresh. */
   affinity?: ConversationAffinity;
+  /** Seals and opens the gateway's compaction items (POST /v1/responses/compact); absent: none are opened. */
+  compaction?: CompactionSeal;
 }
 
 /**
@@ -62,12 +68,15 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
   let admission: Admission | undefined;
   let writer: ClientWriter | undefined;
   let stateful: StatefulTurn | undefined;
+  let bodyChanged = false;
+  let featureWarnings: string[] = [];
   // Reads caller and model when called: the row names as much as was known by then.
   const record = (outcome: GenerationOutcome, warnings: string[]): void =>
     recordGenerationUsage(deps.usageWriter, {
       requestId,
       clientProtocol: route.protocol,
       surface: route.surface,
+      transport: request.transport,
       caller,
       model,
       stream: peek.stream,
@@ -82,8 +91,24 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     let body = requireObjectBody(request.body);
     model = requireModel(peek.model);
     requireConversation(peek);
+    const features = checkProviderFeatures(peek.providerFeatures, caller.group);
+    if (features.dropTools.length > 0) {
+      // Declared tools the group may not use are left out; the body's text no longer matches it.
+      body = withoutTools(body, features.dropTools);
+      bodyChanged = true;
+      shared = new DecodeOnce(codec, { ...clientRequestInput(request, peek.stream), body }, deps.runtime);
+      featureWarnings = features.warnings.map(formatWarning);
+    }
     let channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     timing?.mark('auth');
+    // The gateway's compaction items become their summaries before anything reads the input.
+    const opened = route.protocol === 'openai-responses' && deps.compaction ? openCompactionItems(deps.compaction, caller.key.id, body) : undefined;
+    if (opened) {
+      body = opened;
+      request.body = opened;
+      request.rawBody = undefined;
+      shared = new DecodeOnce(codec, clientRequestInput(request, peek.stream), deps.runtime);
+    }
     if (route.protocol === 'openai-responses' && deps.responses) {
       stateful = await openStatefulTurn(deps.responses, {
         keyId: caller.key.id,
@@ -146,12 +171,13 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       reasoningScope: caller.key.id,
     };
     if (route.warnings !== undefined) relayInput.warnings = route.warnings;
-    if (request.rawBody !== undefined && !stateful?.changed) relayInput.rawBody = request.rawBody;
+    if (request.rawBody !== undefined && !stateful?.changed && !bodyChanged) relayInput.rawBody = request.rawBody;
     if (timing) relayInput.timing = timing;
     if (stateful?.pinnedKeyIndex !== undefined) relayInput.pinnedKeyIndex = stateful.pinnedKeyIndex;
     if (affinity?.preferredKey !== undefined) relayInput.preferredKey = affinity.preferredKey;
     if (stateful) relayInput.carryReasoning = stateful.carryReasoning;
     if (onCommit) relayInput.onCommit = onCommit;
+    if (featureWarnings.length > 0) relayInput.warnings = featureWarnings;
     // A stateful turn keeps its request to store it; otherwise, once a stream is committed, no
     // attempt can need the client's request again, and a long stream should not hold it (with
     // its parsed form, its text and its decode) to the end. What a cut stream is billed from,

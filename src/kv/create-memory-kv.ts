@@ -17,10 +17,25 @@ const SWEEP_EVERY_WRITES = 10_000;
  */
 export const DEFAULT_MAX_TEXT_ENTRIES = 100_000;
 export const DEFAULT_MAX_TEXT_BYTES = 64 * 1024 * 1024;
+/**
+ * And per tenant, so one API key's turns (tens of kilobytes of reasoning envelopes each) cannot
+ * push every other key's affinity and reasoning state out: past its share a tenant's own least
+ * recently written entries go. A text key names its tenant as its second segment
+ * (`affinity:<key id>:…`, `reasoning:<key id>:…`).
+ */
+export const DEFAULT_MAX_TENANT_TEXT_ENTRIES = 10_000;
+export const DEFAULT_MAX_TENANT_TEXT_BYTES = 4 * 1024 * 1024;
 
 interface TextEntry {
   value: string;
   expiresAt: number;
+  bytes: number;
+  tenant: string;
+}
+
+/** One tenant's text entries, in write order (a write deletes first), and their bytes. */
+interface TenantTexts {
+  keys: Set<string>;
   bytes: number;
 }
 
@@ -28,6 +43,16 @@ export interface MemoryKvOptions {
   now?: () => number;
   maxTextEntries?: number;
   maxTextBytes?: number;
+  maxTenantTextEntries?: number;
+  maxTenantTextBytes?: number;
+}
+
+/** `affinity:key_1:abc` → `key_1`; a key without a second segment is the tenant `''`. */
+function tenantOf(key: string): string {
+  const first = key.indexOf(':');
+  if (first < 0) return '';
+  const second = key.indexOf(':', first + 1);
+  return second < 0 ? '' : key.slice(first + 1, second);
 }
 
 /**
@@ -38,15 +63,23 @@ export function createMemoryKv(options: MemoryKvOptions = {}): Kv {
   const now = options.now ?? Date.now;
   const maxTextEntries = options.maxTextEntries ?? DEFAULT_MAX_TEXT_ENTRIES;
   const maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  const maxTenantTextEntries = options.maxTenantTextEntries ?? DEFAULT_MAX_TENANT_TEXT_ENTRIES;
+  const maxTenantTextBytes = options.maxTenantTextBytes ?? DEFAULT_MAX_TENANT_TEXT_BYTES;
   const entries = new Map<string, Entry>();
   // Insertion order is write order (a write deletes first), so the first entry is the stalest.
   const texts = new Map<string, TextEntry>();
+  const tenants = new Map<string, TenantTexts>();
   let textBytes = 0;
   const dropText = (key: string) => {
     const entry = texts.get(key);
     if (entry === undefined) return;
     texts.delete(key);
     textBytes -= entry.bytes;
+    const tenant = tenants.get(entry.tenant);
+    if (tenant === undefined) return;
+    tenant.keys.delete(key);
+    tenant.bytes -= entry.bytes;
+    if (tenant.keys.size === 0) tenants.delete(entry.tenant);
   };
   const leases = new Map<string, Map<string, number>>();
   const fundings = new Map<string, KvFunding>();
@@ -219,10 +252,24 @@ export function createMemoryKv(options: MemoryKvOptions = {}): Kv {
       for (const key of keys) {
         dropText(key);
         const bytes = Buffer.byteLength(key, 'utf8') + valueBytes;
-        // One entry over the whole bound would only evict everything, itself included.
-        if (bytes > maxTextBytes) continue;
-        texts.set(key, { value, expiresAt, bytes });
+        // One entry over a whole bound would only evict everything, itself included.
+        if (bytes > maxTextBytes || bytes > maxTenantTextBytes) continue;
+        const name = tenantOf(key);
+        texts.set(key, { value, expiresAt, bytes, tenant: name });
         textBytes += bytes;
+        let tenant = tenants.get(name);
+        if (tenant === undefined) {
+          tenant = { keys: new Set(), bytes: 0 };
+          tenants.set(name, tenant);
+        }
+        tenant.keys.add(key);
+        tenant.bytes += bytes;
+        // Past its share, the tenant's own stalest entries go, never another tenant's.
+        while (tenant.keys.size > maxTenantTextEntries || tenant.bytes > maxTenantTextBytes) {
+          const oldest = tenant.keys.values().next();
+          if (oldest.done === true) break;
+          dropText(oldest.value);
+        }
       }
       while (texts.size > maxTextEntries || textBytes > maxTextBytes) {
         const oldest = texts.keys().next();
@@ -237,6 +284,7 @@ export function createMemoryKv(options: MemoryKvOptions = {}): Kv {
       holds.clear();
       leases.clear();
       texts.clear();
+      tenants.clear();
       textBytes = 0;
     },
   };

@@ -109,6 +109,32 @@ export interface RequestPeek {
   invalidField?: InvalidField;
   /** OpenAI Responses: the names of the client's custom (freeform) tools, when it declared any. */
   customTools?: readonly string[];
+  /**
+   * Fields that ask the provider for something the price table does not charge (server tools,
+   * priority processing, work left running upstream) or that reach the upstream account's own
+   * objects (stored prompts, vector stores, containers, conversations); absent when there are
+   * none. The codec only names them; whether the caller may use them is policy
+   * (`src/access/check-provider-features.ts`).
+   */
+  providerFeatures?: readonly ProviderFeature[];
+}
+
+/** What a provider feature costs or reaches; the classes a group may be allowed, plus `background`, which none is. */
+export type ProviderFeatureKind = 'background' | 'server-tools' | 'stored-objects' | 'priority-tier';
+
+/** One provider feature a request asks for, where the client asked for it. */
+export interface ProviderFeature {
+  kind: ProviderFeatureKind;
+  /** The field as the client wrote it: `background`, `service_tier`, `tools[2]`, `mcp_servers`. */
+  field: string;
+  /** What it is, for the refusal and the price: `web_search`, `code_interpreter`, `priority`, `prompt`. */
+  name: string;
+  /**
+   * A tool the client declared (`tools[toolIndex]`), which can be left out of the request rather
+   * than refused: a client offers it to the model, which may never call it. `toolKey`: the
+   * tool's own property to remove (Gemini puts several tools in one entry), or the whole entry.
+   */
+  tool?: { index: number; key?: string };
 }
 
 /**

@@ -51,26 +51,46 @@ export function looksLikeEnvelope(value: unknown): value is string {
  * reasoning state nor move one channel's state to another.
  */
 export function createEnvelopeSealer(gatewaySecret: Buffer | string): EnvelopeSealer {
-  const key = createHmac('sha256', gatewaySecret).update('switchyard reasoning envelope v1').digest();
-  const mac = (body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
+  const box = createJsonSeal(gatewaySecret, 'switchyard reasoning envelope v1', MAGIC);
   return {
-    seal(binding, states) {
-      const body = deflateRawSync(Buffer.from(JSON.stringify({ p: binding.protocol, c: binding.channelId, s: states })));
-      return Buffer.concat([MAGIC, mac(body), body]).toString('base64');
-    },
+    seal: (binding, states) => box.seal({ p: binding.protocol, c: binding.channelId, s: states }),
     open(value) {
       if (!looksLikeEnvelope(value)) return undefined;
-      const raw = Buffer.from(value, 'base64');
-      if (raw.length <= MAGIC.length + MAC_BYTES || !raw.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-      const body = raw.subarray(MAGIC.length + MAC_BYTES);
-      if (!timingSafeEqual(raw.subarray(MAGIC.length, MAGIC.length + MAC_BYTES), mac(body))) return undefined;
+      const parsed = box.open(value) as { p: UpstreamProtocolId; c: string; s: ReasoningState[] } | undefined;
+      if (parsed === undefined) return undefined;
+      return { protocol: parsed.p, channelId: parsed.c, states: Array.isArray(parsed.s) ? parsed.s : [] };
+    },
+  };
+}
+
+/** Seals JSON values as opaque, authenticated base64 (see createEnvelopeSealer); one key per purpose. */
+export interface JsonSeal {
+  seal(value: unknown): string;
+  /** The sealed value when `text` was sealed by this seal and is untouched; undefined otherwise. */
+  open(text: string): unknown;
+}
+
+/**
+ * magic + HMAC-SHA-256 (16 bytes, under a key derived from the gateway secret and `purpose`) +
+ * deflated JSON, as base64. Shared by the reasoning envelopes and the compaction items
+ * (`src/responses/compaction-seal.ts`): a different purpose and magic make one kind useless as
+ * the other.
+ */
+export function createJsonSeal(gatewaySecret: Buffer | string, purpose: string, magic: Buffer): JsonSeal {
+  const key = createHmac('sha256', gatewaySecret).update(purpose).digest();
+  const mac = (body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
+  return {
+    seal(value) {
+      const body = deflateRawSync(Buffer.from(JSON.stringify(value)));
+      return Buffer.concat([magic, mac(body), body]).toString('base64');
+    },
+    open(text) {
+      const raw = Buffer.from(text, 'base64');
+      if (raw.length <= magic.length + MAC_BYTES || !raw.subarray(0, magic.length).equals(magic)) return undefined;
+      const body = raw.subarray(magic.length + MAC_BYTES);
+      if (!timingSafeEqual(raw.subarray(magic.length, magic.length + MAC_BYTES), mac(body))) return undefined;
       try {
-        const parsed = JSON.parse(inflateRawSync(body, { maxOutputLength: 16 * 1024 * 1024 }).toString('utf8')) as {
-          p: UpstreamProtocolId;
-          c: string;
-          s: ReasoningState[];
-        };
-        return { protocol: parsed.p, channelId: parsed.c, states: Array.isArray(parsed.s) ? parsed.s : [] };
+        return JSON.parse(inflateRawSync(body, { maxOutputLength: 16 * 1024 * 1024 }).toString('utf8')) as unknown;
       } catch {
         return undefined;
       }

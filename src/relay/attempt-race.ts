@@ -57,6 +57,7 @@ export class AttemptRace {
   readonly #running: Running[] = [];
   #realAttempts = 0;
   #waitedOnce = false;
+  #measuredBodyChars: number | undefined;
 
   constructor(
     private readonly deps: RelayDeps,
@@ -206,7 +207,18 @@ export class AttemptRace {
   #deadlineFor(channel: Channel): number | undefined {
     const firstByte = this.deps.firstByte;
     if (!firstByte || !this.input.stream) return undefined;
+    // A large prompt is slow to its first byte because of its size, which the tenant chooses:
+    // a second attempt beside it (or instead of it) would pay the upstream for the whole prompt
+    // again, at no charge to the tenant. It waits out the upstream's own first-byte timeout,
+    // and its time does not feed the channel's deadline either.
+    if (this.#bodyChars() > firstByte.maxBodyChars) return undefined;
     return firstByte.deadlines.deadlineMs(channel.id, this.input.publicModel);
+  }
+
+  /** The request body's length in characters (about one token per 1–4), measured once per request. */
+  #bodyChars(): number {
+    this.#measuredBodyChars ??= this.input.rawBody?.length ?? JSON.stringify(this.input.body).length;
+    return this.#measuredBodyChars;
   }
 
   #observeFirstByte(running: Running, outcome: AttemptReady): void {

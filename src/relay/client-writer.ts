@@ -1,5 +1,19 @@
-import { once } from 'node:events';
-import type { ServerResponse } from 'node:http';
+import { once, type EventEmitter } from 'node:events';
+
+/**
+ * What the writer needs of the reply's transport: an HTTP response (`ServerResponse`), or a
+ * turn on a WebSocket (`SocketReplyStream`, which turns the SSE it is given into messages).
+ * `close` is emitted when the client leaves, `drain` when a full buffer emptied.
+ */
+export interface ReplyStream extends EventEmitter {
+  readonly headersSent: boolean;
+  readonly destroyed: boolean;
+  readonly writableEnded: boolean;
+  readonly writableFinished: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  write(chunk: string | Uint8Array): boolean;
+  end(chunk?: string): unknown;
+}
 
 /**
  * Sees the reply as the client gets it (status, then every byte) and may hold back its end
@@ -31,7 +45,7 @@ export class ClientWriter {
    * was handed to the socket (the request's one AbortController is aborted from it).
    */
   constructor(
-    readonly response: ServerResponse,
+    readonly response: ReplyStream,
     private readonly now: () => number,
     onClientGone?: () => void,
   ) {

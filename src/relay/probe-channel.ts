@@ -8,6 +8,7 @@ import type { Channel } from '../domain/channel.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
+import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 export interface ProbeResult {
   ok: boolean;
@@ -68,7 +69,7 @@ export async function probeChannel(deps: RelayDeps, channel: Channel, model = ch
       body: target.body ?? body,
       signal: AbortSignal.timeout(Math.min(deps.totalTimeoutMs, 30_000)),
     });
-    if (response.statusCode >= 400) return finish(response.statusCode, await readUpstreamError(response, codec, channel.apiKeys, adapter));
+    if (response.statusCode >= 400) return finish(response.statusCode, await readUpstreamError(response, codec, channelSecrets(channel), adapter));
     codec.decodeResponse(await response.body.json(), deps.runtime);
     return finish(response.statusCode);
   } catch (error) {

@@ -20,6 +20,7 @@ import type { ChatResponse } from '../core/chat-response.ts';
 import type { StreamEvent } from '../core/stream-event.ts';
 import { replyUsageLosses } from '../protocols/reply-usage-losses.ts';
 import { createReasoningStreamSealer, sealReplyReasoning, type ReasoningReplyContext } from '../reasoning/seal-reply-reasoning.ts';
+import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 export type { RelayDeps } from './relay-deps.ts';
 export type { RelayInput } from './relay-input.ts';
@@ -144,7 +145,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
           writer: input.writer,
           keepAliveMs: deps.keepAliveMs,
           abortUpstream: outcome.abort,
-          secrets: channel.apiKeys,
+          secrets: channelSecrets(channel),
           ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
           transformEvents: streamTransform(outcome.upstreamModel, sealing),
         });

@@ -29,9 +29,11 @@ export interface RelayDeps {
    * First-byte deadlines for streamed attempts, from each channel × model's observed times
    * (absent: an attempt waits out the upstream's first-byte timeout). With `hedge`, a late
    * attempt keeps running beside the next candidate and the first to answer wins; without, it
-   * is given up for the next candidate.
+   * is given up for the next candidate. A request whose body is over `maxBodyChars` has no
+   * deadline: its first byte is slow because of its size, which the tenant chooses, and a
+   * second attempt would pay for the whole prompt again (see SECURITY.md).
    */
-  firstByte?: { deadlines: FirstByteDeadlines; hedge: boolean };
+  firstByte?: { deadlines: FirstByteDeadlines; hedge: boolean; maxBodyChars: number };
   /** Bounds on one upstream event and one whole reply (default DEFAULT_REPLY_LIMITS). */
   replyLimits?: ReplyLimits;
   /** Carries upstream reasoning state through clients of other protocols (absent: not carried). */

@@ -11,6 +11,7 @@ import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
+import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 /** Calls one channel makes at once when it has to fan a batch out (Titan takes one text a call). */
 const FAN_OUT = 4;
@@ -22,6 +23,11 @@ export interface EmbeddingRelayInput {
   channels: readonly Channel[];
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /**
+   * Called before a channel splits the request into several upstream calls, with the number of
+   * calls beyond the first: the key's rate limits count them (it throws a 429 when they do not fit).
+   */
+  beforeFanOut?: (extraCalls: number) => Promise<void>;
 }
 
 export interface EmbeddingRelayResult {
@@ -93,7 +99,7 @@ async function relayAttempts(deps: RelayDeps, input: EmbeddingRelayInput, signal
     const startedAt = deps.runtime.now();
     const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
     attempts.push(attempt);
-    const outcome = await embedOnChannel(deps, channel, lease, wire, upstreamModel, input.request, signal, attempt);
+    const outcome = await embedOnChannel(deps, { channel, lease, wire, upstreamModel, attempt }, input, signal);
     attempt.latencyMs = deps.runtime.now() - startedAt;
     const base = { channel, upstreamModel, upstreamProtocol: wire.id };
     if (outcome.kind === 'ok') {
@@ -118,20 +124,29 @@ async function relayAttempts(deps: RelayDeps, input: EmbeddingRelayInput, signal
   return finish({ status: error.status, error });
 }
 
+interface ChannelCall {
+  channel: Channel;
+  lease: Lease;
+  wire: EmbeddingUpstreamWire;
+  upstreamModel: string;
+  attempt: UsageAttempt;
+}
+
 /** Every call one channel needs for the request, FAN_OUT at a time; the first failure ends them. */
-async function embedOnChannel(
-  deps: RelayDeps,
-  channel: Channel,
-  lease: Lease,
-  wire: EmbeddingUpstreamWire,
-  upstreamModel: string,
-  request: EmbeddingRequest,
-  signal: AbortSignal,
-  attempt: UsageAttempt,
-): Promise<Outcome> {
+async function embedOnChannel(deps: RelayDeps, { channel, lease, wire, upstreamModel, attempt }: ChannelCall, input: EmbeddingRelayInput, signal: AbortSignal): Promise<Outcome> {
+  const request = input.request;
   const size = Math.max(1, wire.maxInputsPerCall(upstreamModel));
   const batches: string[][] = [];
   for (let start = 0; start < request.inputs.length; start += size) batches.push(request.inputs.slice(start, start + size));
+  if (batches.length > 1 && input.beforeFanOut) {
+    try {
+      await input.beforeFanOut(batches.length - 1);
+    } catch (error) {
+      // The key's own limit: nothing was sent, and no other channel would change it.
+      deps.health.release(channel, lease);
+      return { kind: 'failed', error: toGatewayError(error), retryable: false };
+    }
+  }
   const results: EmbeddingResult[] = new Array(batches.length);
   let next = 0;
   let failure: { error: GatewayError; status: number | null } | undefined;
@@ -147,7 +162,7 @@ async function embedOnChannel(
   await Promise.all(Array.from({ length: Math.min(FAN_OUT, batches.length) }, worker));
   if (failure !== undefined) {
     attempt.status = failure.status;
-    return classify(deps, channel, lease, failure.error, failure.status, signal);
+    return classify(deps, channel, lease, failure.error, failure.status, signal, batches.length > 1);
   }
   let tokens: number | undefined = 0;
   for (const result of results) tokens = tokens === undefined || result.inputTokens === undefined ? undefined : tokens + result.inputTokens;
@@ -174,7 +189,7 @@ async function callOnce(
   try {
     const response = await deps.upstream.send({ url: target.url, headers: target.headers, body: target.body ?? body, signal });
     if (response.statusCode >= 400) {
-      return { error: await readUpstreamError(response, getCodec(wire.errorProtocol), channel.apiKeys, getChannelAdapter(channel.provider)), status: response.statusCode };
+      return { error: await readUpstreamError(response, getCodec(wire.errorProtocol), channelSecrets(channel), getChannelAdapter(channel.provider)), status: response.statusCode };
     }
     let parsed: unknown;
     try {
@@ -189,14 +204,23 @@ async function callOnce(
   }
 }
 
-/** Same verdicts as a generation attempt: broken credentials, transient trouble, or the client's own request. */
-function classify(deps: RelayDeps, channel: Channel, lease: Lease, error: GatewayError, status: number | null, signal: AbortSignal): Outcome {
+/**
+ * Same verdicts as a generation attempt: broken credentials, transient trouble, or the client's
+ * own request. One exception: a provider throttling (429) a request this gateway split into
+ * many calls was answering that one request's burst, so it neither counts against the channel ×
+ * model circuit nor pauses the channel that every other key shares; the request moves on.
+ */
+function classify(deps: RelayDeps, channel: Channel, lease: Lease, error: GatewayError, status: number | null, signal: AbortSignal, fannedOut: boolean): Outcome {
   const now = deps.runtime.now();
   if (signal.aborted) {
     deps.health.release(channel, lease);
     return { kind: 'failed', error: new GatewayError('upstream_timeout', 'The embeddings request ran past the gateway\'s total time limit or the client went away.'), retryable: false };
   }
   const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
+  if (fannedOut && status === 429 && failureClass === 'transient') {
+    deps.health.release(channel, lease);
+    return { kind: 'failed', error, retryable: true };
+  }
   const lastError = { at: now, status, code: error.code, message: error.message };
   switch (failureClass) {
     case 'broken':

@@ -7,6 +7,8 @@ import type { ClientWriter } from './client-writer.ts';
 
 /** One request for the relay: the client's body, the candidate channels and the reply's writer. */
 export interface RelayInput {
+  /** Warnings the pipeline already has for the reply (declared tools left out), formatted. */
+  warnings?: readonly string[];
   requestId: string;
   clientProtocol: ProtocolId;
   body: Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { GatewayError } from '../core/gateway-error.ts';
+import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
@@ -6,8 +6,10 @@ import { getCodec } from '../protocols/codec-registry.ts';
 import { readUpstreamError } from '../relay/read-upstream-error.ts';
 import type { UpstreamClient } from '../upstream/upstream-client.ts';
 import { inputItemsOf, pageInputItems, readInputItemsQuery } from './list-input-items.ts';
+import { chainTooLarge } from './plan-stateful-request.ts';
 import type { StatefulResponses } from './stateful-responses.ts';
 import { upstreamKeyHash } from './upstream-key-hash.ts';
+import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 export interface StoredResponseAccess {
   responses: StatefulResponses;
@@ -39,6 +41,7 @@ export async function answerStoredResponse(
   }
   const answer = await askUpstream(access, turn, method);
   if (method === 'DELETE') await access.responses.repository.delete(id, keyId);
+  else refuseUnmeteredAnswer(id, answer.body);
   return answer;
 }
 
@@ -68,10 +71,13 @@ export async function answerInputItems(
   }
   // The earlier turns, newest first until the first one that is gone (expired, deleted, upstream-held).
   const chain = [turn];
+  let bytes = turn.sizeBytes;
   for (let previous = turn.previousResponseId; previous !== null && chain.length <= access.responses.maxChainTurns; ) {
+    if (bytes > access.responses.maxChainBytes) throw chainTooLarge(access.responses.maxChainBytes);
     const earlier = await access.responses.repository.find(previous, keyId, now);
     if (!earlier || earlier.holder !== 'gateway') break;
     chain.push(earlier);
+    bytes += earlier.sizeBytes;
     previous = earlier.previousResponseId;
   }
   return { status: 200, body: pageInputItems(inputItemsOf(chain.reverse()), page) };
@@ -98,7 +104,7 @@ async function askUpstream(
     signal,
   });
   const response = await access.upstream.send({ method, url: withPathSegment(target.url, turn.id, suffix), headers: target.headers, body: '', signal });
-  if (response.statusCode >= 400) throw await readUpstreamError(response, getCodec('openai-responses'), channel.apiKeys);
+  if (response.statusCode >= 400) throw await readUpstreamError(response, getCodec('openai-responses'), channelSecrets(channel));
   const text = await response.body.text();
   try {
     return { status: response.statusCode, body: JSON.parse(text) as unknown };
@@ -120,6 +126,18 @@ function withPathSegment(url: string, id: string, suffix = ''): string {
   const suffixQuery = suffixAt < 0 ? '' : suffix.slice(suffixAt + 1);
   const joined = [query, suffixQuery].filter((part) => part !== '').join('&');
   return `${path}/${encodeURIComponent(id)}${suffixPath}${joined === '' ? '' : `?${joined}`}`;
+}
+
+/**
+ * A background response's answer was generated upstream after its create request had been
+ * settled, so nothing was billed for it: the gateway refuses to create one, and does not hand
+ * out one made before it did. Every other upstream-held response was created, and its whole
+ * answer metered, through the gateway.
+ */
+function refuseUnmeteredAnswer(id: string, body: unknown): void {
+  if (typeof body === 'object' && body !== null && (body as Record<string, unknown>).background === true) {
+    throw invalidRequest(`Response '${id}' was created in background mode, whose answer the gateway never metered; it is not served.`);
+  }
 }
 
 export function responseNotFound(id: string): GatewayError {

@@ -3,6 +3,7 @@ import { invalidRequest } from '../core/gateway-error.ts';
 import { formatWarning, type Warning } from '../core/warning.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
+import { canonicalResponsesInput } from '../protocols/openai-responses/index.ts';
 import type { ResponseStateEcho } from '../protocols/protocol-codec.ts';
 import type { ReplyTap } from '../relay/client-writer.ts';
 import type { RelayCommit } from '../relay/relay-input.ts';
@@ -101,6 +102,7 @@ export async function openStatefulTurn(responses: StatefulResponses, input: Stat
     }
     try {
       await responses.repository.insert(record);
+      responses.keyBytes.added(input.keyId, record.sizeBytes);
     } catch (error) {
       input.logger.warn({ err: error, requestId: input.requestId }, 'could not keep a Responses turn');
       warn({ type: 'unsupported', feature: 'store', detail: 'the turn could not be kept' });
@@ -157,8 +159,11 @@ function turnRecord(
     };
   }
   const kept = { ...response, store: true, previous_response_id: plan.previousResponseId };
-  const sizeBytes = Buffer.byteLength(JSON.stringify(plan.turnInput), 'utf8') + Buffer.byteLength(JSON.stringify(kept), 'utf8');
-  return { ...base, holder: 'gateway', channelId: null, upstreamKeyHash: null, input: plan.turnInput, response: kept, sizeBytes };
+  // Only what the gateway reads of the input is kept: fields it ignores never reached the
+  // upstream or the hold, and must not be stored and replayed either.
+  const turnInput = canonicalResponsesInput(plan.turnInput);
+  const sizeBytes = Buffer.byteLength(JSON.stringify(turnInput), 'utf8') + Buffer.byteLength(JSON.stringify(kept), 'utf8');
+  return { ...base, holder: 'gateway', channelId: null, upstreamKeyHash: null, input: turnInput, response: kept, sizeBytes };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
+import { inputItems, replayedItem, replayedOutput } from './replay-items.ts';
 import type { StatefulResponses } from './stateful-responses.ts';
 
 /** What a Responses request asks of the gateway's memory, and the body to relay for it. */
@@ -35,6 +36,7 @@ export async function planStatefulRequest(
 ): Promise<StatefulPlan> {
   const store = clientBody.store !== false;
   const previousResponseId = readPreviousResponseId(clientBody);
+  if (store) await responses.keyBytes.check(keyId);
   let turnInput = inputItems(clientBody.input);
   let body = clientBody;
   const resolved = await resolveItemReferences(responses, keyId, turnInput, now);
@@ -72,7 +74,10 @@ export const UNKNOWN_CONTEXT_TOKENS = 200_000;
 async function readChain(responses: StatefulResponses, keyId: string, last: StoredResponse, now: number): Promise<StoredResponse[]> {
   const chain = [last];
   let turn = last;
+  let bytes = last.sizeBytes;
   while (turn.previousResponseId !== null) {
+    // Checked as the chain is read, so an oversize chain is refused before it is all in memory.
+    if (bytes > responses.maxChainBytes) throw chainTooLarge(responses.maxChainBytes);
     if (chain.length >= responses.maxChainTurns) {
       throw invalidRequest(
         `This conversation is longer than the ${responses.maxChainTurns} turns the gateway replays; start a new one, sending the history you need in input.`,
@@ -88,28 +93,11 @@ async function readChain(responses: StatefulResponses, keyId: string, last: Stor
       );
     }
     chain.push(earlier);
+    bytes += earlier.sizeBytes;
     turn = earlier;
   }
+  if (bytes > responses.maxChainBytes) throw chainTooLarge(responses.maxChainBytes);
   return chain.reverse();
-}
-
-/**
- * A kept response's output, as input items for the next turn. Item ids are the gateway's own
- * (an upstream never issued them), so message and call items go without them; reasoning items
- * keep theirs with the sealed state they carry.
- */
-function replayedOutput(response: Record<string, unknown> | null): unknown[] {
-  const output = response?.output;
-  if (!Array.isArray(output)) return [];
-  return output.map(replayedItem);
-}
-
-function replayedItem(item: unknown): unknown {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-  const record = item as Record<string, unknown>;
-  if (record.type === 'reasoning') return record;
-  const { id: _id, ...rest } = record;
-  return rest;
 }
 
 /** How many of a key's newest turns an `item_reference` is looked up in. */
@@ -147,11 +135,6 @@ async function resolveItemReferences(responses: StatefulResponses, keyId: string
   return replaced ? resolved : undefined;
 }
 
-function inputItems(input: unknown): unknown[] {
-  if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
-  return Array.isArray(input) ? input : [];
-}
-
 function readPreviousResponseId(body: Record<string, unknown>): string | null {
   const value = body.previous_response_id;
   if (value === undefined || value === null) return null;
@@ -159,6 +142,15 @@ function readPreviousResponseId(body: Record<string, unknown>): string | null {
     throw invalidRequest("'previous_response_id' must be the id of an earlier response (a string like resp_…).", 'previous_response_id');
   }
   return value;
+}
+
+/** A conversation whose kept turns are past RESPONSES_MAX_CHAIN_BYTES: 429, not replayed. */
+export function chainTooLarge(limitBytes: number): GatewayError {
+  return new GatewayError(
+    'stored_responses_limit',
+    `This conversation's stored turns are larger than the ${limitBytes} bytes the gateway replays; start a new one, sending the history you need in input.`,
+    { param: 'previous_response_id' },
+  );
 }
 
 export function previousNotFound(id: string, why = ''): GatewayError {

@@ -14,6 +14,8 @@ export interface ChannelHealthView {
   openedAt: number | null;
   retryAt: number | null;
   successRate: number | null;
+  /** The sliding window `successRate` covers (the circuit's): older calls no longer count. */
+  successWindowMs: number;
   latencyP50: number | null;
   latencyP95: number | null;
   requests: number;
@@ -312,6 +314,7 @@ export class ChannelHealth {
       openedAt: record.circuit.openedAt ?? null,
       retryAt: record.circuit.state === 'closed' ? null : record.circuit.retryAt,
       successRate: successRate ?? null,
+      successWindowMs: this.options.windowMs,
       latencyP50: percentile(samples, 0.5),
       latencyP95: percentile(samples, 0.95),
       requests: record.requests,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BILLING_MODES } from '../domain/billing-mode.ts';
+import { GROUP_FEATURE_CLASSES } from '../domain/group.ts';
 import { REGION_PATTERN, resolveChannelBaseUrl } from '../domain/channel-address.ts';
 import { CHANNEL_KINDS } from '../domain/channel-kind.ts';
 import {
@@ -29,6 +30,7 @@ export const groupFields = {
   description: z.string().max(500, 'must be at most 500 characters').optional(),
   priceMultiplier: priceMultiplier.optional(),
   billing: z.enum(BILLING_MODES, { error: `must be one of ${BILLING_MODES.join(', ')}` }).optional(),
+  allowedFeatures: z.array(z.enum(GROUP_FEATURE_CLASSES, { error: `must be one of ${GROUP_FEATURE_CLASSES.join(', ')}` })).optional(),
 };
 
 export const channelFields = {
@@ -108,6 +110,8 @@ export const priceFields = {
   output: usdPerMillion,
   cacheRead: usdPerMillion.nullable().optional(),
   cacheWrite: usdPerMillion.nullable().optional(),
+  /** USD per 1,000 web searches a provider's server tool ran (Anthropic, Responses); null or absent: not charged. */
+  webSearch: usdPerMillion.nullable().optional(),
 };
 
 export const userFields = {

@@ -26,7 +26,9 @@ export function logGenerationAccess(logger: Logger, entry: UsageLogEntry): void 
   logger.info(
     {
       requestId: entry.requestId,
-      method: 'POST',
+      // A Responses WebSocket turn is a message on an upgraded socket, not a POST.
+      method: entry.transport === 'websocket' ? 'WS' : 'POST',
+      transport: entry.transport ?? 'http',
       protocol: entry.clientProtocol,
       surface: entry.surface,
       keyId: entry.keyId,

@@ -47,7 +47,7 @@ export interface AdminOperation {
 export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'GET', route: '/api/admin/groups', tag: 'groups', summary: 'List groups' },
   { method: 'POST', route: '/api/admin/groups', tag: 'groups', summary: 'Create a group', body: groupCreateSchema, status: 201 },
-  { method: 'PATCH', route: '/api/admin/groups/:name', tag: 'groups', summary: 'Change a group', body: groupPatchSchema },
+  { method: 'PATCH', route: '/api/admin/groups/:name', tag: 'groups', summary: 'Change or rename a group (`name`: its keys, channels and plans follow)', body: groupPatchSchema },
   { method: 'DELETE', route: '/api/admin/groups/:name', tag: 'groups', summary: 'Delete a group no key or channel uses', status: 204 },
 
   { method: 'GET', route: '/api/admin/channels', tag: 'channels', summary: 'List channels with their live health' },

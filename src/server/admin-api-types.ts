@@ -1,3 +1,4 @@
+import type { BillingMode } from '../domain/billing-mode.ts';
 import type { ChannelKind } from '../domain/channel-kind.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditEntry } from '../store/audit-log.ts';
@@ -15,6 +16,9 @@ export interface AdminGroup {
   name: string;
   description: string;
   priceMultiplier: number;
+  /** Provider feature classes the group's keys may use: `server-tools`, `stored-objects`, `priority-tier`. */
+  allowedFeatures: readonly string[];
+  billing: BillingMode;
   createdAt: number;
 }
 
@@ -26,7 +30,9 @@ export interface AdminChannelHealth {
   reason: string | null;
   openedAt: number | null;
   retryAt: number | null;
+  /** Share of calls that succeeded within the last `successWindowMs`; null when none were made in it. */
   successRate: number | null;
+  successWindowMs: number;
   latencyP50: number | null;
   latencyP95: number | null;
   requests: number;
@@ -111,6 +117,8 @@ export interface AdminPrice {
   output: number;
   cacheRead: number | null;
   cacheWrite: number | null;
+  /** USD per 1,000 web searches; absent: not charged. */
+  webSearch?: number;
   updatedAt: string;
 }
 

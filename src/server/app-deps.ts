@@ -9,6 +9,8 @@ import type { GatewayMetrics } from './gateway-metrics.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
+import type { CompactionSeal } from '../responses/compaction-seal.ts';
+import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {
@@ -23,8 +25,12 @@ export interface ServerSettings {
   trustedProxies?: readonly string[];
   /** Say "not in your group" for a model another group has (REVEAL_OTHER_GROUP_MODELS); default: the same 404 as an unknown model. */
   revealOtherGroupModels?: boolean;
+  /** BLOCK_PRIVATE_UPSTREAMS: channel addresses that are private, loopback or link-local are refused (400). */
+  blockPrivateUpstreams?: boolean;
   /** SHA-256 of METRICS_TOKEN, the read-only scrape credential for /metrics, when set. */
   metricsTokenHash?: string | undefined;
+  /** Responses over WebSocket (RESPONSES_WEBSOCKET…); absent: on, with the defaults. */
+  responsesWebSocket?: ResponsesWebSocketSettings;
 }
 
 /** Everything `createApp` is given; no module reaches for a global instead. */
@@ -44,4 +50,6 @@ export interface AppDeps {
   responses?: StatefulResponses;
   /** Conversation affinity (absent when AFFINITY_TTL_SECONDS is 0). */
   affinity?: ConversationAffinity;
+  /** The gateway's compaction items (POST /v1/responses/compact). */
+  compaction?: CompactionSeal;
 }

@@ -23,6 +23,8 @@ import { registerModelListRoutes } from './routes/model-list-routes.ts';
 import { registerStoredResponseRoutes } from './routes/stored-response-routes.ts';
 import { registerSelfServiceRoutes } from './routes/self-service-routes.ts';
 import { registerUsageStatsRoutes } from './routes/usage-stats-routes.ts';
+import { registerResponsesWebSocket } from './responses-websocket.ts';
+import { DEFAULT_RESPONSES_WEBSOCKET } from '../config/responses-websocket-settings.ts';
 
 /**
  * Builds the HTTP app from its dependencies. Every error, wherever it is thrown, ends in the
@@ -112,6 +114,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     registerGenerationRoutes(app, deps, prefix, surface, refusedAuth);
     registerStoredResponseRoutes(app, deps, prefix);
   }
+  registerResponsesWebSocket(app, deps, deps.settings.responsesWebSocket ?? DEFAULT_RESPONSES_WEBSOCKET);
   return app;
 }
 

@@ -33,6 +33,8 @@ export interface GroupsTable {
   description: string;
   price_multiplier: number;
   billing: Generated<string>;
+  /** JSON array of `GroupFeatureClass` (migration 010). */
+  allowed_features: Generated<string>;
   created_at: number;
 }
 
@@ -88,6 +90,8 @@ export interface ModelPricesTable {
   output_per_million: number;
   cache_read_per_million: number | null;
   cache_write_per_million: number | null;
+  /** Migration 010; absent on rows read through an older schema. */
+  web_search_per_thousand: number | null;
   updated_at: number;
 }
 
@@ -122,6 +126,8 @@ export interface UsageLogsTable {
   user_id: string | null;
   paid_by: string | null;
   subscription_id: string | null;
+  /** `http` or `websocket` (migration 010). */
+  transport: string;
 }
 
 export interface SettingsTable {

@@ -126,6 +126,11 @@ export interface GroupRepository {
   get(name: string): Promise<Group | undefined>;
   create(group: NewGroup): Promise<Group>;
   update(name: string, patch: GroupPatch): Promise<Group | undefined>;
+  /**
+   * Gives a group a new name, with its keys, channels and plans; undefined when it did not exist.
+   * The `default` group cannot be renamed, nor a group take a name in use (StoreConflictError, `name`).
+   */
+  rename(from: string, to: string): Promise<Group | undefined>;
   /** Returns false when the group did not exist. */
   delete(name: string): Promise<boolean>;
 }
@@ -254,6 +259,8 @@ export interface StoredResponseRepository {
   /** StoreConflictError (field `id`) when the id is already stored. */
   insert(record: StoredResponse): Promise<void>;
   find(id: string, keyId: string, now: number): Promise<StoredResponse | undefined>;
+  /** UTF-8 bytes of this key's unexpired turns (their `sizeBytes`), the per-key storage bound's measure. */
+  storedBytes(keyId: string, now: number): Promise<number>;
   /** This key's newest unexpired turns, newest first, at most `limit`. */
   recent(keyId: string, now: number, limit: number): Promise<StoredResponse[]>;
   /** False when there was nothing of this key's to delete. */

@@ -1,6 +1,7 @@
 import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../core/gateway-error.ts';
+import { lookupPublicOnly, refusePrivateLiteral } from './private-upstream-address.ts';
 
 export interface UpstreamTimeouts {
   connectMs: number;
@@ -29,11 +30,17 @@ export type UpstreamResponse = Dispatcher.ResponseData;
  */
 export class UpstreamClient {
   readonly #agent: Agent;
-  readonly #targets = new UpstreamTargets();
+  readonly #targets: UpstreamTargets;
 
-  constructor(readonly timeouts: UpstreamTimeouts) {
+  constructor(
+    readonly timeouts: UpstreamTimeouts,
+    /** BLOCK_PRIVATE_UPSTREAMS: refuse to connect to private, loopback and link-local addresses. */
+    blockPrivateAddresses = false,
+  ) {
+    this.#targets = new UpstreamTargets(1_000, blockPrivateAddresses);
     this.#agent = new Agent({
-      connect: { timeout: timeouts.connectMs },
+      // The lookup checks the very addresses connected to, so a DNS rebind cannot slip past.
+      connect: blockPrivateAddresses ? { timeout: timeouts.connectMs, lookup: lookupPublicOnly } : { timeout: timeouts.connectMs },
       headersTimeout: timeouts.firstByteMs,
       bodyTimeout: timeouts.idleMs,
       keepAliveTimeout: 30_000,
@@ -92,7 +99,11 @@ export function toGatewayError(error: unknown): GatewayError {
 export class UpstreamTargets {
   readonly #split = new Map<string, { origin: string; path: string }>();
 
-  constructor(private readonly bound = 1_000) {}
+  constructor(
+    private readonly bound = 1_000,
+    /** Refuse hosts that are private IP literals (names are checked by the connection's lookup). */
+    private readonly blockPrivateAddresses = false,
+  ) {}
 
   split(url: string): { origin: string; path: string } {
     const known = this.#split.get(url);
@@ -101,6 +112,8 @@ export class UpstreamTargets {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new undiciErrors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
     }
+    // Checked once per URL (the split is cached), so it costs nothing per request.
+    if (this.blockPrivateAddresses) refusePrivateLiteral(parsed);
     const target = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
     if (this.#split.size >= this.bound) this.#split.clear();
     this.#split.set(url, target);

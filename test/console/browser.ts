@@ -47,3 +47,30 @@ export function screenshotDirectory(): string {
   }
   return mkdtempSync(join(tmpdir(), 'switchyard-screenshots-'));
 }
+
+/**
+ * Follows a link of the console's page list. At phone width the list is folded behind the Menu
+ * button; open it first, as a person would.
+ */
+export async function followPageLink(page: Page, label: string): Promise<void> {
+  const toggle = page.locator('.menu-toggle');
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+}
+
+/** How far the page scrolls sideways (0 when it fits the window), and what sticks out. */
+export async function sidewaysOverflow(page: Page): Promise<{ overflow: number; culprits: string[] }> {
+  return page.evaluate(`(() => {
+    const overflow = document.documentElement.scrollWidth - window.innerWidth;
+    const culprits = [];
+    if (overflow > 0) {
+      for (const element of document.querySelectorAll('body *')) {
+        const box = element.getBoundingClientRect();
+        if (box.right > window.innerWidth + 1 && !element.closest('.table-wrap') && !element.closest('pre')) {
+          culprits.push(element.tagName.toLowerCase() + (element.className ? '.' + String(element.className).split(' ').join('.') : '') + ' right=' + Math.round(box.right));
+        }
+      }
+    }
+    return { overflow, culprits: culprits.slice(0, 8) };
+  })()`);
+}

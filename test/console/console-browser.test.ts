@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN_TOKEN, startHarness, UPSTREAM_SECRET, type Harness } from '../helpers/gateway-harness.ts';
-import { launchChromium, screenshotDirectory, type Browser, type Page } from './browser.ts';
+import { followPageLink, launchChromium, screenshotDirectory, type Browser, type Page } from './browser.ts';
+import { chatStatus } from './chat-status.ts';
 import { ensureConsoleBuilt } from './ensure-console-built.ts';
 
 /**
@@ -17,7 +18,7 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
   const shots = screenshotDirectory();
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   const go = async (label: string) => {
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+    await followPageLink(page, label);
     await page.getByRole('heading', { level: 1, name: label === 'My key' ? 'My key' : label }).waitFor();
   };
 
@@ -116,9 +117,9 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
 
   test('requests through the gateway show up in the logs, with the retry chain in the detail drawer', async () => {
     harness.simulator.enqueue({ text: 'Hello from the simulator.', usage: { input: 21, output: 5 } });
-    const ok = await chat(harness.url, secret, 'gpt-4o-mini');
+    const ok = await chatStatus(harness.url, secret, 'gpt-4o-mini');
     assert.equal(ok, 200);
-    assert.equal(await chat(harness.url, secret, 'gpt-4o-mini '), 404, 'a trailing space is a different, unknown model');
+    assert.equal(await chatStatus(harness.url, secret, 'gpt-4o-mini '), 404, 'a trailing space is a different, unknown model');
 
     await go('Logs');
     const rows = page.locator('table.logs tbody tr');
@@ -257,14 +258,4 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
 /** Labels carry hints after their name, so match the name at the start. */
 function startsWith(text: string): RegExp {
   return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-}
-
-async function chat(root: string, key: string, model: string): Promise<number> {
-  const response = await fetch(`${root}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }] }),
-  });
-  await response.arrayBuffer();
-  return response.status;
 }

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { UsageLogEntry } from '../../src/domain/usage-log-entry.ts';
 import { ADMIN_TOKEN, startHarness, UPSTREAM_SECRET, type Harness } from '../helpers/gateway-harness.ts';
 import { startProviderSimulator, type ProviderSimulator } from '../simulator/provider-simulator.ts';
-import { launchChromium, screenshotDirectory, type Browser, type Page } from './browser.ts';
+import { followPageLink, launchChromium, screenshotDirectory, type Browser, type Page } from './browser.ts';
 import { ensureConsoleBuilt } from './ensure-console-built.ts';
 
 /**
@@ -22,7 +22,7 @@ describe('the console shows what happens', { timeout: 180_000 }, () => {
   const shots = screenshotDirectory();
   const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   const go = async (label: string) => {
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+    await followPageLink(page, label);
     await page.getByRole('heading', { level: 1, name: label }).waitFor();
   };
   const chat = (model: string) =>

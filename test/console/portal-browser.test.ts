@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../helpers/gateway-harness.ts';
-import { launchChromium, screenshotDirectory, type Browser, type Page } from './browser.ts';
+import { followPageLink, launchChromium, screenshotDirectory, type Browser, type Page } from './browser.ts';
 import { ensureConsoleBuilt } from './ensure-console-built.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -26,7 +26,7 @@ describe('the account portal and the operator’s business pages in Chromium', {
   const shots = screenshotDirectory();
   const shot = (page: Page, name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   const go = async (page: Page, label: string, heading = label) => {
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+    await followPageLink(page, label);
     await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
   };
   const noSidewaysScroll = async (page: Page, what: string) => {

@@ -45,6 +45,26 @@ describe('Azure OpenAI with Entra ID client credentials', () => {
     assert.equal(harness.simulator.issuedTokens(), 1, 'one token minted and reused');
   });
 
+  test('an upstream error that quotes the minted token reaches neither the client nor the usage log (issue 23 item 16)', async () => {
+    harness.simulator.enqueue({ text: 'mint first' });
+    await client.chat.completions.create({ model: 'entra-chat', messages: [{ role: 'user', content: 'hi' }] });
+    const token = (harness.simulator.lastRequest()?.headers.authorization ?? '').replace(/^Bearer /, '');
+    assert.ok(token.length > 20, 'a bearer token was sent');
+    harness.simulator.enqueue({ fault: { type: 'status', status: 400, message: `Bearer token ${token} is not valid for this deployment` } });
+    const failed = await client.chat.completions.create({ model: 'entra-chat', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+    assert.ok(failed instanceof OpenAI.APIError);
+    assert.equal(failed.status, 400);
+    assert.match(failed.message, /\[redacted\]/);
+    assert.ok(!failed.message.includes(token.slice(0, 16)), failed.message);
+    let logged = '';
+    for (let tries = 0; tries < 100 && !logged.includes('[redacted]'); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      logged = JSON.stringify(await harness.admin('GET', '/logs'));
+    }
+    assert.match(logged, /\[redacted\]/, 'the failed request is in the usage log');
+    assert.ok(!logged.includes(token.slice(0, 16)), 'the usage log holds no part of the token');
+  });
+
   test('a refused app secret fails the channel as a broken credential, without echoing the secret', async () => {
     const refused = await client.chat.completions.create({ model: 'entra-broken', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
     assert.ok(refused instanceof OpenAI.APIError);

@@ -21,10 +21,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs one CLI with stdin closed and a clean environment; kills it after `timeoutMs`. */
-export function runCli(command: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<CliRun> {
+/**
+ * Runs one CLI with stdin closed and a clean environment; kills it after `timeoutMs`. `binDir`:
+ * another install of the clients (`npm run compat` installs the newest ones elsewhere).
+ */
+export function runCli(command: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs: number, binDir = CLI_BIN): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(CLI_BIN, command), args, {
+    const child = spawn(join(binDir, command), args, {
       cwd,
       env: { PATH: process.env.PATH ?? '', LANG: 'C.UTF-8', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -58,3 +58,22 @@ test('memory kv: expired and deleted texts give their bytes back', async () => {
   await kv.setTexts(['d'], 'w'.repeat(30), 10_000);
   assert.deepEqual(await kv.getTexts(['c', 'd']), ['z'.repeat(60), 'w'.repeat(30)]);
 });
+
+test("memory kv: one tenant's texts past its share evict only its own, never another tenant's (issue 23 item 18)", async () => {
+  // The whole store holds 100 entries; a tenant holds at most 10 and 2 KiB.
+  const kv = createMemoryKv({ now: () => 0, maxTextEntries: 100, maxTenantTextEntries: 10, maxTenantTextBytes: 2_048 });
+  await kv.setTexts(['affinity:victim:conversation'], 'channel-1,0,fp', 60_000);
+  await kv.setTexts(['reasoning:victim:call'], 'sealed-envelope', 60_000);
+  // The attacker writes 500 envelopes of 400 bytes: enough to flush the whole store five times over.
+  for (let turn = 0; turn < 500; turn += 1) await kv.setTexts([`reasoning:attacker:${turn}`], 'e'.repeat(400), 60_000);
+  assert.deepEqual(await kv.getTexts(['affinity:victim:conversation', 'reasoning:victim:call']), ['channel-1,0,fp', 'sealed-envelope']);
+  // The attacker keeps only its newest entries within its byte share (5 × ~420 bytes ≤ 2 KiB).
+  const attacker = await kv.getTexts(Array.from({ length: 500 }, (_, turn) => `reasoning:attacker:${turn}`));
+  const kept = attacker.flatMap((value, turn) => (value === undefined ? [] : [turn]));
+  assert.ok(kept.length > 0 && kept.length <= 10, `kept ${kept.length}`);
+  assert.equal(kept.at(-1), 499, 'the newest stay');
+  // Its affinity entries share the same share: writing one drops its oldest envelope, not the victim's.
+  await kv.setTexts(['affinity:attacker:x'], 'channel-2,0,fp', 60_000);
+  assert.equal((await kv.getTexts(['affinity:attacker:x']))[0], 'channel-2,0,fp');
+  assert.deepEqual(await kv.getTexts(['reasoning:victim:call']), ['sealed-envelope']);
+});

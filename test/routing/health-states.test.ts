@@ -13,6 +13,7 @@ const VIEW: ChannelHealthView = {
   openedAt: null,
   retryAt: null,
   successRate: null,
+  successWindowMs: 60_000,
   latencyP50: null,
   latencyP95: null,
   requests: 0,

@@ -23,16 +23,16 @@ describe('admin API: groups', () => {
   test('lists the default group from the first boot', async () => {
     const { data } = await harness.admin('GET', '/groups');
     assert.deepEqual(data.map((group: Record<string, unknown>) => withoutGenerated(group)), [
-      { name: 'default', description: 'The group new keys join unless told otherwise.', priceMultiplier: 1, billing: 'balance' },
+      { name: 'default', description: 'The group new keys join unless told otherwise.', priceMultiplier: 1, billing: 'balance', allowedFeatures: [] },
     ]);
   });
 
   test('creates, updates, lists and deletes a group', async () => {
     const created = await harness.admin('POST', '/groups', { name: 'premium', description: 'Paying users' }, 201);
-    assert.deepEqual(withoutGenerated(created), { name: 'premium', description: 'Paying users', priceMultiplier: 1, billing: 'balance' });
+    assert.deepEqual(withoutGenerated(created), { name: 'premium', description: 'Paying users', priceMultiplier: 1, billing: 'balance', allowedFeatures: [] });
 
     const patched = await harness.admin('PATCH', '/groups/premium', { priceMultiplier: 0.8 }, 200);
-    assert.deepEqual(withoutGenerated(patched), { name: 'premium', description: 'Paying users', priceMultiplier: 0.8, billing: 'balance' });
+    assert.deepEqual(withoutGenerated(patched), { name: 'premium', description: 'Paying users', priceMultiplier: 0.8, billing: 'balance', allowedFeatures: [] });
 
     const { data } = await harness.admin('GET', '/groups');
     assert.deepEqual(data.map((group: { name: string }) => group.name).sort(), ['default', 'premium']);
@@ -40,6 +40,47 @@ describe('admin API: groups', () => {
     assert.equal(await harness.admin('DELETE', '/groups/premium', undefined, 204), undefined);
     const after = await harness.admin('GET', '/groups');
     assert.deepEqual(after.data.map((group: { name: string }) => group.name), ['default']);
+  });
+
+  test('renames a group with PATCH {name}: its keys, channels, plans and the accounts default group follow, and requests still flow', async () => {
+    await harness.admin('POST', '/groups', { name: 'old-name', billing: 'subscription_then_balance', description: 'kept' }, 201);
+    const channel = await harness.addChannel({ provider: 'openai', models: ['gpt-4o-mini'], groups: ['old-name'] });
+    const key = await harness.addKey({ group: 'old-name' });
+    await harness.admin('POST', '/plans', { name: 'renamed-plan', group: 'old-name', durationDays: 30, quota: { monthly: 5 } }, 201);
+    await harness.admin('PATCH', '/account-settings', { defaultGroup: 'old-name' }, 200);
+
+    const renamed = await harness.admin('PATCH', '/groups/old-name', { name: 'new-name', priceMultiplier: 2 }, 200);
+    assert.deepEqual(withoutGenerated(renamed), { name: 'new-name', description: 'kept', priceMultiplier: 2, billing: 'subscription_then_balance' });
+    const names = (await harness.admin('GET', '/groups')).data.map((group: { name: string }) => group.name);
+    assert.ok(names.includes('new-name') && !names.includes('old-name'), names.join(', '));
+    assert.deepEqual((await harness.admin('GET', `/channels/${channel.id}`)).groups, ['new-name']);
+    assert.equal((await harness.admin('GET', `/keys/${key.id}`)).group, 'new-name');
+    assert.equal((await harness.admin('GET', '/plans/renamed-plan')).group, 'new-name');
+    assert.deepEqual(await harness.admin('GET', '/account-settings'), { defaultGroup: 'new-name' });
+    await harness.admin('PATCH', '/groups/old-name', { description: 'x' }, 404);
+
+    // The key still reaches its channel under the group's new name (balance billing: the key has no user to subscribe).
+    await harness.admin('PATCH', '/groups/new-name', { billing: 'balance' }, 200);
+    const reply = await fetch(`${harness.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] }),
+    });
+    assert.equal(reply.status, 200, await reply.text());
+  });
+
+  test('refuses to rename the default group or to take a name in use', async () => {
+    const refused = await harness.admin('PATCH', '/groups/default', { name: 'standard' }, 409);
+    assert.match(refused.error.message, /"default" group cannot be renamed/);
+    await harness.admin('POST', '/groups', { name: 'first' }, 201);
+    await harness.admin('POST', '/groups', { name: 'second' }, 201);
+    const taken = await harness.admin('PATCH', '/groups/first', { name: 'second' }, 409);
+    assert.equal(taken.error.param, 'name');
+    assert.match(taken.error.message, /a group named "second" already exists/);
+    const bad = await harness.admin('PATCH', '/groups/first', { name: 'two words' }, 400);
+    assert.equal(bad.error.param, 'name');
+    const names = (await harness.admin('GET', '/groups')).data.map((group: { name: string }) => group.name);
+    assert.ok(names.includes('first') && names.includes('second'));
   });
 
   test('refuses to delete the default group or a group still in use', async () => {

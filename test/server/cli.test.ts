@@ -47,19 +47,26 @@ describe('the switchyard CLI against a running gateway', () => {
   test('help lists every command and exits 0', async () => {
     const run = await runCli(['help']);
     assert.equal(run.code, 0);
-    for (const command of ['group list', 'group create', 'group delete', 'channel list', 'channel create', 'channel update', 'channel enable', 'channel disable', 'channel delete', 'channel test', 'key list', 'key create', 'key revoke', 'price set', 'price list', 'logs']) {
+    for (const command of ['group list', 'group create', 'group update', 'group delete', 'channel list', 'channel create', 'channel update', 'channel enable', 'channel disable', 'channel delete', 'channel test', 'key list', 'key create', 'key revoke', 'price set', 'price list', 'logs']) {
       assert.ok(run.stdout.includes(`  ${command}`), `help misses "${command}"`);
     }
   });
 
-  test('group create, list and delete', async () => {
-    const created = await cli('group', 'create', 'team', '--description', 'The team', '--multiplier', '0.5');
+  test('group create, list (with the billing mode), update, rename and delete', async () => {
+    const created = await cli('group', 'create', 'team', '--description', 'The team', '--multiplier', '0.5', '--billing', 'subscription');
     assert.deepEqual(created, { code: 0, stdout: 'Created group team.\n', stderr: '' });
     const listed = await cli('group', 'list');
     assert.equal(listed.code, 0);
     const lines = listed.stdout.trimEnd().split('\n');
-    assert.match(lines[0] ?? '', /^NAME\s+MULTIPLIER\s+DESCRIPTION$/);
-    assert.ok(lines.some((line) => /^team\s+0\.5\s+The team$/.test(line)), listed.stdout);
+    assert.match(lines[0] ?? '', /^NAME\s+BILLING\s+MULTIPLIER\s+DESCRIPTION$/);
+    assert.ok(lines.some((line) => /^team\s+subscription\s+0\.5\s+The team$/.test(line)), listed.stdout);
+    assert.ok(lines.some((line) => /^default\s+balance\s+1\s/.test(line)), listed.stdout);
+
+    assert.deepEqual(await cli('group', 'update', 'team', '--billing', 'subscription_then_balance'), { code: 0, stdout: 'Updated group team.\n', stderr: '' });
+    assert.deepEqual(await cli('group', 'update', 'team', '--rename', 'crew'), { code: 0, stdout: 'Renamed group team to crew.\n', stderr: '' });
+    assert.ok((await cli('group', 'list')).stdout.split('\n').some((line) => /^crew\s+subscription_then_balance\s+0\.5\s+The team$/.test(line)));
+    assert.equal((await cli('group', 'update', 'crew')).code, 2, 'nothing to change is a usage mistake');
+    assert.deepEqual(await cli('group', 'update', 'crew', '--rename', 'team'), { code: 0, stdout: 'Renamed group crew to team.\n', stderr: '' });
 
     const json = await cli('group', 'list', '--json');
     const groups = JSON.parse(json.stdout) as Array<{ name: string; priceMultiplier: number }>;

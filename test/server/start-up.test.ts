@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { envSchema } from '../../src/config/config-schema.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 /** `node dist/main.js` as an operator runs it (through tsx, the same code): banner, errors, token. */
@@ -37,8 +38,13 @@ describe('starting the gateway', () => {
     const run = start({}, ['--help']);
     assert.equal(await run.exited, 0);
     assert.match(run.stdout(), /^Usage: node dist\/main\.js/);
-    assert.match(run.stdout(), /GATEWAY_ADMIN_TOKEN/);
     assert.match(run.stdout(), /Exit codes/);
+    // Every variable the configuration reads, one line each, with the schema's own default.
+    for (const name of [...Object.keys(envSchema.shape), 'NODE_ENV']) {
+      assert.match(run.stdout(), new RegExp(`^  ${name}\\b`, 'm'), `--help misses ${name}`);
+    }
+    assert.match(run.stdout(), /^ {2}BODY_LIMIT_BYTES +.*\(default 20971520\)$/m);
+    assert.match(run.stdout(), /^ {2}AFFINITY_TTL_SECONDS +.*\(default 3600\)$/m);
     const unknown = start({}, ['--port=1']);
     assert.equal(await unknown.exited, 2);
     assert.match(unknown.stderr(), /^switchyard: unknown argument "--port=1"; run with --help/);

@@ -271,7 +271,16 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
             plan.usage = { ...plan.usage, cacheRead, cacheWrite: Math.min(cached.write, plan.usage.input - cacheRead) };
           }
         }
-        if (route.protocol === 'openai-responses') responsesMemory.remember(presented, body, dialect.renderBody(plan) as Record<string, unknown>);
+        if (route.protocol === 'openai-responses') {
+          const background = backgroundReply(body, dialect.renderBody(plan) as Record<string, unknown>);
+          if (background !== undefined) {
+            // Background mode: the create answers at once, queued; the answer is kept for a later GET.
+            if (background.status === 200) responsesMemory.remember(presented, body, background.kept);
+            await writeJsonReply(response, reply(background.status, background.body), fault);
+            return;
+          }
+          responsesMemory.remember(presented, body, dialect.renderBody(plan) as Record<string, unknown>);
+        }
         if (!recorded.stream) {
           await writeJsonReply(response, reply(200, dialect.renderBody(plan)), fault);
           return;
@@ -344,4 +353,22 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * OpenAI Responses background mode (`background: true`): the create returns the response queued,
+ * with no output and no usage, and the whole answer (usage included) is fetched later with
+ * `GET /v1/responses/{id}`. Like OpenAI, it needs `store` on. Undefined: not a background request.
+ */
+function backgroundReply(
+  body: unknown,
+  completed: Record<string, unknown>,
+): { status: number; body: Record<string, unknown>; kept: Record<string, unknown> } | undefined {
+  if (typeof body !== 'object' || body === null || (body as Record<string, unknown>).background !== true) return undefined;
+  const kept = { ...completed, background: true };
+  if ((body as Record<string, unknown>).store === false) {
+    const refusal = { error: { message: 'Background mode requires store=true.', type: 'invalid_request_error', param: 'store', code: null } };
+    return { status: 400, body: refusal, kept };
+  }
+  return { status: 200, body: { ...kept, status: 'queued', output: [], usage: null }, kept };
 }

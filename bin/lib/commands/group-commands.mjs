@@ -15,8 +15,8 @@ export const groupCommands = {
         return {
           json: data,
           text: formatTable(
-            ['NAME', 'MULTIPLIER', 'DESCRIPTION'],
-            data.map((/** @type {any} */ group) => [group.name, group.priceMultiplier, group.description]),
+            ['NAME', 'BILLING', 'MULTIPLIER', 'DESCRIPTION'],
+            data.map((/** @type {any} */ group) => [group.name, group.billing, group.priceMultiplier, group.description]),
           ),
         };
       },
@@ -34,6 +34,19 @@ export const groupCommands = {
           defined({ name, description: values.description, priceMultiplier: number(values, 'multiplier'), billing: values.billing }),
         );
         return { json: group, text: `Created group ${group.name}.\n` };
+      },
+    },
+    update: {
+      usage: 'group update <name> [--rename NEW] [--description TEXT] [--multiplier N] [--billing balance|subscription|subscription_then_balance]',
+      summary: "change a group; --rename moves its keys, channels and plans to the new name",
+      options: { rename: { type: 'string' }, description: { type: 'string' }, multiplier: { type: 'string' }, billing: { type: 'string' } },
+      async run({ client, values, positionals }) {
+        const name = positionals[0];
+        if (!name) throw usageError('give the group name: group update <name> [--rename NEW] ...');
+        const patch = defined({ name: values.rename, description: values.description, priceMultiplier: number(values, 'multiplier'), billing: values.billing });
+        if (Object.keys(patch).length === 0) throw usageError('nothing to change: give --rename, --description, --multiplier or --billing');
+        const group = await client.request('PATCH', `/groups/${encodeURIComponent(name)}`, patch);
+        return { json: group, text: group.name === name ? `Updated group ${name}.\n` : `Renamed group ${name} to ${group.name}.\n` };
       },
     },
     delete: {

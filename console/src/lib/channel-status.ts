@@ -1,3 +1,4 @@
+import { ago, DASH, percent, windowLength } from './format.ts';
 import type { Channel } from './types.ts';
 
 export interface ChannelStatus {
@@ -19,12 +20,25 @@ const TONES: Record<string, ChannelStatus['tone']> = {
   untested: 'idle',
 };
 
+/** The outcome of the row's own "Test" button, when one has run since the page loaded. */
+export interface ChannelTestOutcome {
+  ok: boolean;
+  text: string;
+}
+
 /**
  * The gateway derives the status from live traffic, probes and manual tests
- * (src/routing/health-status.ts); this only picks the colour.
+ * (src/routing/health-status.ts); this only picks the colour. A test run from this page is a
+ * call through the channel too: a row whose health still says "untested" (read before the test,
+ * or from a gateway that did not count it) shows the test's outcome instead.
  */
-export function channelStatus(channel: Channel): ChannelStatus {
+export function channelStatus(channel: Channel, test?: ChannelTestOutcome | null): ChannelStatus {
   const health = channel.health;
+  if (test && channel.enabled && (!health || health.status === 'untested')) {
+    return test.ok
+      ? { usable: true, label: 'healthy', tone: 'ok', reason: 'the test just passed' }
+      : { usable: true, label: 'failing', tone: 'down', reason: 'the test just failed (below)' };
+  }
   if (!health) {
     return channel.enabled
       ? { usable: true, label: 'untested', tone: 'idle', reason: null }
@@ -42,4 +56,23 @@ export function lastErrorText(channel: Channel): string | null {
   const error = channel.health?.lastError;
   if (!error) return null;
   return [error.code, error.message].filter(Boolean).join(': ') || null;
+}
+
+/**
+ * The success column: the share over the gateway's rolling window, or why it is empty (no
+ * call inside the window; when the channel last served one).
+ */
+export function successText(channel: Channel, now = Date.now()): { value: string; note: string | null } {
+  const health = channel.health;
+  if (!health) return { value: DASH, note: null };
+  if (health.successRate !== null) return { value: percent(health.successRate), note: null };
+  const window = windowLength(health.successWindowMs);
+  if (health.lastSuccessAt !== null) return { value: DASH, note: `no calls in the last ${window}; last success ${ago(health.lastSuccessAt, now)}` };
+  return { value: DASH, note: `no calls in the last ${window}` };
+}
+
+/** The column header names the window, so an empty cell reads as "nothing lately", not "never". */
+export function successHeader(channels: readonly Channel[]): string {
+  const windowMs = channels.find((channel) => channel.health)?.health?.successWindowMs;
+  return windowMs === undefined ? 'Success' : `Success (last ${windowLength(windowMs)})`;
 }

@@ -44,3 +44,17 @@ export function visibleName(name: string | null | undefined): string {
   if (name === null || name === undefined) return DASH;
   return name.trim() === name ? name : `${JSON.stringify(name)} (extra spaces)`;
 }
+
+/** A window length in words: "1 min", "5 min", "30 s". */
+export function windowLength(milliseconds: number): string {
+  return milliseconds >= 60_000 ? `${Math.round(milliseconds / 60_000)} min` : `${Math.round(milliseconds / 1000)} s`;
+}
+
+/** How long ago, in words: "just now", "42 s ago", "5 min ago", "3 h ago". */
+export function ago(time: number, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - time) / 1000));
+  if (seconds < 5) return 'just now';
+  if (seconds < 90) return `${seconds} s ago`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min ago`;
+  return `${Math.round(seconds / 3600)} h ago`;
+}

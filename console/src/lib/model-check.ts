@@ -1,6 +1,7 @@
 import type { AdminData } from './admin-data.ts';
 import { call, isMissingEndpoint } from './api.ts';
-import { clientSetup, type ClientKind } from './client-kinds.ts';
+import type { ClientKind } from '../../../src/domain/client-kinds.ts';
+import { clientSetup } from '../../../src/domain/client-setup.ts';
 import { loadKeyHolderView } from './key-holder.ts';
 import { buildModelMatrix, cellKey, modelsOfGroup } from './model-matrix.ts';
 import { suggestName } from './suggest-name.ts';
@@ -159,7 +160,7 @@ async function withLiveProbe(steps: CheckStep[], input: CheckInput): Promise<Che
 }
 
 async function protocolStep(input: CheckInput): Promise<CheckStep> {
-  const setup = clientSetup(input.kind, input.root, '', input.model, input.altPrefix);
+  const setup = clientSetup(input.kind, { root: input.root, model: input.model, altPrefix: input.altPrefix });
   const advice = `Enter ${setup.address} in ${setup.label}. ${setup.addressNote}`;
   if (!input.key) return { title: STEP_TITLES[3], verdict: 'info', detail: `${advice} (Paste the key to test it live.)` };
   const headers: Record<string, string> =

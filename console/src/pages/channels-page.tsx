@@ -5,9 +5,9 @@ import { Drawer } from '../components/drawer.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
 import { ApiError, call } from '../lib/api.ts';
-import { channelStatus, lastErrorText } from '../lib/channel-status.ts';
+import { channelStatus, lastErrorText, successHeader, successText, type ChannelTestOutcome } from '../lib/channel-status.ts';
 import { errorMessage } from '../lib/error-message.ts';
-import { DASH, list, ms, percent } from '../lib/format.ts';
+import { DASH, list, ms } from '../lib/format.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { Channel } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
@@ -64,7 +64,7 @@ function ChannelTable(props: { admin: AdminData; token: string; onEdit: (channel
   if (props.admin.channels.length === 0) return <p class="notice">No channels yet. Add one to route requests to an upstream.</p>;
   return (
     <div class="table-wrap">
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th scope="col">Channel</th>
@@ -72,7 +72,9 @@ function ChannelTable(props: { admin: AdminData; token: string; onEdit: (channel
             <th scope="col">Groups</th>
             <th scope="col" class="num">Priority / weight</th>
             <th scope="col">State</th>
-            <th scope="col" class="num">Success</th>
+            <th scope="col" class="num" title="Share of calls that succeeded within the gateway's rolling window">
+              {successHeader(props.admin.channels)}
+            </th>
             <th scope="col" class="num">p50 / p95</th>
             <th scope="col">Last error</th>
             <th scope="col">Actions</th>
@@ -88,15 +90,13 @@ function ChannelTable(props: { admin: AdminData; token: string; onEdit: (channel
   );
 }
 
-interface TestResult {
-  ok: boolean;
-  text: string;
-}
+type TestResult = ChannelTestOutcome;
 
 function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: Channel) => void; onChanged: () => void; onMessage: (text: string) => void }) {
   const { channel, token } = props;
   const [test, setTest] = useState<TestResult | 'running' | null>(null);
-  const status = channelStatus(channel);
+  const status = channelStatus(channel, test === 'running' ? null : test);
+  const success = successText(channel);
   const health = channel.health;
   const path = `/api/admin/channels/${encodeURIComponent(channel.id)}`;
 
@@ -105,6 +105,8 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
     try {
       const result = await call<Record<string, unknown>>(`${path}/test`, { method: 'POST', body: {}, bearer: token });
       setTest(describeTest(result));
+      // The test went through the channel: reload, so its state, success and last error count it.
+      props.onChanged();
     } catch (error) {
       setTest({
         ok: false,
@@ -144,22 +146,31 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
             {channel.provider} · <span class="break">{channel.baseUrl}</span>
           </div>
         </td>
-        <td class="small-text">{list(channel.models)}</td>
-        <td class="small-text">{list(channel.groups)}</td>
-        <td class="num">
+        <td class="small-text" data-label="Models">
+          {list(channel.models)}
+        </td>
+        <td class="small-text" data-label="Groups">
+          {list(channel.groups)}
+        </td>
+        <td class="num" data-label="Priority / weight">
           {channel.priority} / {channel.weight}
         </td>
-        <td>
+        <td data-label="State">
           <span class={`badge ${status.tone}`} data-health={channel.name}>
             {status.label}
           </span>
           {status.reason && <div class="small-text muted">{status.reason}</div>}
         </td>
-        <td class="num">{percent(health?.successRate)}</td>
-        <td class="num">
+        <td class="num" data-success={channel.name} data-label={successHeader([channel])}>
+          {success.value}
+          {success.note && <div class="small-text muted">{success.note}</div>}
+        </td>
+        <td class="num" data-label="p50 / p95">
           {ms(health?.latencyP50)} / {ms(health?.latencyP95)}
         </td>
-        <td class="small-text">{lastErrorText(channel) ?? DASH}</td>
+        <td class="small-text" data-label="Last error">
+          {lastErrorText(channel) ?? DASH}
+        </td>
         <td>
           <div class="actions">
             <button type="button" class="small" onClick={runTest} disabled={test === 'running'}>

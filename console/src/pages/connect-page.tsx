@@ -3,8 +3,10 @@ import { AsyncView } from '../components/async-view.tsx';
 import { CheckList } from '../components/check-list.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
-import { CLIENT_KINDS, clientSetup, maskKey, type ClientKind } from '../lib/client-kinds.ts';
+import { CLIENT_KINDS, type ClientKind } from '../../../src/domain/client-kinds.ts';
+import { clientSetup } from '../../../src/domain/client-setup.ts';
 import { errorMessage } from '../lib/error-message.ts';
+import { maskKey } from '../lib/mask-key.ts';
 import { runModelCheck, type CheckStep } from '../lib/model-check.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
@@ -38,7 +40,7 @@ function ConnectView({ context }: { context: TargetContext }) {
       <TargetPicker context={context} target={target} onChange={setTarget} showKind={false} />
       {context.role === 'key' && context.view.problem && <ErrorNotice>This key is refused right now: {context.view.problem}</ErrorNotice>}
       <div class="client-list">
-        {CLIENT_KINDS.map(([kind]) => (
+        {CLIENT_KINDS.map((kind) => (
           <ClientCard key={kind} kind={kind} root={root} secret={secret} model={model} altPrefix={altPrefix} context={context} target={target} />
         ))}
       </div>
@@ -47,8 +49,9 @@ function ConnectView({ context }: { context: TargetContext }) {
 }
 
 function ClientCard(props: { kind: ClientKind; root: string; secret: string | undefined; model: string; altPrefix: string; context: TargetContext; target: Target }) {
-  const shown = clientSetup(props.kind, props.root, props.secret ? maskKey(props.secret) : '<API_KEY>', props.model, props.altPrefix);
-  const copied = clientSetup(props.kind, props.root, props.secret ?? '<API_KEY>', props.model, props.altPrefix);
+  const where = { root: props.root, model: props.model, altPrefix: props.altPrefix };
+  const shown = clientSetup(props.kind, { ...where, key: props.secret ? maskKey(props.secret) : '<API_KEY>' });
+  const copied = clientSetup(props.kind, { ...where, key: props.secret ?? '<API_KEY>' });
   const [check, setCheck] = useState<{ steps: CheckStep[]; source: string } | 'running' | string | null>(null);
   const test = async () => {
     setCheck('running');

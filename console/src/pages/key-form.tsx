@@ -27,7 +27,8 @@ export function KeyForm(props: {
 }) {
   const existing = props.apiKey;
   const [name, setName] = useState(existing?.name ?? '');
-  const [group, setGroup] = useState(existing?.group ?? props.groups[0]?.name ?? 'default');
+  // A new key goes where the API and the CLI put one without a group: `default` (when it exists).
+  const [group, setGroup] = useState(existing?.group ?? defaultGroup(props.groups));
   const [expiresAt, setExpiresAt] = useState(existing?.expiresAt ? toLocalInput(existing.expiresAt) : '');
   const [balance, setBalance] = useState(existing?.balance === null || existing?.balance === undefined ? '' : String(existing.balance));
   const [allowedModels, setAllowedModels] = useState(existing?.allowedModels?.join(', ') ?? '');
@@ -126,4 +127,8 @@ function toLocalInput(iso: string): string {
   const date = new Date(iso);
   const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
   return local.toISOString().slice(0, 16);
+}
+
+function defaultGroup(groups: Group[]): string {
+  return groups.some((entry) => entry.name === 'default') ? 'default' : (groups[0]?.name ?? 'default');
 }

@@ -1,6 +1,6 @@
 import { AsyncView } from '../components/async-view.tsx';
 import { PageHead } from '../components/page-head.tsx';
-import { GroupBilling } from './group-billing.tsx';
+import { GroupsCard } from './groups-card.tsx';
 import { loadAdminData } from '../lib/admin-data.ts';
 import { usd } from '../lib/format.ts';
 import { buildModelMatrix, cellKey, type ModelMatrix } from '../lib/model-matrix.ts';
@@ -25,7 +25,7 @@ export function MatrixPage(props: { session: Session }) {
       <AsyncView resource={data} what="the group × model matrix">
         {(matrix) => <MatrixTable matrix={matrix} />}
       </AsyncView>
-      <GroupBilling token={bearer} />
+      <GroupsCard token={bearer} onChanged={data.reload} />
     </section>
   );
 }
@@ -44,7 +44,7 @@ function MatrixTable({ matrix }: { matrix: ModelMatrix }) {
   }
   return (
     <div class="table-wrap">
-      <table class="matrix">
+      <table class="matrix stacked">
         <caption class="visually-hidden">Availability of each model in each group</caption>
         <thead>
           <tr>
@@ -69,14 +69,14 @@ function MatrixTable({ matrix }: { matrix: ModelMatrix }) {
                   const cell = matrix.cells.get(cellKey(group.name, model));
                   if (!cell) {
                     return (
-                      <td key={group.name} class="cell-none" data-cell={`${group.name}/${model}`}>
+                      <td key={group.name} class="cell-none" data-cell={`${group.name}/${model}`} data-label={group.name}>
                         not offered
                       </td>
                     );
                   }
                   const state = cell.usable === 0 ? 'down' : cell.usable < cell.total ? 'partial' : 'ok';
                   return (
-                    <td key={group.name} class={`cell-${state}`} data-cell={`${group.name}/${model}`}>
+                    <td key={group.name} class={`cell-${state}`} data-cell={`${group.name}/${model}`} data-label={group.name}>
                       <strong>
                         {cell.usable === 0 ? 'unavailable' : 'available'} {cell.usable}/{cell.total}
                       </strong>

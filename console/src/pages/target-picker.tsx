@@ -1,5 +1,5 @@
 import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
-import { CLIENT_KINDS, type ClientKind } from '../lib/client-kinds.ts';
+import { CLIENT_KINDS, clientLabel, type ClientKind } from '../../../src/domain/client-kinds.ts';
 import { inputValue } from '../lib/input-value.ts';
 import { loadKeyHolderView, type KeyHolderView } from '../lib/key-holder.ts';
 import { buildModelMatrix, modelsOfGroup } from '../lib/model-matrix.ts';
@@ -123,9 +123,9 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
         <label>
           Client
           <select name="kind" value={target.kind} onChange={(event) => set({ kind: inputValue(event) as ClientKind })}>
-            {CLIENT_KINDS.map(([kind, label]) => (
+            {CLIENT_KINDS.map((kind) => (
               <option value={kind} key={kind}>
-                {label}
+                {clientLabel(kind)}
               </option>
             ))}
           </select>

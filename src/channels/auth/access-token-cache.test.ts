@@ -26,3 +26,17 @@ test('a failed mint is not cached, and the oldest secret is dropped past the bou
   // 's' was the oldest: it is minted again.
   assert.equal(await cache.get('s', now, async () => ({ token: 'again', renewAt: 10 })), 'again');
 });
+
+test('tokensOf names the current token and the one it replaced, for redaction (issue 23 item 16)', async () => {
+  const cache = new AccessTokenCache(4);
+  let clock = 0;
+  let minted = 0;
+  const mint = async () => ({ token: `tok-${(minted += 1)}`, renewAt: clock + 100 });
+  assert.deepEqual(cache.tokensOf('{"secret":1}'), []);
+  await cache.get('{"secret":1}', () => clock, mint);
+  assert.deepEqual(cache.tokensOf('{"secret":1}'), ['tok-1']);
+  clock = 200;
+  await cache.get('{"secret":1}', () => clock, mint);
+  assert.deepEqual(cache.tokensOf('{"secret":1}'), ['tok-2', 'tok-1']);
+  assert.deepEqual(cache.tokensOf('{"other":1}'), []);
+});

@@ -56,6 +56,11 @@ export async function getEntraToken(secret: string, now: () => number = Date.now
   return tokens.get(secret, now, () => mintToken(parseEntraApp(secret), now));
 }
 
+/** The Entra tokens minted from this secret that may still be in use (for redaction). */
+export function mintedEntraTokens(secret: string): string[] {
+  return tokens.tokensOf(secret);
+}
+
 /** Forgets every cached token (tests; a rotated secret). */
 export function clearEntraTokens(): void {
   tokens.clear();

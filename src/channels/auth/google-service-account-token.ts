@@ -60,6 +60,11 @@ export async function getServiceAccountToken(secret: string, now: () => number =
   return tokens.get(secret, now, () => mintToken(parseServiceAccount(secret), now));
 }
 
+/** The access tokens minted from this service account that may still be in use (for redaction). */
+export function mintedServiceAccountTokens(secret: string): string[] {
+  return tokens.tokensOf(secret);
+}
+
 /** Forgets every cached token (tests; a rotated key). */
 export function clearServiceAccountTokens(): void {
   tokens.clear();

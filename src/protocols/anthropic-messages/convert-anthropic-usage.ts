@@ -20,7 +20,14 @@ export function decodeAnthropicUsage(raw: unknown): Usage {
   };
   if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
   if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  const searches = webSearches(raw);
+  if (searches !== undefined) usage.webSearchRequests = searches;
   return usage;
+}
+
+/** `server_tool_use.web_search_requests`: the searches Anthropic bills apart from tokens. */
+function webSearches(raw: Record<string, unknown>): number | undefined {
+  return isRecord(raw.server_tool_use) ? count(raw.server_tool_use.web_search_requests) : undefined;
 }
 
 /** The wire usage object; unknown cache counts are written as 0, as Anthropic itself does. */
@@ -45,5 +52,7 @@ export function mergeAnthropicUsage(previous: Usage | undefined, raw: Record<str
   };
   if (cacheRead !== undefined) merged.cacheReadTokens = cacheRead;
   if (cacheWrite !== undefined) merged.cacheWriteTokens = cacheWrite;
+  const searches = webSearches(raw) ?? base.webSearchRequests;
+  if (searches !== undefined) merged.webSearchRequests = searches;
   return merged;
 }

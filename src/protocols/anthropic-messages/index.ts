@@ -9,14 +9,16 @@ import { encodeAnthropicError } from './encode-anthropic-error.ts';
 import { encodeAnthropicRequest } from './encode-anthropic-request.ts';
 import { encodeAnthropicResponse } from './encode-anthropic-response.ts';
 import { anthropicPassthroughLane } from './anthropic-passthrough-lane.ts';
+import { peekAnthropicFeatures } from './peek-anthropic-features.ts';
 import { peekBody } from '../shared/peek-body.ts';
+import { withFeatures } from '../shared/collect-tool-features.ts';
 import { anthropicAffinityHint } from './anthropic-affinity-hint.ts';
 
 /** The Anthropic Messages wire format (`POST /v1/messages`), both directions. */
 export const anthropicMessagesCodec: ProtocolCodec = {
   id: 'anthropic-messages',
   // Anthropic streams always report usage (message_start, message_delta).
-  peek: (input) => peekBody(input, () => true, 'messages', ['max_tokens']),
+  peek: (input) => withFeatures(peekBody(input, () => true, 'messages', ['max_tokens']), peekAnthropicFeatures(input.body)),
   affinityHint: anthropicAffinityHint,
   passthrough: anthropicPassthroughLane,
   decodeRequest: (input) => decodeAnthropicRequest(input),

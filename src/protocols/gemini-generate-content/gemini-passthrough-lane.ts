@@ -8,6 +8,8 @@ import { findInvalidCount, type InvalidField } from '../shared/find-invalid-coun
 import { serializeClientBody } from '../shared/serialize-client-body.ts';
 import { encodeGeminiStreamError } from './encode-gemini-error.ts';
 import { createGeminiUsageTap } from './create-gemini-usage-tap.ts';
+import { peekGeminiFeatures } from './peek-gemini-features.ts';
+import { withFeatures } from '../shared/collect-tool-features.ts';
 
 /** Gemini names the model and the streaming choice in the URL path, not the body. */
 export function peekGeminiRequest(input: ClientRequestInput): RequestPeek {
@@ -16,7 +18,7 @@ export function peekGeminiRequest(input: ClientRequestInput): RequestPeek {
   const peek: RequestPeek = { model: input.pathModel, stream: input.pathStream ?? false, includeUsage: true, missingField: missing ? 'contents' : undefined };
   const invalid = isRecord(body) ? findInvalidGenerationCount(body) : undefined;
   if (invalid !== undefined) peek.invalidField = invalid;
-  return peek;
+  return withFeatures(peek, peekGeminiFeatures(body));
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { ClientRequestInput, RequestPeek } from '../protocol-codec.ts';
+import type { ClientRequestInput, ProviderFeature, RequestPeek } from '../protocol-codec.ts';
+import { isSet, withFeatures } from '../shared/collect-tool-features.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { peekBody } from '../shared/peek-body.ts';
 
@@ -11,7 +12,19 @@ export function readOpenAiChatIncludeUsage(body: unknown): boolean {
 const COUNT_FIELDS = ['max_tokens', 'max_completion_tokens', 'n'] as const;
 
 export function peekOpenAiChatRequest(input: ClientRequestInput): RequestPeek {
-  return { ...peekBody(input, readOpenAiChatIncludeUsage, 'messages', COUNT_FIELDS), ...peekOpenAiChatCustomTools(input.body) };
+  return withFeatures({ ...peekBody(input, readOpenAiChatIncludeUsage, 'messages', COUNT_FIELDS), ...peekOpenAiChatCustomTools(input.body) }, peekOpenAiChatFeatures(input.body));
+}
+
+/**
+ * The Chat Completions fields OpenAI bills apart from tokens: `service_tier: "priority"` (a
+ * higher price per token) and `web_search_options` (the search models' fee per call).
+ */
+export function peekOpenAiChatFeatures(body: unknown): readonly ProviderFeature[] | undefined {
+  if (!isRecord(body)) return undefined;
+  const features: ProviderFeature[] = [];
+  if (body.service_tier === 'priority') features.push({ kind: 'priority-tier', field: 'service_tier', name: 'priority' });
+  if (isSet(body.web_search_options)) features.push({ kind: 'server-tools', field: 'web_search_options', name: 'web_search' });
+  return features.length === 0 ? undefined : features;
 }
 
 /**

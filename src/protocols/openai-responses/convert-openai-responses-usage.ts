@@ -13,14 +13,20 @@ function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** Same convention as canonical: input includes cache reads, output includes reasoning. */
-export function convertOpenAiResponsesUsage(raw: unknown): Usage | undefined {
+/**
+ * Same convention as canonical: input includes cache reads, output includes reasoning. The
+ * response's `output` says how many web searches ran (one `web_search_call` item each), which
+ * OpenAI bills apart from tokens and its usage object does not count.
+ */
+export function convertOpenAiResponsesUsage(raw: unknown, output?: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined;
   const usage: Usage = { inputTokens: count(raw.input_tokens) ?? 0, outputTokens: count(raw.output_tokens) ?? 0 };
   const cached = isRecord(raw.input_tokens_details) ? count(raw.input_tokens_details.cached_tokens) : undefined;
   if (cached !== undefined) usage.cacheReadTokens = cached;
   const reasoning = isRecord(raw.output_tokens_details) ? count(raw.output_tokens_details.reasoning_tokens) : undefined;
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  const searches = Array.isArray(output) ? output.filter((item) => isRecord(item) && item.type === 'web_search_call').length : 0;
+  if (searches > 0) usage.webSearchRequests = searches;
   return usage;
 }
 

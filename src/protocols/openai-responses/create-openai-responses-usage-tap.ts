@@ -25,7 +25,7 @@ export function createOpenAiResponsesUsageTap(): UsageTap {
       try {
         const event: unknown = JSON.parse(message.data);
         const response = isRecord(event) && isRecord(event.response) ? event.response : undefined;
-        const usage = convertOpenAiResponsesUsage(response?.usage);
+        const usage = convertOpenAiResponsesUsage(response?.usage, response?.output);
         if (usage) last = usage;
       } catch {
         // Metering keeps the last good count; the relay reports broken streams.

@@ -27,7 +27,7 @@ export function decodeOpenAiResponsesResponse(body: unknown, context: RuntimeCon
       createdAt: typeof body.created_at === 'number' ? body.created_at * 1000 : context.now(),
       content,
       finishReason: mapOpenAiResponsesStatus(body.status, incomplete, content.some((part) => part.type === 'tool-call')),
-      usage: convertOpenAiResponsesUsage(body.usage) ?? emptyUsage(),
+      usage: convertOpenAiResponsesUsage(body.usage, body.output) ?? emptyUsage(),
     },
     warnings: [],
   };

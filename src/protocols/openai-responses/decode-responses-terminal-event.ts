@@ -15,7 +15,7 @@ export function decodeResponseDone(
   closeDecodedBlock(state, events);
   state.finished = true;
   const body = response ?? {};
-  const usage = convertOpenAiResponsesUsage(body.usage);
+  const usage = convertOpenAiResponsesUsage(body.usage, body.output);
   if (usage) events.push({ type: 'usage', usage });
   const reason = isRecord(body.incomplete_details) ? body.incomplete_details.reason : undefined;
   const status = body.status ?? (type === 'response.completed' ? 'completed' : 'incomplete');

@@ -10,14 +10,18 @@ import { encodeOpenAiResponsesRequest } from './encode-openai-responses-request.
 import { encodeOpenAiResponsesResponse } from './encode-openai-responses-response.ts';
 import { openAiResponsesPassthroughLane } from './openai-responses-passthrough-lane.ts';
 import { peekBody } from '../shared/peek-body.ts';
+import { withFeatures } from '../shared/collect-tool-features.ts';
 import { peekCustomTools } from './custom-tool-calls.ts';
+import { peekResponsesFeatures } from './peek-responses-features.ts';
 import { responsesAffinityHint } from './responses-affinity-hint.ts';
 
 /** OpenAI Responses (`POST /v1/responses`), the only protocol Codex CLI speaks. Errors share chat's shape. */
+export { canonicalResponsesInput } from './canonical-responses-input.ts';
+
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',
   // Responses streams always end with the whole response, usage included.
-  peek: (input) => ({ ...peekBody(input, () => true, 'input', ['max_output_tokens']), ...peekCustomTools(input.body) }),
+  peek: (input) => withFeatures({ ...peekBody(input, () => true, 'input', ['max_output_tokens']), ...peekCustomTools(input.body) }, peekResponsesFeatures(input.body)),
   affinityHint: responsesAffinityHint,
   passthrough: openAiResponsesPassthroughLane,
   decodeRequest: (input) => decodeOpenAiResponsesRequest(input),

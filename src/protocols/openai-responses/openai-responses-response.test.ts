@@ -43,7 +43,8 @@ describe('Responses non-streamed replies', () => {
         { type: 'tool-call', callId: 'call_1', name: 'shell', arguments: '{"cmd":"ls"}', providerMetadata: { openai: { itemId: 'fc_1' } } },
       ],
       finishReason: { unified: 'tool-calls', raw: 'completed' },
-      usage: { inputTokens: 50, outputTokens: 20, cacheReadTokens: 32, reasoningTokens: 12 },
+      // The web_search_call item is one search, billed apart from tokens when priced.
+      usage: { inputTokens: 50, outputTokens: 20, cacheReadTokens: 32, reasoningTokens: 12, webSearchRequests: 1 },
     });
   });
 

@@ -17,6 +17,7 @@ import { healthStatus } from '../../routing/health-status.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { channelAddressWarnings, resolveChannelBaseUrl } from '../../domain/channel-address.ts';
 import { MISCONFIGURED_HINT } from '../../routing/classify-failure.ts';
+import { privateUpstreamProblem } from '../../upstream/private-upstream-address.ts';
 import {
   channelCreateSchema,
   channelPatchSchema,
@@ -33,6 +34,7 @@ import { channelView, keyListingView, keyView, priceView, usdToMicros } from './
 import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 import { diagnoseKey } from './diagnose-key.ts';
+import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
 
 /**
  * The admin API under `/api/admin`, used by the console and the CLI. Every change reloads the
@@ -72,9 +74,18 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         return reply.code(201).send(group);
       });
       admin.patch('/groups/:name', async (request) => {
-        const input = parseAdminInput(groupPatchSchema, request.body);
+        const { name: newName, ...input } = parseAdminInput(groupPatchSchema, request.body);
         const before = await store.groups.get(param(request, 'name'));
-        const group = await store.groups.update(param(request, 'name'), input);
+        if (!before) throw notFound('group', param(request, 'name'));
+        let name = before.name;
+        if (newName !== undefined && newName !== name) {
+          if (name === 'default') throw new GatewayError('conflict', 'The "default" group cannot be renamed: routing and new keys fall back to it.');
+          await withConflicts(() => store.groups.rename(before.name, newName));
+          // The accounts' default group is a setting that names the group: it follows the rename.
+          if ((await accountDefaultGroup(store)) === before.name) await setAccountDefaultGroup(store, newName);
+          name = newName;
+        }
+        const group = await store.groups.update(name, input);
         if (!group) throw notFound('group', param(request, 'name'));
         await changed();
         await audit(request, { action: 'group.update', targetKind: 'group', targetId: group.name, targetName: group.name, before, after: group });
@@ -130,6 +141,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const input = parseAdminInput(channelCreateSchema, request.body);
         const desired = toNewChannel(input);
         await requireGroups(deps, desired.groups, 'groups');
+        await requirePublicAddress(deps, desired.baseUrl);
         const channel = await withConflicts(() => store.channels.create(desired));
         await changed();
         await audit(request, { action: 'channel.create', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: null, after: channelView(channel) });
@@ -148,6 +160,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           const derivedAfter = resolveChannelBaseUrl({ ...before, ...rest, baseUrl: undefined });
           if ('baseUrl' in derivedBefore && derivedBefore.baseUrl === before.baseUrl && 'baseUrl' in derivedAfter) patch.baseUrl = derivedAfter.baseUrl;
         }
+        if (patch.baseUrl !== undefined) await requirePublicAddress(deps, patch.baseUrl);
         const channel = await withConflicts(() => store.channels.update(before.id, patch));
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();
@@ -255,6 +268,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           outputPerMillion: usdToMicros(input.output),
           cacheReadPerMillion: input.cacheRead == null ? null : usdToMicros(input.cacheRead),
           cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
+          ...(input.webSearch == null ? {} : { webSearchPerThousand: usdToMicros(input.webSearch) }),
         });
         await changed();
         await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });
@@ -420,4 +434,11 @@ function toLimits(input: z.infer<typeof keyCreateSchema>['limits']): KeyLimits {
     ...(input.weeklySpend === undefined ? {} : { weeklySpendMicros: usdToMicros(input.weeklySpend) }),
     ...(input.monthlySpend === undefined ? {} : { monthlySpendMicros: usdToMicros(input.monthlySpend) }),
   };
+}
+
+/** BLOCK_PRIVATE_UPSTREAMS: a channel address that is (or resolves to) a private, loopback or link-local one is a 400. */
+async function requirePublicAddress(deps: AppDeps, baseUrl: string): Promise<void> {
+  if (deps.settings.blockPrivateUpstreams !== true) return;
+  const problem = await privateUpstreamProblem(baseUrl);
+  if (problem !== undefined) throw invalidRequest(`baseUrl: ${problem}.`, 'baseUrl');
 }

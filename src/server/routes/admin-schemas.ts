@@ -18,7 +18,8 @@ import { entityName, instant, instantParam, modelName, positiveUsd, usdChange, w
 
 export const groupCreateSchema = z.strictObject(groupFields);
 
-export const groupPatchSchema = groupCreateSchema.omit({ name: true }).partial();
+/** `name` renames the group: its keys, channels and plans follow. */
+export const groupPatchSchema = groupCreateSchema.partial();
 
 export const channelCreateSchema = z.strictObject(channelFields).superRefine(checkNewChannel);
 

@@ -63,5 +63,7 @@ export function priceView(price: ModelPrice): AdminPrice {
     cacheRead: price.cacheReadPerMillion === null ? null : microsToUsd(price.cacheReadPerMillion),
     cacheWrite: price.cacheWritePerMillion === null ? null : microsToUsd(price.cacheWritePerMillion),
     updatedAt: new Date(price.updatedAt).toISOString(),
+    // Only when set: most models have no search price.
+    ...(price.webSearchPerThousand == null ? {} : { webSearch: microsToUsd(price.webSearchPerThousand) }),
   };
 }

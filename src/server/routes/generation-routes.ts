@@ -13,7 +13,8 @@ import { renderError } from '../render-error.ts';
 import type { RefusedAuthMonitor } from '../refused-auth-monitor.ts';
 import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
 import { handleEmbeddings } from './handle-embeddings.ts';
-import { handleGeneration } from './handle-generation.ts';
+import { handleCompaction, handleCompactionTurn, handleGeneration } from './handle-generation.ts';
+import { hasCompactionTrigger } from '../../responses/compaction-turn.ts';
 import type { GenerationRoute } from '../../generation/generation-request.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
 
@@ -71,7 +72,10 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
     handleGeneration(deps, chatRoute, request, reply),
   );
   app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
-    handleGeneration(deps, responsesRoute, request, reply),
+    isObject(request.body) && hasCompactionTrigger(request.body) ? handleCompactionTurn(deps, responsesRoute, request, reply) : handleGeneration(deps, responsesRoute, request, reply),
+  );
+  app.post(`${prefix}/v1/responses/compact`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
+    handleCompaction(deps, responsesRoute, request, reply),
   );
   app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, (request, reply) =>
     handleGeneration(deps, messagesRoute, request, reply),
@@ -135,6 +139,10 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
       });
     });
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** countTokens takes `{contents}` or `{generateContentRequest: {...}}`. */

@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientConnection, GenerationRequest, GenerationRoute } from '../../generation/generation-request.ts';
 import { runGeneration } from '../../generation/run-generation.ts';
+import { runCompaction } from '../../generation/run-compaction.ts';
+import { authenticateRequest } from './authenticate-request.ts';
+import { compactionTurnStream, hasCompactionTrigger, withoutCompactionTrigger } from '../../responses/compaction-turn.ts';
 import { ClientWriter } from '../../relay/client-writer.ts';
 import { markPipelineRequest } from '../access-log.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -37,6 +40,31 @@ export function handleGeneration(
   request.body = undefined;
   request.rawBody = undefined;
   return runGeneration(deps, generation, hijackReply(reply, deps.runtime.now));
+}
+
+/** `POST /v1/responses/compact`: one generation whose reply the gateway shapes (see runCompaction). */
+export async function handleCompaction(deps: AppDeps, route: GenerationRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const caller = request.caller ?? authenticateRequest(deps, request, 'bearer');
+  const answer = await runCompaction(deps, { requestId: request.id, route, body: request.body, credentials: credentialsOf(deps, request), caller });
+  // The pipeline wrote this request's line when the summary request ran; otherwise the framework does.
+  if (answer.recorded) markPipelineRequest(request);
+  await reply.code(answer.status).send(answer.body);
+}
+
+/** `POST /v1/responses` whose input ends with a `compaction_trigger`: the compaction as a response (see compaction-turn.ts). */
+export async function handleCompactionTurn(deps: AppDeps, route: GenerationRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const body = withoutCompactionTrigger(request.body as Record<string, unknown>);
+  const caller = request.caller ?? authenticateRequest(deps, request, 'bearer');
+  const answer = await runCompaction(deps, { requestId: request.id, route, body, credentials: credentialsOf(deps, request), caller });
+  if (answer.recorded) markPipelineRequest(request);
+  const compacted = answer.body as { id: string; created_at: number; output: Array<Record<string, unknown>>; usage: unknown };
+  const item = answer.status === 200 ? compacted.output.at(-1) : undefined;
+  if (item === undefined) return reply.code(answer.status).send(answer.body);
+  if (body.stream === true) {
+    reply.header('content-type', 'text/event-stream; charset=utf-8');
+    return reply.send(compactionTurnStream({ id: compacted.id, created_at: compacted.created_at, model: body.model, item, usage: compacted.usage }));
+  }
+  return reply.send({ id: compacted.id, object: 'response', created_at: compacted.created_at, status: 'completed', model: body.model, output: [item], usage: compacted.usage });
 }
 
 /** Takes the reply away from Fastify: the pipeline writes it, and learns when the client leaves. */

@@ -8,6 +8,8 @@ import { storedResponsesMigration } from './008-responses-stored-responses.ts';
 import { appliedBatchesMigration } from './009-billing-applied-batches.ts';
 import { responsesContextTokensMigration } from './012-responses-context-tokens.ts';
 import { keyNamesPerAccountMigration } from './011-portal-key-names-per-account.ts';
+import { providerFeaturesMigration } from './010-provider-features.ts';
+import { usageTransportMigration } from './013-usage-transport.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -23,6 +25,8 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '009-billing-applied-batches': appliedBatchesMigration,
   '012-responses-context-tokens': responsesContextTokensMigration,
   '011-portal-key-names-per-account': keyNamesPerAccountMigration,
+  '010-provider-features': providerFeaturesMigration,
+  '013-usage-transport': usageTransportMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

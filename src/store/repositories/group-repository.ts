@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { BillingMode } from '../../domain/billing-mode.ts';
 import type { GroupsTable } from '../database-schema.ts';
-import type { Group } from '../../domain/group.ts';
+import { GROUP_FEATURE_CLASSES, type Group, type GroupFeatureClass } from '../../domain/group.ts';
 import type { GroupRepository } from '../store.ts';
 import { StoreConflictError } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
@@ -12,7 +12,8 @@ export const DEFAULT_GROUP = 'default';
 
 /**
  * Deleting a group fails while keys are bound to it (StoreConflictError, field `keys`); channels
- * that serve it simply stop serving it.
+ * that serve it simply stop serving it. Renaming one carries its keys, channels and plans along;
+ * the usage log keeps the name each request was made under (it is a record of the past).
  */
 export function createGroupRepository({ db, now }: StoreContext): GroupRepository {
   return {
@@ -33,6 +34,7 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
         description: group.description ?? '',
         price_multiplier: group.priceMultiplier ?? 1,
         billing: group.billing ?? 'balance',
+        allowed_features: JSON.stringify(group.allowedFeatures ?? []),
         created_at: now(),
       };
       try {
@@ -50,11 +52,36 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
       if (patch.description !== undefined) changes.description = patch.description;
       if (patch.priceMultiplier !== undefined) changes.price_multiplier = patch.priceMultiplier;
       if (patch.billing !== undefined) changes.billing = patch.billing;
+      if (patch.allowedFeatures !== undefined) changes.allowed_features = JSON.stringify(patch.allowedFeatures);
       if (Object.keys(changes).length > 0) {
         await db.updateTable('groups').set(changes).where('name', '=', name).execute();
       }
       const row = await db.selectFrom('groups').selectAll().where('name', '=', name).executeTakeFirst();
       return row && toGroup(row);
+    },
+
+    async rename(from, to) {
+      if (from === DEFAULT_GROUP) throw new StoreConflictError('the default group cannot be renamed', 'name');
+      if (to.trim() === '') throw new StoreConflictError('a group needs a name', 'name');
+      return db.transaction().execute(async (transaction) => {
+        const row = await transaction.selectFrom('groups').selectAll().where('name', '=', from).executeTakeFirst();
+        if (!row) return undefined;
+        if (to === from) return toGroup(row);
+        // The name is the key the other tables refer to, and their foreign keys do not cascade
+        // updates: insert the group under its new name, move every reference, then drop the old row.
+        try {
+          await transaction.insertInto('groups').values({ ...row, name: to }).execute();
+        } catch (error) {
+          throw translateConstraintError(error, {
+            unique: { name: { field: 'name', message: `a group named "${to}" already exists` } },
+          });
+        }
+        await transaction.updateTable('channel_groups').set({ group_name: to }).where('group_name', '=', from).execute();
+        await transaction.updateTable('api_keys').set({ group_name: to }).where('group_name', '=', from).execute();
+        await transaction.updateTable('plans').set({ group_name: to }).where('group_name', '=', from).execute();
+        await transaction.deleteFrom('groups').where('name', '=', from).execute();
+        return toGroup({ ...row, name: to });
+      });
     },
 
     async delete(name) {
@@ -88,12 +115,24 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
   };
 }
 
-function toGroup(row: Omit<Selectable<GroupsTable>, 'billing'> & { billing?: string }): Group {
+function toGroup(row: Omit<Selectable<GroupsTable>, 'billing' | 'allowed_features'> & { billing?: string; allowed_features?: string }): Group {
   return {
     name: row.name,
     description: row.description,
     priceMultiplier: Number(row.price_multiplier),
     billing: (row.billing ?? 'balance') as BillingMode,
+    allowedFeatures: readAllowedFeatures(row.allowed_features),
     createdAt: Number(row.created_at),
   };
+}
+
+/** The stored list, keeping only classes this version knows (a row written by a newer one allows no more than it understands). */
+function readAllowedFeatures(text: string | undefined): GroupFeatureClass[] {
+  if (text === undefined || text === '') return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? GROUP_FEATURE_CLASSES.filter((known) => parsed.includes(known)) : [];
+  } catch {
+    return [];
+  }
 }

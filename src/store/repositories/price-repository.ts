@@ -12,9 +12,9 @@ export function createPriceRepository({ db, now }: StoreContext): PriceRepositor
     },
 
     async upsert(price) {
-      for (const field of ['inputPerMillion', 'outputPerMillion', 'cacheReadPerMillion', 'cacheWritePerMillion'] as const) {
+      for (const field of ['inputPerMillion', 'outputPerMillion', 'cacheReadPerMillion', 'cacheWritePerMillion', 'webSearchPerThousand'] as const) {
         const value = price[field];
-        if (value !== null && !Number.isSafeInteger(value)) {
+        if (value !== null && value !== undefined && !Number.isSafeInteger(value)) {
           throw new TypeError(`${field} must be an integer number of micro-USD, got ${value}`);
         }
       }
@@ -24,6 +24,7 @@ export function createPriceRepository({ db, now }: StoreContext): PriceRepositor
         output_per_million: price.outputPerMillion,
         cache_read_per_million: price.cacheReadPerMillion,
         cache_write_per_million: price.cacheWritePerMillion,
+        web_search_per_thousand: price.webSearchPerThousand ?? null,
         updated_at: now(),
       };
       const { model: _model, ...changes } = row;
@@ -42,8 +43,9 @@ export function createPriceRepository({ db, now }: StoreContext): PriceRepositor
   };
 }
 
+/** `webSearchPerThousand` only when set: most models have no search price. */
 function toModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
-  return {
+  const price: ModelPrice = {
     model: row.model,
     inputPerMillion: Number(row.input_per_million),
     outputPerMillion: Number(row.output_per_million),
@@ -51,4 +53,6 @@ function toModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
     cacheWritePerMillion: row.cache_write_per_million === null ? null : Number(row.cache_write_per_million),
     updatedAt: Number(row.updated_at),
   };
+  if (row.web_search_per_thousand !== null && row.web_search_per_thousand !== undefined) price.webSearchPerThousand = Number(row.web_search_per_thousand);
+  return price;
 }

@@ -43,6 +43,16 @@ export function createStoredResponseRepository({ db }: StoreContext): StoredResp
       return row === undefined ? undefined : toStoredResponse(row);
     },
 
+    async storedBytes(keyId, now) {
+      const row = await db
+        .selectFrom('stored_responses')
+        .select((builder) => builder.fn.sum<number | string | null>('size_bytes').as('bytes'))
+        .where('key_id', '=', keyId)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return Number(row?.bytes ?? 0);
+    },
+
     async recent(keyId, now, limit) {
       const rows = await db
         .selectFrom('stored_responses')

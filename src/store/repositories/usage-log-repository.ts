@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Selectable } from 'kysely';
 import type { UsageLogsTable } from '../database-schema.ts';
-import type { PaidBy, UsageAttempt, UsageLogEntry } from '../../domain/usage-log-entry.ts';
+import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../../domain/usage-log-entry.ts';
 import type { UsageLogRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { aggregateUsage } from './aggregate-usage.ts';
@@ -121,6 +121,7 @@ function createSqliteUsageInsert(sqlite: BetterSqlite3.Database): (entries: Usag
         entry.userId ?? null,
         entry.paidBy ?? null,
         entry.subscriptionId ?? null,
+        entry.transport ?? 'http',
       );
     }
   });
@@ -165,6 +166,7 @@ function toRow(entry: UsageLogEntry): Insertable<UsageLogsTable> {
     user_id: entry.userId ?? null,
     paid_by: entry.paidBy ?? null,
     subscription_id: entry.subscriptionId ?? null,
+    transport: entry.transport ?? 'http',
   };
 }
 
@@ -201,5 +203,7 @@ function toEntry(row: Selectable<UsageLogsTable>): UsageLogEntry {
     ...(row.user_id === null ? {} : { userId: row.user_id }),
     ...(row.paid_by === null ? {} : { paidBy: row.paid_by as PaidBy }),
     ...(row.subscription_id === null ? {} : { subscriptionId: row.subscription_id }),
+    // Absent for HTTP, as before WebSocket turns existed.
+    ...(row.transport === 'websocket' ? { transport: row.transport as UsageTransport } : {}),
   };
 }

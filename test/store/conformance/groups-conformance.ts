@@ -16,9 +16,9 @@ export function describeGroups(context: ConformanceContext): void {
 
     test('create fills defaults, get and list return it, list is sorted by name', async () => {
       const created = await context.store.groups.create({ name: 'vip', priceMultiplier: 0.8, description: 'VIPs' });
-      assert.deepEqual(created, { name: 'vip', description: 'VIPs', priceMultiplier: 0.8, billing: 'balance', createdAt: START_TIME });
+      assert.deepEqual(created, { name: 'vip', description: 'VIPs', priceMultiplier: 0.8, billing: 'balance', allowedFeatures: [], createdAt: START_TIME });
       const plain = await context.store.groups.create({ name: 'basic' });
-      assert.deepEqual(plain, { name: 'basic', description: '', priceMultiplier: 1, billing: 'balance', createdAt: START_TIME });
+      assert.deepEqual(plain, { name: 'basic', description: '', priceMultiplier: 1, billing: 'balance', allowedFeatures: [], createdAt: START_TIME });
       assert.deepEqual(await context.store.groups.get('vip'), created);
       assert.equal(await context.store.groups.get('missing'), undefined);
       assert.deepEqual(
@@ -36,7 +36,7 @@ export function describeGroups(context: ConformanceContext): void {
     test('update changes only the given fields; a missing group gives undefined', async () => {
       await context.store.groups.create({ name: 'vip', description: 'before', priceMultiplier: 2 });
       const updated = await context.store.groups.update('vip', { priceMultiplier: 1.5 });
-      assert.deepEqual(updated, { name: 'vip', description: 'before', priceMultiplier: 1.5, billing: 'balance', createdAt: START_TIME });
+      assert.deepEqual(updated, { name: 'vip', description: 'before', priceMultiplier: 1.5, billing: 'balance', allowedFeatures: [], createdAt: START_TIME });
       assert.deepEqual(await context.store.groups.get('vip'), updated);
       assert.equal(await context.store.groups.update('missing', { description: 'x' }), undefined);
     });
@@ -62,6 +62,31 @@ export function describeGroups(context: ConformanceContext): void {
       const channel = await context.store.channels.create(newChannel({ groups: ['vip', 'default'] }));
       assert.equal(await context.store.groups.delete('vip'), true);
       assert.deepEqual((await context.store.channels.get(channel.id))?.groups, ['default']);
+    });
+
+    test('rename moves the keys, channels and plans to the new name in one step', async () => {
+      await context.store.groups.create({ name: 'vip', description: 'VIPs', priceMultiplier: 0.5, billing: 'subscription' });
+      const channel = await context.store.channels.create(newChannel({ groups: ['default', 'vip'] }));
+      const key = await context.store.keys.create(newKey({ name: 'a', group: 'vip', keyHash: '1'.repeat(64) }));
+      const plan = await context.store.plans.create({ name: 'vip-monthly', group: 'vip', durationDays: 30, quota: { monthly: 1_000_000 }, priceMicros: null, description: '' });
+      const renamed = await context.store.groups.rename('vip', 'gold');
+      assert.deepEqual(renamed, { name: 'gold', description: 'VIPs', priceMultiplier: 0.5, billing: 'subscription', createdAt: START_TIME });
+      assert.equal(await context.store.groups.get('vip'), undefined);
+      assert.deepEqual(await context.store.groups.get('gold'), renamed);
+      assert.deepEqual((await context.store.channels.get(channel.id))?.groups, ['default', 'gold']);
+      assert.equal((await context.store.keys.get(key.id))?.group, 'gold');
+      assert.equal((await context.store.plans.find(plan.id))?.group, 'gold');
+      assert.equal(await context.store.groups.rename('missing', 'other'), undefined);
+    });
+
+    test('rename refuses a name in use and the default group, and changes nothing', async () => {
+      await context.store.groups.create({ name: 'vip' });
+      await context.store.groups.create({ name: 'gold' });
+      await context.store.keys.create(newKey({ name: 'a', group: 'vip', keyHash: '1'.repeat(64) }));
+      await assertConflict(context.store.groups.rename('vip', 'gold'), 'name', /already exists/);
+      await assertConflict(context.store.groups.rename('default', 'standard'), 'name', /default/);
+      assert.equal((await context.store.keys.list())[0]?.group, 'vip');
+      assert.deepEqual((await context.store.groups.list()).map((group) => group.name), ['default', 'gold', 'vip']);
     });
 
     test('the default group cannot be deleted', async () => {

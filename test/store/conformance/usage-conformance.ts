@@ -40,6 +40,13 @@ export function describeUsage(context: ConformanceContext): void {
       assert.deepEqual(await context.store.usage.query({}), [sparse, full]);
     });
 
+    test('a WebSocket turn keeps its transport; an HTTP one reads back without it', async () => {
+      await context.store.usage.insertMany([usageEntry({ requestId: 'ws_1', transport: 'websocket' }), usageEntry({ requestId: 'http_1', time: START_TIME + 1, transport: 'http' })]);
+      const [http, socket] = await context.store.usage.query({});
+      assert.equal(socket?.transport, 'websocket');
+      assert.equal(http?.transport, undefined);
+    });
+
     test('query returns newest first, ties by request id, 100 by default, a large batch in one call', async () => {
       const entries = Array.from({ length: 450 }, (_, index) =>
         usageEntry({ requestId: `req_${String(index).padStart(3, '0')}`, time: START_TIME + Math.floor(index / 2) }),

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+import { outputText, SdkResponsesSocket } from '../helpers/responses-socket.ts';
+
+type Json = Record<string, any>;
+
+const BEDROCK_KEY = 'bedrock-api-key-for-tests';
+const UPSTREAMS = [
+  { name: 'openai', model: 'cmp-openai', channel: { provider: 'openai', supportsResponses: true, modelMap: { 'cmp-openai': 'gpt-5' } } },
+  { name: 'anthropic', model: 'cmp-anthropic', channel: { provider: 'anthropic', modelMap: { 'cmp-anthropic': 'claude-sonnet-4-6' } } },
+  { name: 'gemini', model: 'cmp-gemini', channel: { provider: 'gemini', modelMap: { 'cmp-gemini': 'gemini-2.5-flash' } } },
+  { name: 'bedrock', model: 'cmp-bedrock', channel: { provider: 'bedrock', region: 'us-west-2', apiKey: BEDROCK_KEY, modelMap: { 'cmp-bedrock': 'us.amazon.nova-pro-v1:0' } } },
+] as const;
+
+const HISTORY = [
+  { role: 'user' as const, content: 'Rename the function parse_config to load_config in src/config.py.' },
+  { role: 'assistant' as const, content: 'Done: renamed it and updated the two callers.' },
+  { role: 'user' as const, content: 'Now add a test for load_config.' },
+];
+const SUMMARY = 'SUMMARY: parse_config was renamed to load_config in src/config.py; next, add a test for load_config.';
+
+/**
+ * `POST /v1/responses/compact` through the openai SDK's `client.responses.compact()` on every
+ * upstream kind: the gateway asks the routed model for a summary (one ordinary generation: usage
+ * row, charge), returns OpenAI's `response.compaction` object whose compaction item is sealed by
+ * the gateway, and expands the item to the summary when a later request (POST or WebSocket)
+ * carries it back. An item the gateway did not seal, or one altered, is a 400 naming it.
+ */
+describe('Responses compaction through the openai SDK', { concurrency: false }, () => {
+  let harness: Harness;
+  let client: OpenAI;
+  let other: OpenAI;
+  let key: { id: string; key: string };
+
+  before(async () => {
+    harness = await startHarness({}, { clouds: { bedrock: { credentials: {}, apiKeys: [BEDROCK_KEY] } } });
+    for (const upstream of UPSTREAMS) {
+      await harness.addChannel({ ...upstream.channel, ...(upstream.name === 'bedrock' ? { baseUrl: harness.simulator.url } : {}), models: [upstream.model] });
+    }
+    key = await harness.addKey();
+    client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: key.key, maxRetries: 0 });
+    other = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: (await harness.addKey()).key, maxRetries: 0 });
+  });
+  after(() => harness.close());
+
+  const lastGenerate = (): Json => harness.simulator.requests.filter((request) => request.endpoint === 'generate').at(-1) as Json;
+
+  for (const upstream of UPSTREAMS) {
+    test(`${upstream.name}: compact() returns a sealed compaction item that later turns expand to the summary`, async () => {
+      harness.simulator.enqueue({ text: SUMMARY });
+      const compacted = (await client.responses.compact({ model: upstream.model, input: HISTORY, instructions: 'You are a coding agent.' })) as unknown as Json;
+      assert.equal(compacted.object, 'response.compaction');
+      assert.match(compacted.id, /^resp_/);
+      const item = compacted.output.at(-1);
+      assert.equal(item.type, 'compaction');
+      assert.match(item.id, /^cmp_/);
+      assert.equal(typeof item.encrypted_content, 'string');
+      assert.ok(!item.encrypted_content.includes('load_config'), 'the summary is opaque to the client');
+      assert.deepEqual(compacted.output.slice(0, -1).map((message: Json) => message.content), [HISTORY[0]!.content, HISTORY[2]!.content], 'the user messages, then the item');
+      assert.ok(compacted.usage.input_tokens > 0);
+      assert.match(lastGenerate().rawBody, /CONTEXT CHECKPOINT COMPACTION/, 'the routed model was asked for a summary');
+
+      // The compaction is an ordinary generation: its own usage row, billed.
+      const { data } = await harness.admin('GET', `/logs?key=${key.id}&limit=1`);
+      assert.equal(data[0].model, upstream.model);
+      assert.equal(data[0].status, 200);
+      assert.equal(data[0].clientProtocol, 'openai-responses');
+
+      // Carried back over HTTP: the upstream sees the summary, never the sealed content.
+      harness.simulator.enqueue({ text: 'Added tests/test_config.py.' });
+      const next = await client.responses.create({ model: upstream.model, input: [...compacted.output, { role: 'user', content: 'Go on.' }], store: false });
+      assert.equal(next.output_text, 'Added tests/test_config.py.');
+      const upstreamBody = lastGenerate().rawBody as string;
+      assert.match(upstreamBody, /parse_config was renamed to load_config/);
+      assert.ok(!upstreamBody.includes(item.encrypted_content));
+
+      // And over the WebSocket.
+      const socket = new SdkResponsesSocket(`${harness.url}/v1`, key.key);
+      try {
+        harness.simulator.enqueue({ text: 'Over the socket.' });
+        const turn = await socket.turn({ model: upstream.model, input: [...compacted.output, { role: 'user', content: 'Go on.' }], store: false });
+        assert.equal(outputText(turn.response), 'Over the socket.');
+        assert.match(lastGenerate().rawBody, /parse_config was renamed to load_config/);
+      } finally {
+        socket.close();
+      }
+    });
+  }
+
+  test('a compaction item the gateway did not seal, an altered one, or another key’s is a 400 naming the item', async () => {
+    harness.simulator.enqueue({ text: SUMMARY });
+    const compacted = (await client.responses.compact({ model: 'cmp-anthropic', input: HISTORY })) as unknown as Json;
+    const item = compacted.output.at(-1);
+    const calls = harness.simulator.requests.length;
+    const refuse = async (sender: OpenAI, compaction: Json, what: string) => {
+      const error = await sender.responses
+        .create({ model: 'cmp-anthropic', input: [{ role: 'user', content: 'hi' }, compaction as never, { role: 'user', content: 'Go on.' }], store: false })
+        .then(() => assert.fail(`${what} was accepted`), (caught: unknown) => caught as Json);
+      assert.equal(error.status, 400, what);
+      assert.equal(error.param, 'input[1].encrypted_content', what);
+      assert.match(error.message, /input\[1\]: compaction item/, what);
+    };
+    await refuse(client, { type: 'compaction', id: 'cmp_forged', encrypted_content: 'gAAAAABforged-by-someone-else' }, 'a foreign item');
+    const bytes = Buffer.from(item.encrypted_content, 'base64');
+    bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 1;
+    await refuse(client, { ...item, encrypted_content: bytes.toString('base64') }, 'an altered item');
+    await refuse(other, item, 'another key’s item');
+    assert.equal(harness.simulator.requests.length, calls, 'nothing went upstream');
+  });
+
+  test('a compaction_trigger item (Codex remote compaction v2) is answered with exactly one sealed compaction item, over HTTP and the socket', async () => {
+    harness.simulator.enqueue({ text: SUMMARY });
+    const plain = (await client.responses.create({ model: 'cmp-gemini', input: [...HISTORY, { type: 'compaction_trigger' } as never], store: false })) as unknown as Json;
+    assert.equal(plain.output.length, 1);
+    assert.equal(plain.output[0].type, 'compaction');
+    assert.match(lastGenerate().rawBody, /CONTEXT CHECKPOINT COMPACTION/);
+
+    const socket = new SdkResponsesSocket(`${harness.url}/v1`, key.key);
+    try {
+      harness.simulator.enqueue({ text: SUMMARY });
+      const turn = await socket.turn({ model: 'cmp-gemini', input: [...HISTORY, { type: 'compaction_trigger' }], store: false });
+      assert.deepEqual(turn.events.map((event) => event.type), ['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done', 'response.completed']);
+      assert.equal(turn.response?.output.length, 1);
+      harness.simulator.enqueue({ text: 'Continued.' });
+      const next = await socket.turn({ model: 'cmp-gemini', input: [turn.response?.output[0], { role: 'user', content: 'Go on.' }], store: false });
+      assert.equal(outputText(next.response), 'Continued.');
+      assert.match(lastGenerate().rawBody, /parse_config was renamed to load_config/);
+    } finally {
+      socket.close();
+    }
+  });
+
+  test('context_management compaction reaches an OpenAI Responses upstream unchanged; a translated lane drops it with a warning', async () => {
+    const contextManagement = [{ type: 'compaction', compact_threshold: 200_000 }];
+    harness.simulator.enqueue({ text: 'ok' });
+    await client.responses.create({ model: 'cmp-openai', input: 'hi', store: false, context_management: contextManagement } as never);
+    assert.deepEqual((lastGenerate().body as Json).context_management, contextManagement);
+    harness.simulator.enqueue({ text: 'ok' });
+    const { response } = await client.responses.create({ model: 'cmp-anthropic', input: 'hi', store: false, context_management: contextManagement } as never).withResponse();
+    assert.ok(!(lastGenerate().rawBody as string).includes('context_management'));
+    assert.match(response.headers.get('x-switchyard-warnings') ?? '', /unsupported:context_management/);
+  });
+
+  test('a compaction turn over a history with tool calls declares the tools (Bedrock Converse refuses tool blocks without a toolConfig)', async () => {
+    harness.simulator.enqueue({ text: SUMMARY });
+    const tool = { type: 'function', name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, strict: false };
+    const compacted = (await client.responses.create({
+      model: 'cmp-bedrock',
+      tools: [tool],
+      store: false,
+      input: [
+        { role: 'user', content: 'Read notes.txt' },
+        { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'ZEBRA' },
+        { type: 'compaction_trigger' } as never,
+      ],
+    } as never)) as unknown as Json;
+    assert.equal(compacted.output[0]?.type, 'compaction', JSON.stringify(compacted));
+  });
+});
+
