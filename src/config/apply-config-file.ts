@@ -4,7 +4,6 @@ import { applyConfigChannels } from './apply-config-channels.ts';
 import { applyConfigPlans, applyConfigSubscriptions, applyConfigUsers } from './apply-config-accounts.ts';
 import { applyConfigKeys } from './apply-config-keys.ts';
 import { channelAddressWarnings } from '../domain/channel-address.ts';
-import { toNewChannel } from '../domain/new-channel.ts';
 import type { ConfigApplySummary, KindSummary } from './config-apply-summary.ts';
 import { emptyKindSummary, sameValue, usdToMicros } from './config-apply-summary.ts';
 import { ConfigError } from './config-error.ts';

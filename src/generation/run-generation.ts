@@ -170,14 +170,15 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       controller,
       reasoningScope: caller.key.id,
     };
-    if (route.warnings !== undefined) relayInput.warnings = route.warnings;
     if (request.rawBody !== undefined && !stateful?.changed && !bodyChanged) relayInput.rawBody = request.rawBody;
     if (timing) relayInput.timing = timing;
     if (stateful?.pinnedKeyIndex !== undefined) relayInput.pinnedKeyIndex = stateful.pinnedKeyIndex;
     if (affinity?.preferredKey !== undefined) relayInput.preferredKey = affinity.preferredKey;
     if (stateful) relayInput.carryReasoning = stateful.carryReasoning;
     if (onCommit) relayInput.onCommit = onCommit;
-    if (featureWarnings.length > 0) relayInput.warnings = featureWarnings;
+    // The route's warnings (a mistaken address still served) first, then the features left out.
+    const startWarnings = route.warnings === undefined ? featureWarnings : [...route.warnings, ...featureWarnings];
+    if (startWarnings.length > 0) relayInput.warnings = startWarnings;
     // A stateful turn keeps its request to store it; otherwise, once a stream is committed, no
     // attempt can need the client's request again, and a long stream should not hold it (with
     // its parsed form, its text and its decode) to the end. What a cut stream is billed from,

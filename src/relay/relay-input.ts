@@ -7,7 +7,7 @@ import type { ClientWriter } from './client-writer.ts';
 
 /** One request for the relay: the client's body, the candidate channels and the reply's writer. */
 export interface RelayInput {
-  /** Warnings the pipeline already has for the reply (declared tools left out), formatted. */
+  /** Warnings the pipeline already has for the reply (its route's, declared tools left out), formatted, first in the reply's list. */
   warnings?: readonly string[];
   requestId: string;
   clientProtocol: ProtocolId;
@@ -29,8 +29,6 @@ export interface RelayInput {
   forwardedHeaders: Record<string, string>;
   /** Headers every reply carries (request id, …). */
   replyHeaders: Record<string, string>;
-  /** Warnings the request carries from before the relay (its route's), first in the reply's list. */
-  warnings?: readonly string[];
   /** The client's reply; `writer.clientGone` tells whether the client left before it ended. */
   writer: ClientWriter;
   /**

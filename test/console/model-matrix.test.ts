@@ -11,6 +11,7 @@ const health = (models: ChannelHealth['models']): ChannelHealth => ({
   openedAt: null,
   retryAt: null,
   successRate: 0.5,
+  successWindowMs: 60_000,
   latencyP50: null,
   latencyP95: null,
   requests: 10,
