@@ -170,15 +170,15 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       controller,
       reasoningScope: caller.key.id,
     };
+    // The route's warnings (a doubled /v1) first, then the declared tools the group's policy left out.
+    const preRelayWarnings = [...(route.warnings ?? []), ...featureWarnings];
+    if (preRelayWarnings.length > 0) relayInput.warnings = preRelayWarnings;
     if (request.rawBody !== undefined && !stateful?.changed && !bodyChanged) relayInput.rawBody = request.rawBody;
     if (timing) relayInput.timing = timing;
     if (stateful?.pinnedKeyIndex !== undefined) relayInput.pinnedKeyIndex = stateful.pinnedKeyIndex;
     if (affinity?.preferredKey !== undefined) relayInput.preferredKey = affinity.preferredKey;
     if (stateful) relayInput.carryReasoning = stateful.carryReasoning;
     if (onCommit) relayInput.onCommit = onCommit;
-    // The route's warnings (a mistaken address still served) first, then the features left out.
-    const startWarnings = route.warnings === undefined ? featureWarnings : [...route.warnings, ...featureWarnings];
-    if (startWarnings.length > 0) relayInput.warnings = startWarnings;
     // A stateful turn keeps its request to store it; otherwise, once a stream is committed, no
     // attempt can need the client's request again, and a long stream should not hold it (with
     // its parsed form, its text and its decode) to the end. What a cut stream is billed from,

@@ -16,8 +16,8 @@ import { StoreConflictError } from '../../store/store.ts';
 import { healthStatus } from '../../routing/health-status.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { channelAddressWarnings, resolveChannelBaseUrl } from '../../domain/channel-address.ts';
-import { MISCONFIGURED_HINT } from '../../routing/classify-failure.ts';
 import { privateUpstreamProblem } from '../../upstream/private-upstream-address.ts';
+import { MISCONFIGURED_HINT } from '../../routing/classify-failure.ts';
 import {
   channelCreateSchema,
   channelPatchSchema,
@@ -33,8 +33,8 @@ import {
 import { channelView, keyListingView, keyView, priceView, usdToMicros } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
-import { diagnoseKey } from './diagnose-key.ts';
 import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
+import { diagnoseKey } from './diagnose-key.ts';
 
 /**
  * The admin API under `/api/admin`, used by the console and the CLI. Every change reloads the
