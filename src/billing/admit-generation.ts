@@ -3,7 +3,7 @@ import { hasRateLimits, UNLIMITED_RATE_LEASE } from '../access/rate-limiter.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
-import type { Usage } from '../core/usage.ts';
+import type { ImageUsage, Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PaymentHold } from './account-billing.ts';
 import { clampReportedUsage } from './clamp-reported-usage.ts';
@@ -54,6 +54,8 @@ export async function admitGeneration(
    * holds (`previous_response_id` on a pinned chain). Reserved for, and billed for a cut stream.
    */
   heldContextTokens = 0,
+  /** The most an image request can be billed for its images (each image at its dearest priced tier). */
+  heldImages?: ImageUsage,
 ): Promise<Admission> {
   const { key, group } = caller;
   const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
@@ -84,7 +86,8 @@ export async function admitGeneration(
   let hold: PaymentHold;
   try {
     const reserve = guardsMoney
-      ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped)
+      ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped) +
+        (heldImages === undefined || price === undefined ? 0 : computeCostMicros({ inputTokens: 0, outputTokens: 0, images: heldImages }, price, group.priceMultiplier))
       : 0;
     // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
     // the user's wallet or a subscription's quotas (403 subscription_* / insufficient_balance).

@@ -6,7 +6,7 @@ import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { EmbeddingUpstreamWire } from '../protocols/embeddings/index.ts';
 import type { Lease } from '../routing/channel-health.ts';
-import { classifyFailure } from '../routing/classify-failure.ts';
+import { classifyAttemptFailure as classify, type AttemptOutcome } from './classify-attempt-failure.ts';
 import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
@@ -42,7 +42,7 @@ export interface EmbeddingRelayResult {
   attempts: UsageAttempt[];
 }
 
-type Outcome = { kind: 'ok'; result: EmbeddingResult } | { kind: 'failed'; error: GatewayError; retryable: boolean; broken?: boolean };
+type Outcome = { kind: 'ok'; result: EmbeddingResult } | AttemptOutcome;
 
 /**
  * Embeddings over the same channels, health and failover rules as generation: try the
@@ -162,7 +162,7 @@ async function embedOnChannel(deps: RelayDeps, { channel, lease, wire, upstreamM
   await Promise.all(Array.from({ length: Math.min(FAN_OUT, batches.length) }, worker));
   if (failure !== undefined) {
     attempt.status = failure.status;
-    return classify(deps, channel, lease, failure.error, failure.status, signal, batches.length > 1);
+    return classify(deps, channel, lease, failure.error, failure.status, signal, batches.length > 1, 'embeddings');
   }
   let tokens: number | undefined = 0;
   for (const result of results) tokens = tokens === undefined || result.inputTokens === undefined ? undefined : tokens + result.inputTokens;
@@ -201,43 +201,5 @@ async function callOnce(
     return { result: wire.decodeResponse(parsed, request.inputs.length, Number.isInteger(headerTokens) && headerTokens >= 0 ? headerTokens : undefined) };
   } catch (error) {
     return { error: isGatewayError(error) ? error : toGatewayError(error), status: null };
-  }
-}
-
-/**
- * Same verdicts as a generation attempt: broken credentials, transient trouble, or the client's
- * own request. One exception: a provider throttling (429) a request this gateway split into
- * many calls was answering that one request's burst, so it neither counts against the channel ×
- * model circuit nor pauses the channel that every other key shares; the request moves on.
- */
-function classify(deps: RelayDeps, channel: Channel, lease: Lease, error: GatewayError, status: number | null, signal: AbortSignal, fannedOut: boolean): Outcome {
-  const now = deps.runtime.now();
-  if (signal.aborted) {
-    deps.health.release(channel, lease);
-    return { kind: 'failed', error: new GatewayError('upstream_timeout', 'The embeddings request ran past the gateway\'s total time limit or the client went away.'), retryable: false };
-  }
-  const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
-  if (fannedOut && status === 429 && failureClass === 'transient') {
-    deps.health.release(channel, lease);
-    return { kind: 'failed', error, retryable: true };
-  }
-  const lastError = { at: now, status, code: error.code, message: error.message };
-  switch (failureClass) {
-    case 'broken':
-      deps.health.recordBroken(channel, lease, lastError);
-      return { kind: 'failed', error, retryable: true, broken: true };
-    case 'transient':
-      deps.health.recordFailure(channel, lease, lastError, scope);
-      if (error.retryAfterSeconds !== undefined) {
-        deps.health.pause(channel, now + error.retryAfterSeconds * 1000, `upstream asked to wait ${error.retryAfterSeconds} s`, scope === 'model' ? lease.model : undefined);
-      }
-      return { kind: 'failed', error, retryable: true };
-    case 'request':
-      deps.health.release(channel, lease);
-      return { kind: 'failed', error, retryable: false };
-    default: {
-      const unreachable: never = failureClass;
-      return unreachable;
-    }
   }
 }

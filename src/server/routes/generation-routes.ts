@@ -10,6 +10,7 @@ import { renderError } from '../render-error.ts';
 import type { RefusedAuthMonitor } from '../refused-auth-monitor.ts';
 import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
 import { handleEmbeddings } from './handle-embeddings.ts';
+import { handleImages } from './handle-images.ts';
 import { handleCompaction, handleCompactionTurn, handleGeneration } from './handle-generation.ts';
 import { hasCompactionTrigger } from '../../responses/compaction-turn.ts';
 import type { GenerationRoute } from '../../generation/generation-request.ts';
@@ -62,6 +63,9 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   );
   app.post(`${prefix}/v1/embeddings`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-embeddings') }, (request, reply) =>
     handleEmbeddings(deps, 'openai-embeddings', surface, request, reply),
+  );
+  app.post(`${prefix}/v1/images/generations`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-images') }, (request, reply) =>
+    handleImages(deps, surface, request, reply),
   );
   app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, async (request, reply) => {
     const caller = request.caller ?? authenticateRequest(deps, request, 'anthropic');
