@@ -1,7 +1,7 @@
 import type { Channel } from '../domain/channel.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Lease } from '../routing/channel-health.ts';
-import { classifyFailure } from '../routing/classify-failure.ts';
+import { classifyFailure, withMisconfiguredHint } from '../routing/classify-failure.ts';
 import type { RelayDeps } from './relay-deps.ts';
 
 /** A failed whole-reply attempt: whether another channel is worth trying, and whether this channel's key is broken. */
@@ -43,6 +43,9 @@ export function classifyAttemptFailure(
       if (error.retryAfterSeconds !== undefined) {
         deps.health.pause(channel, now + error.retryAfterSeconds * 1000, `upstream asked to wait ${error.retryAfterSeconds} s`, scope === 'model' ? lease.model : undefined);
       }
+      return { kind: 'failed', error, retryable: true };
+    case 'misconfigured':
+      deps.health.recordFailure(channel, lease, withMisconfiguredHint(lastError), scope);
       return { kind: 'failed', error, retryable: true };
     case 'request':
       deps.health.release(channel, lease);
