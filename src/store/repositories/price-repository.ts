@@ -18,6 +18,7 @@ export function createPriceRepository({ db, now }: StoreContext): PriceRepositor
           throw new TypeError(`${field} must be an integer number of micro-USD, got ${value}`);
         }
       }
+      if (price.images !== undefined) assertWholeImageMicros(price.images);
       const row = {
         model: price.model,
         input_per_million: price.inputPerMillion,
@@ -57,4 +58,17 @@ function toModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
   if (row.web_search_per_thousand !== null && row.web_search_per_thousand !== undefined) price.webSearchPerThousand = Number(row.web_search_per_thousand);
   if (typeof row.image_prices === 'string') price.images = JSON.parse(row.image_prices) as ImagePrice;
   return price;
+}
+
+/** Every image figure is stored as whole micro-USD, like the token prices. */
+function assertWholeImageMicros(images: ImagePrice): void {
+  const perImage = images.perImage;
+  const figures = [
+    ...(perImage === undefined ? [] : typeof perImage === 'number' ? [perImage] : Object.values(perImage).flatMap((qualities) => Object.values(qualities))),
+    images.inputPerMillion,
+    images.outputPerMillion,
+  ];
+  for (const value of figures) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw new TypeError(`image prices must be whole micro-USD, got ${value}`);
+  }
 }
