@@ -6,11 +6,12 @@ import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { Lease } from '../routing/channel-health.ts';
-import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import { classifyAttemptFailure, type AttemptOutcome } from './classify-attempt-failure.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
+import { withRelayDeadline } from './with-relay-deadline.ts';
+import { tryChannelsInOrder } from './try-channels-in-order.ts';
 
 export interface MediaRelayInput {
   operation: MediaOperation;
@@ -41,17 +42,7 @@ type Outcome = { kind: 'ok'; result: Record<string, unknown> } | AttemptOutcome;
  * returned, so only it is billed: a failed-over request costs one reply.
  */
 export async function relayMedia(deps: RelayDeps, input: MediaRelayInput): Promise<MediaRelayResult> {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (input.signal.aborted) abort();
-  input.signal.addEventListener('abort', abort, { once: true });
-  const timer = setTimeout(abort, deps.totalTimeoutMs);
-  try {
-    return await relayAttempts(deps, input, controller.signal);
-  } finally {
-    clearTimeout(timer);
-    input.signal.removeEventListener('abort', abort);
-  }
+  return withRelayDeadline(deps, input.signal, (signal) => relayAttempts(deps, input, signal));
 }
 
 async function relayAttempts(deps: RelayDeps, input: MediaRelayInput, signal: AbortSignal): Promise<MediaRelayResult> {
@@ -69,42 +60,9 @@ async function relayAttempts(deps: RelayDeps, input: MediaRelayInput, signal: Ab
     const error = new GatewayError('invalid_request', `Model "${input.publicModel}" is served only by ${kinds} channels, which have no /v1/${input.operation} endpoint.`, { param: 'model' });
     return finish({ status: error.status, error });
   }
-  const queue = [...capable];
-  let lastError: GatewayError | undefined;
-  let realAttempts = 0;
-  while (queue.length > 0 && realAttempts < deps.maxAttempts && !signal.aborted) {
-    const channel = queue.shift() as Channel;
-    const lease = deps.health.acquire(channel, { model: input.publicModel });
-    if (!lease) {
-      attempts.push({ channelId: channel.id, channelName: channel.name, status: null, errorCode: 'circuit_open', latencyMs: 0 });
-      continue;
-    }
-    realAttempts += 1;
-    const upstreamModel = resolveUpstreamModel(channel, input.publicModel);
-    const startedAt = deps.runtime.now();
-    const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
-    attempts.push(attempt);
-    const outcome = await callChannel(deps, channel, lease, upstreamModel, attempt, input, signal);
-    attempt.latencyMs = deps.runtime.now() - startedAt;
-    if (outcome.kind === 'ok') {
-      deps.health.recordSuccess(channel, lease, attempt.latencyMs);
-      attempt.status = 200;
-      return finish({ channel, upstreamModel, status: 200, error: undefined, result: outcome.result });
-    }
-    attempt.errorCode = outcome.error.code;
-    if (outcome.error.upstreamType !== undefined) attempt.upstreamType = outcome.error.upstreamType;
-    lastError = outcome.error;
-    if (!outcome.retryable) return finish({ channel, upstreamModel, status: outcome.error.status, error: outcome.error });
-    if (outcome.broken === true && channel.apiKeys.length > 1) queue.unshift(channel);
-  }
-  if (signal.aborted && !input.signal.aborted && lastError === undefined) {
-    lastError = new GatewayError('upstream_timeout', `The /v1/${input.operation} request for "${input.publicModel}" ran past the gateway's total time limit.`);
-  }
-  if (lastError) return finish({ status: lastError.status, error: lastError });
-  const error = new GatewayError('no_available_channel', `Every channel serving "${input.publicModel}" is temporarily out of service after repeated upstream failures; try again shortly.`, {
-    retryAfterSeconds: 1,
-  });
-  return finish({ status: error.status, error });
+  return tryChannelsInOrder(deps, { publicModel: input.publicModel, channels: capable, clientSignal: input.signal, signal, what: `/v1/${input.operation}` }, ({ channel, lease, upstreamModel, attempt }) =>
+    callChannel(deps, channel, lease, upstreamModel, attempt, input, signal),
+  );
 }
 
 async function callChannel(
