@@ -2,10 +2,9 @@ import type { CallerCredentials } from '../access/authenticate-caller.ts';
 import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import { authorizeModel } from '../access/authorize-model.ts';
-import { admitGeneration, type Admission } from '../billing/admit-generation.ts';
+import { admitGeneration } from '../billing/admit-generation.ts';
 import { computeCostMicros } from '../billing/compute-cost.ts';
 import { perImageMicros, pricedImageTiers } from '../billing/image-price.ts';
-import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
 import { resolvePrice } from '../billing/resolve-price.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
 import { estimateTextTokens } from '../core/estimate-tokens.ts';
@@ -16,6 +15,7 @@ import { decodeImageGenerationRequest, readImageReply, type ImageGenerationReque
 import { relayMedia } from '../relay/relay-media.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
 import type { GenerationDeps } from './run-generation.ts';
+import { WholeReplyLedger } from './whole-reply-ledger.ts';
 
 /**
  * Image tokens one image can take at most (gpt-image's largest high-quality image is ~6,240): the
@@ -47,34 +47,18 @@ export interface ImagesReply {
  * costs one set of images. Refusals are thrown as GatewayErrors, rendered in OpenAI's shape.
  */
 export async function runImages(deps: GenerationDeps, call: ImagesCall): Promise<ImagesReply> {
-  const startedAt = deps.runtime.now();
-  let caller: Caller | undefined;
-  let model: string | null = null;
-  let admission: Admission | undefined;
-  let recorded = false;
-  const record = (outcome: GenerationOutcome, warnings: string[]): void =>
-    recordGenerationUsage(deps.usageWriter, {
-      requestId: call.requestId,
-      clientProtocol: 'openai-images',
-      surface: call.prefix,
-      caller,
-      model,
-      stream: false,
-      startedAt,
-      endedAt: deps.runtime.now(),
-      clientIp: call.credentials.clientIp,
-      outcome,
-      warnings,
-      payment: admission?.payment,
-    });
+  const ledger = new WholeReplyLedger(deps, call, 'openai-images', null);
   try {
-    caller = call.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), call.credentials, 'bearer');
+    const caller = call.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), call.credentials, 'bearer');
     const request = decodeImageGenerationRequest(call.body);
-    model = request.model;
+    const model = request.model;
+    ledger.caller = caller;
+    ledger.model = model;
     const channels = authorizeModel(deps.snapshot.current, caller, model, call.prefix, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
     const held = price === undefined ? undefined : heldImages(request, price, caller.group.priceMultiplier);
-    admission = await admitGeneration(deps, caller, model, () => ({ request: promptAsChat(request) }), 0, held);
+    const admission = await admitGeneration(deps, caller, model, () => ({ request: promptAsChat(request) }), 0, held);
+    ledger.admission = admission;
 
     const relayed = await relayMedia(deps.relay, {
       operation: 'images/generations',
@@ -94,19 +78,13 @@ export async function runImages(deps: GenerationDeps, call: ImagesCall): Promise
       }
     }
     const costMicros = await admission.finish(usage);
-    record({ kind: 'relayed', result: { ...relayed, upstreamProtocol: 'openai-images', warnings: [] }, firstByteAt: undefined, usage, costMicros }, warnings);
-    recorded = true;
+    ledger.record({ kind: 'relayed', result: { ...relayed, upstreamProtocol: 'openai-images', warnings: [] }, firstByteAt: undefined, usage, costMicros }, warnings);
     if (failure !== undefined || relayed.result === undefined) throw failure ?? new GatewayError('internal_error', 'The image relay ended without a result.');
     const headers: Record<string, string> = { 'x-request-id': call.requestId };
     if (warnings.length > 0) headers['x-switchyard-warnings'] = [...new Set(warnings)].join(', ');
     return { headers, body: relayed.result };
   } catch (thrown) {
-    const error = thrown instanceof GatewayError ? thrown : unexpected(deps, call.requestId, thrown);
-    if (!recorded) {
-      await admission?.finish(undefined);
-      record({ kind: 'refused', error }, admission?.warnings ?? []);
-    }
-    throw error;
+    throw await ledger.refuse(thrown, 'images');
   }
 }
 
@@ -172,11 +150,6 @@ function billedUsage(request: ImageGenerationRequest, price: ModelPrice | undefi
     images.inputTokens = facts.imageInputTokens ?? 0;
   }
   return { inputTokens: facts.textInputTokens ?? estimateTextTokens(request.prompt), outputTokens: 0, images };
-}
-
-function unexpected(deps: GenerationDeps, requestId: string, thrown: unknown): GatewayError {
-  deps.logger.error({ err: thrown, requestId }, 'unexpected failure while relaying images');
-  return new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.', { cause: thrown });
 }
 
 /** The prompt as one user turn with no text output allowance: the hold's text part and the rate limiter's input estimate. */
