@@ -2,7 +2,7 @@ import type { AccessServices } from './access-services.ts';
 import { hasRateLimits, UNLIMITED_RATE_LEASE } from '../access/rate-limiter.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
-import type { Usage } from '../core/usage.ts';
+import type { ImageUsage, Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PaymentHold } from './account-billing.ts';
 import { clampReportedUsage } from './clamp-reported-usage.ts';
@@ -66,7 +66,13 @@ export function planAdmission(deps: AdmissionDeps, caller: Caller, model: string
  * the ones before it. `estimate` gives the request's estimate (undefined when it cannot be
  * decoded); the pipeline has taken it already when `plan.needsEstimate` (its decode step).
  */
-export async function admitGeneration(deps: AdmissionDeps, plan: AdmissionPlan, estimate: () => RequestEstimate | undefined): Promise<Admission> {
+export async function admitGeneration(
+  deps: AdmissionDeps,
+  plan: AdmissionPlan,
+  estimate: () => RequestEstimate | undefined,
+  /** The most an image request can be billed for its images (each image at its dearest priced tier). */
+  heldImages?: ImageUsage,
+): Promise<Admission> {
   const { caller: { key, group }, model, price } = plan;
   const estimatedInput = plan.tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
 
@@ -78,7 +84,8 @@ export async function admitGeneration(deps: AdmissionDeps, plan: AdmissionPlan, 
   let hold: PaymentHold;
   try {
     const reserve = plan.guardsMoney
-      ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped)
+      ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped) +
+        (heldImages === undefined || price === undefined ? 0 : computeCostMicros({ inputTokens: 0, outputTokens: 0, images: heldImages }, price, group.priceMultiplier))
       : 0;
     // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
     // the user's wallet or a subscription's quotas (403 subscription_* / insufficient_balance).

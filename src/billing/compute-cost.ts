@@ -1,5 +1,6 @@
-import type { Usage } from '../core/usage.ts';
+import type { ImageUsage, Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
+import { perImageMicros } from './image-price.ts';
 import { billableTokens, boundedChargeMicros, MAX_PRICE_MULTIPLIER } from '../domain/money.ts';
 
 /**
@@ -22,7 +23,8 @@ export function computeCostMicros(usage: Usage, price: ModelPrice, multiplier = 
     cacheWrite * rate(price.cacheWritePerMillion ?? price.inputPerMillion) +
     billableTokens(usage.outputTokens) * rate(price.outputPerMillion) +
     // Per 1,000 searches rather than per million tokens: 1,000 times the weight of a token.
-    billableTokens(usage.webSearchRequests) * rate(price.webSearchPerThousand ?? 0) * 1_000;
+    billableTokens(usage.webSearchRequests) * rate(price.webSearchPerThousand ?? 0) * 1_000 +
+    imagePicoUnits(usage.images, price);
   const factor = Number.isFinite(multiplier) && multiplier > 0 ? Math.min(multiplier, MAX_PRICE_MULTIPLIER) : multiplier === 0 ? 0 : 1;
   const scaled = factor === 1 ? picoUnits : picoUnits * factor;
   return boundedChargeMicros((scaled + 500_000) / 1_000_000);
@@ -30,4 +32,19 @@ export function computeCostMicros(usage: Usage, price: ModelPrice, multiplier = 
 
 function rate(value: number): number {
   return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/**
+ * Images at the model's image price: by image tokens when the upstream counted them and the model
+ * has a per-token image price (how OpenAI bills gpt-image), otherwise per image at the reply's
+ * size × quality. The pipeline refuses a tier the model has no price for before any upstream call.
+ */
+function imagePicoUnits(images: ImageUsage | undefined, price: ModelPrice): number {
+  if (images === undefined) return 0;
+  const tokenPrice = price.images?.outputPerMillion;
+  if (tokenPrice !== undefined && images.outputTokens !== undefined) {
+    return billableTokens(images.inputTokens) * rate(price.images?.inputPerMillion ?? 0) + billableTokens(images.outputTokens) * rate(tokenPrice);
+  }
+  // A per-image figure is micro-USD per one image: a million times the weight of a token's rate.
+  return billableTokens(images.count) * rate(perImageMicros(price, images.size, images.quality) ?? 0) * 1_000_000;
 }

@@ -44,6 +44,17 @@ export const azureChannel: ChannelAdapter = {
       headers: await azureAuth(apiKey),
     }),
   },
+  // Azure serves images per deployment, like embeddings (the body's `model` is ignored there).
+  media: {
+    operations: ['images/generations'],
+    buildRequest: async ({ channel, apiKey, upstreamModel, operation }) => ({
+      url: joinUrl(
+        azureRoot(channel.baseUrl),
+        `/openai/deployments/${encodeURIComponent(upstreamModel)}/${operation}?api-version=${encodeURIComponent(channel.apiVersion ?? DEFAULT_AZURE_API_VERSION)}`,
+      ),
+      headers: await azureAuth(apiKey),
+    }),
+  },
 };
 
 /** A resource key as `api-key`, or an Entra ID app's token as a bearer. */

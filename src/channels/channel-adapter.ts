@@ -53,6 +53,8 @@ export interface ChannelAdapter {
   buildProbe?(model: string): Record<string, unknown>;
   /** Embeddings, for kinds whose provider serves them (Anthropic does not). */
   readonly embeddings?: EmbeddingEndpoint;
+  /** OpenAI's media operations (images, ...), for kinds that serve them in OpenAI's own wire format. */
+  readonly media?: MediaEndpoint;
   /**
    * The upstream's error type when the kind names it in a response header rather than the body
    * (Bedrock's `x-amzn-errortype`); it wins over the body's type for logs and classification.
@@ -76,6 +78,22 @@ export interface EmbeddingBuildInput {
   /** The wire body for this call; signing kinds sign it. */
   body: string;
   signal?: AbortSignal;
+}
+
+/** The media operations a channel may serve, named by their path under OpenAI's `/v1`. */
+export type MediaOperation = 'images/generations';
+
+/** Where a kind sends an OpenAI-shaped media request (the body goes as the client's codec left it). */
+export interface MediaEndpoint {
+  readonly operations: readonly MediaOperation[];
+  buildRequest(input: MediaBuildInput): UpstreamTarget | Promise<UpstreamTarget>;
+}
+
+export interface MediaBuildInput {
+  channel: Channel;
+  apiKey: string;
+  upstreamModel: string;
+  operation: MediaOperation;
 }
 
 /** Joins a base address and a path without doubling or dropping the slash. */

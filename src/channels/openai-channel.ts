@@ -23,4 +23,8 @@ export const openaiChannel: ChannelAdapter = {
     wire: () => openaiEmbeddingsWire,
     buildRequest: ({ channel, apiKey }) => ({ url: joinUrl(channel.baseUrl, '/embeddings'), headers: { authorization: `Bearer ${apiKey}` } }),
   },
+  media: {
+    operations: ['images/generations'],
+    buildRequest: ({ channel, apiKey, operation }) => ({ url: joinUrl(channel.baseUrl, `/${operation}`), headers: { authorization: `Bearer ${apiKey}` } }),
+  },
 };

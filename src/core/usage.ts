@@ -16,6 +16,20 @@ export interface Usage {
    * search at the model's `webSearchPerThousand` when the group may use server tools.
    */
   webSearchRequests?: number;
+  /** Images an image endpoint returned, billed by the model's image price (not as text output). */
+  images?: ImageUsage;
+}
+
+/**
+ * The images of one reply: how many, at which size × quality (as the upstream reported them, or
+ * as asked), and the image tokens where the upstream counts them (gpt-image models do).
+ */
+export interface ImageUsage {
+  count: number;
+  size: string;
+  quality: string;
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0 });

@@ -3,10 +3,9 @@ import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { CredentialStyle } from '../access/extract-api-key.ts';
 import { authorizeModel } from '../access/authorize-model.ts';
-import { admitGeneration, planAdmission, type Admission } from '../billing/admit-generation.ts';
+import { admitGeneration, planAdmission } from '../billing/admit-generation.ts';
 import { estimateRequest } from '../billing/estimate-reservation.ts';
 import { ESTIMATED_USAGE_WARNING } from '../billing/bill-delivered-usage.ts';
-import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { EmbeddingRequest, EmbeddingResult } from '../core/embedding.ts';
 import { estimateTextTokens } from '../core/estimate-tokens.ts';
@@ -24,6 +23,7 @@ import {
 import { relayEmbeddings } from '../relay/relay-embeddings.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
 import type { GenerationDeps } from './run-generation.ts';
+import { WholeReplyLedger } from './whole-reply-ledger.ts';
 
 /** The embeddings surfaces: OpenAI's `/v1/embeddings` and Gemini's two methods. */
 export type EmbeddingSurface = 'openai-embeddings' | 'gemini-embed-content' | 'gemini-batch-embed-contents';
@@ -62,33 +62,16 @@ const CREDENTIALS: Record<EmbeddingSurface, CredentialStyle> = {
  * Refusals are thrown as GatewayErrors for the framework to render in the caller's shape.
  */
 export async function runEmbeddings(deps: GenerationDeps, call: EmbeddingsCall): Promise<EmbeddingsReply> {
-  const startedAt = deps.runtime.now();
-  let caller: Caller | undefined;
-  let model: string | null = call.pathModel ?? null;
-  let admission: Admission | undefined;
-  let recorded = false;
-  const record = (outcome: GenerationOutcome, warnings: string[]): void =>
-    recordGenerationUsage(deps.usageWriter, {
-      requestId: call.requestId,
-      clientProtocol: call.surface,
-      surface: call.prefix,
-      caller,
-      model,
-      stream: false,
-      startedAt,
-      endedAt: deps.runtime.now(),
-      clientIp: call.credentials.clientIp,
-      outcome,
-      warnings,
-      payment: admission?.payment,
-    });
+  const ledger = new WholeReplyLedger(deps, call, call.surface, call.pathModel ?? null);
   try {
-    caller = call.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), call.credentials, CREDENTIALS[call.surface]);
+    const caller = call.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), call.credentials, CREDENTIALS[call.surface]);
     const { request, encodingFormat } = decodeCall(call);
-    model = request.model;
+    const model = request.model;
+    ledger.caller = caller;
+    ledger.model = model;
     const channels = authorizeModel(deps.snapshot.current, caller, model, call.prefix, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
-    const plan = planAdmission(deps, caller, model);
-    admission = await admitGeneration(deps, plan, () => estimateRequest(estimateAsChat(request)));
+    const admission = await admitGeneration(deps, planAdmission(deps, caller, model), () => estimateRequest(estimateAsChat(request)));
+    ledger.admission = admission;
 
     const key = caller.key;
     const relayed = await relayEmbeddings(deps.relay, {
@@ -108,8 +91,7 @@ export async function runEmbeddings(deps: GenerationDeps, call: EmbeddingsCall):
       usage = { inputTokens: reported ?? request.inputs.reduce((sum, text) => sum + estimateTextTokens(text), 0), outputTokens: 0 };
     }
     const costMicros = await admission.finish(usage);
-    record({ kind: 'relayed', result: relayed, firstByteAt: undefined, usage, costMicros }, warnings);
-    recorded = true;
+    ledger.record({ kind: 'relayed', result: relayed, firstByteAt: undefined, usage, costMicros }, warnings);
     if (relayed.error !== undefined || relayed.result === undefined) {
       throw relayed.error ?? new GatewayError('internal_error', 'The embeddings relay ended without a result.');
     }
@@ -118,19 +100,8 @@ export async function runEmbeddings(deps: GenerationDeps, call: EmbeddingsCall):
     if (allWarnings.length > 0) headers['x-switchyard-warnings'] = allWarnings.join(', ');
     return { headers, body: encodeReply(call.surface, relayed.result, model, encodingFormat, usage?.inputTokens ?? 0) };
   } catch (thrown) {
-    const error = thrown instanceof GatewayError ? thrown : unexpected(deps, call.requestId, thrown);
-    // A relayed failure is already recorded with its attempts; refusals before the relay are recorded here.
-    if (!recorded) {
-      await admission?.finish(undefined);
-      record({ kind: 'refused', error }, admission?.warnings ?? []);
-    }
-    throw error;
+    throw await ledger.refuse(thrown, 'embeddings');
   }
-}
-
-function unexpected(deps: GenerationDeps, requestId: string, thrown: unknown): GatewayError {
-  deps.logger.error({ err: thrown, requestId }, 'unexpected failure while relaying embeddings');
-  return new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.', { cause: thrown });
 }
 
 function decodeCall(call: EmbeddingsCall): { request: EmbeddingRequest; encodingFormat: OpenAiEncodingFormat } {

@@ -6,11 +6,12 @@ import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { EmbeddingUpstreamWire } from '../protocols/embeddings/index.ts';
 import type { Lease } from '../routing/channel-health.ts';
-import { classifyFailure, withMisconfiguredHint } from '../routing/classify-failure.ts';
-import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
+import { classifyAttemptFailure as classify, type AttemptOutcome } from './classify-attempt-failure.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
+import { withRelayDeadline } from './with-relay-deadline.ts';
+import { tryChannelsInOrder } from './try-channels-in-order.ts';
 import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 /** Calls one channel makes at once when it has to fan a batch out (Titan takes one text a call). */
@@ -42,7 +43,7 @@ export interface EmbeddingRelayResult {
   attempts: UsageAttempt[];
 }
 
-type Outcome = { kind: 'ok'; result: EmbeddingResult } | { kind: 'failed'; error: GatewayError; retryable: boolean; broken?: boolean };
+type Outcome = { kind: 'ok'; result: EmbeddingResult } | AttemptOutcome;
 
 /**
  * Embeddings over the same channels, health and failover rules as generation: try the
@@ -52,17 +53,7 @@ type Outcome = { kind: 'ok'; result: EmbeddingResult } | { kind: 'failed'; error
  * calls on the same channel, in order, and the vectors joined.
  */
 export async function relayEmbeddings(deps: RelayDeps, input: EmbeddingRelayInput): Promise<EmbeddingRelayResult> {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (input.signal.aborted) abort();
-  input.signal.addEventListener('abort', abort, { once: true });
-  const timer = setTimeout(abort, deps.totalTimeoutMs);
-  try {
-    return await relayAttempts(deps, input, controller.signal);
-  } finally {
-    clearTimeout(timer);
-    input.signal.removeEventListener('abort', abort);
-  }
+  return withRelayDeadline(deps, input.signal, (signal) => relayAttempts(deps, input, signal));
 }
 
 async function relayAttempts(deps: RelayDeps, input: EmbeddingRelayInput, signal: AbortSignal): Promise<EmbeddingRelayResult> {
@@ -82,46 +73,11 @@ async function relayAttempts(deps: RelayDeps, input: EmbeddingRelayInput, signal
     const error = new GatewayError('invalid_request', `Model "${input.publicModel}" is served only by ${kinds} channels, which have no embeddings endpoint.`, { param: 'model' });
     return finish({ status: error.status, error });
   }
-  const queue = [...capable];
-  let lastError: GatewayError | undefined;
-  let realAttempts = 0;
-  while (queue.length > 0 && realAttempts < deps.maxAttempts && !signal.aborted) {
-    const channel = queue.shift() as Channel;
-    const lease = deps.health.acquire(channel, { model: input.publicModel });
-    if (!lease) {
-      attempts.push({ channelId: channel.id, channelName: channel.name, status: null, errorCode: 'circuit_open', latencyMs: 0 });
-      continue;
-    }
-    realAttempts += 1;
-    const embeddings = getChannelAdapter(channel.provider).embeddings!;
-    const upstreamModel = resolveUpstreamModel(channel, input.publicModel);
-    const wire = embeddings.wire(upstreamModel);
-    const startedAt = deps.runtime.now();
-    const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
-    attempts.push(attempt);
-    const outcome = await embedOnChannel(deps, { channel, lease, wire, upstreamModel, attempt }, input, signal);
-    attempt.latencyMs = deps.runtime.now() - startedAt;
-    const base = { channel, upstreamModel, upstreamProtocol: wire.id };
-    if (outcome.kind === 'ok') {
-      deps.health.recordSuccess(channel, lease, attempt.latencyMs);
-      attempt.status = 200;
-      return finish({ ...base, status: 200, error: undefined, result: outcome.result });
-    }
-    attempt.errorCode = outcome.error.code;
-    if (outcome.error.upstreamType !== undefined) attempt.upstreamType = outcome.error.upstreamType;
-    lastError = outcome.error;
-    if (!outcome.retryable) return finish({ ...base, status: outcome.error.status, error: outcome.error });
-    // One upstream key refused: the channel's other keys may still work.
-    if (outcome.broken === true && channel.apiKeys.length > 1) queue.unshift(channel);
-  }
-  if (signal.aborted && !input.signal.aborted && lastError === undefined) {
-    lastError = new GatewayError('upstream_timeout', `The embeddings request for "${input.publicModel}" ran past the gateway's total time limit.`);
-  }
-  if (lastError) return finish({ status: lastError.status, error: lastError });
-  const error = new GatewayError('no_available_channel', `Every channel serving "${input.publicModel}" is temporarily out of service after repeated upstream failures; try again shortly.`, {
-    retryAfterSeconds: 1,
-  });
-  return finish({ status: error.status, error });
+  const tried = await tryChannelsInOrder(deps, { publicModel: input.publicModel, channels: capable, clientSignal: input.signal, signal, what: 'embeddings' }, ({ channel, lease, upstreamModel, attempt }) =>
+    embedOnChannel(deps, { channel, lease, wire: getChannelAdapter(channel.provider).embeddings!.wire(upstreamModel), upstreamModel, attempt }, input, signal),
+  );
+  const upstreamProtocol = tried.channel === undefined || tried.upstreamModel === undefined ? undefined : getChannelAdapter(tried.channel.provider).embeddings!.wire(tried.upstreamModel).id;
+  return finish({ ...tried, upstreamProtocol });
 }
 
 interface ChannelCall {
@@ -162,7 +118,7 @@ async function embedOnChannel(deps: RelayDeps, { channel, lease, wire, upstreamM
   await Promise.all(Array.from({ length: Math.min(FAN_OUT, batches.length) }, worker));
   if (failure !== undefined) {
     attempt.status = failure.status;
-    return classify(deps, channel, lease, failure.error, failure.status, signal, batches.length > 1);
+    return classify(deps, channel, lease, failure.error, failure.status, signal, batches.length > 1, 'embeddings');
   }
   let tokens: number | undefined = 0;
   for (const result of results) tokens = tokens === undefined || result.inputTokens === undefined ? undefined : tokens + result.inputTokens;
@@ -201,46 +157,5 @@ async function callOnce(
     return { result: wire.decodeResponse(parsed, request.inputs.length, Number.isInteger(headerTokens) && headerTokens >= 0 ? headerTokens : undefined) };
   } catch (error) {
     return { error: isGatewayError(error) ? error : toGatewayError(error), status: null };
-  }
-}
-
-/**
- * Same verdicts as a generation attempt: broken credentials, transient trouble, or the client's
- * own request. One exception: a provider throttling (429) a request this gateway split into
- * many calls was answering that one request's burst, so it neither counts against the channel ×
- * model circuit nor pauses the channel that every other key shares; the request moves on.
- */
-function classify(deps: RelayDeps, channel: Channel, lease: Lease, error: GatewayError, status: number | null, signal: AbortSignal, fannedOut: boolean): Outcome {
-  const now = deps.runtime.now();
-  if (signal.aborted) {
-    deps.health.release(channel, lease);
-    return { kind: 'failed', error: new GatewayError('upstream_timeout', 'The embeddings request ran past the gateway\'s total time limit or the client went away.'), retryable: false };
-  }
-  const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
-  if (fannedOut && status === 429 && failureClass === 'transient') {
-    deps.health.release(channel, lease);
-    return { kind: 'failed', error, retryable: true };
-  }
-  const lastError = { at: now, status, code: error.code, message: error.message };
-  switch (failureClass) {
-    case 'broken':
-      deps.health.recordBroken(channel, lease, lastError);
-      return { kind: 'failed', error, retryable: true, broken: true };
-    case 'transient':
-      deps.health.recordFailure(channel, lease, lastError, scope);
-      if (error.retryAfterSeconds !== undefined) {
-        deps.health.pause(channel, now + error.retryAfterSeconds * 1000, `upstream asked to wait ${error.retryAfterSeconds} s`, scope === 'model' ? lease.model : undefined);
-      }
-      return { kind: 'failed', error, retryable: true };
-    case 'misconfigured':
-      deps.health.recordFailure(channel, lease, withMisconfiguredHint(lastError), scope);
-      return { kind: 'failed', error, retryable: true };
-    case 'request':
-      deps.health.release(channel, lease);
-      return { kind: 'failed', error, retryable: false };
-    default: {
-      const unreachable: never = failureClass;
-      return unreachable;
-    }
   }
 }

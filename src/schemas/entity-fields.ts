@@ -19,6 +19,9 @@ import {
   wholeNumber,
 } from './field-rules.ts';
 
+/** An image size (`1024x1536`) or quality (`high`) as OpenAI names them, or `auto`. */
+const imageTierName = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be a size such as 1024x1024 or a quality such as high');
+
 /**
  * The fields of each thing an operator configures, one definition for the admin API and the
  * config file. Each entry point adds only what is its own (the config file's literal key
@@ -112,6 +115,11 @@ export const priceFields = {
   cacheWrite: usdPerMillion.nullable().optional(),
   /** USD per 1,000 web searches a provider's server tool ran (Anthropic, Responses); null or absent: not charged. */
   webSearch: usdPerMillion.nullable().optional(),
+  /** USD per image: one figure, or `{ "<size>": { "<quality>": USD } }` (`auto` names the upstream's default). */
+  perImage: z.union([usd, z.record(imageTierName, z.record(imageTierName, usd))]).nullable().optional(),
+  /** USD per million image tokens read (an edit's input images) and written, where the upstream reports them. */
+  imageInput: usdPerMillion.nullable().optional(),
+  imageOutput: usdPerMillion.nullable().optional(),
 };
 
 export const userFields = {

@@ -119,6 +119,11 @@ export interface AdminPrice {
   cacheWrite: number | null;
   /** USD per 1,000 web searches; absent: not charged. */
   webSearch?: number;
+  /** USD per image: one figure or `{ "<size>": { "<quality>": USD } }`; absent: none. */
+  perImage?: number | Record<string, Record<string, number>>;
+  /** USD per million image tokens read and written; absent: none. */
+  imageInput?: number;
+  imageOutput?: number;
   updatedAt: string;
 }
 

@@ -92,6 +92,8 @@ export interface ModelPricesTable {
   cache_write_per_million: number | null;
   /** Migration 010; absent on rows read through an older schema. */
   web_search_per_thousand: number | null;
+  /** Migration 014: the model's ImagePrice as JSON (micro-USD); null: none. */
+  image_prices: string | null;
   updated_at: number;
 }
 

@@ -8,6 +8,7 @@ import { bedrockInvokeDialect } from './bedrock-invoke-dialect.ts';
 import { createCloudFront, type CloudOptions } from './cloud-front.ts';
 import type { Dialect } from './dialect.ts';
 import { answerEmbeddings } from './embeddings-dialect.ts';
+import { answerImageGeneration } from './images-dialect.ts';
 import { geminiDialect } from './gemini-dialect.ts';
 import type { JsonReply } from './json-reply.ts';
 import { writeJsonReply } from './json-reply.ts';
@@ -252,6 +253,11 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       case 'count-tokens': {
         const tokens = script.usage?.input ?? Math.max(1, Math.ceil(rawBody.length / 4));
         await writeJsonReply(response, reply(200, countTokensBody(route.protocol, tokens)), fault);
+        return;
+      }
+      case 'images': {
+        const answer = answerImageGeneration(model, body);
+        await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
         return;
       }
       case 'embed': {

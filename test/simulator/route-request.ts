@@ -54,6 +54,8 @@ export function routeRequest(
         return { protocol: 'anthropic-messages', endpoint: 'generate', pathModel: undefined, pathStream: false };
       case '/v1/messages/count_tokens':
         return { protocol: 'anthropic-messages', endpoint: 'count-tokens', pathModel: undefined, pathStream: false };
+      case '/v1/images/generations':
+        return { protocol: 'openai-chat', endpoint: 'images', pathModel: undefined, pathStream: false };
       case '/v1/embeddings':
         return { protocol: 'openai-chat', endpoint: 'embed', pathModel: undefined, pathStream: false, embedding: 'openai' };
     }

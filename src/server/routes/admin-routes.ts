@@ -1,4 +1,6 @@
-import type { AdminChannel } from '../admin-api-types.ts';
+import type { AdminAuditEntry, AdminChannel, AdminLogEntry, AdminPage } from '../admin-api-types.ts';
+import { imagePriceFromUsd, withImagePrice } from '../../billing/image-price.ts';
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../store/hash-api-key.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
@@ -255,6 +257,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           cacheReadPerMillion: input.cacheRead == null ? null : usdToMicros(input.cacheRead),
           cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
           ...(input.webSearch == null ? {} : { webSearchPerThousand: usdToMicros(input.webSearch) }),
+          ...withImagePrice(imagePriceFromUsd(input)),
         });
         await changed();
         await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });

@@ -1,4 +1,5 @@
 import type { ChannelHealthView } from '../../routing/channel-health.ts';
+import { imagePriceToUsd } from '../../billing/image-price.ts';
 import type { ApiKey } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { ModelPrice } from '../../domain/model-price.ts';
@@ -62,5 +63,6 @@ export function priceView(price: ModelPrice): AdminPrice {
     updatedAt: new Date(price.updatedAt).toISOString(),
     // Only when set: most models have no search price.
     ...(price.webSearchPerThousand == null ? {} : { webSearch: microsToUsd(price.webSearchPerThousand) }),
+    ...imagePriceToUsd(price.images),
   };
 }

@@ -35,3 +35,4 @@ export async function handleEmbeddings(
   });
   return reply.headers(result.headers).send(result.body);
 }
+

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ModelPricesTable } from '../database-schema.ts';
-import type { ModelPrice } from '../../domain/model-price.ts';
+import type { ImagePrice, ModelPrice } from '../../domain/model-price.ts';
 import type { PriceRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 
@@ -18,6 +18,7 @@ export function createPriceRepository({ db, now }: StoreContext): PriceRepositor
           throw new TypeError(`${field} must be an integer number of micro-USD, got ${value}`);
         }
       }
+      if (price.images !== undefined) assertWholeImageMicros(price.images);
       const row = {
         model: price.model,
         input_per_million: price.inputPerMillion,
@@ -25,6 +26,7 @@ export function createPriceRepository({ db, now }: StoreContext): PriceRepositor
         cache_read_per_million: price.cacheReadPerMillion,
         cache_write_per_million: price.cacheWritePerMillion,
         web_search_per_thousand: price.webSearchPerThousand ?? null,
+        image_prices: price.images === undefined ? null : JSON.stringify(price.images),
         updated_at: now(),
       };
       const { model: _model, ...changes } = row;
@@ -54,5 +56,19 @@ function toModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
     updatedAt: Number(row.updated_at),
   };
   if (row.web_search_per_thousand !== null && row.web_search_per_thousand !== undefined) price.webSearchPerThousand = Number(row.web_search_per_thousand);
+  if (typeof row.image_prices === 'string') price.images = JSON.parse(row.image_prices) as ImagePrice;
   return price;
+}
+
+/** Every image figure is stored as whole micro-USD, like the token prices. */
+function assertWholeImageMicros(images: ImagePrice): void {
+  const perImage = images.perImage;
+  const figures = [
+    ...(perImage === undefined ? [] : typeof perImage === 'number' ? [perImage] : Object.values(perImage).flatMap((qualities) => Object.values(qualities))),
+    images.inputPerMillion,
+    images.outputPerMillion,
+  ];
+  for (const value of figures) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw new TypeError(`image prices must be whole micro-USD, got ${value}`);
+  }
 }

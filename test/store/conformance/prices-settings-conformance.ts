@@ -45,6 +45,27 @@ export function describePricesAndSettings(context: ConformanceContext): void {
       assert.equal((await context.store.prices.list()).length, 1);
     });
 
+    test('image prices (a flat figure, a size × quality table, image tokens) are kept and replaced', async () => {
+      const table = { '1024x1024': { standard: 40_000, hd: 80_000 }, '1792x1024': { hd: 120_000 } };
+      const created = await context.store.prices.upsert({
+        model: 'dall-e-3',
+        inputPerMillion: 0,
+        outputPerMillion: 0,
+        cacheReadPerMillion: null,
+        cacheWritePerMillion: null,
+        images: { perImage: table, outputPerMillion: 40_000_000 },
+      });
+      assert.deepEqual(created.images, { perImage: table, outputPerMillion: 40_000_000 });
+      assert.deepEqual((await context.store.prices.list()).find((price) => price.model === 'dall-e-3')?.images, { perImage: table, outputPerMillion: 40_000_000 });
+      await context.store.prices.upsert({ ...created, images: { perImage: 20_000 } });
+      assert.deepEqual((await context.store.prices.list()).find((price) => price.model === 'dall-e-3')?.images, { perImage: 20_000 });
+      const { images: _images, ...withoutImages } = created;
+      await context.store.prices.upsert(withoutImages);
+      assert.equal((await context.store.prices.list()).find((price) => price.model === 'dall-e-3')?.images, undefined);
+      await assert.rejects(context.store.prices.upsert({ ...withoutImages, images: { perImage: { '1024x1024': { hd: 0.5 } } } }), /whole micro-USD/);
+      await context.store.prices.delete('dall-e-3');
+    });
+
     test('prices must be whole micro-USD', async () => {
       await assert.rejects(
         context.store.prices.upsert({

@@ -1,0 +1,94 @@
+import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
+import { isRecord } from '../shared/is-record.ts';
+
+/** OpenAI's own bound on images per request. */
+export const MAX_IMAGES_PER_REQUEST = 10;
+
+/** `POST /v1/images/generations` as the gateway reads it: what it routes, holds and bills by. */
+export interface ImageGenerationRequest {
+  model: string;
+  prompt: string;
+  /** Images asked for (OpenAI's default 1). */
+  n: number;
+  /** As sent, or `auto` when the request leaves it to the upstream. */
+  size: string;
+  quality: string;
+  /** The body to send on, as the client wrote it (each channel sets its own `model`). */
+  body: Record<string, unknown>;
+}
+
+/** The fields OpenAI's image generation takes; anything else is refused as OpenAI refuses it. */
+const KNOWN_FIELDS = new Set([
+  'model', 'prompt', 'n', 'size', 'quality', 'response_format', 'style', 'user',
+  'background', 'moderation', 'output_compression', 'output_format',
+]);
+
+const MAX_PROMPT_CHARS = 32_000;
+
+/**
+ * Reads and checks an image generation request. A missing model is refused rather than defaulted
+ * as OpenAI does (to dall-e-2): the gateway routes and bills by the model, and a caller should know
+ * which one it pays for. Streamed partial images (`stream`, `partial_images`) are refused by name:
+ * the gateway relays whole image replies only.
+ */
+export function decodeImageGenerationRequest(body: unknown): ImageGenerationRequest {
+  if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
+  const model = body.model;
+  if (typeof model !== 'string' || model === '') throw invalidRequest('The request body needs a "model" field naming an image model your key can use.', 'model');
+  const prompt = body.prompt;
+  if (typeof prompt !== 'string' || prompt === '') throw invalidRequest('"prompt" is required: a non-empty string describing the image.', 'prompt');
+  if (prompt.length > MAX_PROMPT_CHARS) throw invalidRequest(`"prompt" may be at most ${MAX_PROMPT_CHARS} characters; it has ${prompt.length}.`, 'prompt');
+  for (const field of ['stream', 'partial_images']) {
+    if (body[field] !== undefined && body[field] !== null && body[field] !== false && body[field] !== 0) {
+      throw invalidRequest(`"${field}": streamed partial images are not relayed by this gateway; ask for the whole image.`, field);
+    }
+  }
+  for (const field of Object.keys(body)) {
+    if (!KNOWN_FIELDS.has(field) && field !== 'stream' && field !== 'partial_images') throw invalidRequest(`Unrecognized request argument supplied: ${field}`, field);
+  }
+  const n = body.n ?? 1;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES_PER_REQUEST) {
+    throw invalidRequest(`"n" must be a whole number from 1 to ${MAX_IMAGES_PER_REQUEST}.`, 'n');
+  }
+  const size = readTier(body, 'size');
+  const quality = readTier(body, 'quality');
+  const { stream: _stream, partial_images: _partial, ...rest } = body;
+  return { model, prompt, n, size, quality, body: rest };
+}
+
+function readTier(body: Record<string, unknown>, field: 'size' | 'quality'): string {
+  const value = body[field];
+  if (value === undefined || value === null) return 'auto';
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(value)) throw invalidRequest(`"${field}" must be a string such as ${field === 'size' ? '"1024x1024"' : '"high"'}.`, field);
+  return value;
+}
+
+/** What an image reply says about itself, for the bill: images returned, their tier, image tokens. */
+export interface ImageReplyFacts {
+  count: number;
+  size: string | undefined;
+  quality: string | undefined;
+  /** Text input tokens, image input tokens and image output tokens, when the upstream counted them. */
+  textInputTokens: number | undefined;
+  imageInputTokens: number | undefined;
+  outputTokens: number | undefined;
+}
+
+/** Reads an upstream's image reply (`data[]`, gpt-image's `size`, `quality` and `usage`). */
+export function readImageReply(reply: Record<string, unknown>): ImageReplyFacts {
+  const data = reply.data;
+  if (!Array.isArray(data)) throw new GatewayError('upstream_invalid_response', 'The upstream image reply has no "data" array.');
+  const usage = isRecord(reply.usage) ? reply.usage : undefined;
+  const details = usage !== undefined && isRecord(usage.input_tokens_details) ? usage.input_tokens_details : undefined;
+  const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+  const inputTokens = count(usage?.input_tokens);
+  const imageInputTokens = count(details?.image_tokens);
+  return {
+    count: data.length,
+    size: typeof reply.size === 'string' ? reply.size : undefined,
+    quality: typeof reply.quality === 'string' ? reply.quality : undefined,
+    textInputTokens: count(details?.text_tokens) ?? (inputTokens === undefined ? undefined : Math.max(0, inputTokens - (imageInputTokens ?? 0))),
+    imageInputTokens,
+    outputTokens: count(usage?.output_tokens),
+  };
+}
