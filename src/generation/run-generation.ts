@@ -7,7 +7,8 @@ import { checkProviderFeatures } from '../access/check-provider-features.ts';
 import { formatWarning } from '../core/warning.ts';
 import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
 import { admitGeneration, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
-import { billDeliveredUsage } from '../billing/bill-delivered-usage.ts';
+import { billDeliveredUsage, type DeliveredReply } from '../billing/bill-delivered-usage.ts';
+import type { Usage } from '../core/usage.ts';
 import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
@@ -98,6 +99,13 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       shared = new DecodeOnce(codec, { ...clientRequestInput(request, peek.stream), body }, deps.runtime);
       featureWarnings = features.warnings.map(formatWarning);
     }
+    // OpenRouter's `usage: {"include": true}` asks for the cost in the reply; no upstream knows the field.
+    const costAsked = route.protocol === 'openai-chat' ? takeUsageAccounting(body) : undefined;
+    if (costAsked) {
+      body = costAsked.body;
+      bodyChanged = true;
+      shared = new DecodeOnce(codec, { ...clientRequestInput(request, peek.stream), body }, deps.runtime);
+    }
     let channels = authorizeModel(deps.snapshot.current, caller, model, route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
     timing?.mark('auth');
     // The gateway's compaction items become their summaries before anything reads the input.
@@ -176,6 +184,10 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     if (stateful) relayInput.carryReasoning = stateful.carryReasoning;
     if (onCommit) relayInput.onCommit = onCommit;
     if (featureWarnings.length > 0) relayInput.warnings = featureWarnings;
+    // A plain reply shows its cost, settled exactly as below (settleUsage on an answered reply).
+    const quoted = admission;
+    relayInput.quoteCost = (usage, deliveredChars) => quoted.quote(settleUsage(quoted, usage, { answered: true, deliveredChars }).usage);
+    if (costAsked?.include) relayInput.reportCost = true;
     // A stateful turn keeps its request to store it; otherwise, once a stream is committed, no
     // attempt can need the client's request again, and a long stream should not hold it (with
     // its parsed form, its text and its decode) to the end. What a cut stream is billed from,
@@ -202,12 +214,11 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     const settled = admission;
     // An upstream that answered spent the input, whatever it reported: what it left out is estimated.
     const answered = result.channel !== undefined && result.status === 200;
-    const billed = billDeliveredUsage(result.usage, { answered, deliveredChars: result.deliveredChars, cut: answered && result.error !== undefined }, () => settled.estimate());
-    const bounded = admission.boundUsage(billed.usage);
+    const bounded = settleUsage(settled, result.usage, { answered, deliveredChars: result.deliveredChars, cut: answered && result.error !== undefined });
     const costMicros = await admission.finish(bounded.usage);
     record(
       { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: bounded.usage, costMicros },
-      [...admission.warnings, ...billed.warnings, ...bounded.warnings, ...(stateful?.warnings ?? [])],
+      [...admission.warnings, ...bounded.warnings, ...(stateful?.warnings ?? [])],
     );
   } catch (thrown) {
     const error = thrown instanceof GatewayError ? thrown : internalError(deps.logger, requestId, thrown);
@@ -216,6 +227,25 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     if (writer === undefined) throw error;
     writeErrorReply(writer, route.protocol, error, requestId);
   }
+}
+
+/**
+ * What a reply is billed for: the upstream's usage with what it left out estimated
+ * (billDeliveredUsage), bounded by what the request allowed. Pure, so the cost shown in a
+ * plain reply's header is the cost settled after it.
+ */
+function settleUsage(admission: Admission, reported: Usage | undefined, delivered: DeliveredReply): { usage: Usage | undefined; warnings: string[] } {
+  const billed = billDeliveredUsage(reported, delivered, () => admission.estimate());
+  const bounded = admission.boundUsage(billed.usage);
+  return { usage: bounded.usage, warnings: [...billed.warnings, ...bounded.warnings] };
+}
+
+/** Takes OpenRouter's `usage` accounting field off an OpenAI chat body; undefined when it has none. */
+function takeUsageAccounting(body: Record<string, unknown>): { body: Record<string, unknown>; include: boolean } | undefined {
+  if (!('usage' in body)) return undefined;
+  const { usage, ...rest } = body;
+  const include = typeof usage === 'object' && usage !== null && (usage as Record<string, unknown>).include === true;
+  return { body: rest, include };
 }
 
 /** What a request's body reads as once released (nothing reads it then). */

@@ -113,6 +113,7 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
           ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
           encoderOptions: input.encoderOptions,
           transformResponse,
+          ...(input.quoteCost ? { quoteCost: input.quoteCost, reportCost: input.reportCost === true } : {}),
         });
         addWarnings(replyWarnings, warnings);
         // A reply too large for the gateway is what the request asked for: not the channel's fault, and no other channel would do better.
