@@ -8,6 +8,7 @@ import { formatWarning } from '../core/warning.ts';
 import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
 import { admitGeneration, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
 import { billDeliveredUsage, type DeliveredReply } from '../billing/bill-delivered-usage.ts';
+import { microsToUsd } from '../billing/format-usd.ts';
 import type { Usage } from '../core/usage.ts';
 import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
@@ -160,6 +161,13 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     // conditional spreads (`...(x ? {} : {k: x})`) allocate a throwaway object each and copy
     // it through the slow generic path, several times per request.
     const encoderOptions: StreamEncoderOptions = { ...request.encoderOptions, includeUsage: peek.includeUsage };
+    if (costAsked?.include && peek.stream) {
+      // As OpenRouter: asking for the cost asks for the final usage chunk too, and the cost is in it.
+      const priced = admission;
+      encoderOptions.includeUsage = true;
+      encoderOptions.priceUsage = (usage, deliveredChars) =>
+        microsToUsd(priced.quote(settleUsage(priced, usage, { answered: true, deliveredChars: deliveredChars ?? 0 }).usage));
+    }
     if (peek.customTools) encoderOptions.customTools = peek.customTools;
     if (stateful) encoderOptions.responseState = stateful.responseState;
     const relayInput: RelayInput = {

@@ -59,6 +59,38 @@ describe('the cost of a reply, shown to whoever pays', () => {
     assert.equal('usage' in (harness.simulator.requests.at(-1)?.body as Record<string, unknown>), false);
   });
 
+  /** The data chunks of an OpenAI chat stream, parsed ([DONE] left out). */
+  const streamChunks = async (body: Record<string, unknown>): Promise<any[]> => {
+    const response = await fetch(`${harness.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], stream: true, ...body }),
+    });
+    assert.equal(response.status, 200);
+    const text = await response.text();
+    return text
+      .split('\n')
+      .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+      .map((line) => JSON.parse(line.slice(6)));
+  };
+
+  test('a stream asked with usage: {"include": true} ends with a usage chunk carrying the cost, passthrough and translated', async () => {
+    for (const model of ['gpt-4o-mini', 'claude-sonnet-4-5']) {
+      const chunks = await streamChunks({ model, usage: { include: true } });
+      const withUsage = chunks.filter((chunk) => chunk.usage);
+      assert.equal(withUsage.length, 1, `${model}: one final usage chunk`);
+      assert.equal(withUsage[0].usage.cost, COST_USD, model);
+      assert.equal(withUsage[0].usage.completion_tokens, 5, model);
+      assert.equal(await billed(), COST_USD, model);
+      assert.equal('usage' in (harness.simulator.requests.at(-1)?.body as Record<string, unknown>), false, model);
+    }
+    // Not asked: a stream_options usage chunk stays as OpenAI writes it, without a cost.
+    const plain = await streamChunks({ model: 'gpt-4o-mini', stream_options: { include_usage: true } });
+    const usage = plain.filter((chunk) => chunk.usage);
+    assert.equal(usage.length, 1);
+    assert.equal(usage[0].usage.cost, undefined);
+  });
+
   test("the cost is the payer's: the group multiplier applies", async () => {
     const vip = (await harness.addKey({ group: 'vip', balance: 100 })).key;
     const reply = await chat({ model: 'gpt-4o-mini', usage: { include: true } }, vip);
