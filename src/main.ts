@@ -8,6 +8,7 @@ import { applyConfigFile } from './config/apply-config-file.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config-schema.ts';
 import { describeStartError } from './describe-start-error.ts';
+import { unpricedModels } from './billing/unpriced-models.ts';
 import { startBanner } from './start-banner.ts';
 import { startGateway } from './start-gateway.ts';
 import { createStore } from './store/create-store.ts';
@@ -64,7 +65,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     const store = await createStore({ databaseUrl: config.databaseUrl, secretKey });
     await applyConfig?.(store);
     const { pendingAdminToken } = await resolveAdminToken(store, config.adminToken, createSecretBox(secretKey));
-    const [channels, keys] = await Promise.all([store.channels.list(), store.keys.list()]);
+    const [channels, keys, prices] = await Promise.all([store.channels.list(), store.keys.list(), store.prices.list()]);
     await store.close();
     logger.info({ workers: config.workers, redis: true }, 'starting workers');
     serveClusterMetrics();
@@ -80,6 +81,8 @@ async function run(config: Config, logger: Logger): Promise<void> {
           channels: channels.length,
           keys: keys.length,
           pendingAdminToken,
+          unpricedModels: unpricedModels(channels, prices),
+          strictPricing: config.strictPricing,
         }),
       );
     });
@@ -154,7 +157,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   if (!cluster.isWorker) {
-    const [channels, keys] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list()]);
+    const [channels, keys, prices] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list(), gateway.store.prices.list()]);
     process.stdout.write(
       startBanner({
         url: gateway.url,
@@ -164,6 +167,8 @@ async function run(config: Config, logger: Logger): Promise<void> {
         channels: channels.length,
         keys: keys.length,
         pendingAdminToken: gateway.generatedAdminToken,
+        unpricedModels: unpricedModels(channels, prices),
+        strictPricing: config.strictPricing,
       }),
     );
   }

@@ -12,9 +12,10 @@ export interface KeyFundsDeps {
   balances: Pick<BalanceMeter, 'available'>;
   wallets: Pick<WalletMeter, 'available'>;
   subscriptions: Pick<SubscriptionMeter, 'usage'>;
-  /** Pending charges of the key not yet written (added to its stored all-time spend). */
-  pendingCharges: (keyId: string) => number;
-  /** The key's stored all-time spend (the snapshot's copy lags the charge writer). */
+  /**
+   * The key's all-time spend: stored plus charged but not yet written, each charge once
+   * (ChargeWriter.withPending); undefined when the key is gone. The snapshot's copy lags.
+   */
   readSpent: (keyId: string) => Promise<number | undefined>;
   /** The usage log's per-day totals (written rows only: flush first). */
   aggregateUsage: (query: UsageAggregateQuery) => Promise<UsageAggregateRow[]>;
@@ -57,11 +58,9 @@ export async function describeKeyFunds(deps: KeyFundsDeps, caller: Caller): Prom
       if (row.subject === key.id && dayStart >= window.start && dayStart < window.end) periodUsageMicros[window.period] += row.costMicros;
     }
   }
-  // Pending first: a flush landing between the two reads counts a charge twice for a moment, never not at all.
-  const pending = deps.pendingCharges(key.id);
   const base = {
     label: key.name,
-    usageMicros: ((await deps.readSpent(key.id)) ?? key.spentMicros) + pending,
+    usageMicros: (await deps.readSpent(key.id)) ?? key.spentMicros,
     periodUsageMicros,
     expiresAt: key.expiresAt,
   };
