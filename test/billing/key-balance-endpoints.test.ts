@@ -1,29 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { callSurface } from '../access/surface-calls.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
-import { TEST_POSTGRES_URL } from '../store/create-postgres-harness.ts';
+import { postgresDatabase } from '../helpers/postgres-database.ts';
 
 /** 10 input tokens at $100/M + 5 output tokens at $200/M = $0.002 a request. */
 const REQUEST_USD = 0.002;
-
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  const name = `switchyard_test_${randomBytes(6).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
 
 function today(offsetDays = 0): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
