@@ -8,6 +8,7 @@ import { applyConfigFile } from './config/apply-config-file.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config-schema.ts';
 import { describeStartError } from './startup/describe-start-error.ts';
+import { unpricedModels } from './billing/unpriced-models.ts';
 import { startBanner } from './startup/start-banner.ts';
 import type { RunningGateway } from './startup/gateway-options.ts';
 import { gatewayOptionsFrom } from './startup/gateway-options-from.ts';
@@ -72,9 +73,9 @@ async function run(config: Config, logger: Logger): Promise<void> {
   );
   drainOnSignals(config, logger, gateway);
   if (cluster.isWorker) return;
-  const [channels, keys] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list()]);
+  const [channels, keys, prices] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list(), gateway.store.prices.list()]);
   const redis = config.redisUrl !== undefined;
-  const banner = { url: gateway.url, database: databaseKind(config), workers: 1, redis, channels: channels.length, keys: keys.length };
+  const banner = { url: gateway.url, database: databaseKind(config), workers: 1, redis, channels: channels.length, keys: keys.length, unpricedModels: unpricedModels(channels, prices), strictPricing: config.strictPricing };
   process.stdout.write(startBanner({ ...banner, pendingAdminToken: gateway.generatedAdminToken }));
 }
 
@@ -90,12 +91,12 @@ async function startPrimary(config: Config, logger: Logger, applyConfig: ((store
   const store = await createStore({ databaseUrl: config.databaseUrl, secretKey });
   await applyConfig?.(store);
   const { pendingAdminToken } = await resolveAdminToken(store, config.adminToken, createSecretBox(secretKey));
-  const [channels, keys] = await Promise.all([store.channels.list(), store.keys.list()]);
+  const [channels, keys, prices] = await Promise.all([store.channels.list(), store.keys.list(), store.prices.list()]);
   await store.close();
   logger.info({ workers: config.workers, redis: true }, 'starting workers');
   serveClusterMetrics();
   const url = `http://${config.host}:${config.port}`;
-  const banner = { url, database: databaseKind(config), workers: config.workers, redis: true, channels: channels.length, keys: keys.length };
+  const banner = { url, database: databaseKind(config), workers: config.workers, redis: true, channels: channels.length, keys: keys.length, unpricedModels: unpricedModels(channels, prices), strictPricing: config.strictPricing };
   cluster.once('listening', () => process.stdout.write(startBanner({ ...banner, pendingAdminToken })));
   runPrimary({ workers: config.workers, logger, drainTimeoutMs: config.drainTimeoutMs });
 }

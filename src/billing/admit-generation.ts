@@ -31,6 +31,8 @@ export interface Admission {
    * whose money is guarded) or the report claims more output than the model can give at all.
    */
   boundUsage(usage: Usage | undefined): { usage: Usage | undefined; warnings: string[] };
+  /** What `usage` costs the payer (micro-USD), exactly as `finish` would settle it; 0 for an unpriced model. */
+  quote(usage: Usage | undefined): number;
   /** Settles to the exact cost of `usage` (none = nothing to bill, a full refund); returns the cost. */
   finish(usage: Usage | undefined): Promise<number>;
 }
@@ -96,6 +98,8 @@ export async function admitGeneration(
   }
 
   let finished: Promise<number> | undefined;
+  const quote = (usage: Usage | undefined): number =>
+    usage !== undefined && price !== undefined ? computeCostMicros(usage, price, group.priceMultiplier) : 0;
   return {
     warnings: price === undefined ? [UNPRICED_WARNING] : [],
     payment: { paidBy: hold.paidBy, subscriptionId: hold.subscriptionId, userId: hold.userId },
@@ -103,9 +107,10 @@ export async function admitGeneration(
       if (usage === undefined) return { usage, warnings: [] };
       return clampReportedUsage(usage, plan.guardsMoney || usage.outputTokens > uncapped ? estimate() : undefined);
     },
+    quote,
     finish(usage) {
       finished ??= (async () => {
-        const cost = usage !== undefined && price !== undefined ? computeCostMicros(usage, price, group.priceMultiplier) : 0;
+        const cost = quote(usage);
         await Promise.all([hold.settle(cost), lease.release(usage ? usage.inputTokens + usage.outputTokens : 0)]);
         return cost;
       })();

@@ -96,3 +96,45 @@ test('a refused row is set aside under an id of its own while the others are wri
   assert.equal(writer.pending('good') + writer.pending('bad'), 0);
   await writer.close();
 });
+
+// Issue 27: the balance endpoints add the stored spend and the pending charges; a flush that
+// lands during the store read must not make a charge count twice or not at all.
+test('withPending counts a charge once when a flush moves it to the store during the read', async () => {
+  let stored = 0;
+  let release: () => void = () => {};
+  const writer = new ChargeWriter(
+    {
+      async applyCharges(rows: Rows) {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        stored += rows[0]?.amountMicros ?? 0;
+      },
+    },
+    pino({ level: 'silent' }),
+    60_000,
+  );
+  writer.record('k', 100);
+  let reads = 0;
+  const total = await writer.withPending('k', async () => {
+    reads += 1;
+    const seen = stored;
+    if (reads === 1) {
+      // The read saw the store before the batch; the batch lands before the read returns.
+      const flushing = writer.flush();
+      release();
+      await flushing;
+    }
+    return seen;
+  });
+  assert.equal(total, 100);
+  assert.equal(reads, 2, 'the read raced a flush, so it was repeated');
+  // A batch in flight when the read starts is waited for: counted from the store, not from pending too.
+  writer.record('k', 50);
+  const flushing = writer.flush();
+  const during = writer.withPending('k', async () => stored);
+  release();
+  await flushing;
+  assert.equal(await during, 150);
+  await writer.close();
+});

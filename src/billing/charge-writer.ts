@@ -45,6 +45,8 @@ export class ChargeWriter {
   #retry: ChargeBatch[] = [];
   #inFlight: ChargeBatch[] = [];
   #flushing: Promise<void> | undefined;
+  /** Flushes started so far: a read that saw none start nor run is consistent with `pending`. */
+  #flushes = 0;
   #timer: NodeJS.Timeout;
   readonly rejected: RejectedCharge[] = [];
 
@@ -78,6 +80,21 @@ export class ChargeWriter {
     return total;
   }
 
+  /**
+   * A stored per-key total (`read`, e.g. the key's spent) plus what is pending, each charge
+   * counted once: the read is repeated until no flush ran during it (a batch that moved from
+   * pending to the store mid-read would be counted twice, or not at all). Undefined when
+   * `read` finds nothing.
+   */
+  async withPending(keyId: string, read: () => Promise<number | undefined>): Promise<number | undefined> {
+    for (;;) {
+      while (this.#flushing) await this.#flushing;
+      const before = this.#flushes;
+      const stored = await read();
+      if (this.#flushing === undefined && this.#flushes === before) return stored === undefined ? undefined : stored + this.pending(keyId);
+    }
+  }
+
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
     if (this.#queued.size === 0 && this.#retry.length === 0) return;
@@ -88,6 +105,7 @@ export class ChargeWriter {
       this.#queued = new Map();
     }
     this.#inFlight = batches;
+    this.#flushes += 1;
     this.#flushing = this.#writeInOrder(batches).finally(() => {
       this.#inFlight = [];
       this.#flushing = undefined;

@@ -3,7 +3,10 @@ import type { StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
 import type { RelayCommit, RelayInput } from '../relay/relay-input.ts';
 import type { StatefulTurn } from '../responses/open-stateful-turn.ts';
+import type { Admission } from '../billing/admit-generation.ts';
+import { microsToUsd } from '../domain/money.ts';
 import { RELEASED_BODY, type GenerationTurn } from './generation-turn.ts';
+import { settleUsage } from './settle-usage.ts';
 import type { AffinityTurnStep } from './open-affinity-turn.ts';
 
 /**
@@ -15,6 +18,14 @@ import type { AffinityTurnStep } from './open-affinity-turn.ts';
 export function buildRelayInput(turn: GenerationTurn, writer: ClientWriter, controller: AbortController): RelayInput {
   const { request, peek, stateful, affinity } = turn;
   const encoderOptions: StreamEncoderOptions = { ...request.encoderOptions, includeUsage: peek.includeUsage };
+  const admission = turn.admission as Admission;
+  const estimate = () => turn.estimate();
+  if (turn.reportCost && peek.stream) {
+    // As OpenRouter: asking for the cost asks for the final usage chunk too, and the cost is in it.
+    encoderOptions.includeUsage = true;
+    encoderOptions.priceUsage = (usage, deliveredChars) =>
+      microsToUsd(admission.quote(settleUsage(admission, estimate, usage, { answered: true, deliveredChars: deliveredChars ?? 0 }).usage));
+  }
   if (peek.customTools) encoderOptions.customTools = peek.customTools;
   if (stateful) encoderOptions.responseState = stateful.responseState;
   const input: RelayInput = {
@@ -39,6 +50,9 @@ export function buildRelayInput(turn: GenerationTurn, writer: ClientWriter, cont
   if (stateful) input.carryReasoning = stateful.carryReasoning;
   const onCommit = commitListener(stateful, affinity);
   if (onCommit) input.onCommit = onCommit;
+  // A plain reply shows its cost, settled exactly as after the relay (settleUsage on an answered reply).
+  input.quoteCost = (usage, deliveredChars) => admission.quote(settleUsage(admission, estimate, usage, { answered: true, deliveredChars }).usage);
+  if (turn.reportCost) input.reportCost = true;
   // The route's warnings (a doubled /v1) first, then the declared tools the group's policy left out.
   const preRelayWarnings = [...(request.route.warnings ?? []), ...turn.featureWarnings];
   if (preRelayWarnings.length > 0) input.warnings = preRelayWarnings;

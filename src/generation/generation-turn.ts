@@ -41,6 +41,8 @@ export class GenerationTurn {
   writer: ClientWriter | undefined;
   /** The body no longer matches its text (declared tools left out): the passthrough lane re-serialises it. */
   bodyChanged = false;
+  /** The client asked for the cost in the reply (OpenRouter's `usage: {"include": true}`). */
+  reportCost = false;
   /** Warnings the pipeline has for the reply before the relay (declared tools left out), formatted. */
   featureWarnings: string[] = [];
   /** The estimate, once taken (null: not yet; undefined: the request cannot be decoded). */

@@ -5,7 +5,6 @@ import { formatWarning } from '../core/warning.ts';
 import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
 import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
 import { admitGeneration, planAdmission, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
-import { billDeliveredUsage } from '../billing/bill-delivered-usage.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import { DecodeOnce } from '../protocols/decode-once.ts';
@@ -21,6 +20,7 @@ import type { ClientConnection, GenerationRequest } from './generation-request.t
 import { GenerationTurn } from './generation-turn.ts';
 import { openAffinityTurn } from './open-affinity-turn.ts';
 import { requireConversation } from './require-conversation.ts';
+import { settleUsage, takeUsageAccounting } from './settle-usage.ts';
 import { writeErrorReply } from './write-error-reply.ts';
 
 export interface GenerationDeps extends AdmissionDeps {
@@ -81,6 +81,14 @@ function authorize(deps: GenerationDeps, turn: GenerationTurn): void {
     turn.bodyChanged = true;
     turn.decodes = new DecodeOnce(turn.codec, { ...turn.clientInput(turn.peek.stream), body: turn.body }, deps.runtime);
     turn.featureWarnings = features.warnings.map(formatWarning);
+  }
+  // OpenRouter's `usage: {"include": true}` asks for the cost in the reply; no upstream knows the field.
+  const costAsked = turn.request.route.protocol === 'openai-chat' ? takeUsageAccounting(turn.body) : undefined;
+  if (costAsked) {
+    turn.body = costAsked.body;
+    turn.bodyChanged = true;
+    turn.reportCost = costAsked.include;
+    turn.decodes = new DecodeOnce(turn.codec, { ...turn.clientInput(turn.peek.stream), body: turn.body }, deps.runtime);
   }
   turn.channels = authorizeModel(deps.snapshot.current, turn.caller, model, turn.request.route.surface, {
     revealOtherGroups: deps.settings?.revealOtherGroupModels === true,
@@ -159,12 +167,11 @@ async function settle(turn: GenerationTurn, result: RelayResult): Promise<void> 
   const admission = turn.admission as Admission;
   const answered = result.channel !== undefined && result.status === 200;
   const cut = answered && result.error !== undefined;
-  const billed = billDeliveredUsage(result.usage, { answered, deliveredChars: result.deliveredChars, cut }, () => turn.estimate());
-  const bounded = admission.boundUsage(billed.usage);
+  const bounded = settleUsage(admission, () => turn.estimate(), result.usage, { answered, deliveredChars: result.deliveredChars, cut });
   const costMicros = await admission.finish(bounded.usage);
   turn.record(
     { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: bounded.usage, costMicros },
-    [...admission.warnings, ...billed.warnings, ...bounded.warnings, ...(turn.stateful?.warnings ?? [])],
+    [...admission.warnings, ...bounded.warnings, ...(turn.stateful?.warnings ?? [])],
   );
 }
 

@@ -59,6 +59,12 @@ export interface StreamEncoder {
 export interface StreamEncoderOptions {
   /** OpenAI chat: the client asked for `stream_options.include_usage`. */
   includeUsage?: boolean;
+  /**
+   * OpenAI chat: the client asked for the cost (OpenRouter's `usage: {"include": true}`); the
+   * final usage chunk carries `usage.cost`, in USD, of the usage given (and the characters
+   * delivered, when the lane counts them). The gateway's billing answers; codecs only write it.
+   */
+  priceUsage?: (usage: Usage, deliveredChars: number | undefined) => number;
   /** Gemini: `alt=sse` (default) or a streamed JSON array. */
   format?: 'sse' | 'json-array';
   /** OpenAI Responses: tools the client declared freeform (`type: "custom"`); their calls go back as custom tool calls. */

@@ -86,6 +86,7 @@ export async function sendPlainReply(
     ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
     encoderOptions: input.encoderOptions,
     transformResponse,
+    ...(input.quoteCost ? { quoteCost: input.quoteCost, reportCost: input.reportCost === true } : {}),
   });
   addWarnings(replyWarnings, warnings);
   const tooLarge = isReplyTooLarge(sent.error);

@@ -1,5 +1,6 @@
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { PhaseTiming } from '../core/phase-timing.ts';
+import type { Usage } from '../core/usage.ts';
 import type { Warning } from '../core/warning.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { ProtocolId, StreamEncoderOptions, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
@@ -53,6 +54,14 @@ export interface RelayInput {
    * channel itself is put first in `channels` by the pipeline.
    */
   preferredKey?: { channelId: string; keyIndex: number };
+  /**
+   * What a plain reply costs its payer (micro-USD), from the upstream's usage and the characters
+   * delivered, exactly as the request will be billed: sent as `x-switchyard-cost` (and as
+   * `usage.cost` when `reportCost`). Absent: no cost is shown.
+   */
+  quoteCost?: (usage: Usage | undefined, deliveredChars: number) => number;
+  /** The client asked for the cost in the reply's usage (OpenRouter's `usage: {"include": true}`). */
+  reportCost?: boolean;
   /** Put sealed reasoning state in a Responses reply even without `include` (the turn is kept for replay). */
   carryReasoning?: boolean;
   /** Told which channel, key and lane the reply comes from, before its first byte is written. */

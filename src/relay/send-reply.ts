@@ -4,6 +4,7 @@ import type { Usage } from '../core/usage.ts';
 import type { ChatResponse } from '../core/chat-response.ts';
 import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
+import { microsToUsd } from '../billing/format-usd.ts';
 import type { ClientWriter } from './client-writer.ts';
 import { DEFAULT_REPLY_LIMITS, readReplyText, type ReplyLimits } from './reply-limits.ts';
 
@@ -21,7 +22,14 @@ export interface SendReplyInput {
   transformResponse?: (response: ChatResponse) => ChatResponse;
   /** A plain reply is held whole: at most `maxEventBytes` of it (default DEFAULT_REPLY_LIMITS). */
   limits?: ReplyLimits;
+  /** What the reply costs its payer (micro-USD): the `x-switchyard-cost` header (see RelayInput). */
+  quoteCost?: (usage: Usage | undefined, deliveredChars: number) => number;
+  /** Also put the cost in the body's `usage.cost` (USD), as OpenRouter does. */
+  reportCost?: boolean;
 }
+
+/** The header every plain reply carries with its cost to the payer, in USD. */
+export const COST_HEADER = 'x-switchyard-cost';
 
 export interface ReplyOutcome {
   usage: Usage | undefined;
@@ -63,18 +71,39 @@ export async function sendReply(input: SendReplyInput): Promise<ReplyOutcome> {
     } catch {
       // Unusual but valid for the client: forward it anyway; usage stays unknown.
     }
-    writeWhole(input, text);
+    // The upstream's bytes go unchanged unless the client asked for the cost in them.
+    const cost = priceReply(input, usage, deliveredChars, parsed);
+    writeWhole(input, cost.changed ? JSON.stringify(parsed) : text);
     return { usage, error: undefined, deliveredChars };
   }
 
   try {
     const decoded = input.upstreamCodec.decodeResponse(parsed, input.runtime).value;
     const body = input.clientCodec.encodeResponse(input.transformResponse ? input.transformResponse(decoded) : decoded, input.runtime, input.encoderOptions);
+    const deliveredChars = contentChars(decoded);
+    priceReply(input, decoded.usage, deliveredChars, body);
     writeWhole(input, JSON.stringify(body));
-    return { usage: decoded.usage, error: undefined, deliveredChars: contentChars(decoded) };
+    return { usage: decoded.usage, error: undefined, deliveredChars };
   } catch (error) {
     return { usage: undefined, error: toGatewayError(error), deliveredChars: 0 };
   }
+}
+
+/**
+ * Sets the cost header and, when the client asked, `usage.cost` (USD) in the body (an OpenAI-shape
+ * body: chat or Responses). Says whether the body changed.
+ */
+function priceReply(input: SendReplyInput, usage: Usage | undefined, deliveredChars: number, body: unknown): { changed: boolean } {
+  if (input.quoteCost === undefined) return { changed: false };
+  const usd = microsToUsd(input.quoteCost(usage, deliveredChars));
+  input.headers[COST_HEADER] = String(usd);
+  if (input.reportCost !== true || !isRecord(body) || !isRecord(body.usage)) return { changed: false };
+  body.usage.cost = usd;
+  return { changed: true };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

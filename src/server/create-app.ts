@@ -22,6 +22,7 @@ import { registerMetricsRoutes } from './routes/metrics-routes.ts';
 import { registerModelListRoutes } from './routes/model-list-routes.ts';
 import { registerStoredResponseRoutes } from './routes/stored-response-routes.ts';
 import { registerSelfServiceRoutes } from './routes/self-service-routes.ts';
+import { registerKeyBalanceRoutes } from './routes/key-balance-routes.ts';
 import { registerUsageStatsRoutes } from './routes/usage-stats-routes.ts';
 import { registerResponsesWebSocket } from './responses-websocket.ts';
 import { DEFAULT_RESPONSES_WEBSOCKET } from '../config/responses-websocket-settings.ts';
@@ -106,6 +107,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerAccountRoutes(app, deps);
   registerUsageStatsRoutes(app, deps);
   registerSelfServiceRoutes(app, deps);
+  registerKeyBalanceRoutes(app, deps);
   registerAdminInsightRoutes(app, deps);
   registerConsoleRoutes(app, deps);
   const refusedAuth = new RefusedAuthMonitor(deps.metrics, deps.logger, deps.runtime.now);

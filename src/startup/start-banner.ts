@@ -12,7 +12,14 @@ export interface BannerFacts {
   pendingAdminToken: string | undefined;
   /** The CPUs of this machine (default: os.availableParallelism()). */
   cores?: number;
+  /** Models an enabled channel serves without a price (see unpricedModels). */
+  unpricedModels?: readonly string[];
+  /** STRICT_PRICING: unpriced models are refused (else served free). */
+  strictPricing?: boolean;
 }
+
+/** Names shown before the rest is counted, so a catalogue of hundreds stays one line. */
+const UNPRICED_SHOWN = 8;
 
 /**
  * The text printed once the gateway listens (to the terminal, not through the structured log,
@@ -30,6 +37,12 @@ export function startBanner(facts: BannerFacts): string {
     `  Data:     ${facts.database}; ${plural(facts.channels, 'channel')}, ${plural(facts.keys, 'key')}`,
     `  Workers:  ${workersLine(facts.workers, cores, facts.redis)}`,
   ];
+  const unpriced = facts.unpricedModels ?? [];
+  if (unpriced.length > 0) {
+    const shown = unpriced.slice(0, UNPRICED_SHOWN).join(', ') + (unpriced.length > UNPRICED_SHOWN ? ` and ${unpriced.length - UNPRICED_SHOWN} more` : '');
+    const fate = facts.strictPricing ? 'requests for them are refused (403 model_not_priced)' : 'requests for them are served FREE (set STRICT_PRICING=true to refuse them)';
+    lines.push(`  Prices:   ${plural(unpriced.length, 'served model')} without a price: ${shown}; ${fate}. Set prices: POST /api/admin/prices`);
+  }
   const token = facts.pendingAdminToken;
   if (token) {
     lines.push(

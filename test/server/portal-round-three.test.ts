@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../helpers/gateway-harness.ts';
-import { TEST_POSTGRES_URL } from '../store/create-postgres-harness.ts';
+import { postgresDatabase } from '../helpers/postgres-database.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -23,23 +21,6 @@ function portal(harness: () => Harness) {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   return { signIn, session, call };
-}
-
-/** A fresh PostgreSQL database for one harness, dropped afterwards. */
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  const name = `switchyard_test_${randomBytes(6).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
 }
 
 // Issue 23 item 13, on both databases: key names are unique per account.

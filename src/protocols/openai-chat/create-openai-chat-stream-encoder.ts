@@ -125,7 +125,7 @@ export function createOpenAiChatStreamEncoder(context: RuntimeContext, options: 
               created,
               model,
               choices: [],
-              usage: toOpenAiUsage(finalUsage),
+              usage: options.priceUsage ? { ...toOpenAiUsage(finalUsage), cost: options.priceUsage(finalUsage, undefined) } : toOpenAiUsage(finalUsage),
             });
           }
           return out;

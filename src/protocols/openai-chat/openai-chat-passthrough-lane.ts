@@ -29,7 +29,7 @@ function upstreamBody(input: PassthroughBodyInput): string {
 }
 
 /** The usage-only chunk (`"choices":[]` with a usage object) the gateway asked for itself. */
-function isUsageChunk(message: SseMessage): boolean {
+function isUsageChunk(message: Pick<SseMessage, 'data'>): boolean {
   return message.data.includes('"choices":[]') && message.data.includes('"usage":{');
 }
 
@@ -40,6 +40,17 @@ const rules: SsePassthroughRules = {
   },
   countDeltaChars: (data) => countStringFieldChars(data, DELTA_FIELDS),
   encodeError: (error, context, options) => createOpenAiChatStreamEncoder(context, { ...options, format: 'sse' }).push({ type: 'error', error }),
+  addCost: (data, usd) => {
+    if (!isUsageChunk({ data })) return undefined;
+    try {
+      const chunk: unknown = JSON.parse(data);
+      if (!isRecord(chunk) || !isRecord(chunk.usage)) return undefined;
+      chunk.usage.cost = usd;
+      return JSON.stringify(chunk);
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 function openStream(context: RuntimeContext, options: StreamEncoderOptions): PassthroughStream {

@@ -16,6 +16,11 @@ export interface SsePassthroughRules {
   countDeltaChars(data: string): number;
   /** The protocol's in-stream error, SSE-framed. */
   encodeError(error: GatewayError, context: RuntimeContext, options: StreamEncoderOptions): string;
+  /**
+   * The event's data with `usd` written in as the reply's cost (options.priceUsage), when this is
+   * the event that carries the final usage; undefined for any other event.
+   */
+  addCost?(data: string, usd: number): string | undefined;
 }
 
 /**
@@ -42,12 +47,22 @@ export class SsePassthroughStream implements PassthroughStream {
   }
 
   forwardsAsIs(message: SseMessage): boolean {
-    return this.hides === undefined || !this.hides(message);
+    if (this.hides?.(message)) return false;
+    return this.#priced(message) === undefined;
   }
 
   frame(message: SseMessage): string {
     if (this.hides?.(message)) return '';
-    return message.event === undefined ? `data: ${message.data}\n\n` : `event: ${message.event}\ndata: ${message.data}\n\n`;
+    const data = this.#priced(message) ?? message.data;
+    return message.event === undefined ? `data: ${data}\n\n` : `event: ${message.event}\ndata: ${data}\n\n`;
+  }
+
+  /** The final usage event with the cost written in, when the client asked for it (observed first: the tap has the usage). */
+  #priced(message: SseMessage): string | undefined {
+    const price = this.options.priceUsage;
+    const usage = price === undefined || this.rules.addCost === undefined ? undefined : this.tap.usage();
+    if (usage === undefined || price === undefined) return undefined;
+    return this.rules.addCost?.(message.data, price(usage, this.deliveredChars));
   }
 
   end(): string {
