@@ -9,6 +9,7 @@ import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditLogRepository } from './audit-log.ts';
 import type { NewUser, User, UserPatch } from '../domain/user.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
+import type { AdminRepository } from './repositories/admin-repository.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 
@@ -295,6 +296,8 @@ export interface Store {
   responses: StoredResponseRepository;
   /** Ids of charge batches already applied, so a retried batch is never applied twice. */
   appliedBatches: AppliedBatchRepository;
+  /** Operator accounts, console sessions and minted admin tokens (issue 29). */
+  admins: AdminRepository;
   close(): Promise<void>;
 }
 

@@ -60,8 +60,6 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.register(
     async (admin) => {
-      admin.addHook('onRequest', async (request) => requireAdmin(request, deps.settings.adminTokenHash, deps.access));
-
       // Groups
       admin.get('/groups', async () => ({ data: await store.groups.list() }));
       admin.post('/groups', async (request, reply) => {
@@ -310,15 +308,6 @@ export interface AdminAuthGuard {
   clientIp: ClientIpResolver;
 }
 
-export function requireAdmin(request: FastifyRequest, expectedHash: string, guard?: AdminAuthGuard): void {
-  requireBearerToken(
-    request,
-    [expectedHash],
-    'The admin API needs the gateway admin token as "Authorization: Bearer <GATEWAY_ADMIN_TOKEN>"; it was printed when the gateway first started.',
-    guard,
-  );
-}
-
 /**
  * A Bearer token whose hash is one of `acceptedHashes`, compared in constant time. Every caller
  * that accepts the admin token goes through here, so its failures share one throttle per address
@@ -330,6 +319,15 @@ export function requireBearerToken(
   unauthorizedMessage: string,
   guard?: AdminAuthGuard,
 ): void {
+  const address = refuseWhileBlocked(request, guard);
+  if (!bearerMatches(bearerTokenOf(request), acceptedHashes)) {
+    guard?.adminAuthThrottle.recordFailure(address);
+    throw new GatewayError('admin_unauthorized', unauthorizedMessage);
+  }
+}
+
+/** 429 while this address has failed too often; otherwise the address, for recording a failure. */
+export function refuseWhileBlocked(request: FastifyRequest, guard: AdminAuthGuard | undefined): string {
   const address = guard ? guard.clientIp(request.socket.remoteAddress, request.headers) : '';
   const waitSeconds = guard ? guard.adminAuthThrottle.blockedFor(address) : 0;
   if (waitSeconds > 0) {
@@ -337,19 +335,25 @@ export function requireBearerToken(
       retryAfterSeconds: waitSeconds,
     });
   }
+  return address;
+}
+
+/** The token of an `Authorization: Bearer …` header, if the request has one. */
+export function bearerTokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
-  const token = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined;
+  return typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined;
+}
+
+/** Whether the token's hash is one of `acceptedHashes`, compared in constant time. */
+export function bearerMatches(token: string | undefined, acceptedHashes: readonly string[]): boolean {
   const given = Buffer.from(hashApiKey(token ?? ''), 'hex');
-  const accepted =
+  return (
     token !== undefined &&
     acceptedHashes.some((hash) => {
       const expected = Buffer.from(hash, 'hex');
       return expected.length === given.length && timingSafeEqual(given, expected);
-    });
-  if (!accepted) {
-    guard?.adminAuthThrottle.recordFailure(address);
-    throw new GatewayError('admin_unauthorized', unauthorizedMessage);
-  }
+    })
+  );
 }
 
 function splitCursor(cursor: string): [number, string] {
@@ -357,7 +361,7 @@ function splitCursor(cursor: string): [number, string] {
   return [Number(cursor.slice(0, dot)), cursor.slice(dot + 1)];
 }
 
-function param(request: FastifyRequest, name: string): string {
+export function param(request: FastifyRequest, name: string): string {
   return (request.params as Record<string, string>)[name] ?? '';
 }
 
@@ -381,7 +385,8 @@ async function resolveUser(deps: AppDeps, user: string | null | undefined): Prom
   return found.id;
 }
 
-async function withConflicts<T>(action: () => Promise<T>): Promise<T> {
+/** Runs a store change, turning a StoreConflictError into a 409 naming the field. */
+export async function withConflicts<T>(action: () => Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (error) {

@@ -10,6 +10,7 @@ import { responsesContextTokensMigration } from './012-responses-context-tokens.
 import { keyNamesPerAccountMigration } from './011-portal-key-names-per-account.ts';
 import { providerFeaturesMigration } from './010-provider-features.ts';
 import { usageTransportMigration } from './013-usage-transport.ts';
+import { adminAccountsMigration } from './014-admin-accounts.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -27,6 +28,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '011-portal-key-names-per-account': keyNamesPerAccountMigration,
   '010-provider-features': providerFeaturesMigration,
   '013-usage-transport': usageTransportMigration,
+  '014-admin-accounts': adminAccountsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
