@@ -23,7 +23,7 @@ import {
 import { summaryQuerySchema } from './routes/admin-insight-routes.ts';
 import { accountSettingsSchema, topUpSchema } from './routes/portal-admin-routes.ts';
 import { usageQuerySchema } from './routes/usage-stats-routes.ts';
-import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './routes/admin-people-routes.ts';
+import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './routes/admin-people-schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 

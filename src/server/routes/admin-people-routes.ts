@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { roleCovers } from '../../access/admin-permissions.ts';
 import { hashPassword, verifyPassword } from '../../access/hash-password.ts';
 import { SignInThrottle } from '../../accounts/sign-in-throttle.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
-import { ADMIN_ROLES, type Admin, type AdminToken } from '../../domain/admin.ts';
-import { instant, password } from '../../schemas/field-rules.ts';
+import type { Admin, AdminToken } from '../../domain/admin.ts';
 import { hashApiKey } from '../../store/hash-api-key.ts';
 import { randomBase62 } from '../../store/random-base62.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -14,18 +12,9 @@ import { param, withConflicts } from './admin-routes.ts';
 import { clearSessionCookie, CONSOLE_SESSION_COOKIE, hashSessionToken, newSessionSecret, sameOrigin, setSessionCookie } from './account-session-cookie.ts';
 import { clientIpOf } from './authenticate-request.ts';
 import type { AdminActor } from './authorize-admin.ts';
+import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './admin-people-schemas.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange } from './record-admin-change.ts';
-
-const role = z.enum(ADMIN_ROLES, { error: `must be one of ${ADMIN_ROLES.join(', ')}` });
-// Names are matched case-insensitively at sign-in and may not look like an e-mail, so a login is never ambiguous.
-const adminName = z.string().trim().min(1).max(100).regex(/^[^@\s]+$/, 'must not contain "@" or spaces');
-const email = z.email('must be an e-mail address').max(320);
-
-export const adminSignInSchema = z.strictObject({ login: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
-export const adminCreateSchema = z.strictObject({ name: adminName, email, role, password });
-export const adminPatchSchema = z.strictObject({ name: adminName, email, role, password, enabled: z.boolean() }).partial();
-export const adminTokenCreateSchema = z.strictObject({ name: z.string().trim().min(1).max(100), role, expiresAt: instant });
 
 const SESSION_TTL_MS = 12 * 3_600_000;
 /** Minted tokens live at most a year: automation that needs longer mints again, so a leaked token cannot live forever. */

@@ -1,32 +1,8 @@
-import type { Admin, AdminPatch, AdminRole, AdminSession, AdminToken, NewAdmin } from '../../domain/admin.ts';
+import type { Admin, AdminRole, AdminToken } from '../../domain/admin.ts';
+import type { AdminRepository } from '../store.ts';
 import type { AdminsTable, AdminTokensTable } from '../admin-tables.ts';
 import type { StoreContext } from '../store-context.ts';
 import { translateConstraintError, type ConflictMessages } from '../translate-constraint-error.ts';
-
-/** Operator accounts, their console sessions and the admin tokens they mint (issue 29). */
-export interface AdminRepository {
-  list(): Promise<Admin[]>;
-  /** By id, or by name or e-mail (case-insensitive): the `login` of sign-in. */
-  find(reference: string): Promise<Admin | undefined>;
-  create(admin: NewAdmin): Promise<Admin>;
-  update(id: string, patch: AdminPatch): Promise<Admin | undefined>;
-  delete(id: string): Promise<boolean>;
-  /** How many enabled owners exist: the last one may not be demoted, disabled or deleted. */
-  countEnabledOwners(): Promise<number>;
-
-  createSession(session: AdminSession): Promise<void>;
-  /** The session if it exists and has not expired at `now`. */
-  findSession(tokenHash: string, now: number): Promise<AdminSession | undefined>;
-  deleteSession(tokenHash: string): Promise<void>;
-  /** Ends every session of one admin (removed, disabled, password or role changed). */
-  deleteSessionsOf(adminId: string): Promise<void>;
-
-  createToken(token: Omit<AdminToken, 'id' | 'createdAt'>): Promise<AdminToken>;
-  /** The token if it exists and has not expired at `now`. */
-  findToken(tokenHash: string, now: number): Promise<AdminToken | undefined>;
-  listTokens(): Promise<AdminToken[]>;
-  deleteToken(id: string): Promise<boolean>;
-}
 
 function conflicts(name: string, email: string): ConflictMessages {
   return {
