@@ -51,6 +51,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     ? async (store: Store) => {
         const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env, blockPrivateUpstreams: config.blockPrivateUpstreams });
         logger.info({ summary }, `applied ${config.configFile}`);
+        for (const warning of summary.warnings ?? []) logger.warn(`${config.configFile}: ${warning}`);
       }
     : undefined;
   const database = config.databaseUrl.startsWith('sqlite') ? config.databaseUrl : 'postgres';

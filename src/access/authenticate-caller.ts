@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
-import { authenticateKey, type Caller } from './authenticate-key.ts';
+import { authenticateKey, requireUsableKey, type Caller } from './authenticate-key.ts';
 import { checkIpAllowed } from './check-ip-allowed.ts';
 import { extractApiKey, type CredentialStyle } from './extract-api-key.ts';
+import { KeyRefusedError } from './key-refused-error.ts';
 
 /** What a request shows of its caller, whatever web framework received it. */
 export interface CallerCredentials {
@@ -16,13 +17,19 @@ export interface CallerCredentials {
 
 /**
  * The key rules every client surface applies before anything else: a complete, known key in
- * the surface's own header, not disabled, not expired, used from an allowed address.
+ * the surface's own header, not disabled, not expired, used from an allowed address. A known key
+ * refused for its state or address is a `KeyRefusedError`, naming the caller.
  */
 export function authenticateCaller(snapshot: Snapshot, now: number, credentials: CallerCredentials, style: CredentialStyle): Caller {
   const secret = extractApiKey(style, credentials.headers, credentials.query);
   if (secret === undefined) explainMisplacedKey(credentials, style);
-  const caller = authenticateKey(snapshot, secret, now);
-  checkIpAllowed(caller.key, credentials.clientIp);
+  const caller = authenticateKey(snapshot, secret);
+  try {
+    requireUsableKey(snapshot, caller, now);
+    checkIpAllowed(caller.key, credentials.clientIp);
+  } catch (error) {
+    throw error instanceof GatewayError ? new KeyRefusedError(error, caller) : error;
+  }
   return caller;
 }
 

@@ -13,11 +13,12 @@ const INVALID_KEY_MESSAGE =
   'The API key is missing or not valid. Check the request address, the key (it must be the complete key) and the header that carries it.';
 
 /**
- * Finds the key in the snapshot and refuses a disabled key, a key of a disabled account and an
- * expired key, each with an error that says which (the self-service routes rely on that message
- * to tell a user why their key stopped working).
+ * Finds the key in the snapshot by its hash; an unknown key (or one bound to a deleted group) is
+ * refused here. Whether the key may be used now is `requireUsableKey`'s question: the
+ * self-service endpoints (`/api/me`, the model check) skip it so that a user whose key expired
+ * can still find out why.
  */
-export function authenticateKey(snapshot: Snapshot, secret: string | undefined, now: number): Caller {
+export function authenticateKey(snapshot: Snapshot, secret: string | undefined): Caller {
   if (secret === undefined) {
     throw new GatewayError('invalid_api_key', `No API key was sent. ${INVALID_KEY_MESSAGE}`);
   }
@@ -27,6 +28,11 @@ export function authenticateKey(snapshot: Snapshot, secret: string | undefined, 
   if (!group) {
     throw new GatewayError('invalid_api_key', `The key is bound to group "${key.group}", which no longer exists; ask the operator to rebind it.`);
   }
+  return { key, group };
+}
+
+/** Refuses a known key that is disabled (or whose account is), or expired. */
+export function requireUsableKey(snapshot: Snapshot, { key }: Caller, now: number): void {
   if (!key.enabled) {
     throw new GatewayError('key_disabled', 'This API key has been disabled by the operator; ask them to enable it or issue a new key.');
   }
@@ -40,5 +46,4 @@ export function authenticateKey(snapshot: Snapshot, secret: string | undefined, 
       `This API key expired at ${new Date(key.expiresAt).toISOString()}; ask the operator to extend it or issue a new key.`,
     );
   }
-  return { key, group };
 }

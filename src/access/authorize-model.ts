@@ -24,7 +24,7 @@ export function authorizeModel(
   if (!channels) {
     const suggestion = suggestModelName(model, visibleModels(snapshot, caller));
     if (suggestion) {
-      throw new GatewayError('model_not_found', `Model "${model}" is not available in group "${groupName}"; ${suggestion}`, { param: 'model' });
+      throw new GatewayError('model_not_found', `Model "${model}" is not available in group "${groupName}". ${suggestion}`, { param: 'model' });
     }
     // Unless the operator opts in (REVEAL_OTHER_GROUP_MODELS), a model of another group gets
     // the same answer as one that does not exist: a key must not learn what other groups use.

@@ -38,10 +38,16 @@ export interface DiagnoseInput {
   ipAllowed: boolean;
   /** Balance left in micro-USD (null = unlimited). */
   availableMicros: number | null;
-  /** Circuit state of a channel as the router sees it. */
-  channelState: (channel: Channel) => 'closed' | 'open' | 'half-open';
+  /** Circuit state of a channel for the model as the router sees it (the channel's circuit, else the channel × model one). */
+  channelState: (channel: Channel, model: string) => 'closed' | 'open' | 'half-open';
   /** Say that other groups have the model (REVEAL_OTHER_GROUP_MODELS); default: never hint at it. */
   revealOtherGroups?: boolean;
+  /**
+   * An account's own check (the portal): the groups it may create keys in. A model one of them
+   * serves is named as such ("your group X serves it; create a key there") — the account may
+   * know its own groups — instead of being taken for a misspelling.
+   */
+  accountGroups?: readonly string[];
   /** What pays for the request (subscription, wallet, key balance) or why nothing can; see checkPayment. */
   payment?: { verdict: 'pass' | 'fail'; code: string | null; detail: string };
 }
@@ -57,6 +63,7 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
   const checks: DiagnosisCheck[] = [keyCheck(input)];
 
   const served = snapshot.routes.get(group)?.get(model);
+  const ownGroupServing = served ? undefined : input.accountGroups?.find((name) => name !== group && snapshot.routes.get(name)?.has(model) === true);
   const allowedForKey = caller.key.allowedModels === null || caller.key.allowedModels.includes(model);
   if (served && allowedForKey) {
     checks.push({ step: 2, name: 'group-has-model', verdict: 'pass', detail: `Group "${group}" contains "${model}".` });
@@ -66,6 +73,13 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
       name: 'group-has-model',
       verdict: 'fail',
       detail: `Group "${group}" contains "${model}", but this key is limited to ${caller.key.allowedModels?.map((name) => `"${name}"`).join(', ') || 'no models'}. Ask the operator to extend the key's allowed models.`,
+    });
+  } else if (ownGroupServing !== undefined) {
+    checks.push({
+      step: 2,
+      name: 'group-has-model',
+      verdict: 'fail',
+      detail: `Group "${group}", this key's group, does not contain "${model}", but your group "${ownGroupServing}" serves it: create a key in group "${ownGroupServing}" and use that key for "${model}".`,
     });
   } else {
     const elsewhere = input.revealOtherGroups === true && snapshot.allModels.has(model);
@@ -80,12 +94,12 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
   }
 
   const available = visibleModels(snapshot, caller);
-  const suggestion = served ? undefined : suggestModelName(model, available);
+  const suggestion = served || ownGroupServing !== undefined ? undefined : suggestModelName(model, available);
   checks.push(
-    served
+    served || ownGroupServing !== undefined
       ? { step: 3, name: 'model-spelling', verdict: 'pass', detail: `"${model}" is spelled exactly as the gateway lists it.` }
       : suggestion
-        ? { step: 3, name: 'model-spelling', verdict: 'fail', detail: `"${model}" is not a model name in your group; ${suggestion}` }
+        ? { step: 3, name: 'model-spelling', verdict: 'fail', detail: `"${model}" is not a model name in your group. ${suggestion}` }
         : {
             step: 3,
             name: 'model-spelling',
@@ -102,7 +116,7 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
       step: 4,
       name: 'client-protocol',
       verdict: 'skip',
-      detail: `${input.client === undefined ? 'No client kind given' : `Unknown client kind "${input.client}"`}; add &client= one of ${CLIENT_KINDS.join(', ')} to check its base address.`,
+      detail: `${input.client === undefined ? 'No client kind given' : `Unknown client kind "${input.client}"`}; name one to check its base address (switchyard-diagnose --client <kind>; the API and the portal: client=<kind>): ${CLIENT_KINDS.join(', ')}.`,
     });
   } else {
     setup = clientSetup(input.client, input.origin, input.altPrefix, model);
@@ -159,7 +173,7 @@ function availabilityCheck(input: DiagnoseInput, channels: readonly Channel[]): 
         : `No channel serves "${input.model}" to group "${group}".`,
     };
   }
-  const open = channels.filter((channel) => input.channelState(channel) === 'open').length;
+  const open = channels.filter((channel) => input.channelState(channel, input.model) === 'open').length;
   const up = channels.length - open;
   const summary = `${channels.length} enabled channel(s) serve "${input.model}" to group "${group}"${disabled > 0 ? ` (${disabled} more disabled)` : ''}; ${up} currently accepting requests.`;
   return up > 0

@@ -1,18 +1,28 @@
 /**
  * When a requested model name is not in the group, finds the name the user most likely meant:
- * one that differs only by surrounding spaces, by case, or by a small typo. Returns a sentence
- * fragment that says exactly what differs, or undefined when nothing is close.
+ * one that differs only by surrounding spaces, by case, by a vendor prefix (`openai/gpt-4o-mini`,
+ * the OpenRouter and LiteLLM habit), or by a small typo. Returns whole sentences that say exactly
+ * what differs, or undefined when nothing is close.
  */
 export function suggestModelName(requested: string, available: readonly string[]): string | undefined {
   const trimmed = requested.trim();
   for (const name of available) {
     if (name === trimmed && requested !== trimmed) {
-      return `did you mean "${name}"? the name has ${describeSpaces(requested)}`;
+      return `Did you mean "${name}"? The name has ${describeSpaces(requested)}.`;
     }
   }
   const lower = trimmed.toLowerCase();
   for (const name of available) {
-    if (name.toLowerCase() === lower) return `did you mean "${name}"? model names are case-sensitive`;
+    if (name.toLowerCase() === lower) return `Did you mean "${name}"? Model names are case-sensitive.`;
+  }
+  // Only when the full name is not served (a gateway may name models `org/model` itself).
+  const slash = trimmed.indexOf('/');
+  if (slash > 0) {
+    const bare = trimmed.slice(slash + 1).toLowerCase();
+    const match = available.find((name) => name.toLowerCase() === bare);
+    if (match !== undefined) {
+      return `Did you mean "${match}"? This gateway names the model without the "${trimmed.slice(0, slash + 1)}" prefix.`;
+    }
   }
   let best: { name: string; distance: number } | undefined;
   for (const name of available) {
@@ -20,7 +30,7 @@ export function suggestModelName(requested: string, available: readonly string[]
     const allowed = Math.max(1, Math.min(3, Math.floor(name.length / 5)));
     if (distance <= allowed && (best === undefined || distance < best.distance)) best = { name, distance };
   }
-  return best ? `did you mean "${best.name}"?` : undefined;
+  return best ? `Did you mean "${best.name}"?` : undefined;
 }
 
 function describeSpaces(requested: string): string {

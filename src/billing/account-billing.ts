@@ -9,6 +9,7 @@ import type { BalanceMeter } from './balance-meter.ts';
 import { formatUsd } from './format-usd.ts';
 import type { QuotaShortfall, SubscriptionMeter } from './subscription-meter.ts';
 import type { WalletMeter } from './wallet-meter.ts';
+import { formatTime } from './format-time.ts';
 
 /** Money held for one request, and what will pay for it. */
 export interface PaymentHold {
@@ -152,7 +153,7 @@ export function findSubscriptions(
       usable,
       refusal: new GatewayError(
         'subscription_required',
-        `Your subscription to plan "${future.plan.name}" (group "${group.name}") starts at ${new Date(future.subscription.startsAt).toISOString()}; it cannot be used before then.`,
+        `Your subscription to plan "${future.plan.name}" (group "${group.name}") starts on ${formatTime(future.subscription.startsAt)}; it cannot be used before then.`,
       ),
     };
   }
@@ -162,7 +163,7 @@ export function findSubscriptions(
       usable,
       refusal: new GatewayError(
         'subscription_expired',
-        `Your subscription to plan "${expired.plan.name}" (group "${group.name}") expired at ${new Date(expired.subscription.expiresAt).toISOString()}. ${howToGet.replace('a subscription', 'a renewal')}`,
+        `Your subscription to plan "${expired.plan.name}" (group "${group.name}") expired on ${formatTime(expired.subscription.expiresAt)}. ${howToGet.replace('a subscription', 'a renewal')}`,
       ),
     };
   }
@@ -176,14 +177,21 @@ export function findSubscriptions(
 }
 
 export function quotaExhausted({ choice, shortfall }: { choice: SubscriptionChoice; shortfall: QuotaShortfall }, amountMicros: number): GatewayError {
-  const used = shortfall.usedMicros >= shortfall.quotaMicros;
+  const quota = `${shortfall.window} quota of ${formatUsd(shortfall.quotaMicros)}`;
   const when =
     shortfall.resetsAt === null
-      ? `The total quota does not reset; the subscription runs until ${new Date(choice.subscription.expiresAt).toISOString()}.`
-      : `It resets at ${new Date(shortfall.resetsAt).toISOString()}.`;
+      ? `The total quota does not reset; the subscription runs until ${formatTime(choice.subscription.expiresAt)}.`
+      : `It resets on ${formatTime(shortfall.resetsAt)}.`;
+  // Three different situations, said as they are: spent, too little left, or a request larger than the whole quota.
+  const state =
+    shortfall.usedMicros >= shortfall.quotaMicros
+      ? `has used up its ${quota} (${formatUsd(shortfall.usedMicros)} used).`
+      : shortfall.usedMicros === 0
+        ? `cannot cover this request: it may cost up to ${formatUsd(amountMicros)}, more than the whole ${quota}. Ask for fewer output tokens (max_tokens) or a larger plan.`
+        : `has too little of its ${quota} left for this request (${formatUsd(shortfall.usedMicros)} used; this request may cost up to ${formatUsd(amountMicros)}).`;
   return new GatewayError(
     'subscription_quota_exhausted',
-    `Your subscription to plan "${choice.plan.name}" has ${used ? 'used up' : 'nearly used up'} its ${shortfall.window} quota of ${formatUsd(shortfall.quotaMicros)} (${formatUsd(shortfall.usedMicros)} used${used ? '' : `; this request may cost up to ${formatUsd(amountMicros)}`}). ${when} Wait until then, or ask the operator for more.`,
+    `Your subscription to plan "${choice.plan.name}" ${state} ${when} Wait until then, or ask the operator for more.`,
   );
 }
 

@@ -6,6 +6,7 @@ import { findSubscriptions, quotaExhausted } from './account-billing.ts';
 import { formatUsd } from './format-usd.ts';
 import type { SubscriptionMeter } from './subscription-meter.ts';
 import type { WalletMeter } from './wallet-meter.ts';
+import { formatTime } from './format-time.ts';
 
 export interface PaymentCheck {
   verdict: 'pass' | 'fail';
@@ -53,11 +54,11 @@ export async function checkPayment(input: {
     if (!full) {
       const left = usage
         .filter((entry) => entry.quotaMicros !== null)
-        .map((entry) => `${entry.window} ${formatUsd((entry.quotaMicros ?? 0) - entry.usedMicros)} left${entry.resetsAt === null ? '' : ` (resets ${new Date(entry.resetsAt).toISOString()})`}`);
+        .map((entry) => `${entry.window} ${formatUsd((entry.quotaMicros ?? 0) - entry.usedMicros)} left${entry.resetsAt === null ? '' : ` (resets ${formatTime(entry.resetsAt)})`}`);
       return {
         verdict: 'pass',
         code: null,
-        detail: `Group "${group.name}" is paid by subscription: plan "${choice.plan.name}" until ${new Date(choice.subscription.expiresAt).toISOString()}${left.length > 0 ? `; ${left.join(', ')}` : ''}.`,
+        detail: `Group "${group.name}" is paid by subscription: plan "${choice.plan.name}" until ${formatTime(choice.subscription.expiresAt)}${left.length > 0 ? `; ${left.join(', ')}` : ''}.`,
       };
     }
     firstExhausted ??= {

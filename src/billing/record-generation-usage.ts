@@ -1,4 +1,5 @@
 import type { Caller } from '../access/authenticate-key.ts';
+import type { KeyRefusedError } from '../access/key-refused-error.ts';
 import type { GatewayError } from '../core/gateway-error.ts';
 import type { Usage } from '../core/usage.ts';
 import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../domain/usage-log-entry.ts';
@@ -39,8 +40,9 @@ export interface GenerationRecord {
 }
 
 /**
- * One usage row per generation request from a known key, relayed or refused before routing
- * (a request refused for its key writes none: it is counted in the metrics instead),
+ * One usage row per generation request from a known key, relayed or refused — for the key's
+ * own state too (disabled, expired, fenced: `recordKeyRefusal`); a request with an unknown or
+ * missing key writes none (anyone can send one: it is counted in the metrics instead),
  * shaped here once. Built field by field: object rest/spread over ~25 fields costs several µs
  * a request on this path. Rows are written in batches, off the hot path.
  */
@@ -84,6 +86,34 @@ export function recordGenerationUsage(writer: Pick<UsageWriter, 'record'>, recor
     reasoningTokens: usage?.reasoningTokens ?? 0,
     transport: record.transport ?? 'http',
   } satisfies UsageLogEntry);
+}
+
+/** Where a refused request came in, as far as the key check (headers only, no body yet) knows it. */
+export interface KeyRefusalRecord {
+  requestId: string;
+  clientProtocol: string;
+  surface: string | null;
+  /** Only a path that names it (Gemini's) tells the model before the body is read. */
+  model: string | null;
+  at: number;
+  clientIp: string;
+}
+
+/** The usage row of a known key refused for its state or address, so its holder finds the reason on the Logs page. */
+export function recordKeyRefusal(writer: Pick<UsageWriter, 'record'>, error: KeyRefusedError, record: KeyRefusalRecord): void {
+  recordGenerationUsage(writer, {
+    requestId: record.requestId,
+    clientProtocol: record.clientProtocol,
+    surface: record.surface,
+    caller: error.caller,
+    model: record.model,
+    stream: false,
+    startedAt: record.at,
+    endedAt: record.at,
+    clientIp: record.clientIp,
+    outcome: { kind: 'refused', error },
+    warnings: [],
+  });
 }
 
 function unique(values: string[]): string[] {

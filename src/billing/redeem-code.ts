@@ -6,6 +6,7 @@ import { randomBase62 } from '../store/random-base62.ts';
 import type { ApiKey } from '../domain/api-key.ts';
 import type { Store } from '../store/store.ts';
 import { formatUsd } from './format-usd.ts';
+import { formatTime } from './format-time.ts';
 
 const DAY = 86_400_000;
 
@@ -96,16 +97,16 @@ function invalidCode(code: RedemptionCode | undefined): GatewayError {
     return new GatewayError('invalid_redemption_code', 'This redemption code is unknown: check that it was copied completely (codes look like rc-…).', { param: 'code' });
   }
   if (code.usedAt !== null) {
-    return new GatewayError('invalid_redemption_code', `This redemption code was already used, at ${new Date(code.usedAt).toISOString()}; each code works once.`, { param: 'code' });
+    return new GatewayError('invalid_redemption_code', `This redemption code was already used, on ${formatTime(code.usedAt)}; each code works once.`, { param: 'code' });
   }
   return new GatewayError(
     'invalid_redemption_code',
-    `This redemption code expired at ${new Date(code.expiresAt ?? 0).toISOString()}; ask the operator for a new one.`,
+    `This redemption code expired on ${formatTime(code.expiresAt ?? 0)}; ask the operator for a new one.`,
     { param: 'code' },
   );
 }
 
 export function describeRedemption(result: RedeemResult): string {
   if (result.kind === 'balance') return `${formatUsd(result.amountMicros ?? 0)} added to the ${result.to === 'wallet' ? 'account wallet' : "key's balance"}.`;
-  return `Subscription to plan "${result.plan?.name}" granted from ${new Date(result.startsAt ?? 0).toISOString()} to ${new Date(result.expiresAt ?? 0).toISOString()}.`;
+  return `Subscription to plan "${result.plan?.name}" granted from ${formatTime(result.startsAt ?? 0)} to ${formatTime(result.expiresAt ?? 0)}.`;
 }

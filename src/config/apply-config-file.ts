@@ -3,6 +3,7 @@ import type { Store } from '../store/store.ts';
 import { applyConfigChannels } from './apply-config-channels.ts';
 import { applyConfigPlans, applyConfigSubscriptions, applyConfigUsers } from './apply-config-accounts.ts';
 import { applyConfigKeys } from './apply-config-keys.ts';
+import { channelAddressWarnings } from '../domain/channel-address.ts';
 import type { ConfigApplySummary, KindSummary } from './config-apply-summary.ts';
 import { emptyKindSummary, sameValue, usdToMicros } from './config-apply-summary.ts';
 import { ConfigError } from './config-error.ts';
@@ -43,7 +44,18 @@ export async function applyConfig(store: Store, file: ConfigFile): Promise<Confi
   const plans = file.plans === undefined ? undefined : await applyConfigPlans(store, file.plans);
   const subscriptions = file.subscriptions === undefined ? undefined : await applyConfigSubscriptions(store, file.subscriptions, Date.now());
   const keys = await applyConfigKeys(store, file.keys ?? []);
-  return { groups, channels, keys, prices, ...(users ? { users } : {}), ...(plans ? { plans } : {}), ...(subscriptions ? { subscriptions } : {}) };
+  // Applied all the same (a warning, not a refusal); said at start-up.
+  const warnings = (file.channels ?? []).flatMap((entry) => channelAddressWarnings(toNewChannel(entry)).map((warning) => `channel "${entry.name}": ${warning}`));
+  return {
+    groups,
+    channels,
+    keys,
+    prices,
+    ...(users ? { users } : {}),
+    ...(plans ? { plans } : {}),
+    ...(subscriptions ? { subscriptions } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
 }
 
 /** Every channel's address (its own, or the one its region implies) must be public; checked before any write. */

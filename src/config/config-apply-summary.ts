@@ -14,6 +14,8 @@ export interface ConfigApplySummary {
   users?: KindSummary;
   plans?: KindSummary;
   subscriptions?: KindSummary;
+  /** What looks wrong though it was applied (e.g. an OpenAI-compatible base without a version); present when there is any. */
+  warnings?: string[];
 }
 
 export function emptyKindSummary(): KindSummary {

@@ -36,3 +36,26 @@ export function resolveChannelBaseUrl(input: ChannelAddressInput): { baseUrl: st
       return { baseUrl: input.baseUrl };
   }
 }
+
+/** A path segment that names an API version (`v1`, `v1beta`, `v2alpha`…). */
+const VERSION_SEGMENT = /^v\d+([a-z]+\d*)?$/;
+
+/**
+ * What looks wrong in a channel's address, said when it is saved (never a refusal: some
+ * OpenAI-compatible servers do serve `/chat/completions` at the root). An OpenAI-compatible base
+ * is given as the OpenAI SDK takes it, ending in its version (`https://host/v1`; Gemini's
+ * `…/v1beta/openai` has one too); without it every call may be answered "404 Unknown route".
+ */
+export function channelAddressWarnings(channel: { provider: ChannelKind; baseUrl: string }): string[] {
+  if (channel.provider !== 'openai') return [];
+  let segments: string[];
+  try {
+    segments = new URL(channel.baseUrl).pathname.split('/').filter((segment) => segment !== '');
+  } catch {
+    return [];
+  }
+  if (segments.some((segment) => VERSION_SEGMENT.test(segment))) return [];
+  return [
+    `baseUrl "${channel.baseUrl}" has no API version segment: an OpenAI-compatible base usually ends in one (e.g. ${channel.baseUrl.replace(/\/+$/, '')}/v1), and without it the upstream may answer every call with 404. Test the channel to be sure.`,
+  ];
+}

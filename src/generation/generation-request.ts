@@ -10,6 +10,8 @@ export interface GenerationRoute {
   credentials: CredentialStyle;
   /** The path prefix surface (`antigravity`) or null for the root surfaces. */
   surface: string | null;
+  /** Warnings every request on this route carries (a mistaken address still served), on the reply and the usage row. */
+  warnings?: readonly string[];
 }
 
 /** One generation request as any web framework received it. */

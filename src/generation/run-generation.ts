@@ -57,8 +57,9 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
   // Only callers who ask (X-Switchyard-Timing) get a Server-Timing header, and pay for the marks.
   const timing = request.credentials.headers[TIMING_REQUEST_HEADER] === undefined ? undefined : new PhaseTiming();
   const { route, requestId } = request;
-  // A request refused for its key is anyone's to send: it is not recorded in the usage log (the
-  // framework counts it in the metrics, see RefusedAuthMonitor).
+  // A request refused for its key is refused by the framework's key check before the body is read
+  // (generation-routes.ts: an unknown key is only counted, a known one refused for its state or
+  // address gets a usage row under that key).
   const caller: Caller = request.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, route.credentials);
   const codec = getCodec(route.protocol);
   const peek = codec.peek(clientRequestInput(request, request.pathStream));
@@ -169,13 +170,15 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
       controller,
       reasoningScope: caller.key.id,
     };
+    // The route's warnings (a doubled /v1) first, then the declared tools the group's policy left out.
+    const preRelayWarnings = [...(route.warnings ?? []), ...featureWarnings];
+    if (preRelayWarnings.length > 0) relayInput.warnings = preRelayWarnings;
     if (request.rawBody !== undefined && !stateful?.changed && !bodyChanged) relayInput.rawBody = request.rawBody;
     if (timing) relayInput.timing = timing;
     if (stateful?.pinnedKeyIndex !== undefined) relayInput.pinnedKeyIndex = stateful.pinnedKeyIndex;
     if (affinity?.preferredKey !== undefined) relayInput.preferredKey = affinity.preferredKey;
     if (stateful) relayInput.carryReasoning = stateful.carryReasoning;
     if (onCommit) relayInput.onCommit = onCommit;
-    if (featureWarnings.length > 0) relayInput.warnings = featureWarnings;
     // A stateful turn keeps its request to store it; otherwise, once a stream is committed, no
     // attempt can need the client's request again, and a long stream should not hold it (with
     // its parsed form, its text and its decode) to the end. What a cut stream is billed from,
@@ -212,7 +215,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
   } catch (thrown) {
     const error = thrown instanceof GatewayError ? thrown : internalError(deps.logger, requestId, thrown);
     await admission?.finish(undefined);
-    record({ kind: 'refused', error }, admission?.warnings ?? []);
+    record({ kind: 'refused', error }, [...(route.warnings ?? []), ...(admission?.warnings ?? [])]);
     if (writer === undefined) throw error;
     writeErrorReply(writer, route.protocol, error, requestId);
   }

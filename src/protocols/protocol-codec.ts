@@ -232,7 +232,8 @@ export interface ProtocolCodec {
   createStreamEncoder(context: RuntimeContext, options?: StreamEncoderOptions): StreamEncoder;
   createUsageTap(): UsageTap;
   /** Renders a gateway error in this protocol's error shape. */
-  encodeError(error: GatewayError, requestId: string): ErrorBody;
+  /** `requestId` undefined: the message does not quote it (a consumer-facing page; the `x-request-id` header still has it). */
+  encodeError(error: GatewayError, requestId: string | undefined): ErrorBody;
   /** Reads an upstream error body of this protocol into a message and type, tolerating junk. */
   decodeError(status: number, body: unknown): { message: string; type?: string };
 }

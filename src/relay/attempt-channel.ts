@@ -6,7 +6,7 @@ import { getCodec } from '../protocols/codec-registry.ts';
 import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import { eventStreamToSse } from '../upstream/event-stream-to-sse.ts';
 import type { Lease } from '../routing/channel-health.ts';
-import { classifyFailure, type FailureClass } from '../routing/classify-failure.ts';
+import { classifyFailure, withMisconfiguredHint, type FailureClass } from '../routing/classify-failure.ts';
 import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
@@ -131,6 +131,9 @@ export async function attemptChannel(
           const reason = `upstream asked to wait ${error.retryAfterSeconds} s`;
           deps.health.pause(channel, now + error.retryAfterSeconds * 1000, reason, scope === 'model' ? lease.model : undefined);
         }
+        return { ...base, kind: 'failed', error, retryable: true, failureClass };
+      case 'misconfigured':
+        deps.health.recordFailure(channel, lease, withMisconfiguredHint(lastError), scope);
         return { ...base, kind: 'failed', error, retryable: true, failureClass };
       case 'request':
         deps.health.release(channel, lease);

@@ -2,7 +2,7 @@ import type { ChatRequest } from '../core/chat-request.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
-import { classifyFailure } from '../routing/classify-failure.ts';
+import { classifyFailure, withMisconfiguredHint } from '../routing/classify-failure.ts';
 import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
@@ -38,6 +38,7 @@ export async function probeChannel(deps: RelayDeps, channel: Channel, model = ch
       // The probe's request is the gateway's own, so even a 4xx counts; a refused credential takes the key out.
       const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
       if (failureClass === 'broken') deps.health.recordBroken(channel, lease, lastError);
+      else if (failureClass === 'misconfigured') deps.health.recordFailure(channel, lease, withMisconfiguredHint(lastError), scope);
       else deps.health.recordFailure(channel, lease, lastError, scope);
     }
     else deps.health.recordSuccess(channel, lease, now - startedAt);

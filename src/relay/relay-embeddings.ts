@@ -6,7 +6,7 @@ import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { EmbeddingUpstreamWire } from '../protocols/embeddings/index.ts';
 import type { Lease } from '../routing/channel-health.ts';
-import { classifyFailure } from '../routing/classify-failure.ts';
+import { classifyFailure, withMisconfiguredHint } from '../routing/classify-failure.ts';
 import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
@@ -231,6 +231,9 @@ function classify(deps: RelayDeps, channel: Channel, lease: Lease, error: Gatewa
       if (error.retryAfterSeconds !== undefined) {
         deps.health.pause(channel, now + error.retryAfterSeconds * 1000, `upstream asked to wait ${error.retryAfterSeconds} s`, scope === 'model' ? lease.model : undefined);
       }
+      return { kind: 'failed', error, retryable: true };
+    case 'misconfigured':
+      deps.health.recordFailure(channel, lease, withMisconfiguredHint(lastError), scope);
       return { kind: 'failed', error, retryable: true };
     case 'request':
       deps.health.release(channel, lease);

@@ -7,8 +7,6 @@ import type { ClientWriter } from './client-writer.ts';
 
 /** One request for the relay: the client's body, the candidate channels and the reply's writer. */
 export interface RelayInput {
-  /** Warnings the pipeline already has for the reply (declared tools left out), formatted. */
-  warnings?: readonly string[];
   requestId: string;
   clientProtocol: ProtocolId;
   body: Record<string, unknown>;
@@ -29,6 +27,8 @@ export interface RelayInput {
   forwardedHeaders: Record<string, string>;
   /** Headers every reply carries (request id, …). */
   replyHeaders: Record<string, string>;
+  /** Warnings the request carries from before the relay (its route's, then declared tools left out), first in the reply's list. */
+  warnings?: readonly string[];
   /** The client's reply; `writer.clientGone` tells whether the client left before it ended. */
   writer: ClientWriter;
   /**

@@ -22,6 +22,12 @@ export interface HealthStatusView {
 const FAILING_BELOW = 0.5;
 const DEGRADED_BELOW = 0.95;
 
+/** The circuit a request for `model` meets on this channel: the channel's own, else that model's. */
+export function circuitStateFor(view: ChannelHealthView, model: string): ChannelHealthView['state'] {
+  if (view.state !== 'closed') return view.state;
+  return view.models.find((entry) => entry.model === model)?.state ?? 'closed';
+}
+
 /** `servedModels`: the channel's models; when every one has its own circuit open, the channel is out. */
 export function healthStatus(enabled: boolean, view: ChannelHealthView, now: number, servedModels: readonly string[] = []): HealthStatusView {
   if (!enabled) return { status: 'disabled', statusReason: 'disabled by an operator; no requests are routed to it' };

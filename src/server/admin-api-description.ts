@@ -65,6 +65,7 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
 
   { method: 'GET', route: '/api/admin/keys', permission: 'keys.read', tag: 'keys', summary: 'List keys (secrets masked)' },
   { method: 'GET', route: '/api/admin/keys/:id', permission: 'keys.read', tag: 'keys', summary: 'One key (by id or name; a name several accounts use needs the id)' },
+  { method: 'GET', route: '/api/admin/keys/:id/diagnose', permission: 'keys.read', tag: 'keys', summary: 'The model check of one key (?model=&client=): the same six checks as /api/diagnose' },
   { method: 'POST', route: '/api/admin/keys', permission: 'keys.write', tag: 'keys', summary: 'Create a key; the secret is in this answer only', body: keyCreateSchema, status: 201 },
   { method: 'PATCH', route: '/api/admin/keys/:id', permission: 'keys.write', narrowTo: { onlyFields: ['enabled'], permission: 'keys.suspend' }, tag: 'keys', summary: 'Change a key', body: keyPatchSchema },
   { method: 'DELETE', route: '/api/admin/keys/:id', permission: 'keys.write', tag: 'keys', summary: 'Delete a key', status: 204 },

@@ -102,6 +102,14 @@ export interface AdminApiKey {
   updatedAt: number;
 }
 
+/** A key in the admin API's answers (not in audit entries): whose it is and what pays its next request. */
+export interface AdminApiKeyListing extends AdminApiKey {
+  /** The owning account, null for an operator's key. */
+  owner: { id: string; name: string } | null;
+  /** As `GET /api/me` says it (`billing/next-payer.ts`): `key_balance`, `wallet`, `subscription` or `unlimited`. */
+  paysFrom: 'key_balance' | 'wallet' | 'subscription' | 'unlimited';
+}
+
 /** USD per million tokens. */
 export interface AdminPrice {
   model: string;

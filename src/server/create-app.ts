@@ -76,7 +76,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     const protocol = request.routeOptions.config.protocol ?? 'openai-chat';
-    return renderError(reply, protocol, toGatewayError(error, deps), request.id);
+    return renderError(reply, protocol, toGatewayError(error, deps), request.id, { quoteRequestId: request.routeOptions.config.consumerFacing !== true });
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -20,6 +20,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The client protocol of a route: errors on it are rendered in this protocol's shape. */
     protocol?: ProtocolId;
+    /** A page a consumer reads (the account portal): error messages do not quote the request id (the `x-request-id` header has it). */
+    consumerFacing?: boolean;
   }
 }
 

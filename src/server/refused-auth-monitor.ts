@@ -12,9 +12,10 @@ export interface RefusedAuthContext {
 export const REFUSED_AUTH_LOG_INTERVAL_MS = 10_000;
 
 /**
- * Requests refused for their key (missing, unknown, disabled, expired, wrong address) are
- * anyone's to send, so they never reach the usage log (a flood would fill it and the write
- * batches): each is counted in the metrics, and the log gets one sampled line per interval
+ * Requests refused for their key (missing, unknown, disabled, expired, wrong address): those
+ * with a missing or unknown key are anyone's to send, so they never reach the usage log (a
+ * flood would fill it and the write batches; a known key's refusal does get its row, see
+ * `recordKeyRefusal`): each is counted in the metrics, and the log gets one sampled line per interval
  * saying how many were refused since the last one.
  */
 export class RefusedAuthMonitor {

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from './database-schema.ts';
 import { generateId as generateRandomId } from './generate-id.ts';
 import type { IdPrefix } from './generate-id.ts';
 import { runMigrations } from './migrations/run-migrations.ts';
@@ -22,9 +20,9 @@ import { createRedemptionCodeRepository } from './repositories/redemption-code-r
 import { createSubscriptionRepository } from './repositories/subscription-repository.ts';
 import { createUserRepository } from './repositories/user-repository.ts';
 import { createSecretBox } from './secret-box.ts';
-import type { SecretBox } from './secret-box.ts';
 import type { Store } from './store.ts';
 import type { StoreContext } from './store-context.ts';
+import { verifySecretAtStart } from './secret-check.ts';
 
 export interface CreateStoreOptions {
   /** `sqlite:<path>`, `sqlite::memory:`, `postgres://…` or `postgresql://…`. */
@@ -36,10 +34,6 @@ export interface CreateStoreOptions {
   /** Record ids; defaults to random prefixed base62 ids. */
   generateId?: (prefix: IdPrefix) => string;
 }
-
-/** A settings row sealed with the secret, so a changed GATEWAY_SECRET fails at start-up, not mid-request. */
-const SECRET_CHECK_SETTING = 'store.secret-check';
-const SECRET_CHECK_PLAINTEXT = 'switchyard';
 
 /** Opens the database, brings its schema up to date and returns the repositories. */
 export async function createStore(options: CreateStoreOptions): Promise<Store> {
@@ -55,7 +49,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   };
   try {
     await runMigrations(db, location.dialect);
-    await verifySecret(db, context.secretBox, context.now);
+    await verifySecretAtStart(db, context.secretBox, context.now);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -83,19 +77,4 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
       await db.destroy();
     },
   };
-}
-
-async function verifySecret(db: Kysely<DatabaseSchema>, secretBox: SecretBox, now: () => number): Promise<void> {
-  const row = await db.selectFrom('settings').select('value').where('name', '=', SECRET_CHECK_SETTING).executeTakeFirst();
-  if (row === undefined) {
-    const sealed = secretBox.seal(SECRET_CHECK_PLAINTEXT);
-    await db
-      .insertInto('settings')
-      .values({ name: SECRET_CHECK_SETTING, value: sealed, updated_at: now() })
-      .onConflict((conflict) => conflict.column('name').doNothing())
-      .execute();
-    return;
-  }
-  // Throws SecretBoxError ("GATEWAY_SECRET changed? …") when the key differs.
-  secretBox.open(row.value);
 }

@@ -78,7 +78,7 @@ describe('self-service: /api/me and the model check', () => {
     assert.equal(spaced.checks[0].verdict, 'fail');
     assert.match(spaced.checks[0].detail, /no balance left/);
     assert.equal(spaced.checks[2].verdict, 'fail');
-    assert.match(spaced.checks[2].detail, /did you mean "gpt-4o-mini"\? the name has a trailing space/);
+    assert.match(spaced.checks[2].detail, /Did you mean "gpt-4o-mini"\? The name has a trailing space\./);
     assert.equal(spaced.setup.baseUrl, `${harness.url}/v1`);
     const other = (await getJson('/api/diagnose?model=secret-model&client=codex', key)).body;
     assert.equal(other.checks[1].verdict, 'fail');

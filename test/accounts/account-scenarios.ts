@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { callSurface, type SurfaceReply } from '../access/surface-calls.ts';
+import { formatTime } from '../../src/billing/format-time.ts';
 
 /**
  * The exactness scenarios of issue 15, written once against the admin API and the client
@@ -196,7 +197,7 @@ export async function windowRollOver(target: Target, channelGroups: (group: stri
   assert.equal(refused.code, 'subscription_quota_exhausted');
   const before = await admin('GET', `/subscriptions/${subscription.id}`);
   assert.match(refused.message, /daily quota of \$0\.0002/);
-  assert.ok(refused.message.includes(before.resetsAt.daily), `names the reset time: ${refused.message}`);
+  assert.ok(refused.message.includes(formatTime(Date.parse(before.resetsAt.daily))), `names the reset time: ${refused.message}`);
 
   target.advanceClock(DAY);
   for (let index = 0; index < target.urls.length; index += 1) {

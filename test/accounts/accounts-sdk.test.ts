@@ -4,6 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { callSurface, GENERATION_SURFACES } from '../access/surface-calls.ts';
+import { formatTime } from '../../src/billing/format-time.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
 const COST = 100;
@@ -61,9 +62,9 @@ describe('account refusals through the official SDKs and every surface', () => {
   const cases: Array<{ key: string; code: string; names: RegExp }> = [
     { key: 'no-user', code: 'subscription_required', names: /group "pro".*attach the key to an account/i },
     { key: 'no-subscription', code: 'subscription_required', names: /group "pro".*POST \/api\/me\/redeem.*"pro-monthly"/i },
-    { key: 'expired', code: 'subscription_expired', names: /expired at / },
+    { key: 'expired', code: 'subscription_expired', names: /expired on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC\. / },
     { key: 'suspended', code: 'subscription_suspended', names: /suspended by the operator/ },
-    { key: 'quota', code: 'subscription_quota_exhausted', names: /daily quota of \$0\.0001.*resets at \d{4}-\d\d-\d\dT00:00:00\.000Z/ },
+    { key: 'quota', code: 'subscription_quota_exhausted', names: /has used up its daily quota of \$0\.0001.*resets on \d{1,2} [A-Z][a-z]{2} \d{4}, 00:00 UTC\./ },
     { key: 'wallet-empty', code: 'insufficient_balance', names: /wallet of account "broke" is empty/ },
   ];
 
@@ -82,7 +83,7 @@ describe('account refusals through the official SDKs and every surface', () => {
       assert.equal(chatError.code, code);
       assert.equal(header(chatError.headers, 'x-switchyard-error-code'), code);
       assert.match(chatError.message, names);
-      if (key === 'expired') assert.ok(chatError.message.includes(expiredAt), chatError.message);
+      if (key === 'expired') assert.ok(chatError.message.includes(formatTime(Date.parse(expiredAt))), chatError.message);
 
       const responsesError = await openai.responses.create({ model: 'gpt-4o-mini', input: 'hi', max_output_tokens: 100 }).then(
         () => assert.fail('expected a refusal'),
@@ -149,14 +150,14 @@ describe('account refusals through the official SDKs and every surface', () => {
     assert.equal(granted.body.subscription.plan, 'pro-monthly');
     const again = await redeem(codes[0]);
     assert.equal(again.status, 400);
-    assert.match(JSON.stringify(again.body), /already used/);
+    assert.match(JSON.stringify(again.body), /already used, on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC;/);
     // Now subscribed: the key is served.
     assert.equal((await callSurface(harness.url, 'anthropic', { key: secret })).status, 200);
 
     const expired = await harness.admin('POST', '/redemption-codes', { kind: 'balance', amount: 1, expiresAt: '2020-01-01T00:00:00Z' }, 201);
     const late = await redeem(expired.codes[0]);
     assert.equal(late.status, 400);
-    assert.match(JSON.stringify(late.body), /expired at 2020-01-01T00:00:00\.000Z/);
+    assert.match(JSON.stringify(late.body), /expired on 1 Jan 2020, 00:00 UTC;/);
   });
 
   test('subscription_then_balance with no subscription pays from the wallet; /api/me shows wallet and subscriptions', async () => {
@@ -174,5 +175,29 @@ describe('account refusals through the official SDKs and every surface', () => {
     assert.equal(quotaMe.subscriptions[0].remaining.daily, 0);
     assert.equal(quotaMe.subscriptions[0].usage.daily, usd(COST));
     assert.match(quotaMe.subscriptions[0].resetsAt.daily, /T00:00:00\.000Z$/);
+  });
+
+  test('what pays is said the same way by /api/me, the admin key list and the usage rows (issue 24)', async () => {
+    const subscriber = (await harness.admin('POST', '/users', { name: 'payer-check', balance: 5 })).id;
+    await harness.admin('POST', '/subscriptions', { user: subscriber, plan: 'pro-monthly' });
+    const proKey = await harness.admin('POST', '/keys', { name: 'payer-pro', group: 'pro', user: subscriber });
+    const walletKey = await harness.admin('POST', '/keys', { name: 'payer-wallet', group: 'default', user: subscriber });
+    const ownKey = await harness.admin('POST', '/keys', { name: 'payer-own', group: 'default', balance: 1 });
+    const unlimited = await harness.admin('POST', '/keys', { name: 'payer-none', group: 'default' });
+
+    assert.equal((await callSurface(harness.url, 'openai-chat', { key: proKey.key })).status, 200);
+    const me: any = await (await fetch(`${harness.url}/api/me`, { headers: { authorization: `Bearer ${proKey.key}` } })).json();
+    assert.equal(me.billing.mode, 'subscription');
+    assert.equal(me.billing.paysFrom, 'subscription');
+    const logs = (await harness.admin('GET', `/logs?keyId=${proKey.id}`)).data as Array<{ paidBy: string | null; keyId: string }>;
+    assert.deepEqual(logs.filter((row) => row.keyId === proKey.id).map((row) => row.paidBy), ['subscription']);
+
+    const listed = new Map(((await harness.admin('GET', '/keys')).data as any[]).map((key) => [key.name, key]));
+    assert.deepEqual([listed.get('payer-pro').owner, listed.get('payer-pro').paysFrom], [{ id: subscriber, name: 'payer-check' }, 'subscription']);
+    assert.deepEqual([listed.get('payer-wallet').owner?.name, listed.get('payer-wallet').paysFrom], ['payer-check', 'wallet']);
+    assert.deepEqual([listed.get('payer-own').owner, listed.get('payer-own').paysFrom], [null, 'key_balance']);
+    assert.deepEqual([listed.get('payer-none').owner, listed.get('payer-none').paysFrom], [null, 'unlimited']);
+    assert.equal(ownKey.paysFrom, 'key_balance');
+    assert.equal(unlimited.owner, null);
   });
 });

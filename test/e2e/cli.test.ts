@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+import { ADMIN_TOKEN, startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { requireTestClients, runCli, type CliRun } from '../helpers/run-cli.ts';
 
 /**
@@ -103,4 +103,48 @@ describe('real CLIs through the gateway', { concurrency: false }, () => {
       assertReplied(result, 'codex');
     });
   }
+
+  // Issue 24: Claude Code retried a wrong key's 401 with back-off for minutes, printing nothing.
+  // With `x-should-retry: false` it stops after one request and says why.
+  test('claude -p with a wrong key stops after one request and prints why', async () => {
+    const refusedBefore = await refusedAuthCount(harness);
+    const directory = freshHome('claude-wrong-key');
+    const startedAt = Date.now();
+    const result = await runCli('claude', ['-p', 'Reply with pong.'], {
+      HOME: directory,
+      ANTHROPIC_BASE_URL: harness.url,
+      ANTHROPIC_AUTH_TOKEN: 'sk-not-a-switchyard-key',
+      ANTHROPIC_MODEL: 'cli-anthropic',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+    }, directory, 60_000);
+    const seconds = (Date.now() - startedAt) / 1000;
+    assert.notEqual(result.code, 0);
+    assert.ok(seconds < 30, `claude took ${seconds} s (killed: ${result.code === null})`);
+    assert.match(result.stdout + result.stderr, /401|API key|log ?in|authenticat/i);
+    assert.equal((await refusedAuthCount(harness)) - refusedBefore, 1, 'one request, no retries');
+  });
+
+  // Issue 24: Claude Code given <root>/v1 calls /v1/v1/messages; it is served (with a warning header).
+  test('claude -p given <root>/v1 as its base still gets its answer', async () => {
+    const directory = freshHome('claude-doubled-v1');
+    const result = await run('claude', ['-p', 'Reply with pong.'], {
+      HOME: directory,
+      ANTHROPIC_BASE_URL: `${harness.url}/v1`,
+      ANTHROPIC_AUTH_TOKEN: key,
+      ANTHROPIC_MODEL: 'cli-anthropic',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+    }, directory);
+    assertReplied(result, 'claude');
+  });
 });
+
+/** Requests the gateway refused for an unknown or missing key, all protocols. */
+async function refusedAuthCount(harness: Harness): Promise<number> {
+  const metrics = await (await fetch(`${harness.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+  return metrics
+    .split('\n')
+    .filter((line) => line.startsWith('switchyard_refused_auth_total{'))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}

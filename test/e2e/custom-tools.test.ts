@@ -100,7 +100,8 @@ describe('custom (freeform) tools come back as custom tool calls', { concurrency
 /**
  * OpenAI Chat clients declare custom tools too (`{"type":"custom","custom":{name, format}}`): the
  * same translation, and the call comes back as a chat custom tool call, plain and streamed (the
- * openai SDK's stream helper assembles it).
+ * stream's deltas assembled here: the stream helper of openai 6.x — the newest that installs on
+ * Node 20 — assembles only function calls).
  */
 describe('chat completions custom tools come back as custom tool calls', { concurrency: false }, () => {
   let harness: Harness;
@@ -129,7 +130,7 @@ describe('chat completions custom tools come back as custom tool calls', { concu
       test(`${upstream.name}${stream ? ' (streamed)' : ''}: a call to a custom tool is a custom tool call; a function stays a function`, async () => {
         harness.simulator.enqueue({ toolCalls: [{ id: 'call_patch', name: 'apply_patch', arguments: { input: PATCH } }, { id: 'call_ls', name: 'shell', arguments: { command: ['ls'] } }] });
         const body = { model: upstream.model, messages: [{ role: 'user' as const, content: 'Create hello.txt' }], tools: [CHAT_PATCH, CHAT_SHELL] };
-        const completion = stream ? await client.chat.completions.stream(body).finalChatCompletion() : await client.chat.completions.create(body);
+        const completion = stream ? await assembleChatStream(await client.chat.completions.create({ ...body, stream: true })) : await client.chat.completions.create(body);
         const [patch, shell] = completion.choices[0]!.message.tool_calls ?? [];
         assert.equal(patch?.type, 'custom');
         assert.ok(patch?.type === 'custom');
@@ -166,4 +167,29 @@ function assertOfferedAsFunction(harness: Harness, name: string): void {
   const text = JSON.stringify(body.tools ?? body);
   assert.match(text, /apply_patch/, `${name}: offered`);
   assert.match(text, /"input"/, `${name}: with its one string parameter`);
+}
+
+/** The streamed chat completion as one completion: text and tool calls (function and custom) put together from their deltas. */
+async function assembleChatStream(stream: AsyncIterable<OpenAI.ChatCompletionChunk>): Promise<{ choices: Array<{ message: OpenAI.ChatCompletionMessage }> }> {
+  type Delta = { index: number; id?: string; type?: string; function?: { name?: string; arguments?: string }; custom?: { name?: string; input?: string } };
+  const calls: Array<{ id: string; type: string; name: string; text: string }> = [];
+  let content = '';
+  for await (const chunk of stream) {
+    const delta = chunk.choices[0]?.delta as { content?: string | null; tool_calls?: Delta[] } | undefined;
+    content += delta?.content ?? '';
+    for (const part of delta?.tool_calls ?? []) {
+      const call = (calls[part.index] ??= { id: '', type: 'function', name: '', text: '' });
+      if (part.id) call.id = part.id;
+      if (part.type) call.type = part.type;
+      call.name += part.function?.name ?? part.custom?.name ?? '';
+      call.text += part.function?.arguments ?? part.custom?.input ?? '';
+    }
+  }
+  const toolCalls = calls.map((call) =>
+    call.type === 'custom'
+      ? { id: call.id, type: 'custom' as const, custom: { name: call.name, input: call.text } }
+      : { id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.text } },
+  );
+  const message = { role: 'assistant', content: content === '' ? null : content, refusal: null, tool_calls: toolCalls } as OpenAI.ChatCompletionMessage;
+  return { choices: [{ message }] };
 }

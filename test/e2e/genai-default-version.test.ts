@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { GoogleGenAI } from '@google/genai';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
-/** @google/genai 3.x defaults to `/v1/models/...` rather than `/v1beta`; the same root must work. */
+/**
+ * @google/genai 3.x (and the Gemini CLI) default to `/v1/models/...` rather than `/v1beta`; the same
+ * root must work. The installed 2.x (the newest that accepts Node 20) defaults to v1beta, so v1 is asked for by name.
+ */
 let harness: Harness;
 let genai: GoogleGenAI;
 
@@ -11,7 +14,7 @@ before(async () => {
   harness = await startHarness();
   await harness.addChannel({ provider: 'anthropic', models: ['via-v1'] });
   const { key } = await harness.addKey();
-  genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: harness.url } });
+  genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: harness.url, apiVersion: 'v1' } });
 });
 after(() => harness.close());
 

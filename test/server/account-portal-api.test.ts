@@ -127,6 +127,39 @@ describe('the account portal API', { timeout: 120_000 }, () => {
     assert.equal(revoked.status, 401);
   });
 
+  test('the model check is the same six checks for the portal, the key and the operator; the portal names the account\'s own group that serves the model (issue 24)', async () => {
+    await harness.admin('POST', '/groups', { name: 'vip-plan', billing: 'subscription' });
+    await harness.addChannel({ provider: 'openai', models: ['gpt-premium'], groups: ['vip-plan'] });
+    await harness.admin('POST', '/plans', { name: 'vip-monthly', group: 'vip-plan', durationDays: 30, quota: { daily: 1 }, price: 10 });
+    const erikId = ((await harness.admin('GET', '/users')).data as Array<{ id: string; name: string }>).find((user) => user.name === 'erik')!.id;
+    await harness.admin('POST', '/subscriptions', { user: erikId, plan: 'vip-monthly' });
+    const erik = await session('erik');
+    const created = (await (await call(erik, 'POST', '/keys', { name: 'default-key', group: 'default' })).json()) as any;
+
+    const portal = (await (await call(erik, 'GET', `/diagnose?key=${created.id}&model=gpt-premium`)).json()) as any;
+    const [, groupCheck, spelling, client] = portal.checks;
+    assert.equal(groupCheck.verdict, 'fail');
+    assert.match(groupCheck.detail, /your group "vip-plan" serves it: create a key in group "vip-plan"/);
+    assert.equal(spelling.verdict, 'pass', 'not taken for a misspelling');
+    assert.match(client.detail, /switchyard-diagnose --client <kind>/);
+    assert.doesNotMatch(client.detail, /&client=/);
+
+    // The same checks through the key itself and through the operator (the console's check).
+    const byKey = (await (await fetch(`${harness.url}/api/diagnose?model=gpt-4o-mini&client=openai-sdk`, { headers: { authorization: `Bearer ${created.key}` } })).json()) as any;
+    const byOperator = await harness.admin('GET', `/keys/${created.id}/diagnose?model=gpt-4o-mini&client=openai-sdk`);
+    const shape = (diagnosis: any) => diagnosis.checks.map((check: any) => [check.step, check.name, check.verdict]);
+    assert.equal(byKey.checks.length, 6);
+    assert.deepEqual(shape(byOperator), shape(byKey));
+    assert.deepEqual(byOperator.checks.map((check: any) => check.detail), byKey.checks.map((check: any) => check.detail));
+
+    // The subscription line a consumer reads: dates a person reads, no ISO times.
+    const vipKey = (await (await call(erik, 'POST', '/keys', { name: 'vip-key', group: 'vip-plan' })).json()) as any;
+    const vip = (await (await call(erik, 'GET', `/diagnose?key=${vipKey.id}&model=gpt-premium`)).json()) as any;
+    const subscriptionLine = vip.checks.find((check: any) => check.name === 'subscription').detail;
+    assert.match(subscriptionLine, /plan "vip-monthly" until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC; daily \$1\.00 left \(resets \d{1,2} [A-Z][a-z]{2} \d{4}, 00:00 UTC\)\./);
+    assert.doesNotMatch(subscriptionLine, /\d{4}-\d\d-\d\dT/);
+  });
+
   test('redeeming a balance code fills the wallet once; the second try names why it fails', async () => {
     const { codes } = await harness.admin('POST', '/redemption-codes', { kind: 'balance', amount: 4 });
     const erik = await session('erik');
@@ -140,7 +173,9 @@ describe('the account portal API', { timeout: 120_000 }, () => {
     assert.equal(again.status, 400);
     const error = ((await again.json()) as any).error;
     assert.equal(error.code, 'invalid_redemption_code');
-    assert.match(error.message, /already used/);
+    // Read by the account holder: a date a person reads, no request id (the x-request-id header has it).
+    assert.match(error.message, /^This redemption code was already used, on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC; each code works once\.$/);
+    assert.ok(again.headers.get('x-request-id'));
   });
 
   test('usage shows the account’s calls without channel details', async () => {

@@ -252,6 +252,8 @@ describe('admin API: keys', () => {
       spent: 0,
       limits: {},
       user: null,
+      owner: null,
+      paysFrom: 'unlimited',
     });
   });
 
@@ -286,6 +288,8 @@ describe('admin API: keys', () => {
         spent: 0,
         limits: { requestsPerMinute: 60, dailySpend: 2 },
         user: null,
+        owner: null,
+        paysFrom: 'key_balance',
       },
     );
 

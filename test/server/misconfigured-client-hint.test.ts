@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { explainRouteMiss } from '../../src/server/misconfigured-client-hint.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
@@ -76,12 +77,23 @@ describe('the 404s through HTTP, in each client shape', () => {
     assert.match(speech.message, /OpenAI audio API/);
   });
 
-  test('Anthropic shape for Claude Code given <root>/v1', async () => {
-    const response = await fetch(`${harness.url}/v1/v1/messages?beta=true`, { method: 'POST', body: '{}', headers: { 'anthropic-version': '2023-06-01' } });
-    assert.equal(response.status, 404);
-    const body = (await response.json()) as any;
-    assert.equal(body.type, 'error');
-    assert.equal(body.error.type, 'not_found_error');
-    assert.match(body.error.message, /without \/v1/);
+  test('Claude Code or the Anthropic SDK given <root>/v1 is served at /v1/v1/messages, with a warning on every answer (issue 24)', async () => {
+    await harness.addChannel({ provider: 'anthropic', models: ['claude-doubled'] });
+    const { key } = await harness.addKey();
+    harness.simulator.enqueue({ text: 'served anyway' });
+    const client = new Anthropic({ baseURL: `${harness.url}/v1`, apiKey: key, maxRetries: 0 });
+    const { data, response } = await client.messages.create({ model: 'claude-doubled', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    assert.equal(data.content[0]?.type === 'text' ? data.content[0].text : '', 'served anyway');
+    assert.equal(response.url, `${harness.url}/v1/v1/messages`);
+    assert.equal(response.headers.get('x-switchyard-warnings'), 'compatibility:base_url_v1');
+    const counted = await client.messages.countTokens({ model: 'claude-doubled', messages: [{ role: 'user', content: 'count me' }] }).withResponse();
+    assert.ok(counted.data.input_tokens > 0);
+    assert.equal(counted.response.headers.get('x-switchyard-warnings'), 'compatibility:base_url_v1');
+    // The refusals carry it too, so a wrong key on a wrong address names both mistakes.
+    const refused = await fetch(`${harness.url}/v1/v1/messages?beta=true`, { method: 'POST', body: '{}', headers: { 'anthropic-version': '2023-06-01', 'x-api-key': 'sk-wrong' } });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get('x-switchyard-warnings'), 'compatibility:base_url_v1');
+    const logs = (await harness.admin('GET', '/logs?limit=10')).data as Array<{ model: string; warnings: string[] }>;
+    assert.ok(logs.find((row) => row.model === 'claude-doubled')?.warnings.includes('compatibility:base_url_v1'));
   });
 });

@@ -20,8 +20,10 @@ describe('@google/genai against the simulator', () => {
       httpOptions: apiVersion === undefined ? { baseUrl: simulator.url } : { baseUrl: simulator.url, apiVersion },
     });
 
-  for (const apiVersion of ['v1beta', undefined] as const) {
-    const label = apiVersion ?? 'default (v1)';
+  // Both versions by name: @google/genai 2.x (the newest that installs on Node 20) defaults to
+  // v1beta, 3.x and the Gemini CLI to v1.
+  for (const apiVersion of ['v1beta', 'v1'] as const) {
+    const label = apiVersion;
 
     test(`${label}: generateContent returns text, thoughts, usageMetadata and the model`, async () => {
       simulator.enqueue({
@@ -46,7 +48,7 @@ describe('@google/genai against the simulator', () => {
       assert.equal(response.usageMetadata?.totalTokenCount, 20);
 
       const recorded = simulator.lastRequest();
-      assert.equal(recorded?.path, `/${apiVersion ?? 'v1'}/models/gemini-test-1:generateContent`);
+      assert.equal(recorded?.path, `/${apiVersion}/models/gemini-test-1:generateContent`);
       assert.equal(recorded?.protocol, 'gemini-generate-content');
       assert.equal(recorded?.model, 'gemini-test-1');
       assert.equal(recorded?.stream, false);
@@ -83,7 +85,7 @@ describe('@google/genai against the simulator', () => {
       assert.equal(last?.usageMetadata?.totalTokenCount, 13);
       assert.equal(last?.modelVersion, 'gemini-test-2');
       const recorded = simulator.lastRequest();
-      assert.equal(recorded?.path, `/${apiVersion ?? 'v1'}/models/gemini-test-2:streamGenerateContent`);
+      assert.equal(recorded?.path, `/${apiVersion}/models/gemini-test-2:streamGenerateContent`);
       assert.equal(recorded?.query.alt, 'sse');
       assert.equal(recorded?.stream, true);
     });

@@ -7,6 +7,8 @@ export interface AdminData {
   channels: Channel[];
   keys: ApiKeyRecord[];
   prices: Price[];
+  /** The operator's token these were read with, for the calls a page makes about them (the model check). */
+  token: string;
 }
 
 export async function loadAdminData(token: string): Promise<AdminData> {
@@ -16,5 +18,5 @@ export async function loadAdminData(token: string): Promise<AdminData> {
     call<ListAnswer<ApiKeyRecord>>('/api/admin/keys', { bearer: token }),
     call<ListAnswer<Price>>('/api/admin/prices', { bearer: token }),
   ]);
-  return { groups: groups.data, channels: channels.data, keys: keys.data, prices: prices.data };
+  return { groups: groups.data, channels: channels.data, keys: keys.data, prices: prices.data, token };
 }

@@ -50,6 +50,12 @@ export async function runModelCheck(input: CheckInput): Promise<{ steps: CheckSt
     const answer = await call<Record<string, unknown>>(`/api/account/diagnose?${query}`, { csrf: input.account.csrf });
     return { steps: fromDiagnose(answer), source: 'the gateway’s own diagnosis of your key (paste the key above to also test the address live)' };
   }
+  if (input.admin && input.keyId && !input.key) {
+    // The operator's check of a chosen key: the gateway's own six checks, not a copy worked out here.
+    const query = new URLSearchParams({ model: input.model, client: input.kind });
+    const answer = await call<Record<string, unknown>>(`/api/admin/keys/${encodeURIComponent(input.keyId)}/diagnose?${query}`, { bearer: input.admin.token });
+    return { steps: fromDiagnose(answer), source: 'the gateway’s own diagnosis of the key (paste the key to also test the address live)' };
+  }
   if (input.key) {
     try {
       const query = new URLSearchParams({ model: input.model, client: input.kind });

@@ -28,9 +28,13 @@ export function buildModelMatrix(groups: Group[], channels: Channel[], prices: P
       for (const group of channel.groups) {
         const key = cellKey(group, model);
         const cell = cells.get(key) ?? { channels: [], usable: 0, total: 0 };
-        cell.channels.push({ id: channel.id, name: channel.name, usable: status.usable, label: status.label });
+        // A model whose own circuit on this channel is open (e.g. the upstream has no such model or
+        // route) is not served by it, whatever the channel's other models do.
+        const modelOut = channel.health?.models.some((entry) => entry.model === model && entry.state === 'open') === true;
+        const usable = status.usable && !modelOut;
+        cell.channels.push({ id: channel.id, name: channel.name, usable, label: modelOut ? 'model out' : status.label });
         cell.total += 1;
-        if (status.usable) cell.usable += 1;
+        if (usable) cell.usable += 1;
         cells.set(key, cell);
       }
     }

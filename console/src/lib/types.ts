@@ -4,7 +4,7 @@
  * them. Times are ISO strings; money is USD, except log rows, which keep micro-USD.
  */
 export type {
-  AdminApiKey as ApiKeyRecord,
+  AdminApiKeyListing as ApiKeyRecord,
   AdminChannel as Channel,
   AdminChannelHealth as ChannelHealth,
   AdminGroup as Group,

@@ -14,6 +14,14 @@ import { useResource } from '../lib/use-resource.ts';
 import { KeyForm } from './key-form.tsx';
 import { KeyUsage } from './key-usage.tsx';
 
+/** What pays a key without a balance of its own (the answer's `paysFrom`): never "unlimited" for an account's key. */
+const PAYS_FROM: Record<ApiKeyRecord['paysFrom'], string> = {
+  key_balance: 'key balance',
+  wallet: "owner's wallet",
+  subscription: 'subscription',
+  unlimited: 'unlimited',
+};
+
 type Panel = { mode: 'create' } | { mode: 'edit'; key: ApiKeyRecord } | { mode: 'usage'; key: ApiKeyRecord } | null;
 
 export function KeysPage(props: { session: Session }) {
@@ -80,9 +88,10 @@ export function KeysPage(props: { session: Session }) {
                     <tr>
                       <th scope="col">Key</th>
                       <th scope="col">Group</th>
+                      <th scope="col">Owner</th>
                       <th scope="col">State</th>
                       <th scope="col">Expires</th>
-                      <th scope="col" class="num">Balance / spent</th>
+                      <th scope="col" class="num">Pays from / spent</th>
                       <th scope="col">Limits</th>
                       <th scope="col">Allowed models / IPs</th>
                       <th scope="col">Actions</th>
@@ -98,12 +107,13 @@ export function KeysPage(props: { session: Session }) {
                           </div>
                         </td>
                         <td>{key.group}</td>
+                        <td>{key.owner ? key.owner.name : <span class="muted">operator</span>}</td>
                         <td>
                           <span class={`badge ${keyState(key) === 'active' ? 'ok' : 'down'}`}>{keyState(key)}</span>
                         </td>
                         <td class="small-text">{key.expiresAt ? dateTime(key.expiresAt) : 'never'}</td>
                         <td class="num">
-                          {usd(key.balance, 'unlimited')} / {usd(key.spent)}
+                          {key.balance !== null ? usd(key.balance) : PAYS_FROM[key.paysFrom]} / {usd(key.spent)}
                         </td>
                         <td class="small-text">{limitsText(key)}</td>
                         <td class="small-text">

@@ -1,6 +1,7 @@
 import type { GatewayError } from '../../core/gateway-error.ts';
 import type { ErrorBody } from '../protocol-codec.ts';
 import type { GeminiErrorBody } from './gemini-wire.ts';
+import { withRequestId } from '../shared/with-request-id.ts';
 
 /** HTTP status → the google.rpc status name Gemini clients switch on. */
 export function geminiStatusName(status: number): string {
@@ -34,11 +35,11 @@ export function geminiStatusName(status: number): string {
 }
 
 /** A gateway error in Gemini's shape, with the request id in the message for support. */
-export function encodeGeminiErrorBody(error: GatewayError, requestId: string): GeminiErrorBody {
+export function encodeGeminiErrorBody(error: GatewayError, requestId: string | undefined): GeminiErrorBody {
   return {
     error: {
       code: error.status,
-      message: `${error.message} (request id: ${requestId})`,
+      message: withRequestId(error.message, requestId),
       status: geminiStatusName(error.status),
       details: [
         {

@@ -1,5 +1,6 @@
 import type { GatewayError } from '../../core/gateway-error.ts';
 import type { ErrorBody } from '../protocol-codec.ts';
+import { withRequestId } from '../shared/with-request-id.ts';
 
 export interface OpenAiErrorPayload {
   message: string;
@@ -16,9 +17,9 @@ export function openAiErrorType(status: number): string {
   return 'invalid_request_error';
 }
 
-export function toOpenAiErrorPayload(error: GatewayError, requestId: string): OpenAiErrorPayload {
+export function toOpenAiErrorPayload(error: GatewayError, requestId: string | undefined): OpenAiErrorPayload {
   return {
-    message: `${error.message} (request id: ${requestId})`,
+    message: withRequestId(error.message, requestId),
     type: openAiErrorType(error.status),
     param: error.param ?? null,
     code: error.code,
@@ -26,6 +27,6 @@ export function toOpenAiErrorPayload(error: GatewayError, requestId: string): Op
 }
 
 /** Renders a gateway error the way the OpenAI SDKs read one: `{error:{message,type,param,code}}`. */
-export function encodeOpenAiError(error: GatewayError, requestId: string): ErrorBody {
+export function encodeOpenAiError(error: GatewayError, requestId: string | undefined): ErrorBody {
   return { status: error.status, body: { error: toOpenAiErrorPayload(error, requestId) } };
 }

@@ -1,9 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { verifyPassword } from '../../access/hash-password.ts';
-import { diagnoseModel } from '../../access/diagnose-model.ts';
-import { checkPayment } from '../../billing/check-payment.ts';
-import { isIpAllowed } from '../../access/check-ip-allowed.ts';
 import { normaliseLogin, SignInThrottle, type SignInThrottleOptions } from '../../accounts/sign-in-throttle.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { Plan } from '../../domain/plan.ts';
@@ -34,6 +31,7 @@ import { accountUsage } from './account-usage.ts';
 import { describeRedemption, redeemCode } from '../../billing/redeem-code.ts';
 import { accountDefaultGroup } from './account-settings.ts';
 import { isIpOrCidr } from '../../schemas/is-ip-or-cidr.ts';
+import { diagnoseKey } from './diagnose-key.ts';
 
 export interface AccountRouteOptions {
   /** How long a session lives from sign-in (absolute; default 12 hours). */
@@ -94,6 +92,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
 
   app.register(
     async (account) => {
+      // Every portal route: its error messages are read by the account holder, not by support.
+      account.addHook('onRoute', (route) => {
+        route.config = { ...route.config, consumerFacing: true };
+      });
       account.addHook('onRequest', async (request, reply) => {
         reply.header('cache-control', 'no-store');
         const path = request.url.split('?')[0];
@@ -256,34 +258,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         const query = request.query as Record<string, unknown>;
         const key = (await myKeys(user)).find((entry) => entry.id === query.key);
         if (!key) throw invalidRequest('key: name one of your keys by its id.', 'key');
-        if (typeof query.model !== 'string' || query.model === '') throw invalidRequest('model: name the model to check.', 'model');
         const snapshot = deps.snapshot.current;
         const current = snapshot.keysByHash.get(key.keyHash) ?? key;
         const group = snapshot.groups.get(current.group);
         if (!group) throw invalidRequest(`The key's group "${current.group}" no longer exists; ask the operator.`, 'key');
-        const clientIp = clientIpOf(deps, request);
-        return diagnoseModel({
-          snapshot,
-          caller: { key: current, group },
-          model: query.model,
-          client: typeof query.client === 'string' && query.client !== '' ? query.client : undefined,
-          now: now(),
-          origin: `${request.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}`,
-          altPrefix: deps.settings.altPrefix,
-          clientIp,
-          ipAllowed: isIpAllowed(current, clientIp),
-          availableMicros: await deps.access.balances.available(current),
-          channelState: (channel) => deps.relay.health.describe(channel).state,
-          payment: await checkPayment({
-            snapshot,
-            key: current,
-            group,
-            now: now(),
-            wallets: deps.access.wallets,
-            subscriptions: deps.access.subscriptions,
-            keyBalanceMicros: await deps.access.balances.available(current),
-          }),
-        });
+        // The account's other groups: a model one of them serves is named as such, not as a misspelling.
+        const accountGroups = (await keyGroups(user, await mySubscriptions(user))).map((entry) => entry.name);
+        return diagnoseKey(deps, request, { key: current, group }, { revealOtherGroups: deps.settings.revealOtherGroupModels === true, accountGroups });
       });
     },
     { prefix: '/api/account' },

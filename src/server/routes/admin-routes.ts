@@ -1,4 +1,4 @@
-import type { AdminAuditEntry, AdminLogEntry, AdminPage } from '../admin-api-types.ts';
+import type { AdminAuditEntry, AdminChannel, AdminLogEntry, AdminPage } from '../admin-api-types.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../store/hash-api-key.ts';
@@ -9,14 +9,15 @@ import type { z } from 'zod';
 import { generateApiKey } from '../../store/generate-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import { probeChannel } from '../../relay/probe-channel.ts';
-import type { KeyLimits } from '../../domain/api-key.ts';
+import type { ApiKey, KeyLimits } from '../../domain/api-key.ts';
 import type { Channel, ChannelPatch } from '../../domain/channel.ts';
 import { toNewChannel } from '../../domain/new-channel.ts';
 import { StoreConflictError } from '../../store/store.ts';
 import { healthStatus } from '../../routing/health-status.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { resolveChannelBaseUrl } from '../../domain/channel-address.ts';
+import { channelAddressWarnings, resolveChannelBaseUrl } from '../../domain/channel-address.ts';
 import { privateUpstreamProblem } from '../../upstream/private-upstream-address.ts';
+import { MISCONFIGURED_HINT } from '../../routing/classify-failure.ts';
 import {
   channelCreateSchema,
   channelPatchSchema,
@@ -29,10 +30,11 @@ import {
   auditQuerySchema,
   priceSchema,
 } from './admin-schemas.ts';
-import { channelView, keyView, priceView, usdToMicros } from './admin-views.ts';
+import { channelView, keyListingView, keyView, priceView, usdToMicros } from './admin-views.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
+import { diagnoseKey } from './diagnose-key.ts';
 
 /**
  * The admin API under `/api/admin`, used by the console and the CLI. Every change reloads the
@@ -102,6 +104,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const view = deps.relay.health.describe(channel);
         return channelView(channel, { ...view, ...healthStatus(channel.enabled, view, deps.runtime.now(), channel.models) });
       };
+      // A saved channel whose address looks wrong is kept, and the answer says what looks wrong.
+      const withAddressWarnings = (channel: Channel): AdminChannel & { warnings?: string[] } => {
+        const warnings = channelAddressWarnings(channel);
+        return warnings.length === 0 ? channelView(channel) : { ...channelView(channel), warnings };
+      };
       admin.get('/channels', async () => ({ data: (await store.channels.list()).map(withHealth) }));
       admin.get('/channels/:id', async (request) => {
         const channel = await findChannel(param(request, 'id'));
@@ -116,6 +123,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           throw invalidRequest(`model: channel "${channel.name}" does not serve "${model}"; it serves ${channel.models.join(', ')}.`, 'model');
         }
         const result = await probeChannel(deps.relay, channel, model);
+        // A 404 or 405 on the gateway's own smallest request is the address or the model list.
+        if (result.status === 404 || result.status === 405) {
+          return { ...result, warnings: [`The upstream answered ${result.status}: ${MISCONFIGURED_HINT}.`, ...channelAddressWarnings(channel)] };
+        }
         if (!result.ok) {
           deps.logger.warn(
             { event: 'channel_test_failed', channel: channel.name, model: result.model, status: result.status, error: result.error?.code, reason: result.error?.message },
@@ -132,7 +143,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const channel = await withConflicts(() => store.channels.create(desired));
         await changed();
         await audit(request, { action: 'channel.create', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: null, after: channelView(channel) });
-        return reply.code(201).send(channelView(channel));
+        return reply.code(201).send(withAddressWarnings(channel));
       });
       admin.patch('/channels/:id', async (request) => {
         const input = parseAdminInput(channelPatchSchema, request.body);
@@ -152,7 +163,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();
         await audit(request, { action: 'channel.update', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: channelView(before), after: channelView(channel) });
-        return channelView(channel);
+        return withAddressWarnings(channel);
       });
       admin.delete('/channels/:id', async (request, reply) => {
         const before = await findChannel(param(request, 'id'));
@@ -163,11 +174,23 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       });
 
       // Keys
-      admin.get('/keys', async () => ({ data: (await store.keys.list()).map(keyView) }));
+      const listed = (key: ApiKey) => keyListingView(key, deps.snapshot.current, deps.runtime.now());
+      admin.get('/keys', async () => ({ data: (await store.keys.list()).map(listed) }));
       admin.get('/keys/:id', async (request) => {
         const key = await findKey(param(request, 'id'));
         if (!key) throw notFound('key', param(request, 'id'));
-        return keyView(key);
+        return listed(key);
+      });
+      // The model check of one key, the same six checks the key holder, the CLI and the portal get
+      // (the console's check runs here, not in the browser). The operator sees every group.
+      admin.get('/keys/:id/diagnose', async (request) => {
+        const key = await findKey(param(request, 'id'));
+        if (!key) throw notFound('key', param(request, 'id'));
+        const snapshot = deps.snapshot.current;
+        const current = snapshot.keysByHash.get(key.keyHash) ?? key;
+        const group = snapshot.groups.get(current.group);
+        if (!group) throw invalidRequest(`The key's group "${current.group}" no longer exists; bind the key to another group.`, 'id');
+        return diagnoseKey(deps, request, { key: current, group }, { revealOtherGroups: true });
       });
       admin.post('/keys', async (request, reply) => {
         const input = parseAdminInput(keyCreateSchema, request.body);
@@ -191,8 +214,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         );
         await changed();
         await audit(request, { action: 'key.create', targetKind: 'key', targetId: key.id, targetName: key.name, before: null, after: keyView(key) });
+        // A key created already expired is kept (tests and imports make such keys on purpose), but
+        // the answer says so: a mistyped year would otherwise hand out a key that never works.
+        const warnings =
+          key.expiresAt !== null && key.expiresAt <= deps.runtime.now()
+            ? [`expiresAt ${new Date(key.expiresAt).toISOString()} is in the past: every request with this key is refused (403 key_expired) until expiresAt is moved.`]
+            : [];
         // The only time the secret is shown.
-        return reply.code(201).send({ ...keyView(key), key: secret });
+        return reply.code(201).send({ ...listed(key), key: secret, ...(warnings.length > 0 ? { warnings } : {}) });
       });
       admin.patch('/keys/:id', async (request) => {
         const input = parseAdminInput(keyPatchSchema, request.body);
@@ -216,7 +245,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         if (before.balanceMicros === null && key.balanceMicros !== null) await deps.access.balances.resetAccount(key.id);
         await changed();
         await audit(request, { action: 'key.update', targetKind: 'key', targetId: key.id, targetName: key.name, before: keyView(before), after: keyView(key) });
-        return keyView(key);
+        return listed(key);
       });
       admin.delete('/keys/:id', async (request, reply) => {
         const before = await findKey(param(request, 'id'));

@@ -3,7 +3,9 @@ import type { ApiKey } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { ModelPrice } from '../../domain/model-price.ts';
 import type { HealthStatusView } from '../../routing/health-status.ts';
-import type { AdminApiKey, AdminChannel, AdminPrice } from '../admin-api-types.ts';
+import type { AdminApiKey, AdminApiKeyListing, AdminChannel, AdminPrice } from '../admin-api-types.ts';
+import { nextPayer } from '../../billing/next-payer.ts';
+import type { Snapshot } from '../../snapshot/snapshot.ts';
 
 const MICROS_PER_USD = 1_000_000;
 
@@ -40,6 +42,16 @@ export function keyView(key: ApiKey): AdminApiKey {
       ...(limits.weeklySpendMicros === undefined ? {} : { weeklySpend: microsToUsd(limits.weeklySpendMicros) }),
       ...(limits.monthlySpendMicros === undefined ? {} : { monthlySpend: microsToUsd(limits.monthlySpendMicros) }),
     },
+  };
+}
+
+/** A key as the admin API answers with it: `keyView` plus its owner and what pays (from the current snapshot). */
+export function keyListingView(key: ApiKey, snapshot: Snapshot, now: number): AdminApiKeyListing {
+  const owner = key.userId ? snapshot.users.get(key.userId) : undefined;
+  return {
+    ...keyView(key),
+    owner: owner === undefined ? null : { id: owner.id, name: owner.name },
+    paysFrom: nextPayer(snapshot, key, snapshot.groups.get(key.group), now),
   };
 }
 

@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticateKey, type Caller } from '../../access/authenticate-key.ts';
+import { authenticateKey, requireUsableKey, type Caller } from '../../access/authenticate-key.ts';
 import { visibleModels } from '../../access/authorize-model.ts';
 import { checkIpAllowed, isIpAllowed } from '../../access/check-ip-allowed.ts';
-import { diagnoseModel } from '../../access/diagnose-model.ts';
 import { extractApiKey } from '../../access/extract-api-key.ts';
-import { checkPayment } from '../../billing/check-payment.ts';
 import { describeRedemption, redeemCode } from '../../billing/redeem-code.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import { subscriptionView } from './account-views.ts';
@@ -13,6 +11,8 @@ import { parseAdminInput } from './parse-admin-input.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { microsToUsd } from './admin-views.ts';
 import { clientIpOf } from './authenticate-request.ts';
+import { nextPayer } from '../../billing/next-payer.ts';
+import { diagnoseKey } from './diagnose-key.ts';
 
 const RECENT_USAGE_ROWS = 20;
 const usd = microsToUsd;
@@ -29,7 +29,8 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
   const identify = (request: FastifyRequest): Caller => {
     const query = request.query as Record<string, unknown>;
     const secret = extractApiKey('anthropic', request.headers, query) ?? extractApiKey('gemini', request.headers, query);
-    const caller = authenticateKey(deps.snapshot.current, secret, deps.runtime.now());
+    const caller = authenticateKey(deps.snapshot.current, secret);
+    requireUsableKey(deps.snapshot.current, caller, deps.runtime.now());
     checkIpAllowed(caller.key, clientIpOf(deps, request));
     request.caller = caller;
     return caller;
@@ -61,7 +62,7 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
       balance: available !== null ? usd(available) : wallet !== null ? usd(wallet) : null,
       billing: {
         mode: group.billing,
-        paysFrom: key.balanceMicros !== null ? 'key_balance' : user !== undefined ? 'wallet' : 'unlimited',
+        paysFrom: nextPayer(deps.snapshot.current, key, group, now),
       },
       account: user === undefined ? null : { id: user.id, name: user.name, email: user.email, wallet: usd(wallet ?? 0) },
       subscriptions: await Promise.all(
@@ -126,42 +127,7 @@ export function registerSelfServiceRoutes(app: FastifyInstance, deps: AppDeps): 
     };
   });
 
-  app.get('/api/diagnose', async (request) => {
-    const caller = identify(request);
-    const query = request.query as Record<string, unknown>;
-    if (typeof query.model !== 'string' || query.model === '') {
-      throw invalidRequest('Name the model to check: GET /api/diagnose?model=<name>&client=<kind>. Keep any spaces exactly as your client sends them (URL-encoded).', 'model');
-    }
-    const clientIp = clientIpOf(deps, request);
-    return diagnoseModel({
-      snapshot: deps.snapshot.current,
-      caller,
-      model: query.model,
-      client: typeof query.client === 'string' && query.client !== '' ? query.client : undefined,
-      now: deps.runtime.now(),
-      origin: requestOrigin(request),
-      altPrefix: deps.settings.altPrefix,
-      clientIp,
-      ipAllowed: isIpAllowed(caller.key, clientIp),
-      availableMicros: await deps.access.balances.available(caller.key),
-      channelState: (channel) => deps.relay.health.describe(channel).state,
-      revealOtherGroups: deps.settings.revealOtherGroupModels === true,
-      payment: await checkPayment({
-        snapshot: deps.snapshot.current,
-        key: caller.key,
-        group: caller.group,
-        now: deps.runtime.now(),
-        wallets: deps.access.wallets,
-        subscriptions: deps.access.subscriptions,
-        keyBalanceMicros: await deps.access.balances.available(caller.key),
-      }),
-    });
-  });
-}
-
-/** `http://host:port` as this client reached the gateway; the base addresses are built from it. */
-function requestOrigin(request: FastifyRequest): string {
-  const host = typeof request.headers.host === 'string' && /^[A-Za-z0-9.\-:[\]]+$/.test(request.headers.host) ? request.headers.host : 'localhost';
-  const scheme = request.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
-  return `${scheme}://${host}`;
+  app.get('/api/diagnose', async (request) =>
+    diagnoseKey(deps, request, identify(request), { revealOtherGroups: deps.settings.revealOtherGroupModels === true }),
+  );
 }

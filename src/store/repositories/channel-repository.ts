@@ -7,6 +7,7 @@ import type { ChannelRepository } from '../store.ts';
 import { StoreConflictError } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { translateConstraintError } from '../translate-constraint-error.ts';
+import { ensureSecretCheck } from '../secret-check.ts';
 
 type Reader = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 /** toColumns fills every column when given a whole NewChannel. */
@@ -37,6 +38,7 @@ export function createChannelRepository({ db, now, generateId, secretBox }: Stor
       try {
         await db.transaction().execute(async (transaction) => {
           await requireGroupNames(transaction, groups, 'groups');
+          await ensureSecretCheck(transaction, secretBox, now);
           await transaction
             .insertInto('channels')
             .values({ id, ...(toColumns(channel, secretBox) as NewChannelColumns), created_at: time, updated_at: time })
@@ -57,6 +59,7 @@ export function createChannelRepository({ db, now, generateId, secretBox }: Stor
           if (patch.name !== undefined && patch.name.trim() === '') {
             throw new StoreConflictError('a channel needs a name', 'name');
           }
+          if (patch.apiKeys !== undefined) await ensureSecretCheck(transaction, secretBox, now);
           const changes: Updateable<ChannelsTable> = { ...toColumns(patch, secretBox), updated_at: now() };
           await transaction.updateTable('channels').set(changes).where('id', '=', id).execute();
           if (patch.groups !== undefined) {

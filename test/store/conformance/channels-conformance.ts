@@ -111,5 +111,30 @@ export function describeChannels(context: ConformanceContext): void {
       context.store = await context.harness.open({ secretKey: TEST_SECRET });
       assert.deepEqual((await context.store.channels.get(created.id))?.apiKeys, [UPSTREAM_SECRET]);
     });
+
+    test('a database that holds no encrypted value yet takes another gateway secret (issue 24: a first start that failed on its configuration)', async () => {
+      await context.store.close();
+      const other = Buffer.from('another-secret-entirely-000000000');
+      context.store = await context.harness.open({ secretKey: other });
+      await context.store.close();
+      // The first encrypted value binds the database to its secret.
+      context.store = await context.harness.open({ secretKey: TEST_SECRET });
+      const created = await context.store.channels.create(newChannel());
+      await context.store.close();
+      await assert.rejects(context.harness.open({ secretKey: other }), /GATEWAY_SECRET changed\? cannot decrypt channel secrets/);
+      context.store = await context.harness.open({ secretKey: TEST_SECRET });
+      assert.deepEqual((await context.store.channels.get(created.id))?.apiKeys, [UPSTREAM_SECRET]);
+    });
+
+    test('a process started with another secret before anything was sealed cannot seal into a database bound to the first', async () => {
+      const other = await context.harness.open({ secretKey: Buffer.from('another-secret-entirely-000000000') });
+      try {
+        await context.store.channels.create(newChannel({ name: 'sealed-first' }));
+        await assert.rejects(other.channels.create(newChannel({ name: 'sealed-second' })), /GATEWAY_SECRET changed\? cannot decrypt channel secrets/);
+        assert.deepEqual((await context.store.channels.list()).map((channel) => channel.name), ['sealed-first']);
+      } finally {
+        await other.close();
+      }
+    });
   });
 }
