@@ -67,7 +67,7 @@ export function permissionNeeded(operation: AdminOperation, body: unknown): Admi
 }
 
 const UNAUTHORIZED =
-  'The admin API needs a console session (sign in with POST /api/admin/session) or "Authorization: Bearer <token>": an admin token minted with POST /api/admin/tokens, or GATEWAY_ADMIN_TOKEN (printed when the gateway first started).';
+  'The admin API needs the gateway admin token (GATEWAY_ADMIN_TOKEN, printed when the gateway first started) or an admin token minted with POST /api/admin/tokens, as "Authorization: Bearer <token>", or a console session (POST /api/admin/session).';
 
 async function authenticateAdmin(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<AdminActor> {
   const token = bearerTokenOf(request);
