@@ -1,6 +1,27 @@
 // The dependency rules of docs/architecture.md ("Dependency rules"), checked by `npm test`
 // (scripts/check-dependencies.mjs). Only src/ is checked: tests may reach into any module.
 // Type-only imports count too: a type cycle is still a cycle in the design.
+// The layers of docs/architecture.md, bottom to top: a folder imports only from its own layer or below.
+const LAYERS = [
+  ['domain', 'core', 'sse'],
+  ['protocols'],
+  ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream'],
+  ['schemas'],
+  ['access', 'accounts'],
+  ['billing', 'config', 'cluster', 'reasoning'],
+  ['relay'],
+  ['generation', 'responses'],
+  ['server'],
+  ['startup'],
+];
+const ADAPTERS = LAYERS[2].join('|');
+const POLICY = LAYERS[5].join('|');
+/** The folders of every layer above the one holding `folders` ("a|b"), as a regex alternation. */
+function above(folders) {
+  const index = LAYERS.findIndex((layer) => layer.includes(folders.split('|')[0]));
+  return LAYERS.slice(index + 1).flat().join('|');
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -57,27 +78,73 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(store|domain|core)/' },
     },
     {
+      name: 'adapters-stay-below-policy',
+      severity: 'error',
+      comment:
+        'Channels, routing, kv, store, snapshot and upstream are the adapters and state every request uses; they never ' +
+        'import the input rules, policy, relay, pipeline, HTTP or start-up layers above them.',
+      from: { path: `^src/(${ADAPTERS})/` },
+      to: { path: `^src/(${above(ADAPTERS)})/` },
+    },
+    {
+      name: 'schemas-stay-below-policy',
+      severity: 'error',
+      comment: 'The zod rule for each field (schemas/) is shared by the admin API and the config file; it knows no policy.',
+      from: { path: '^src/schemas/' },
+      to: { path: `^src/(${above('schemas')})/` },
+    },
+    {
+      name: 'access-below-billing',
+      severity: 'error',
+      comment: 'Who may ask (access/, accounts/) is decided before what it costs (billing/): access never imports billing or anything above.',
+      from: { path: '^src/(access|accounts)/' },
+      to: { path: `^src/(${above('access|accounts')})/` },
+    },
+    {
       name: 'lower-layers-do-not-reach-up',
       severity: 'error',
       comment:
-        'The request path is built bottom-up: records and codecs, then channels, routing, kv, store and snapshot, then ' +
-        'access and billing, then the relay, then the generation pipeline, then the HTTP layer. A lower layer never ' +
-        'imports relay/, generation/ or server/, and the relay never imports generation/ or server/.',
-      from: { path: '^src/(domain|core|sse|protocols|channels|routing|kv|store|snapshot|upstream|access|billing|config|cluster|schemas)/' },
-      to: { path: '^src/(relay|generation|server)/' },
+        'The request path is built bottom-up: records and codecs, then adapters and state, then input rules, access and ' +
+        'policy, then the relay, then the pipeline, then HTTP, then start-up. Policy (billing, config, cluster, reasoning) ' +
+        'never imports the relay, the pipeline, HTTP or start-up.',
+      from: { path: `^src/(${POLICY})/` },
+      to: { path: `^src/(${above(POLICY)})/` },
     },
     {
       name: 'relay-below-pipeline',
       severity: 'error',
-      comment: 'The relay tries channels for one decoded request; the pipeline (generation/) calls it, never the reverse.',
+      comment: 'The relay tries channels for one decoded request; the pipeline (generation/, responses/) calls it, never the reverse.',
       from: { path: '^src/relay/' },
-      to: { path: '^src/(generation|server)/' },
+      to: { path: `^src/(${above('relay')})/` },
+    },
+    {
+      name: 'pipeline-below-http',
+      severity: 'error',
+      comment: 'The pipeline is framework-free: generation/ and responses/ never import server/ or start-up.',
+      from: { path: '^src/(generation|responses)/' },
+      to: { path: `^src/(${above('generation|responses')})/` },
+    },
+    {
+      name: 'http-below-startup',
+      severity: 'error',
+      comment: 'server/ only speaks HTTP; start-up (startup/, main.ts) wires it, never the reverse.',
+      from: { path: '^src/server/' },
+      to: { path: '^src/(startup/|main[.]ts$)' },
+    },
+    {
+      name: 'every-file-has-a-layer',
+      severity: 'error',
+      comment:
+        'Every folder under src/ is in the layer table (docs/architecture.md) and under the rules above; src/ root holds ' +
+        'only main.ts. A new folder (or a file in the root) is refused until it is given its layer here.',
+      from: { path: '^src/', pathNot: `^src/((${LAYERS.flat().join('|')})/|main[.]ts$)` },
+      to: {},
     },
     {
       name: 'http-framework-stays-in-server',
       severity: 'error',
       comment: 'Fastify is the HTTP layer; everything under it is framework-free and testable without a server.',
-      from: { path: '^src/', pathNot: '^src/(server/|start-gateway[.]ts$)' },
+      from: { path: '^src/', pathNot: '^src/(server|startup)/' },
       to: { path: '(^|/)node_modules/(fastify|@fastify/)' },
     },
     {

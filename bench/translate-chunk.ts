@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { createRuntime } from '../src/create-runtime.ts';
+import { createRuntime } from '../src/core/create-runtime.ts';
 import { getCodec } from '../src/protocols/codec-registry.ts';
 import type { ProtocolId } from '../src/protocols/protocol-codec.ts';
 import { streamFrames, type Dialect } from './upstream-payloads.ts';

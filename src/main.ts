@@ -1,20 +1,22 @@
 import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
-import { resolveAdminToken } from './admin-token.ts';
-import { buildInfo } from './build-info.ts';
+import { resolveAdminToken } from './access/admin-token.ts';
+import { buildInfo } from './config/build-info.ts';
 import { serveClusterMetrics } from './cluster/cluster-metrics.ts';
 import { runPrimary, workersProblem } from './cluster/run-primary.ts';
 import { applyConfigFile } from './config/apply-config-file.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { Config } from './config/config-schema.ts';
-import { describeStartError } from './describe-start-error.ts';
-import { startBanner } from './start-banner.ts';
-import { startGateway } from './start-gateway.ts';
+import { describeStartError } from './startup/describe-start-error.ts';
+import { startBanner } from './startup/start-banner.ts';
+import type { RunningGateway } from './startup/gateway-options.ts';
+import { gatewayOptionsFrom } from './startup/gateway-options-from.ts';
+import { startGateway } from './startup/start-gateway.ts';
 import { createStore } from './store/create-store.ts';
 import { loadGatewaySecret } from './store/load-gateway-secret.ts';
 import { createSecretBox } from './store/secret-box.ts';
 import type { Store } from './store/store.ts';
-import { usageText } from './usage-text.ts';
+import { usageText } from './startup/usage-text.ts';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
   }
 }
 
+/** The primary of a cluster (WORKERS > 1), or one gateway: a worker, or the whole instance. */
 async function run(config: Config, logger: Logger): Promise<void> {
   const applyConfig = config.configFile
     ? async (store: Store) => {
@@ -54,89 +57,51 @@ async function run(config: Config, logger: Logger): Promise<void> {
         for (const warning of summary.warnings ?? []) logger.warn(`${config.configFile}: ${warning}`);
       }
     : undefined;
-  const database = config.databaseUrl.startsWith('sqlite') ? config.databaseUrl : 'postgres';
-
-  if (config.workers > 1 && cluster.isPrimary) {
-    const problem = workersProblem(config);
-    if (problem) fail(problem, 2);
-    // Once, before any worker starts: migrations, the config file, the first admin token.
-    const secretKey = loadGatewaySecret({ databaseUrl: config.databaseUrl, gatewaySecret: config.gatewaySecret });
-    const store = await createStore({ databaseUrl: config.databaseUrl, secretKey });
-    await applyConfig?.(store);
-    const { pendingAdminToken } = await resolveAdminToken(store, config.adminToken, createSecretBox(secretKey));
-    const [channels, keys] = await Promise.all([store.channels.list(), store.keys.list()]);
-    await store.close();
-    logger.info({ workers: config.workers, redis: true }, 'starting workers');
-    serveClusterMetrics();
-    // The banner (and the token) only once a worker listens: a start that fails shows nothing
-    // it would have to take back, and the token stays pending for the next start.
-    cluster.once('listening', () => {
-      process.stdout.write(
-        startBanner({
-          url: `http://${config.host}:${config.port}`,
-          database,
-          workers: config.workers,
-          redis: true,
-          channels: channels.length,
-          keys: keys.length,
-          pendingAdminToken,
-        }),
-      );
-    });
-    runPrimary({ workers: config.workers, logger, drainTimeoutMs: config.drainTimeoutMs });
-    return;
-  }
-
-  const gateway = await startGateway({
-    port: config.port,
-    host: config.host,
-    databaseUrl: config.databaseUrl,
-    redisUrl: config.redisUrl,
-    redisPrefix: config.redisKeyPrefix,
-    adminToken: config.adminToken,
-    gatewaySecret: config.gatewaySecret,
-    metricsToken: config.metricsToken,
-    bodyLimitBytes: config.bodyLimitBytes,
-    altPrefix: config.altPrefix,
-    upstream: {
-      connectMs: config.upstreamConnectTimeoutMs,
-      firstByteMs: config.upstreamFirstByteTimeoutMs,
-      idleMs: config.streamIdleTimeoutMs,
-      totalMs: config.upstreamTotalTimeoutMs,
-    },
-    firstByteDeadline: config.firstByteDeadline,
-    trustedProxies: config.trustedProxies,
-    clientIpHeader: config.clientIpHeader,
-    serverLimits: config.server,
-    revealOtherGroupModels: config.revealOtherGroupModels,
-    blockPrivateUpstreams: config.blockPrivateUpstreams,
-    strictPricing: config.strictPricing,
-    reservedOutputTokens: config.reservedOutputTokens,
-    replyLimits: config.replyLimits,
-    logRetentionDays: config.logRetentionDays,
-    responsesRetentionHours: config.responsesRetentionHours,
-    responsesMaxTurnBytes: config.responsesMaxTurnBytes,
-    responsesMaxChainBytes: config.responsesMaxChainBytes,
-    responsesMaxKeyBytes: config.responsesMaxKeyBytes,
-    affinityTtlSeconds: config.affinityTtlSeconds,
-    responsesWebSocket: config.responsesWebSocket,
-    maxAttempts: 3,
-    retryStatuses: [408, 429, 500, 502, 503, 504, 529],
-    // Workers: the primary applied it already.
-    applyConfig: cluster.isWorker ? undefined : applyConfig,
-    logger,
-  });
-
+  if (config.workers > 1 && cluster.isPrimary) return startPrimary(config, logger, applyConfig);
+  // Workers: the primary applied the config file already.
+  const gateway = await startGateway(gatewayOptionsFrom(config, logger, cluster.isWorker ? undefined : applyConfig));
   logger.info(
     {
       url: gateway.url,
-      database,
+      database: databaseKind(config),
       redis: config.redisUrl !== undefined,
       version: buildInfo().version,
       ...(cluster.isWorker ? { worker: cluster.worker?.id } : {}),
     },
     'Switchyard is serving',
   );
+  drainOnSignals(config, logger, gateway);
+  if (cluster.isWorker) return;
+  const [channels, keys] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list()]);
+  const redis = config.redisUrl !== undefined;
+  const banner = { url: gateway.url, database: databaseKind(config), workers: 1, redis, channels: channels.length, keys: keys.length };
+  process.stdout.write(startBanner({ ...banner, pendingAdminToken: gateway.generatedAdminToken }));
+}
+
+/**
+ * Once, before any worker starts: migrations, the config file, the first admin token; then the
+ * workers. The banner (and the token) only once a worker listens: a start that fails shows
+ * nothing it would have to take back, and the token stays pending for the next start.
+ */
+async function startPrimary(config: Config, logger: Logger, applyConfig: ((store: Store) => Promise<void>) | undefined): Promise<void> {
+  const problem = workersProblem(config);
+  if (problem) fail(problem, 2);
+  const secretKey = loadGatewaySecret({ databaseUrl: config.databaseUrl, gatewaySecret: config.gatewaySecret });
+  const store = await createStore({ databaseUrl: config.databaseUrl, secretKey });
+  await applyConfig?.(store);
+  const { pendingAdminToken } = await resolveAdminToken(store, config.adminToken, createSecretBox(secretKey));
+  const [channels, keys] = await Promise.all([store.channels.list(), store.keys.list()]);
+  await store.close();
+  logger.info({ workers: config.workers, redis: true }, 'starting workers');
+  serveClusterMetrics();
+  const url = `http://${config.host}:${config.port}`;
+  const banner = { url, database: databaseKind(config), workers: config.workers, redis: true, channels: channels.length, keys: keys.length };
+  cluster.once('listening', () => process.stdout.write(startBanner({ ...banner, pendingAdminToken })));
+  runPrimary({ workers: config.workers, logger, drainTimeoutMs: config.drainTimeoutMs });
+}
+
+/** SIGTERM and SIGINT drain open requests (at most DRAIN_TIMEOUT_MS), then exit. */
+function drainOnSignals(config: Config, logger: Logger, gateway: RunningGateway): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -152,21 +117,10 @@ async function run(config: Config, logger: Logger): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
 
-  if (!cluster.isWorker) {
-    const [channels, keys] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list()]);
-    process.stdout.write(
-      startBanner({
-        url: gateway.url,
-        database,
-        workers: 1,
-        redis: config.redisUrl !== undefined,
-        channels: channels.length,
-        keys: keys.length,
-        pendingAdminToken: gateway.generatedAdminToken,
-      }),
-    );
-  }
+function databaseKind(config: Config): string {
+  return config.databaseUrl.startsWith('sqlite') ? config.databaseUrl : 'postgres';
 }
 
 function fail(message: string, exitCode: number): never {

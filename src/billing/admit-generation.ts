@@ -1,14 +1,14 @@
-import type { AccessServices } from '../access/access-services.ts';
+import type { AccessServices } from './access-services.ts';
 import { hasRateLimits, UNLIMITED_RATE_LEASE } from '../access/rate-limiter.ts';
 import type { Caller } from '../access/authenticate-key.ts';
-import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PaymentHold } from './account-billing.ts';
 import { clampReportedUsage } from './clamp-reported-usage.ts';
 import { computeCostMicros } from './compute-cost.ts';
-import { estimateRequest, estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
+import type { ModelPrice } from '../domain/model-price.ts';
+import { estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
 import { maxOutputTokensFor } from './model-output-limits.ts';
 import { resolvePrice, UNPRICED_WARNING } from './resolve-price.ts';
 import { spendWindows } from './spend-windows.ts';
@@ -25,8 +25,6 @@ export interface Admission {
   warnings: string[];
   /** What pays (for the usage row): the key's balance, the user's wallet or a subscription. */
   payment: Pick<PaymentHold, 'paidBy' | 'subscriptionId' | 'userId'>;
-  /** The local estimate of the request (from the shared decode); undefined if it cannot be decoded. */
-  estimate(): RequestEstimate | undefined;
   /**
    * Bounds the upstream's usage by what the request allowed (see clampReportedUsage), with the
    * warnings for the row. The request is decoded for it only when it already was (a request
@@ -38,43 +36,39 @@ export interface Admission {
 }
 
 /**
- * Everything that costs or counts, in the order a user would want to hear about it: strict
- * pricing (403 model_not_priced), rate limits (429), spend caps (403 spend_limit_reached) and
- * the balance (403 insufficient_balance). Each step that fails undoes the ones before it.
- * The request is decoded (once, shared with the relay) only when a limit or a balance needs
- * an estimate.
+ * What the admission of one request will weigh, known before the request is decoded:
+ * `needsEstimate` says whether it needs the request's estimate (a token rate limit, or money
+ * to guard), so the pipeline decodes only then.
  */
-export async function admitGeneration(
-  deps: AdmissionDeps,
-  caller: Caller,
-  model: string,
-  decodeRequest: () => { request: ChatRequest },
-  /**
-   * Input the upstream bills beyond the body: the context it keeps of a Responses chain it
-   * holds (`previous_response_id` on a pinned chain). Reserved for, and billed for a cut stream.
-   */
-  heldContextTokens = 0,
-): Promise<Admission> {
+export interface AdmissionPlan {
+  caller: Caller;
+  model: string;
+  price: ModelPrice | undefined;
+  guardsMoney: boolean;
+  tokensLimited: boolean;
+  needsEstimate: boolean;
+}
+
+export function planAdmission(deps: AdmissionDeps, caller: Caller, model: string): AdmissionPlan {
   const { key, group } = caller;
   const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
-  let estimated: RequestEstimate | undefined | null = null;
-  const estimate = (): RequestEstimate | undefined => {
-    if (estimated !== null) return estimated;
-    try {
-      const { request } = decodeRequest();
-      estimated = estimateRequest(request, heldContextTokens);
-    } catch {
-      // The relay reports an undecodable body in the client's terms; here it only means "no estimate".
-      estimated = undefined;
-    }
-    return estimated;
-  };
-
   const guardsMoney =
     price !== undefined &&
     (key.balanceMicros !== null || Boolean(key.userId) || group.billing !== 'balance' || spendWindows(key.limits, deps.runtime.now()).length > 0);
   const tokensLimited = key.limits.tokensPerMinute !== undefined;
-  const estimatedInput = tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
+  return { caller, model, price, guardsMoney, tokensLimited, needsEstimate: guardsMoney || tokensLimited };
+}
+
+/**
+ * Everything that costs or counts, in the order a user would want to hear about it: strict
+ * pricing (403 model_not_priced, from `planAdmission`), rate limits (429), spend caps (403
+ * spend_limit_reached) and the balance (403 insufficient_balance). Each step that fails undoes
+ * the ones before it. `estimate` gives the request's estimate (undefined when it cannot be
+ * decoded); the pipeline has taken it already when `plan.needsEstimate` (its decode step).
+ */
+export async function admitGeneration(deps: AdmissionDeps, plan: AdmissionPlan, estimate: () => RequestEstimate | undefined): Promise<Admission> {
+  const { caller: { key, group }, model, price } = plan;
+  const estimatedInput = plan.tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
 
   // A key without rate limits skips the limiter's async call (its closures, window names and
   // await): ~9 us of Server-Timing's admit phase at c=1, for nothing it would do.
@@ -83,7 +77,7 @@ export async function admitGeneration(
   const uncapped = maxOutputTokensFor(model, deps.access.reservedOutputTokens);
   let hold: PaymentHold;
   try {
-    const reserve = guardsMoney
+    const reserve = plan.guardsMoney
       ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped)
       : 0;
     // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
@@ -98,10 +92,9 @@ export async function admitGeneration(
   return {
     warnings: price === undefined ? [UNPRICED_WARNING] : [],
     payment: { paidBy: hold.paidBy, subscriptionId: hold.subscriptionId, userId: hold.userId },
-    estimate,
     boundUsage(usage) {
       if (usage === undefined) return { usage, warnings: [] };
-      return clampReportedUsage(usage, guardsMoney || usage.outputTokens > uncapped ? estimate() : undefined);
+      return clampReportedUsage(usage, plan.guardsMoney || usage.outputTokens > uncapped ? estimate() : undefined);
     },
     finish(usage) {
       finished ??= (async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../store/is-database-unavailable.ts';
-import { MAX_CHARGE_MICROS } from './money-bounds.ts';
+import { MAX_CHARGE_MICROS } from '../domain/money.ts';
 
 /** A charge that could not be written on its own while others could: kept for the operator, never retried forever. */
 export interface RejectedCharge {

@@ -1,6 +1,6 @@
 import type { Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
-import { billableTokens, boundedChargeMicros, MAX_PRICE_MULTIPLIER } from './money-bounds.ts';
+import { billableTokens, boundedChargeMicros, MAX_PRICE_MULTIPLIER } from '../domain/money.ts';
 
 /**
  * The exact cost of one request in integer micro-USD. Prices are micro-USD per million

@@ -12,10 +12,13 @@ const entry = (id: number): UsageLogEntry => ({
   userId: null, paidBy: null, subscriptionId: null,
 });
 
+/** A writer whose `observed` listener notes each row it hears of. */
 class CountingWriter extends UsageWriter {
-  seen: string[] = [];
-  protected override observe(row: UsageLogEntry): void {
-    this.seen.push(row.requestId);
+  readonly seen: string[];
+  constructor(...[repository, logger, options]: ConstructorParameters<typeof UsageWriter>) {
+    const seen: string[] = [];
+    super(repository, logger, options, { observed: (row) => seen.push(row.requestId) });
+    this.seen = seen;
   }
 }
 

@@ -2,7 +2,8 @@ import { hashPassword, verifyPassword } from '../access/hash-password.ts';
 import type { Plan, PlanQuota } from '../domain/plan.ts';
 import type { Store } from '../store/store.ts';
 import type { KindSummary } from './config-apply-summary.ts';
-import { emptyKindSummary, sameValue, usdToMicros } from './config-apply-summary.ts';
+import { usdToMicros } from '../domain/money.ts';
+import { emptyKindSummary, sameValue } from './config-apply-summary.ts';
 import { ConfigError } from './config-error.ts';
 import type { ConfigFilePlan, ConfigFileSubscription, ConfigFileUser } from './config-file-schema.ts';
 

@@ -5,7 +5,8 @@ import { applyConfigPlans, applyConfigSubscriptions, applyConfigUsers } from './
 import { applyConfigKeys } from './apply-config-keys.ts';
 import { channelAddressWarnings } from '../domain/channel-address.ts';
 import type { ConfigApplySummary, KindSummary } from './config-apply-summary.ts';
-import { emptyKindSummary, sameValue, usdToMicros } from './config-apply-summary.ts';
+import { usdToMicros } from '../domain/money.ts';
+import { emptyKindSummary, sameValue } from './config-apply-summary.ts';
 import { ConfigError } from './config-error.ts';
 import type { ConfigFile } from './config-file-schema.ts';
 import { readConfigFile } from './read-config-file.ts';

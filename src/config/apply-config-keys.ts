@@ -5,7 +5,8 @@ import type { Store } from '../store/store.ts';
 import { ConfigError } from './config-error.ts';
 import type { ConfigFileKey } from './config-file-schema.ts';
 import type { KindSummary } from './config-apply-summary.ts';
-import { emptyKindSummary, sameValue, usdToMicros } from './config-apply-summary.ts';
+import { usdToMicros } from '../domain/money.ts';
+import { emptyKindSummary, sameValue } from './config-apply-summary.ts';
 
 /**
  * The gateway spends a key's balance, so the file's `balance` cannot simply be compared with the

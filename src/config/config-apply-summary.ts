@@ -40,6 +40,3 @@ function normalise(value: unknown): unknown {
   return value;
 }
 
-export function usdToMicros(usd: number): number {
-  return Math.round(usd * 1_000_000);
-}

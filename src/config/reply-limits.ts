@@ -1,10 +1,7 @@
-/** Bounds on what the gateway holds of one upstream reply. */
-export interface ReplyLimits {
-  /** One SSE event (or a plain reply's JSON) may not exceed this many bytes (MAX_UPSTREAM_EVENT_BYTES). */
-  maxEventBytes: number;
-  /** A whole reply, streamed or not, may not exceed this many bytes (MAX_UPSTREAM_REPLY_BYTES). */
-  maxReplyBytes: number;
-}
+import type { SseLimits } from '../sse/sse-limits.ts';
+
+/** Bounds on what the gateway holds of one upstream reply (one event, the whole reply). */
+export type ReplyLimits = SseLimits;
 
 /**
  * Far above any real event (a Gemini image part in base64 is a few MB) and any real reply (a

@@ -1,3 +1,5 @@
+import type { QuotaWindow } from './plan.ts';
+
 /**
  * The account portal's wire shapes (`/api/account`, and the operator's top-up trail): what the
  * server's routes answer and what the console reads, declared once here and imported by both
@@ -6,7 +8,8 @@
  */
 import type { BillingMode } from './billing-mode.ts';
 
-export type PortalQuotaWindow = 'daily' | 'weekly' | 'monthly' | 'total';
+/** The plan's windows (`domain/plan.ts`), under the name the console knows. */
+export type PortalQuotaWindow = QuotaWindow;
 
 export interface PortalUser {
   id: string;

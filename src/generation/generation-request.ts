@@ -2,7 +2,8 @@ import type { CallerCredentials } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { CredentialStyle } from '../access/extract-api-key.ts';
 import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
-import type { ClientWriter } from '../relay/client-writer.ts';
+import type { ServerResponse } from 'node:http';
+import { ClientWriter } from '../relay/client-writer.ts';
 
 /** Which client surface a request came in on. */
 export interface GenerationRoute {
@@ -43,4 +44,22 @@ export interface ClientConnection {
    * render. `onClientGone` is called if the client leaves before the reply ended.
    */
   takeOver(onClientGone: () => void): ClientWriter;
+}
+
+/**
+ * The connection of a Node HTTP server's reply: `takeOver` tells the framework to let go of it
+ * (`release`: Fastify's `reply.hijack`, bound to its reply) and hands the pipeline a writer over
+ * the raw response. The pipeline calls no code of the framework's adapter to take the reply.
+ */
+export class NodeReplyConnection implements ClientConnection {
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly release: () => unknown,
+    private readonly now: () => number,
+  ) {}
+
+  takeOver(onClientGone: () => void): ClientWriter {
+    this.release();
+    return new ClientWriter(this.response, this.now, onClientGone);
+  }
 }

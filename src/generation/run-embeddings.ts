@@ -3,7 +3,8 @@ import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { CredentialStyle } from '../access/extract-api-key.ts';
 import { authorizeModel } from '../access/authorize-model.ts';
-import { admitGeneration, type Admission } from '../billing/admit-generation.ts';
+import { admitGeneration, planAdmission, type Admission } from '../billing/admit-generation.ts';
+import { estimateRequest } from '../billing/estimate-reservation.ts';
 import { ESTIMATED_USAGE_WARNING } from '../billing/bill-delivered-usage.ts';
 import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
@@ -86,7 +87,8 @@ export async function runEmbeddings(deps: GenerationDeps, call: EmbeddingsCall):
     const { request, encodingFormat } = decodeCall(call);
     model = request.model;
     const channels = authorizeModel(deps.snapshot.current, caller, model, call.prefix, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
-    admission = await admitGeneration(deps, caller, model, () => ({ request: estimateAsChat(request) }));
+    const plan = planAdmission(deps, caller, model);
+    admission = await admitGeneration(deps, plan, () => estimateRequest(estimateAsChat(request)));
 
     const key = caller.key;
     const relayed = await relayEmbeddings(deps.relay, {

@@ -222,6 +222,12 @@ export interface ProtocolCodec {
   peek(input: ClientRequestInput): RequestPeek;
   /** Reads what names the request's conversation (conversation affinity); client protocols only. */
   affinityHint?(input: ClientRequestInput): AffinityHint | undefined;
+  /**
+   * Whether this client asked to be handed reasoning state it can send back (sealed by the gateway
+   * when another protocol answered). Absent: always (every reply of the protocol has the slot).
+   * OpenAI Responses: only with `include: ["reasoning.encrypted_content"]`.
+   */
+  asksForReasoningState?(body: Record<string, unknown>): boolean;
   readonly passthrough: PassthroughLane;
   decodeRequest(input: ClientRequestInput, context: RuntimeContext): Decoded<ChatRequest>;
   encodeRequest(request: ChatRequest, context: RuntimeContext): Decoded<UpstreamRequestOutput>;

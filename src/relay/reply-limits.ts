@@ -1,41 +1,7 @@
 import { Readable } from 'node:stream';
-import { GatewayError } from '../core/gateway-error.ts';
+import { replyTooLarge } from '../sse/sse-limits.ts';
 
 export { DEFAULT_REPLY_LIMITS, type ReplyLimits } from '../config/reply-limits.ts';
-
-/**
- * An event larger than the bound is malformed upstream data (a line that never ends): the
- * channel's fault, counted against its health.
- */
-export function eventTooLarge(limit: number): GatewayError {
-  return new GatewayError(
-    'upstream_invalid_response',
-    `The upstream sent an event larger than ${limit} bytes (MAX_UPSTREAM_EVENT_BYTES); the reply was cut short.`,
-  );
-}
-
-/** Marks a reply cut for its total size: the client asked for that much, so it is not the channel's fault. */
-export const REPLY_TOO_LARGE = Symbol('reply too large');
-
-/**
- * A reply past the total bound: cut with a clear error. The request asked for a longer reply
- * than this gateway carries, so the channel's health is not charged for it and no other
- * channel is tried (it would write as much).
- */
-export function replyTooLarge(limit: number, setting = 'MAX_UPSTREAM_REPLY_BYTES'): GatewayError {
-  const error = new GatewayError(
-    'upstream_invalid_response',
-    `The reply grew past ${limit} bytes (${setting}), more than this gateway carries for one request; it was cut short. Ask for less output (max_tokens) or fewer alternatives.`,
-    { status: 502 },
-  );
-  (error as GatewayError & { [REPLY_TOO_LARGE]?: true })[REPLY_TOO_LARGE] = true;
-  return error;
-}
-
-/** Whether an error is a reply cut for its total size (see `replyTooLarge`). */
-export function isReplyTooLarge(error: GatewayError | undefined): boolean {
-  return error !== undefined && (error as GatewayError & { [REPLY_TOO_LARGE]?: true })[REPLY_TOO_LARGE] === true;
-}
 
 /**
  * A plain (non-streamed) reply is one JSON document, held whole to decode: it is read up to

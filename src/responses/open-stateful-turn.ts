@@ -7,7 +7,7 @@ import { canonicalResponsesInput } from '../protocols/openai-responses/index.ts'
 import type { ResponseStateEcho } from '../protocols/protocol-codec.ts';
 import type { ReplyTap } from '../relay/client-writer.ts';
 import type { RelayCommit } from '../relay/relay-input.ts';
-import { MAX_BILLED_TOKENS } from '../billing/money-bounds.ts';
+import { MAX_BILLED_TOKENS } from '../domain/money.ts';
 import { captureResponseObject } from './capture-response-object.ts';
 import { planStatefulRequest, previousNotFound, type StatefulPlan } from './plan-stateful-request.ts';
 import type { StatefulResponses } from './stateful-responses.ts';

@@ -3,7 +3,7 @@ import type { StoredBytesQuota } from './stored-bytes-quota.ts';
 
 /**
  * Stateful Responses as configured for this gateway: where turns are kept and the bounds on
- * them. Built once per process (start-gateway.ts).
+ * them. Built once per process (startup/start-gateway.ts).
  */
 export interface StatefulResponses {
   repository: StoredResponseRepository;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PRICE_MULTIPLIER, MAX_PRICE_USD_PER_MILLION, MAX_USD_AMOUNT } from '../billing/money-bounds.ts';
+import { MAX_PRICE_MULTIPLIER, MAX_PRICE_USD_PER_MILLION, MAX_USD_AMOUNT } from '../domain/money.ts';
 import { isIpOrCidr } from './is-ip-or-cidr.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AccessServices } from '../access/access-services.ts';
+import type { AccessServices } from '../billing/access-services.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';

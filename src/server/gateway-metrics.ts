@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { buildInfo } from '../build-info.ts';
+import { buildInfo } from '../config/build-info.ts';
 import { joinClusterMetrics } from '../cluster/cluster-metrics.ts';
 import type { ChannelHealth } from '../routing/channel-health.ts';
 import type { StreamGauge } from '../relay/stream-gauge.ts';

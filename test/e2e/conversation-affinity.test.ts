@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { createRuntime } from '../../src/create-runtime.ts';
+import { createRuntime } from '../../src/core/create-runtime.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { startProviderSimulator, type ProviderSimulator } from '../simulator/provider-simulator.ts';
 import { waitFor } from '../helpers/wait-for.ts';

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/start-gateway.ts';
+import type { GatewayOptions, RunningGateway } from '../../src/startup/gateway-options.ts';
+import { startGateway } from '../../src/startup/start-gateway.ts';
 import { startProviderSimulator, type ProviderSimulator, type ProviderSimulatorOptions } from '../simulator/provider-simulator.ts';
 
 export const ADMIN_TOKEN = 'sya-test-admin-token-0123456789';

@@ -1,5 +1,5 @@
 import { after, before, describe, test } from 'node:test';
-import { createRuntime } from '../../src/create-runtime.ts';
+import { createRuntime } from '../../src/core/create-runtime.ts';
 import { COST, fallThrough, holdsSurviveRedemption, holdsSurviveRenames, quotaUnderConcurrency, redemptionRace, setUpPricing, walletUnderConcurrency, windowRollOver, type Target } from '../accounts/account-scenarios.ts';
 import { addSimulatorChannel, startScaleHarness, type ScaleHarness } from './scale-harness.ts';
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/start-gateway.ts';
+import type { GatewayOptions, RunningGateway } from '../../src/startup/gateway-options.ts';
+import { startGateway } from '../../src/startup/start-gateway.ts';
 import { ADMIN_TOKEN, UPSTREAM_SECRET } from '../helpers/gateway-harness.ts';
 import { startProviderSimulator, type ProviderSimulator } from '../simulator/provider-simulator.ts';
 import { deleteKeys, postgresTestUrl, redisTestUrl, uniquePrefix } from './redis-test-support.ts';

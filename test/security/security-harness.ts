@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
-import type { GatewayOptions } from '../../src/start-gateway.ts';
+import type { GatewayOptions } from '../../src/startup/gateway-options.ts';
 import { startHostileUpstream, type HostileUpstream } from './hostile-upstream.ts';
 
 /** The secret every hostile channel holds; no answer, log row or log line may ever contain it. */

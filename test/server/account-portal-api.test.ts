@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createRuntime } from '../../src/create-runtime.ts';
+import { createRuntime } from '../../src/core/create-runtime.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -118,6 +118,12 @@ describe('the account portal API', { timeout: 120_000 }, () => {
     assert.equal(fenced.status, 403, 'the IP fence applies at once');
     const badIp = await call(dana, 'PATCH', `/keys/${created.id}`, { allowedIps: ['not-an-ip'] });
     assert.equal(badIp.status, 400);
+    // Spend caps follow the one USD rule of schemas/field-rules.ts, as the admin API does: up to 1e9 USD.
+    const bigCap = await call(dana, 'PATCH', `/keys/${created.id}`, { limits: { monthlySpend: 5_000_000 } });
+    assert.equal(bigCap.status, 200, 'a cap the admin API accepts is accepted here too');
+    const tooBig = await call(dana, 'PATCH', `/keys/${created.id}`, { limits: { monthlySpend: 2e9 } });
+    assert.equal(tooBig.status, 400);
+    assert.match(((await tooBig.json()) as any).error.message, /must be at most 1000000000 \(USD\)/);
 
     const erik = await session('erik');
     assert.equal((await call(erik, 'DELETE', `/keys/${created.id}`)).status, 404, 'another account’s key is not found');

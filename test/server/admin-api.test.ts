@@ -50,7 +50,7 @@ describe('admin API: groups', () => {
     await harness.admin('PATCH', '/account-settings', { defaultGroup: 'old-name' }, 200);
 
     const renamed = await harness.admin('PATCH', '/groups/old-name', { name: 'new-name', priceMultiplier: 2 }, 200);
-    assert.deepEqual(withoutGenerated(renamed), { name: 'new-name', description: 'kept', priceMultiplier: 2, billing: 'subscription_then_balance' });
+    assert.deepEqual(withoutGenerated(renamed), { name: 'new-name', description: 'kept', priceMultiplier: 2, billing: 'subscription_then_balance', allowedFeatures: [] });
     const names = (await harness.admin('GET', '/groups')).data.map((group: { name: string }) => group.name);
     assert.ok(names.includes('new-name') && !names.includes('old-name'), names.join(', '));
     assert.deepEqual((await harness.admin('GET', `/channels/${channel.id}`)).groups, ['new-name']);

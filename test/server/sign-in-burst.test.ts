@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { createRuntime } from '../../src/create-runtime.ts';
+import { createRuntime } from '../../src/core/create-runtime.ts';
 import { createRedisKv } from '../../src/kv/create-redis-kv.ts';
 import { SignInThrottle } from '../../src/accounts/sign-in-throttle.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';

@@ -23,6 +23,7 @@ export const openaiResponsesCodec: ProtocolCodec = {
   // Responses streams always end with the whole response, usage included.
   peek: (input) => withFeatures({ ...peekBody(input, () => true, 'input', ['max_output_tokens']), ...peekCustomTools(input.body) }, peekResponsesFeatures(input.body)),
   affinityHint: responsesAffinityHint,
+  asksForReasoningState: (body) => Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content'),
   passthrough: openAiResponsesPassthroughLane,
   decodeRequest: (input) => decodeOpenAiResponsesRequest(input),
   encodeRequest: (request) => encodeOpenAiResponsesRequest(request),

@@ -216,3 +216,14 @@ describe('encodeOpenAiResponsesRequest', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(again)), withoutIds);
   });
 });
+
+describe('the Responses codec says when its client asked for reasoning state', () => {
+  test('only with include: ["reasoning.encrypted_content"]; protocols without the question always carry it', async () => {
+    const { getCodec } = await import('../codec-registry.ts');
+    const responses = getCodec('openai-responses');
+    assert.equal(responses.asksForReasoningState?.({ include: ['reasoning.encrypted_content'] }), true);
+    assert.equal(responses.asksForReasoningState?.({ include: ['file_search_call.results'] }), false);
+    assert.equal(responses.asksForReasoningState?.({}), false);
+    assert.equal(getCodec('anthropic-messages').asksForReasoningState, undefined);
+  });
+});

@@ -24,13 +24,14 @@ import {
   setSessionCookie,
 } from './account-session-cookie.ts';
 import { subscriptionView, userView } from './account-views.ts';
-import { microsToUsd, usdToMicros } from './admin-views.ts';
+import { microsToUsd, usdToMicros } from '../../domain/money.ts';
 import { clientIpOf } from './authenticate-request.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { accountUsage } from './account-usage.ts';
 import { describeRedemption, redeemCode } from '../../billing/redeem-code.ts';
 import { accountDefaultGroup } from './account-settings.ts';
 import { isIpOrCidr } from '../../schemas/is-ip-or-cidr.ts';
+import { positiveUsd } from '../../schemas/field-rules.ts';
 import { diagnoseKey } from './diagnose-key.ts';
 
 export interface AccountRouteOptions {
@@ -48,10 +49,11 @@ const MAX_KEYS_PER_ACCOUNT = 50;
 export const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 const signInSchema = z.strictObject({ login: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
+// The admin API's USD rule (one bound for every amount); a cap set here must be above 0, and null removes it.
 const capsSchema = z.strictObject({
-  dailySpend: z.number().positive().max(1_000_000).nullable().optional(),
-  weeklySpend: z.number().positive().max(1_000_000).nullable().optional(),
-  monthlySpend: z.number().positive().max(1_000_000).nullable().optional(),
+  dailySpend: positiveUsd.nullable().optional(),
+  weeklySpend: positiveUsd.nullable().optional(),
+  monthlySpend: positiveUsd.nullable().optional(),
 });
 const ipListSchema = z
   .array(z.string().refine(isIpOrCidr, 'must be an IP address or CIDR range, e.g. 203.0.113.0/24'))

@@ -1,6 +1,6 @@
 import type { PortalUsage } from '../../domain/account-portal-api.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { microsToUsd } from './admin-views.ts';
+import { microsToUsd } from '../../domain/money.ts';
 
 const DAY = 86_400_000;
 const RECENT_ROWS = 50;

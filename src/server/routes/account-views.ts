@@ -1,9 +1,9 @@
 import type { WindowUsage } from '../../billing/subscription-meter.ts';
-import type { Plan } from '../../domain/plan.ts';
+import type { Plan, QuotaWindow } from '../../domain/plan.ts';
 import { redemptionCodeState, type RedemptionCode } from '../../domain/redemption-code.ts';
 import { subscriptionStatus, type Subscription } from '../../domain/subscription.ts';
 import type { User } from '../../domain/user.ts';
-import { microsToUsd } from './admin-views.ts';
+import { microsToUsd } from '../../domain/money.ts';
 
 const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
 
@@ -44,8 +44,8 @@ export function planView(plan: Plan) {
  */
 export function subscriptionView(subscription: Subscription, plan: Plan | undefined, user: User | undefined, usage: WindowUsage[], now: number) {
   const byWindow = new Map(usage.map((entry) => [entry.window, entry]));
-  const used = (window: 'daily' | 'weekly' | 'monthly' | 'total') => microsToUsd(byWindow.get(window)?.usedMicros ?? 0);
-  const resets = (window: 'daily' | 'weekly' | 'monthly') => iso(byWindow.get(window)?.resetsAt ?? null);
+  const used = (window: QuotaWindow) => microsToUsd(byWindow.get(window)?.usedMicros ?? 0);
+  const resets = (window: Exclude<QuotaWindow, 'total'>) => iso(byWindow.get(window)?.resetsAt ?? null);
   return {
     id: subscription.id,
     user: subscription.userId,
@@ -60,10 +60,10 @@ export function subscriptionView(subscription: Subscription, plan: Plan | undefi
     resetsAt: { daily: resets('daily'), weekly: resets('weekly'), monthly: resets('monthly') },
     quota: Object.fromEntries(
       usage.map((entry) => [entry.window, entry.quotaMicros === null ? null : microsToUsd(entry.quotaMicros)]),
-    ) as Record<'daily' | 'weekly' | 'monthly' | 'total', number | null>,
+    ) as Record<QuotaWindow, number | null>,
     remaining: Object.fromEntries(
       usage.map((entry) => [entry.window, entry.quotaMicros === null ? null : microsToUsd(Math.max(entry.quotaMicros - entry.usedMicros, 0))]),
-    ) as Record<'daily' | 'weekly' | 'monthly' | 'total', number | null>,
+    ) as Record<QuotaWindow, number | null>,
   };
 }
 

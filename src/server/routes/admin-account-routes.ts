@@ -18,7 +18,7 @@ import {
   userCreateSchema,
   userPatchSchema,
 } from './admin-schemas.ts';
-import { usdToMicros } from './admin-views.ts';
+import { usdToMicros } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 
 const DAY = 86_400_000;

@@ -1,9 +1,9 @@
 import type { AdminUsageSummary } from '../admin-api-types.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { UsageBreakdownRow, UsageTotals } from '../../store/store.ts';
+import type { UsageBreakdownRow, UsageTotals } from '../../store/usage-queries.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { microsToUsd } from './admin-views.ts';
+import { microsToUsd } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { buildInfo } from '../../build-info.ts';
+import { buildInfo } from '../../config/build-info.ts';
 import { ADMIN_OPERATIONS } from '../admin-api-description.ts';
 import { buildAdminOpenApi } from '../build-admin-openapi.ts';
 

@@ -1,9 +1,6 @@
-import type { AdminAuditEntry, AdminChannel, AdminLogEntry, AdminPage } from '../admin-api-types.ts';
-import { timingSafeEqual } from 'node:crypto';
+import type { AdminChannel } from '../admin-api-types.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../store/hash-api-key.ts';
-import type { AuthFailureThrottle } from '../../access/auth-failure-throttle.ts';
-import type { ClientIpResolver } from '../../access/resolve-client-ip.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { z } from 'zod';
 import { generateApiKey } from '../../store/generate-api-key.ts';
@@ -26,13 +23,14 @@ import {
   groupPatchSchema,
   keyCreateSchema,
   keyPatchSchema,
-  logQuerySchema,
-  auditQuerySchema,
   priceSchema,
 } from './admin-schemas.ts';
-import { channelView, keyListingView, keyView, priceView, usdToMicros } from './admin-views.ts';
+import { channelView, keyListingView, keyView, priceView } from './admin-views.ts';
+import { usdToMicros } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
+import { findChannelByReference, findKeyByReference } from './find-by-reference.ts';
+import { registerAdminLogRoutes } from './admin-log-routes.ts';
 import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
 import { diagnoseKey } from './diagnose-key.ts';
 
@@ -44,21 +42,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
   const changed = () => deps.snapshot.reload();
   const audit = (request: FastifyRequest, change: AdminChange) => recordAdminChange(deps, request, change);
-  // Channels and keys are named by id or by name, like the CLI does. Channel names are unique;
-  // key names only per account (migration 011), so a key name means the operator's own key of
-  // that name, else the one key so named; when several accounts use it, the id is needed.
-  const findChannel = async (reference: string) =>
-    (await store.channels.get(reference)) ?? (await store.channels.list()).find((channel) => channel.name === reference);
-  const findKey = async (reference: string) => {
-    const byId = await store.keys.get(reference);
-    if (byId) return byId;
-    const named = (await store.keys.list()).filter((key) => key.name === reference);
-    const chosen = named.find((key) => key.userId === null) ?? (named.length === 1 ? named[0] : undefined);
-    if (chosen === undefined && named.length > 1) {
-      throw new GatewayError('conflict', `${named.length} accounts have a key named "${reference}"; name the key by its id (${named.map((key) => key.id).join(', ')}).`);
-    }
-    return chosen;
-  };
+  const findChannel = (reference: string) => findChannelByReference(store, reference);
+  const findKey = (reference: string) => findKeyByReference(store, reference);
 
   app.register(
     async (admin) => {
@@ -281,113 +266,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         return reply.code(204).send();
       });
 
-      // Logs
-      admin.get('/logs', async (request) => {
-        await deps.usageWriter.flush();
-        const query = parseAdminInput(logQuerySchema, request.query);
-        const limit = query.limit ?? 100;
-        // Keys and channels by id or by name; a name no record has any more is taken as an id
-        // (a deleted record's rows keep its id).
-        const keyId = query.key === undefined ? undefined : ((await findKey(query.key))?.id ?? query.key);
-        const channelId = query.channel === undefined ? undefined : ((await findChannel(query.channel))?.id ?? query.channel);
-        const [cursorTime, cursorId] = query.cursor === undefined ? [] : splitCursor(query.cursor);
-        const data = await store.usage.query({
-          limit,
-          ...(keyId === undefined ? {} : { keyId }),
-          ...(query.group === undefined ? {} : { group: query.group }),
-          ...(query.model === undefined ? {} : { model: query.model }),
-          ...(channelId === undefined ? {} : { channelId }),
-          ...(query.status === undefined ? {} : { status: query.status }),
-          ...(query.from === undefined ? {} : { from: query.from }),
-          ...(query.to === undefined ? {} : { to: query.to }),
-          ...(cursorTime === undefined ? {} : { before: cursorTime, beforeRequestId: cursorId }),
-        });
-        const last = data.at(-1);
-        return {
-          data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })),
-          // The cursor of the next (older) page, while this page was full.
-          next: data.length === limit && last ? `${last.time}.${last.requestId}` : null,
-        } satisfies AdminPage<AdminLogEntry>;
-      });
-
-      // Audit log: every change made through this API, newest first.
-      admin.get('/audit', async (request) => {
-        const query = parseAdminInput(auditQuerySchema, request.query);
-        const limit = query.limit ?? 100;
-        const data = await store.audit.list({
-          limit,
-          ...(query.kind === undefined ? {} : { targetKind: query.kind }),
-          ...(query.target === undefined ? {} : { target: query.target }),
-          ...(query.cursor === undefined ? {} : { before: query.cursor }),
-        });
-        const last = data.at(-1);
-        return {
-          data: data.map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() })),
-          next: data.length === limit && last ? last.id : null,
-        } satisfies AdminPage<AdminAuditEntry>;
-      });
+      registerAdminLogRoutes(admin, deps);
     },
     { prefix: '/api/admin' },
   );
-}
-
-/** What the admin check needs to throttle failed attempts per client address. */
-export interface AdminAuthGuard {
-  adminAuthThrottle: AuthFailureThrottle;
-  clientIp: ClientIpResolver;
-}
-
-/**
- * A Bearer token whose hash is one of `acceptedHashes`, compared in constant time. Every caller
- * that accepts the admin token goes through here, so its failures share one throttle per address
- * (while an address is blocked even the right token gets 429, so the throttle never confirms a guess).
- */
-export function requireBearerToken(
-  request: FastifyRequest,
-  acceptedHashes: readonly string[],
-  unauthorizedMessage: string,
-  guard?: AdminAuthGuard,
-): void {
-  const address = refuseWhileBlocked(request, guard);
-  if (!bearerMatches(bearerTokenOf(request), acceptedHashes)) {
-    guard?.adminAuthThrottle.recordFailure(address);
-    throw new GatewayError('admin_unauthorized', unauthorizedMessage);
-  }
-}
-
-/** 429 while this address has failed too often; otherwise the address, for recording a failure. */
-export function refuseWhileBlocked(request: FastifyRequest, guard: AdminAuthGuard | undefined): string {
-  const address = guard ? guard.clientIp(request.socket.remoteAddress, request.headers) : '';
-  const waitSeconds = guard ? guard.adminAuthThrottle.blockedFor(address) : 0;
-  if (waitSeconds > 0) {
-    throw new GatewayError('rate_limited', `Too many failed admin sign-in attempts from ${address}; try again in ${waitSeconds} s.`, {
-      retryAfterSeconds: waitSeconds,
-    });
-  }
-  return address;
-}
-
-/** The token of an `Authorization: Bearer …` header, if the request has one. */
-export function bearerTokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  return typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined;
-}
-
-/** Whether the token's hash is one of `acceptedHashes`, compared in constant time. */
-export function bearerMatches(token: string | undefined, acceptedHashes: readonly string[]): boolean {
-  const given = Buffer.from(hashApiKey(token ?? ''), 'hex');
-  return (
-    token !== undefined &&
-    acceptedHashes.some((hash) => {
-      const expected = Buffer.from(hash, 'hex');
-      return expected.length === given.length && timingSafeEqual(given, expected);
-    })
-  );
-}
-
-function splitCursor(cursor: string): [number, string] {
-  const dot = cursor.indexOf('.');
-  return [Number(cursor.slice(0, dot)), cursor.slice(dot + 1)];
 }
 
 export function param(request: FastifyRequest, name: string): string {

@@ -2,15 +2,12 @@ import type { ChannelHealthView } from '../../routing/channel-health.ts';
 import type { ApiKey } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { ModelPrice } from '../../domain/model-price.ts';
+import { microsToUsd } from '../../domain/money.ts';
 import type { HealthStatusView } from '../../routing/health-status.ts';
 import type { AdminApiKey, AdminApiKeyListing, AdminChannel, AdminPrice } from '../admin-api-types.ts';
 import { nextPayer } from '../../billing/next-payer.ts';
 import type { Snapshot } from '../../snapshot/snapshot.ts';
 
-const MICROS_PER_USD = 1_000_000;
-
-export const usdToMicros = (usd: number): number => Math.round(usd * MICROS_PER_USD);
-export const microsToUsd = (micros: number): number => micros / MICROS_PER_USD;
 
 /** Shows the first and last characters of a secret, enough to tell keys apart, never enough to use one. */
 export function maskSecret(secret: string): string {

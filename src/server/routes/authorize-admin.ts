@@ -6,7 +6,7 @@ import { hashApiKey } from '../../store/hash-api-key.ts';
 import { ADMIN_OPERATIONS, type AdminOperation } from '../admin-api-description.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { clearSessionCookie, CONSOLE_SESSION_COOKIE, csrfMatches, hashSessionToken, readSessionCookie, sameOrigin } from './account-session-cookie.ts';
-import { bearerMatches, bearerTokenOf, refuseWhileBlocked } from './admin-routes.ts';
+import { bearerMatches, bearerTokenOf, refuseWhileBlocked } from './require-admin.ts';
 
 /** Who is calling the admin API; `name` is what the audit log records. */
 export interface AdminActor {

@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ClientConnection, GenerationRequest, GenerationRoute } from '../../generation/generation-request.ts';
+import { NodeReplyConnection, type GenerationRequest, type GenerationRoute } from '../../generation/generation-request.ts';
 import { runGeneration } from '../../generation/run-generation.ts';
 import { runCompaction } from '../../generation/run-compaction.ts';
 import { authenticateRequest } from './authenticate-request.ts';
 import { compactionTurnStream, hasCompactionTrigger, withoutCompactionTrigger } from '../../responses/compaction-turn.ts';
-import { ClientWriter } from '../../relay/client-writer.ts';
 import { markPipelineRequest } from '../access-log.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { credentialsOf } from './authenticate-request.ts';
@@ -39,7 +38,8 @@ export function handleGeneration(
   // Fastify request (kept by its reply as long as the stream lasts) must not hold it too.
   request.body = undefined;
   request.rawBody = undefined;
-  return runGeneration(deps, generation, hijackReply(reply, deps.runtime.now));
+  // Taking the reply over is Fastify's `hijack`; the pipeline then writes to the raw response.
+  return runGeneration(deps, generation, new NodeReplyConnection(reply.raw, reply.hijack.bind(reply), deps.runtime.now));
 }
 
 /** `POST /v1/responses/compact`: one generation whose reply the gateway shapes (see runCompaction). */
@@ -65,14 +65,4 @@ export async function handleCompactionTurn(deps: AppDeps, route: GenerationRoute
     return reply.send(compactionTurnStream({ id: compacted.id, created_at: compacted.created_at, model: body.model, item, usage: compacted.usage }));
   }
   return reply.send({ id: compacted.id, object: 'response', created_at: compacted.created_at, status: 'completed', model: body.model, output: [item], usage: compacted.usage });
-}
-
-/** Takes the reply away from Fastify: the pipeline writes it, and learns when the client leaves. */
-function hijackReply(reply: FastifyReply, now: () => number): ClientConnection {
-  return {
-    takeOver(onClientGone) {
-      reply.hijack();
-      return new ClientWriter(reply.raw, now, onClientGone);
-    },
-  };
 }

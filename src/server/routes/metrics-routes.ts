@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayMetrics } from '../gateway-metrics.ts';
-import { requireBearerToken, type AdminAuthGuard } from './admin-routes.ts';
+import { requireBearerToken, type AdminAuthGuard } from './require-admin.ts';
 
 /**
  * `GET /metrics` in Prometheus text format. It names channels, groups and models, so it needs a

@@ -6,7 +6,7 @@ import type { WalletAdjustmentView } from '../../domain/account-portal-api.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
 import { userView } from './account-views.ts';
-import { microsToUsd, usdToMicros } from './admin-views.ts';
+import { microsToUsd, usdToMicros } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { groupName, usdChange } from '../../schemas/field-rules.ts';
 

@@ -9,7 +9,7 @@ import { subscriptionView } from './account-views.ts';
 import { redeemSchema } from './admin-schemas.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { microsToUsd } from './admin-views.ts';
+import { microsToUsd } from '../../domain/money.ts';
 import { clientIpOf } from './authenticate-request.ts';
 import { nextPayer } from '../../billing/next-payer.ts';
 import { diagnoseKey } from './diagnose-key.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { microsToUsd } from './admin-views.ts';
+import { microsToUsd } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { instantParam } from '../../schemas/field-rules.ts';
 

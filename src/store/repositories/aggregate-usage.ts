@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { DatabaseSchema } from '../database-schema.ts';
-import type { UsageAggregateQuery, UsageAggregateRow } from '../store.ts';
+import type { UsageAggregateQuery, UsageAggregateRow } from '../usage-queries.ts';
 
 const MS_PER_DAY = 86_400_000;
 

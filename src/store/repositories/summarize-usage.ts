@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatabaseSchema } from '../database-schema.ts';
-import type { UsageBreakdownRow, UsageSeriesPoint, UsageSummary, UsageSummaryQuery, UsageTotals } from '../store.ts';
+import type { UsageBreakdownRow, UsageSeriesPoint, UsageSummary, UsageSummaryQuery, UsageTotals } from '../usage-queries.ts';
 
 /**
  * Upper bounds (ms, exclusive) of the latency histogram bins; the last bin is open-ended.

@@ -70,7 +70,7 @@ export function describeGroups(context: ConformanceContext): void {
       const key = await context.store.keys.create(newKey({ name: 'a', group: 'vip', keyHash: '1'.repeat(64) }));
       const plan = await context.store.plans.create({ name: 'vip-monthly', group: 'vip', durationDays: 30, quota: { monthly: 1_000_000 }, priceMicros: null, description: '' });
       const renamed = await context.store.groups.rename('vip', 'gold');
-      assert.deepEqual(renamed, { name: 'gold', description: 'VIPs', priceMultiplier: 0.5, billing: 'subscription', createdAt: START_TIME });
+      assert.deepEqual(renamed, { name: 'gold', description: 'VIPs', priceMultiplier: 0.5, billing: 'subscription', allowedFeatures: [], createdAt: START_TIME });
       assert.equal(await context.store.groups.get('vip'), undefined);
       assert.deepEqual(await context.store.groups.get('gold'), renamed);
       assert.deepEqual((await context.store.channels.get(channel.id))?.groups, ['default', 'gold']);

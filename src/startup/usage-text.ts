@@ -1,5 +1,5 @@
-import { envSchema } from './config/config-schema.ts';
-import { ENV_HELP, OTHER_ENV_HELP, type EnvVariable } from './config/env-help.ts';
+import { envSchema } from '../config/config-schema.ts';
+import { ENV_HELP, OTHER_ENV_HELP, type EnvVariable } from '../config/env-help.ts';
 
 const NAME_WIDTH = 32;
 

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { buildInfo } from './build-info.ts';
+import { buildInfo } from '../config/build-info.ts';
 
 export interface BannerFacts {
   url: string;

@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
-import { BalanceMeter, type SpendBaseline } from '../billing/balance-meter.ts';
-import { AccountBilling } from '../billing/account-billing.ts';
-import { ChargeWriter } from '../billing/charge-writer.ts';
-import { SubscriptionMeter } from '../billing/subscription-meter.ts';
-import { WalletMeter } from '../billing/wallet-meter.ts';
+import { BalanceMeter, type SpendBaseline } from './balance-meter.ts';
+import { AccountBilling } from './account-billing.ts';
+import { ChargeWriter } from './charge-writer.ts';
+import { SubscriptionMeter } from './subscription-meter.ts';
+import { WalletMeter } from './wallet-meter.ts';
 import type { Kv } from '../kv/kv.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
-import { AuthFailureThrottle, type AuthThrottleOptions } from './auth-failure-throttle.ts';
-import { RateLimiter } from './rate-limiter.ts';
-import { createClientIpResolver, type ClientIpHeader, type ClientIpResolver } from './resolve-client-ip.ts';
+import { AuthFailureThrottle, type AuthThrottleOptions } from '../access/auth-failure-throttle.ts';
+import { RateLimiter } from '../access/rate-limiter.ts';
+import { createClientIpResolver, type ClientIpHeader, type ClientIpResolver } from '../access/resolve-client-ip.ts';
 
 /** The stateful parts of access control and metering, built once per process. */
 export interface AccessServices {

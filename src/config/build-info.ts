@@ -19,10 +19,10 @@ export function buildInfo(): BuildInfo {
   return cached;
 }
 
-// src/build-info.ts and dist/build-info.js both sit one directory below package.json.
+// src/config/build-info.ts and dist/config/build-info.js both sit two directories below package.json.
 function readVersion(): string {
   try {
-    const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
     return String((JSON.parse(text) as { version?: unknown }).version ?? 'unknown');
   } catch {
     return 'unknown';
@@ -31,9 +31,9 @@ function readVersion(): string {
 
 function readCommit(): string {
   try {
-    const head = readFileSync(new URL('../.git/HEAD', import.meta.url), 'utf8').trim();
+    const head = readFileSync(new URL('../../.git/HEAD', import.meta.url), 'utf8').trim();
     if (!head.startsWith('ref: ')) return head.slice(0, 12);
-    const ref = readFileSync(new URL(`../.git/${head.slice(5)}`, import.meta.url), 'utf8').trim();
+    const ref = readFileSync(new URL(`../../.git/${head.slice(5)}`, import.meta.url), 'utf8').trim();
     return ref.slice(0, 12);
   } catch {
     return 'unknown'; // a worktree (.git is a file) or an image without .git

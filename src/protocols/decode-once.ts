@@ -2,7 +2,7 @@ import type { ChatRequest } from '../core/chat-request.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Warning } from '../core/warning.ts';
-import type { ClientRequestInput, ProtocolCodec } from '../protocols/protocol-codec.ts';
+import type { ClientRequestInput, ProtocolCodec } from './protocol-codec.ts';
 
 export interface DecodedClientRequest {
   request: ChatRequest;

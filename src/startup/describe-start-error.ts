@@ -1,5 +1,5 @@
-import { ConfigError } from './config/config-error.ts';
-import { SecretBoxError } from './store/secret-box.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { SecretBoxError } from '../store/secret-box.ts';
 
 export interface StartFailure {
   /** One line for the operator: what failed and what to do. */

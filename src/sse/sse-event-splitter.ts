@@ -1,5 +1,5 @@
 import type { GatewayError } from '../core/gateway-error.ts';
-import { eventTooLarge, replyTooLarge, type ReplyLimits } from './reply-limits.ts';
+import { eventTooLarge, replyTooLarge, type SseLimits } from './sse-limits.ts';
 
 const NEWLINE = 10;
 const RETURN = 13;
@@ -21,7 +21,7 @@ export class SseEventSplitter {
   #before2 = -1;
   failure: GatewayError | undefined;
 
-  constructor(private readonly limits: ReplyLimits) {}
+  constructor(private readonly limits: SseLimits) {}
 
   /** The whole events this chunk completes (possibly empty), or undefined once a limit is passed. */
   push(chunk: Uint8Array): Uint8Array | undefined {

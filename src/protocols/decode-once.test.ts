@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { invalidRequest } from '../core/gateway-error.ts';
-import { getCodec } from '../protocols/codec-registry.ts';
-import type { ProtocolCodec } from '../protocols/protocol-codec.ts';
+import { getCodec } from './codec-registry.ts';
+import type { ProtocolCodec } from './protocol-codec.ts';
 import { createFixedRuntime } from '../../test/helpers/fixed-runtime.ts';
 import { decodeOnce } from './decode-once.ts';
 

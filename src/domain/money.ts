@@ -27,3 +27,16 @@ export function boundedChargeMicros(value: number): number {
   if (Number.isNaN(value) || value <= 0) return 0;
   return Math.min(MAX_CHARGE_MICROS, Math.floor(value));
 }
+
+/** Micro-USD in one USD: every amount the gateway stores or bills is an integer of micro-USD. */
+export const MICROS_PER_USD = 1_000_000;
+
+/** An amount an operator or a file states in USD, as the integer micro-USD the gateway keeps. */
+export function usdToMicros(usd: number): number {
+  return Math.round(usd * MICROS_PER_USD);
+}
+
+/** Micro-USD as the USD every answer shows. */
+export function microsToUsd(micros: number): number {
+  return micros / MICROS_PER_USD;
+}

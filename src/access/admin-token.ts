@@ -1,7 +1,7 @@
-import { hashApiKey } from './store/hash-api-key.ts';
-import { generateAdminToken } from './create-runtime.ts';
-import type { SecretBox } from './store/secret-box.ts';
-import type { Store } from './store/store.ts';
+import { hashApiKey } from '../store/hash-api-key.ts';
+import { generateAdminToken } from '../core/create-runtime.ts';
+import type { SecretBox } from '../store/secret-box.ts';
+import type { Store } from '../store/store.ts';
 
 export const ADMIN_TOKEN_HASH_SETTING = 'admin.token-hash';
 /**

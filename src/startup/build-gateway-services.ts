@@ -1,0 +1,101 @@
+import { DEFAULT_AUTH_THROTTLE } from '../access/auth-failure-throttle.ts';
+import { createAccessServices, type AccessServices } from '../billing/access-services.ts';
+import { loadSpendBaseline } from '../billing/load-spend-baseline.ts';
+import { startUsagePruner } from '../billing/usage-pruner.ts';
+import { DEFAULT_USAGE_WRITER_OPTIONS, UsageWriter } from '../billing/usage-writer.ts';
+import type { StreamGauge } from '../relay/stream-gauge.ts';
+import {
+  DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
+  DEFAULT_RESPONSES_MAX_TURN_BYTES,
+  DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+  DEFAULT_RESPONSES_MAX_KEY_BYTES,
+  DEFAULT_RESPONSES_RETENTION_HOURS,
+  type StatefulResponses,
+} from '../responses/stateful-responses.ts';
+import { startStoredResponsePruner } from '../responses/stored-response-pruner.ts';
+import { StoredBytesQuota } from '../responses/stored-bytes-quota.ts';
+import { ChannelHealth } from '../routing/channel-health.ts';
+import { DEFAULT_CIRCUIT_OPTIONS } from '../routing/circuit-breaker.ts';
+import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from '../routing/conversation-affinity.ts';
+import { logCircuitTransitions } from '../routing/log-circuit-transitions.ts';
+import { logGenerationAccess } from '../server/access-log.ts';
+import { GatewayMetrics } from '../server/gateway-metrics.ts';
+import { startHourlyPruner } from '../store/start-hourly-pruner.ts';
+import { totalTimeoutMs } from './gateway-options.ts';
+import type { GatewayState } from './open-gateway-state.ts';
+
+const APPLIED_BATCH_RETENTION_MS = 7 * 86_400_000;
+
+/** The per-process services every request uses, besides the relay. */
+export interface GatewayServices {
+  access: AccessServices;
+  health: ChannelHealth;
+  streams: StreamGauge;
+  metrics: GatewayMetrics;
+  usageWriter: UsageWriter;
+  responses: StatefulResponses;
+  affinity: ConversationAffinity | undefined;
+  /** Leader-only background work (usage log, stored Responses turns, charge-batch ids), stopped on close. */
+  pruners: { stop(): void }[];
+}
+
+/**
+ * Access and billing, channel health (shared through the cluster, transitions logged), metrics,
+ * and the usage writer, which hears its listeners: each row's access line as it is recorded, and
+ * the metrics' counts as it is written (a scrape first observes the rows still queued).
+ */
+export async function buildGatewayServices(state: GatewayState): Promise<GatewayServices> {
+  const { options, store, snapshot, runtime, logger } = state;
+  const access = createAccessServices({
+    kv: state.kv,
+    slotLeaseMs: totalTimeoutMs(options) + 60_000,
+    store,
+    snapshot,
+    now: runtime.now,
+    logger,
+    trustedProxies: options.trustedProxies ?? [],
+    clientIpHeader: options.clientIpHeader ?? 'x-forwarded-for',
+    adminAuthThrottle: { ...DEFAULT_AUTH_THROTTLE, ...options.adminAuthThrottle },
+    strictPricing: options.strictPricing ?? false,
+    ...(options.reservedOutputTokens === undefined ? {} : { reservedOutputTokens: options.reservedOutputTokens }),
+    spendBaseline: await loadSpendBaseline(store.usage, runtime.now()),
+  });
+  const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
+  state.cluster.attach(snapshot, health);
+  logCircuitTransitions(health, snapshot, logger);
+  const streams: StreamGauge = { open: 0 };
+  const metrics = new GatewayMetrics({ streams, health, snapshot });
+  const usageWriter = new UsageWriter(store.usage, logger, DEFAULT_USAGE_WRITER_OPTIONS, {
+    recorded: (entry) => logGenerationAccess(logger, entry),
+    observed: (entry) => metrics.observe(entry),
+  });
+  metrics.beforeScrape = () => usageWriter.observeQueued();
+  const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
+  const affinity = affinityTtlMs > 0 ? new ConversationAffinity(state.kv, affinityTtlMs) : undefined;
+  return { access, health, streams, metrics, usageWriter, responses: statefulResponses(state), affinity, pruners: startPruners(state) };
+}
+
+function statefulResponses({ options, store, runtime }: GatewayState): StatefulResponses {
+  return {
+    repository: store.responses,
+    retentionMs: (options.responsesRetentionHours ?? DEFAULT_RESPONSES_RETENTION_HOURS) * 3_600_000,
+    maxTurnBytes: options.responsesMaxTurnBytes ?? DEFAULT_RESPONSES_MAX_TURN_BYTES,
+    maxChainTurns: DEFAULT_RESPONSES_MAX_CHAIN_TURNS,
+    maxChainBytes: options.responsesMaxChainBytes ?? DEFAULT_RESPONSES_MAX_CHAIN_BYTES,
+    keyBytes: new StoredBytesQuota(store.responses, options.responsesMaxKeyBytes ?? DEFAULT_RESPONSES_MAX_KEY_BYTES, runtime.now),
+  };
+}
+
+function startPruners({ options, store, runtime, logger, leader }: GatewayState): { stop(): void }[] {
+  return [
+    startUsagePruner({ usage: store.usage, retentionDays: options.logRetentionDays ?? 30, now: runtime.now, logger, isLeader: leader }),
+    startStoredResponsePruner({ repository: store.responses, now: runtime.now, logger, isLeader: leader }),
+    // A charge batch can only be retried while the process that wrote it still runs; a week is ample.
+    startHourlyPruner({
+      what: 'applied charge-batch ids',
+      prune: () => store.appliedBatches.pruneBefore(runtime.now() - APPLIED_BATCH_RETENTION_MS),
+      logger,
+      isLeader: leader,
+    }),
+  ];
+}
