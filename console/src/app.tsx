@@ -8,7 +8,8 @@ import { PlansPage } from './pages/plans-page.tsx';
 import { SubscriptionsPage } from './pages/subscriptions-page.tsx';
 import { UsersPage } from './pages/users-page.tsx';
 import { signOutAccount } from './lib/account-api.ts';
-import { SESSION_ENDED_EVENT } from './lib/api.ts';
+import { call, SESSION_ENDED_EVENT, setConsoleCsrf } from './lib/api.ts';
+import { AdminsPage } from './pages/admins-page.tsx';
 import { LoginPage } from './pages/login-page.tsx';
 import { AuditPage } from './pages/audit-page.tsx';
 import { ChannelsPage } from './pages/channels-page.tsx';
@@ -45,6 +46,11 @@ const OPERATOR_PAGES: PageEntry[] = [
   { path: '/audit', label: 'Audit log', render: (session) => <AuditPage session={session} /> },
 ];
 
+/** The owner's pages: the break-glass token is an owner, and so is a signed-in owner. */
+const OWNER_PAGES: PageEntry[] = [{ path: '/admins', label: 'Admins', render: (session) => <AdminsPage session={session} /> }];
+const operatorPages = (session: Extract<Session, { role: 'operator' }>) =>
+  session.admin === undefined || session.admin.role === 'owner' ? [...OPERATOR_PAGES, ...OWNER_PAGES] : OPERATOR_PAGES;
+
 const KEY_PAGES: PageEntry[] = [
   { path: '/', label: 'My key', render: (session) => <MyKeyPage session={session} /> },
   { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
@@ -66,6 +72,8 @@ const ROLE_LABEL: Record<Session['role'], string> = { operator: 'Operator', key:
 
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
+  // A named admin's calls ride on the console session cookie with its CSRF token.
+  setConsoleCsrf(session?.role === 'operator' ? (session.admin?.csrf ?? null) : null);
   const [ended, setEnded] = useState(false);
   // On a phone the page list folds behind a Menu button (CSS shows the button only there).
   const [menuOpen, setMenuOpen] = useState(false);
@@ -91,13 +99,14 @@ export function App() {
   };
   const signOut = async () => {
     if (session?.role === 'account') await signOutAccount(session).catch(() => undefined);
+    if (session?.role === 'operator' && session.admin) await call('/api/admin/session', { method: 'DELETE' }).catch(() => undefined);
     saveSession(null);
     setSession(null);
     navigate('/');
   };
 
   if (!session) return <LoginPage onSignIn={signIn} sessionEnded={ended} />;
-  const pages = session.role === 'operator' ? OPERATOR_PAGES : session.role === 'account' ? ACCOUNT_PAGES : KEY_PAGES;
+  const pages = session.role === 'operator' ? operatorPages(session) : session.role === 'account' ? ACCOUNT_PAGES : KEY_PAGES;
   const page = pages.find((entry) => entry.path === (path.replace(/\/+$/, '') || '/'));
 
   return (
@@ -128,6 +137,7 @@ export function App() {
         <span class="who">
           {ROLE_LABEL[session.role]}
           {session.role === 'account' && `: ${session.name}`}
+          {session.role === 'operator' && session.admin && `: ${session.admin.name} (${session.admin.role})`}
         </span>
         <button type="button" class="small" onClick={signOut}>
           Sign out

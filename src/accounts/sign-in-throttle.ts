@@ -34,6 +34,8 @@ export class SignInThrottle {
     private readonly kv: Kv,
     private readonly now: () => number,
     private readonly options: SignInThrottleOptions = DEFAULT_SIGN_IN_THROTTLE,
+    /** The kv key prefix: the console's sign-in (`admin-signin`) has budgets apart from the portal's. */
+    private readonly scope = 'signin',
   ) {}
 
   /**
@@ -43,7 +45,7 @@ export class SignInThrottle {
    */
   async admitAddress(address: string): Promise<SignInAdmission> {
     const window = this.window();
-    const addressKey = `signin:address:${address}:${window.index}`;
+    const addressKey = `${this.scope}:address:${address}:${window.index}`;
     if (!(await this.take(addressKey, this.options.perAddress, window.end))) return this.refusal(window.end);
     return { admitted: true, attempt: new SignInAttempt(this.kv, window.end, this.now, [addressKey]) };
   }
@@ -56,7 +58,7 @@ export class SignInThrottle {
   async admitAccount(attempt: SignInAttempt, userId: string | undefined, login: string): Promise<SignInAdmission> {
     const window = this.window();
     const account = userId !== undefined ? `user:${userId}` : `login:${createHash('sha256').update(normaliseLogin(login)).digest('hex').slice(0, 32)}`;
-    const accountKey = `signin:account:${account}:${window.index}`;
+    const accountKey = `${this.scope}:account:${account}:${window.index}`;
     if (!(await this.take(accountKey, this.options.perAccount, window.end))) {
       await attempt.release();
       return this.refusal(window.end);

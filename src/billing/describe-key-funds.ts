@@ -1,6 +1,6 @@
 import type { Caller } from '../access/authenticate-key.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
-import type { UsageAggregateQuery, UsageAggregateRow } from '../store/store.ts';
+import type { UsageAggregateQuery, UsageAggregateRow } from '../store/usage-queries.ts';
 import { findSubscriptions } from './account-billing.ts';
 import type { BalanceMeter } from './balance-meter.ts';
 import { spendWindows, type SpendPeriod } from './spend-windows.ts';

@@ -46,6 +46,8 @@ export const ERROR_CATALOG = {
   stream_idle_timeout: { status: 504, retryable: false },
   // Admin API and everything else
   admin_unauthorized: { status: 401, retryable: false },
+  /** The admin's role lacks the route's permission (issue 29). */
+  insufficient_role: { status: 403, retryable: false },
   // The account portal (/api/account)
   sign_in_failed: { status: 401, retryable: false },
   session_required: { status: 401, retryable: false },

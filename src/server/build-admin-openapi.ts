@@ -21,12 +21,12 @@ export function buildAdminOpenApi(version: string): Json {
       title: 'Switchyard admin API',
       version,
       description:
-        'Operator API behind the console and the switchyard CLI. Every call needs `Authorization: Bearer <admin token>`. Money is in USD (micro-USD where a field says so); times are ISO 8601 strings or epoch milliseconds. A refused input is a 400 naming the field.',
+        'Operator API behind the console and the switchyard CLI. Every call needs `Authorization: Bearer <admin token>` (GATEWAY_ADMIN_TOKEN or a token minted with POST /api/admin/tokens) or a console session cookie with its `x-csrf-token`; a role without the route’s permission gets 403 `insufficient_role`. Money is in USD (micro-USD where a field says so); times are ISO 8601 strings or epoch milliseconds. A refused input is a 400 naming the field.',
     },
     servers: [{ url: '/' }],
     security: [{ adminToken: [] }],
     components: {
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token printed at first start, or GATEWAY_ADMIN_TOKEN.' } },
+      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'GATEWAY_ADMIN_TOKEN (printed at first start; the break-glass owner credential) or an admin token minted with POST /api/admin/tokens.' } },
       schemas: {
         Error: {
           type: 'object',

@@ -14,6 +14,8 @@ import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
 import { registerPortalAdminRoutes } from './routes/portal-admin-routes.ts';
 import { registerAdminAccountRoutes } from './routes/admin-account-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
+import { registerAdminPeopleRoutes } from './routes/admin-people-routes.ts';
+import { registerAdminAuthorization } from './routes/authorize-admin.ts';
 import { checkAdminRoutesDescribed, registerAdminOpenApiRoutes } from './routes/admin-openapi-routes.ts';
 import { registerConsoleRoutes } from './routes/console-routes.ts';
 import { registerGenerationRoutes } from './routes/generation-routes.ts';
@@ -101,7 +103,10 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerHealthRoutes(app, deps);
   registerAdminOpenApiRoutes(app);
   registerMetricsRoutes(app, deps.metrics, deps.settings, deps.access);
+  // Before any admin route: every /api/admin route passes the one gate (authentication, then its permission).
+  registerAdminAuthorization(app, deps);
   registerAdminRoutes(app, deps);
+  registerAdminPeopleRoutes(app, deps);
   registerAdminAccountRoutes(app, deps);
   registerPortalAdminRoutes(app, deps);
   registerAccountRoutes(app, deps);

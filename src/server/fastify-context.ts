@@ -1,5 +1,6 @@
 import type { Caller } from '../access/authenticate-key.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import type { AdminActor } from './routes/authorize-admin.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,6 +11,8 @@ declare module 'fastify' {
      * body is read; on other key routes (model lists, stored responses) when they run.
      */
     caller?: Caller;
+    /** Who is calling the admin API (a person's session, a minted token or the break-glass token), once authenticated. */
+    adminActor?: AdminActor;
     /** The generation pipeline writes this request's access line (the response hook does not). */
     loggedByPipeline: boolean;
   }

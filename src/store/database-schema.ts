@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AccountSessionsTable, WalletAdjustmentsTable } from './portal-tables.ts';
 import type { StoredResponsesTable } from './stored-responses-table.ts';
 import type { AppliedBatchesTable } from './applied-batches-table.ts';
+import type { AdminSessionsTable, AdminsTable, AdminTokensTable } from './admin-tables.ts';
 
 /**
  * Table shapes as Kysely sees them. Conventions shared by both dialects:
@@ -26,6 +27,9 @@ export interface DatabaseSchema {
   wallet_adjustments: WalletAdjustmentsTable;
   stored_responses: StoredResponsesTable;
   applied_batches: AppliedBatchesTable;
+  admins: AdminsTable;
+  admin_sessions: AdminSessionsTable;
+  admin_tokens: AdminTokensTable;
 }
 
 export interface GroupsTable {

@@ -9,6 +9,7 @@ import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditLogRepository } from './audit-log.ts';
 import type { NewUser, User, UserPatch } from '../domain/user.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
+import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 import type { UsageAggregateQuery, UsageAggregateRow, UsageLogQuery, UsageSummary, UsageSummaryQuery } from './usage-queries.ts';
@@ -178,6 +179,31 @@ export interface AppliedBatchRepository {
   pruneBefore(time: number): Promise<number>;
 }
 
+/** Operator accounts, their console sessions and the admin tokens they mint (issue 29). */
+export interface AdminRepository {
+  list(): Promise<Admin[]>;
+  /** By id, or by name or e-mail (case-insensitive): the `login` of sign-in. */
+  find(reference: string): Promise<Admin | undefined>;
+  create(admin: NewAdmin): Promise<Admin>;
+  update(id: string, patch: AdminPatch): Promise<Admin | undefined>;
+  delete(id: string): Promise<boolean>;
+  /** How many enabled owners exist: the last one may not be demoted, disabled or deleted. */
+  countEnabledOwners(): Promise<number>;
+
+  createSession(session: AdminSession): Promise<void>;
+  /** The session if it exists and has not expired at `now`. */
+  findSession(tokenHash: string, now: number): Promise<AdminSession | undefined>;
+  deleteSession(tokenHash: string): Promise<void>;
+  /** Ends every session of one admin (removed, disabled, password or role changed). */
+  deleteSessionsOf(adminId: string): Promise<void>;
+
+  createToken(token: Omit<AdminToken, 'id' | 'createdAt'>): Promise<AdminToken>;
+  /** The token if it exists and has not expired at `now`. */
+  findToken(tokenHash: string, now: number): Promise<AdminToken | undefined>;
+  listTokens(): Promise<AdminToken[]>;
+  deleteToken(id: string): Promise<boolean>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   groups: GroupRepository;
@@ -199,6 +225,8 @@ export interface Store {
   responses: StoredResponseRepository;
   /** Ids of charge batches already applied, so a retried batch is never applied twice. */
   appliedBatches: AppliedBatchRepository;
+  /** Operator accounts, console sessions and minted admin tokens (issue 29). */
+  admins: AdminRepository;
   close(): Promise<void>;
 }
 

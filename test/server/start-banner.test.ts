@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { unpricedModels } from '../../src/billing/unpriced-models.ts';
 import type { Channel } from '../../src/domain/channel.ts';
-import { startBanner } from '../../src/start-banner.ts';
+import { startBanner } from '../../src/startup/start-banner.ts';
 
 const facts = { url: 'http://127.0.0.1:8080', database: 'sqlite:x.db', workers: 1, redis: false, channels: 2, keys: 1, pendingAdminToken: undefined, cores: 1 };
 

@@ -1,4 +1,5 @@
 import { after, afterEach, before, beforeEach, describe } from 'node:test';
+import { describeAdmins } from './conformance/admins-conformance.ts';
 import { describeChannels } from './conformance/channels-conformance.ts';
 import type { ConformanceContext } from './conformance/conformance-context.ts';
 import { createTestClock } from './conformance/conformance-context.ts';
@@ -44,6 +45,7 @@ export function runStoreConformance(name: string, createHarness: () => Promise<S
     describeUsageAggregate(context);
     describeUsageSummary(context);
     describeStoredResponses(context);
+    describeAdmins(context);
     describeMigrations(context);
   });
 }

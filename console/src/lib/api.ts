@@ -24,8 +24,21 @@ export interface CallOptions {
   csrf?: string;
 }
 
+/**
+ * The CSRF token of a named admin's console session (issue 29), or null when the operator signed
+ * in with a token. Admin API calls made without a Bearer credential then ride on the session
+ * cookie with this token, so the pages need not know how the operator signed in.
+ */
+let consoleCsrf: string | null = null;
+
+export function setConsoleCsrf(csrf: string | null): void {
+  consoleCsrf = csrf;
+}
+
 /** Calls the gateway on this origin. JSON in, JSON out; 204 gives undefined. */
-export async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
+export async function call<T>(path: string, givenOptions: CallOptions = {}): Promise<T> {
+  const options =
+    consoleCsrf !== null && !givenOptions.bearer && givenOptions.csrf === undefined && path.startsWith('/api/admin/') ? { ...givenOptions, csrf: consoleCsrf } : givenOptions;
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';

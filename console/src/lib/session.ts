@@ -5,8 +5,15 @@
  * HttpOnly, SameSite=Strict session cookie, which scripts cannot read; the tab keeps only the
  * account's name and the session's CSRF token (useless without the cookie).
  */
+/** A named admin signed in to the console (issue 29): the cookie does the work; the tab keeps the CSRF token. */
+export interface ConsoleAdmin {
+  name: string;
+  role: string;
+  csrf: string;
+}
+
 export type Session =
-  | { role: 'operator'; token: string }
+  | { role: 'operator'; token: string; admin?: ConsoleAdmin }
   | { role: 'key'; key: string }
   | { role: 'account'; name: string; csrf: string };
 
@@ -17,7 +24,13 @@ export function loadSession(): Session | null {
     const raw = sessionStorage.getItem(STORAGE_NAME);
     if (!raw) return null;
     const parsed = JSON.parse(raw) as Partial<Session> & Record<string, unknown>;
-    if (parsed.role === 'operator' && typeof parsed.token === 'string') return { role: 'operator', token: parsed.token };
+    if (parsed.role === 'operator' && typeof parsed.token === 'string') {
+      const admin = parsed.admin as Partial<ConsoleAdmin> | undefined;
+      if (admin && typeof admin.name === 'string' && typeof admin.role === 'string' && typeof admin.csrf === 'string') {
+        return { role: 'operator', token: '', admin: { name: admin.name, role: admin.role, csrf: admin.csrf } };
+      }
+      return { role: 'operator', token: parsed.token };
+    }
     if (parsed.role === 'key' && typeof parsed.key === 'string') return { role: 'key', key: parsed.key };
     if (parsed.role === 'account' && typeof parsed.name === 'string' && typeof parsed.csrf === 'string') {
       return { role: 'account', name: parsed.name, csrf: parsed.csrf };

@@ -46,7 +46,7 @@ const MAX_KEYS_PER_ACCOUNT = 50;
 
 // A well-formed hash to verify against when the account does not exist, so "no such account"
 // and "wrong password" take the same time (scrypt dominates either way).
-const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+export const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 const signInSchema = z.strictObject({ login: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
 // The admin API's USD rule (one bound for every amount); a cap set here must be above 0, and null removes it.
@@ -391,7 +391,7 @@ function signInThrottled(seconds: number): GatewayError {
 }
 
 /** Sign-in takes JSON only: a cross-site HTML form cannot send it without a CORS preflight. */
-function requireJson(request: FastifyRequest): void {
+export function requireJson(request: FastifyRequest): void {
   const type = request.headers['content-type'];
   if (typeof type !== 'string' || !type.toLowerCase().startsWith('application/json')) {
     throw invalidRequest('Send the sign-in as JSON (content-type: application/json).');

@@ -1,10 +1,19 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** The session cookie's name; `__Host-` would demand Secure, which plain-HTTP installs lack. */
-export const SESSION_COOKIE = 'switchyard_account';
-/** Only the account API reads the cookie, so it is sent nowhere else (not to /v1, not to /api/admin). */
-const COOKIE_PATH = '/api/account';
+/** A session cookie's name and the one API path it is sent to. */
+export interface SessionCookieJar {
+  name: string;
+  path: string;
+}
+
+/**
+ * The portal's cookie; `__Host-` would demand Secure, which plain-HTTP installs lack. Only the
+ * account API reads it, so it is sent nowhere else (not to /v1, not to /api/admin).
+ */
+export const PORTAL_SESSION_COOKIE: SessionCookieJar = { name: 'switchyard_account', path: '/api/account' };
+/** The console's cookie (issue 29): sent only to the admin API, never to the portal or /v1. */
+export const CONSOLE_SESSION_COOKIE: SessionCookieJar = { name: 'switchyard_console', path: '/api/admin' };
 
 /** A new random session secret (256 bits), as sent in the cookie or the CSRF header. */
 export function newSessionSecret(): string {
@@ -17,13 +26,13 @@ export function hashSessionToken(token: string): string {
 }
 
 /** The cookie's value on this request, if any. */
-export function readSessionCookie(request: FastifyRequest): string | undefined {
+export function readSessionCookie(request: FastifyRequest, jar: SessionCookieJar = PORTAL_SESSION_COOKIE): string | undefined {
   const header = request.headers.cookie;
   if (typeof header !== 'string') return undefined;
   for (const part of header.split(';')) {
     const index = part.indexOf('=');
     if (index < 0) continue;
-    if (part.slice(0, index).trim() === SESSION_COOKIE) {
+    if (part.slice(0, index).trim() === jar.name) {
       const value = part.slice(index + 1).trim();
       return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
     }
@@ -35,17 +44,23 @@ export function readSessionCookie(request: FastifyRequest): string | undefined {
  * HttpOnly (scripts cannot read it), SameSite=Strict (no other site's page can make the browser
  * send it), Path=/api/account, and Secure whenever the request came over HTTPS.
  */
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
-  reply.header('set-cookie', cookieText(request, token, maxAgeSeconds));
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  maxAgeSeconds: number,
+  jar: SessionCookieJar = PORTAL_SESSION_COOKIE,
+): void {
+  reply.header('set-cookie', cookieText(request, jar, token, maxAgeSeconds));
 }
 
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('set-cookie', cookieText(request, '', 0));
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, jar: SessionCookieJar = PORTAL_SESSION_COOKIE): void {
+  reply.header('set-cookie', cookieText(request, jar, '', 0));
 }
 
-function cookieText(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
+function cookieText(request: FastifyRequest, jar: SessionCookieJar, value: string, maxAgeSeconds: number): string {
   const secure = isHttps(request) ? '; Secure' : '';
-  return `${SESSION_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
+  return `${jar.name}=${value}; Path=${jar.path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure}`;
 }
 
 function isHttps(request: FastifyRequest): boolean {

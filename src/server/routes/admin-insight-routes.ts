@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { UsageBreakdownRow, UsageTotals } from '../../store/usage-queries.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { requireAdmin } from './require-admin.ts';
 import { microsToUsd } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 
@@ -33,7 +32,6 @@ export const summaryQuerySchema = z.object({
 export function registerAdminInsightRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(
     async (admin) => {
-      admin.addHook('onRequest', async (request) => requireAdmin(request, deps.settings.adminTokenHash, deps.access));
 
       admin.get('/insight/summary', async (request) => {
         const query = parseAdminInput(summaryQuerySchema, request.query);

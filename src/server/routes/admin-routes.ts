@@ -33,7 +33,6 @@ import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 import { findChannelByReference, findKeyByReference } from './find-by-reference.ts';
 import { registerAdminLogRoutes } from './admin-log-routes.ts';
-import { requireAdmin } from './require-admin.ts';
 import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
 import { diagnoseKey } from './diagnose-key.ts';
 
@@ -50,8 +49,6 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.register(
     async (admin) => {
-      admin.addHook('onRequest', async (request) => requireAdmin(request, deps.settings.adminTokenHash, deps.access));
-
       // Groups
       admin.get('/groups', async () => ({ data: await store.groups.list() }));
       admin.post('/groups', async (request, reply) => {
@@ -278,7 +275,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 }
 
-function param(request: FastifyRequest, name: string): string {
+export function param(request: FastifyRequest, name: string): string {
   return (request.params as Record<string, string>)[name] ?? '';
 }
 
@@ -302,7 +299,8 @@ async function resolveUser(deps: AppDeps, user: string | null | undefined): Prom
   return found.id;
 }
 
-async function withConflicts<T>(action: () => Promise<T>): Promise<T> {
+/** Runs a store change, turning a StoreConflictError into a 409 naming the field. */
+export async function withConflicts<T>(action: () => Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (error) {

@@ -58,7 +58,7 @@ export const logQuerySchema = z.object({
 
 export const auditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
-  kind: z.enum(['group', 'channel', 'key', 'price']).optional(),
+  kind: z.enum(['group', 'channel', 'key', 'price', 'admin', 'admin-token']).optional(),
   target: z.string().max(200).optional(),
   cursor: z.string().max(100).optional(),
 });

@@ -17,7 +17,7 @@ export async function recordAdminChange(
 ): Promise<void> {
   const userAgent = request.headers['user-agent'];
   const entry: NewAuditEntry = {
-    actor: 'admin',
+    actor: request.adminActor?.name ?? 'admin',
     clientIp: request.ip ?? null,
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 200) : null,
     requestId: String(request.id),

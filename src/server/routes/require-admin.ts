@@ -11,19 +11,11 @@ export interface AdminAuthGuard {
   clientIp: ClientIpResolver;
 }
 
-export function requireAdmin(request: FastifyRequest, expectedHash: string, guard?: AdminAuthGuard): void {
-  requireBearerToken(
-    request,
-    [expectedHash],
-    'The admin API needs the gateway admin token as "Authorization: Bearer <GATEWAY_ADMIN_TOKEN>"; it was printed when the gateway first started.',
-    guard,
-  );
-}
-
 /**
  * A Bearer token whose hash is one of `acceptedHashes`, compared in constant time. Every caller
  * that accepts the admin token goes through here, so its failures share one throttle per address
  * (while an address is blocked even the right token gets 429, so the throttle never confirms a guess).
+ * The admin API itself authenticates in `authorize-admin.ts` with the same pieces.
  */
 export function requireBearerToken(
   request: FastifyRequest,
@@ -31,6 +23,15 @@ export function requireBearerToken(
   unauthorizedMessage: string,
   guard?: AdminAuthGuard,
 ): void {
+  const address = refuseWhileBlocked(request, guard);
+  if (!bearerMatches(bearerTokenOf(request), acceptedHashes)) {
+    guard?.adminAuthThrottle.recordFailure(address);
+    throw new GatewayError('admin_unauthorized', unauthorizedMessage);
+  }
+}
+
+/** 429 while this address has failed too often; otherwise the address, for recording a failure. */
+export function refuseWhileBlocked(request: FastifyRequest, guard: AdminAuthGuard | undefined): string {
   const address = guard ? guard.clientIp(request.socket.remoteAddress, request.headers) : '';
   const waitSeconds = guard ? guard.adminAuthThrottle.blockedFor(address) : 0;
   if (waitSeconds > 0) {
@@ -38,17 +39,23 @@ export function requireBearerToken(
       retryAfterSeconds: waitSeconds,
     });
   }
+  return address;
+}
+
+/** The token of an `Authorization: Bearer …` header, if the request has one. */
+export function bearerTokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
-  const token = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined;
+  return typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] : undefined;
+}
+
+/** Whether the token's hash is one of `acceptedHashes`, compared in constant time. */
+export function bearerMatches(token: string | undefined, acceptedHashes: readonly string[]): boolean {
   const given = Buffer.from(hashApiKey(token ?? ''), 'hex');
-  const accepted =
+  return (
     token !== undefined &&
     acceptedHashes.some((hash) => {
       const expected = Buffer.from(hash, 'hex');
       return expected.length === given.length && timingSafeEqual(given, expected);
-    });
-  if (!accepted) {
-    guard?.adminAuthThrottle.recordFailure(address);
-    throw new GatewayError('admin_unauthorized', unauthorizedMessage);
-  }
+    })
+  );
 }

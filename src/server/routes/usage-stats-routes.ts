@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { requireAdmin } from './require-admin.ts';
 import { microsToUsd } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { instantParam } from '../../schemas/field-rules.ts';
@@ -23,7 +22,6 @@ export const usageQuerySchema = z.object({
  */
 export function registerUsageStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/api/admin/usage', async (request) => {
-    requireAdmin(request, deps.settings.adminTokenHash, deps.access);
     const query = parseAdminInput(usageQuerySchema, request.query);
     await deps.usageWriter.flush();
     const now = deps.runtime.now();

@@ -11,6 +11,7 @@ import { keyNamesPerAccountMigration } from './011-portal-key-names-per-account.
 import { providerFeaturesMigration } from './010-provider-features.ts';
 import { usageTransportMigration } from './013-usage-transport.ts';
 import { imagePricesMigration } from './014-image-prices.ts';
+import { adminAccountsMigration } from './015-admin-accounts.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -29,6 +30,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '010-provider-features': providerFeaturesMigration,
   '013-usage-transport': usageTransportMigration,
   '014-image-prices': imagePricesMigration,
+  '015-admin-accounts': adminAccountsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

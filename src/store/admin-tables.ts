@@ -1,0 +1,30 @@
+/** Table shapes of operator accounts (migration 015-admin-accounts), as Kysely sees them. */
+export interface AdminsTable {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  password_hash: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AdminSessionsTable {
+  token_hash: string;
+  admin_id: string;
+  csrf_token: string;
+  client_ip: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface AdminTokensTable {
+  id: string;
+  name: string;
+  role: string;
+  token_hash: string;
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+}
