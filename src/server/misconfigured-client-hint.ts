@@ -68,7 +68,7 @@ export function explainRouteMiss(method: string, url: string, altPrefix: string,
     // audio, files held) and its own refusal rules before the gateway could meter and limit it.
     return miss(
       'openai-chat',
-      `${method} ${fullPath} is not served: this gateway translates and meters chat and embeddings only, and does not pass the OpenAI ${untranslated[1]} API through to upstreams. Supported: POST ${root}/v1/chat/completions, ${root}/v1/responses, ${root}/v1/embeddings, ${root}/v1/messages (+ /count_tokens), GET ${root}/v1/models, and the Gemini methods :generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents under ${root}/v1beta/models/{model}.`,
+      `${method} ${fullPath} is not served: this gateway translates and meters chat, embeddings and image generation only, and does not pass the rest of the OpenAI ${untranslated[1]} API through to upstreams. Supported: POST ${root}/v1/chat/completions, ${root}/v1/responses, ${root}/v1/embeddings, ${root}/v1/images/generations, ${root}/v1/messages (+ /count_tokens), GET ${root}/v1/models, and the Gemini methods :generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents under ${root}/v1beta/models/{model}.`,
     );
   }
   const postOnly = /^\/v1\/(chat\/completions|responses|embeddings|messages(\/count_tokens)?)$/.exec(path);

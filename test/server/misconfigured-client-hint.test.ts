@@ -22,7 +22,7 @@ describe('404s that teach the right base address', () => {
     ['Anthropic client hitting /messages', 'POST', '/messages', HOST, 'anthropic-messages', /root address http:\/\/gw\.example:8080 \(without \/v1\)/],
     ['the same mistakes under the alternative prefix', 'POST', '/antigravity/chat/completions', HOST, 'openai-chat', /http:\/\/gw\.example:8080\/antigravity\/v1/],
     ['GET on a POST endpoint', 'GET', '/v1/chat/completions', HOST, 'openai-chat', /takes POST with a JSON body, not GET/],
-    ['images: not passed through, supported routes named', 'POST', '/v1/images/generations', HOST, 'openai-chat', /POST \/v1\/images\/generations is not served: .*does not pass the OpenAI images API through.*\/v1\/embeddings.*:batchEmbedContents/],
+    ['image edits: not passed through, supported routes named', 'POST', '/v1/images/edits', HOST, 'openai-chat', /POST \/v1\/images\/edits is not served: .*does not pass the rest of the OpenAI images API through.*\/v1\/embeddings.*\/v1\/images\/generations.*:batchEmbedContents/],
     ['audio under the alternative prefix', 'POST', '/antigravity/v1/audio/transcriptions', HOST, 'openai-chat', /OpenAI audio API.*http:\/\/gw\.example:8080\/antigravity\/v1\/chat\/completions/],
     ['legacy completions', 'POST', '/v1/completions', HOST, 'openai-chat', /OpenAI completions API/],
     ['GET on embeddings', 'GET', '/v1/embeddings', HOST, 'openai-chat', /takes POST/],
@@ -65,13 +65,18 @@ describe('the 404s through HTTP, in each client shape', () => {
     assert.equal(response.headers.get('x-switchyard-error-code'), 'route_not_found');
   });
 
-  test('the OpenAI SDK calling images and audio gets a 404 naming what is supported', async () => {
+  test('the OpenAI SDK calling image edits and audio gets a 404 naming what is supported', async () => {
     const { key } = await harness.addKey();
     const client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: key, maxRetries: 0 });
-    const images = await client.images.generate({ model: 'dall-e-3', prompt: 'a fox' }).catch((error: unknown) => error);
-    assert.ok(images instanceof OpenAI.NotFoundError);
-    assert.equal(images.code, 'route_not_found');
-    assert.match(images.message, /does not pass the OpenAI images API through.*\/v1\/embeddings/);
+    // Image generation is served (issue 32): a model the key's group lacks is the model's 404, not the route's.
+    const generated = await client.images.generate({ model: 'dall-e-3', prompt: 'a fox' }).catch((error: unknown) => error);
+    assert.ok(generated instanceof OpenAI.NotFoundError);
+    assert.equal(generated.code, 'model_not_found');
+    const edited = await fetch(`${harness.url}/v1/images/edits`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(edited.status, 404);
+    const editBody = (await edited.json()) as any;
+    assert.equal(editBody.error.code, 'route_not_found');
+    assert.match(editBody.error.message, /does not pass the rest of the OpenAI images API through.*\/v1\/images\/generations/);
     const speech = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'hi' }).catch((error: unknown) => error);
     assert.ok(speech instanceof OpenAI.NotFoundError);
     assert.match(speech.message, /OpenAI audio API/);
