@@ -26,7 +26,7 @@ export function classifyAttemptFailure(
   const now = deps.runtime.now();
   if (signal.aborted) {
     deps.health.release(channel, lease);
-    return { kind: 'failed', error: new GatewayError('upstream_timeout', `The ${what} request ran past the gateway\'s total time limit or the client went away.`), retryable: false };
+    return { kind: 'failed', error: new GatewayError('upstream_timeout', `The ${what} request ran past the gateway's total time limit or the client went away.`), retryable: false };
   }
   const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
   if (fannedOut && status === 429 && failureClass === 'transient') {

@@ -1,6 +1,5 @@
-import type { AdminAuditEntry, AdminChannel, AdminLogEntry, AdminPage } from '../admin-api-types.ts';
+import type { AdminChannel } from '../admin-api-types.ts';
 import { imagePriceFromUsd, withImagePrice } from '../../billing/image-price.ts';
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../store/hash-api-key.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';

@@ -3,7 +3,7 @@ import { NodeReplyConnection, type GenerationRequest, type GenerationRoute } fro
 import { runGeneration } from '../../generation/run-generation.ts';
 import { runCompaction } from '../../generation/run-compaction.ts';
 import { authenticateRequest } from './authenticate-request.ts';
-import { compactionTurnStream, hasCompactionTrigger, withoutCompactionTrigger } from '../../responses/compaction-turn.ts';
+import { compactionTurnStream, withoutCompactionTrigger } from '../../responses/compaction-turn.ts';
 import { markPipelineRequest } from '../access-log.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { credentialsOf } from './authenticate-request.ts';

@@ -4,7 +4,6 @@ import { visibleModels } from '../../access/authorize-model.ts';
 import { checkIpAllowed, isIpAllowed } from '../../access/check-ip-allowed.ts';
 import { extractApiKey } from '../../access/extract-api-key.ts';
 import { describeRedemption, redeemCode } from '../../billing/redeem-code.ts';
-import { invalidRequest } from '../../core/gateway-error.ts';
 import { subscriptionView } from './account-views.ts';
 import { redeemSchema } from './admin-schemas.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
