@@ -4,8 +4,3 @@ export function formatUsd(micros: number): string {
   const fixed = (Math.abs(micros) / 1_000_000).toFixed(6).replace(/0{1,4}$/, '');
   return `${sign}$${fixed}`;
 }
-
-/** Micro-USD as a USD number (`2000` → `0.002`), for wire fields that carry dollars. */
-export function microsToUsd(micros: number): number {
-  return micros / 1_000_000;
-}

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { describeKeyFunds, type KeyFunds } from '../../billing/describe-key-funds.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { microsToUsd } from '../../billing/format-usd.ts';
+import { microsToUsd } from '../../domain/money.ts';
 import { authenticateRequest } from './authenticate-request.ts';
 
 const usd = microsToUsd;
