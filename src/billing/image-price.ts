@@ -1,4 +1,5 @@
 import type { ImagePrice, ModelPrice } from '../domain/model-price.ts';
+import { microsToUsd, usdToMicros } from '../domain/money.ts';
 
 /** The image price fields of `POST /api/admin/prices` and the config file, in USD. */
 export interface ImagePriceInput {
@@ -6,9 +7,6 @@ export interface ImagePriceInput {
   imageInput?: number | null;
   imageOutput?: number | null;
 }
-
-const toMicros = (usd: number): number => Math.round(usd * 1_000_000);
-const toUsd = (micros: number): number => micros / 1_000_000;
 
 /** `{ images }` when set, for spreading into a NewModelPrice (an unset field stays absent, as the store returns it). */
 export function withImagePrice(images: ImagePrice | undefined): { images?: ImagePrice } {
@@ -18,10 +16,10 @@ export function withImagePrice(images: ImagePrice | undefined): { images?: Image
 /** USD as the operator states them → micro-USD as stored; undefined when no image figure is set. */
 export function imagePriceFromUsd(input: ImagePriceInput): ImagePrice | undefined {
   const price: ImagePrice = {};
-  if (typeof input.perImage === 'number') price.perImage = toMicros(input.perImage);
-  else if (input.perImage != null) price.perImage = mapTable(input.perImage, toMicros);
-  if (input.imageInput != null) price.inputPerMillion = toMicros(input.imageInput);
-  if (input.imageOutput != null) price.outputPerMillion = toMicros(input.imageOutput);
+  if (typeof input.perImage === 'number') price.perImage = usdToMicros(input.perImage);
+  else if (input.perImage != null) price.perImage = mapTable(input.perImage, usdToMicros);
+  if (input.imageInput != null) price.inputPerMillion = usdToMicros(input.imageInput);
+  if (input.imageOutput != null) price.outputPerMillion = usdToMicros(input.imageOutput);
   return Object.keys(price).length === 0 ? undefined : price;
 }
 
@@ -29,9 +27,9 @@ export function imagePriceFromUsd(input: ImagePriceInput): ImagePrice | undefine
 export function imagePriceToUsd(images: ImagePrice | undefined): { perImage?: number | Record<string, Record<string, number>>; imageInput?: number; imageOutput?: number } {
   if (images === undefined) return {};
   return {
-    ...(images.perImage === undefined ? {} : { perImage: typeof images.perImage === 'number' ? toUsd(images.perImage) : mapTable(images.perImage, toUsd) }),
-    ...(images.inputPerMillion === undefined ? {} : { imageInput: toUsd(images.inputPerMillion) }),
-    ...(images.outputPerMillion === undefined ? {} : { imageOutput: toUsd(images.outputPerMillion) }),
+    ...(images.perImage === undefined ? {} : { perImage: typeof images.perImage === 'number' ? microsToUsd(images.perImage) : mapTable(images.perImage, microsToUsd) }),
+    ...(images.inputPerMillion === undefined ? {} : { imageInput: microsToUsd(images.inputPerMillion) }),
+    ...(images.outputPerMillion === undefined ? {} : { imageOutput: microsToUsd(images.outputPerMillion) }),
   };
 }
 

@@ -7,6 +7,7 @@ import { inputItems } from '../responses/replay-items.ts';
 import { CapturedReply } from './captured-reply.ts';
 import type { GenerationRequest } from './generation-request.ts';
 import { runGeneration, type GenerationDeps } from './run-generation.ts';
+import { isRecord } from '../protocols/shared/is-record.ts';
 
 /**
  * What the gateway asks the routed model when it compacts a conversation itself (documented in
@@ -107,6 +108,3 @@ function outputText(output: unknown): string {
   return text.trim();
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -7,6 +7,7 @@ import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-clie
 import { microsToUsd } from '../domain/money.ts';
 import type { ClientWriter } from './client-writer.ts';
 import { DEFAULT_REPLY_LIMITS, readReplyText, type ReplyLimits } from './reply-limits.ts';
+import { isRecord } from '../protocols/shared/is-record.ts';
 
 export interface SendReplyInput {
   response: UpstreamResponse;
@@ -102,9 +103,6 @@ function priceReply(input: SendReplyInput, usage: Usage | undefined, deliveredCh
   return { changed: true };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The whole reply with its length: the client gets one plain body instead of a chunked one

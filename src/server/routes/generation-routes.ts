@@ -18,6 +18,7 @@ import { handleCompaction, handleCompactionTurn, handleGeneration } from './hand
 import { hasCompactionTrigger } from '../../responses/compaction-turn.ts';
 import type { GenerationRoute } from '../../generation/generation-request.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
+import { isRecord } from '../../protocols/shared/is-record.ts';
 
 const WARNINGS_HEADER = 'x-switchyard-warnings';
 /** The client's base address ends in `/v1` where it should be the root: the answer says so. */
@@ -73,7 +74,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
     handleGeneration(deps, chatRoute, request, reply),
   );
   app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
-    isObject(request.body) && hasCompactionTrigger(request.body) ? handleCompactionTurn(deps, responsesRoute, request, reply) : handleGeneration(deps, responsesRoute, request, reply),
+    isRecord(request.body) && hasCompactionTrigger(request.body) ? handleCompactionTurn(deps, responsesRoute, request, reply) : handleGeneration(deps, responsesRoute, request, reply),
   );
   app.post(`${prefix}/v1/responses/compact`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
     handleCompaction(deps, responsesRoute, request, reply),
@@ -145,9 +146,6 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** countTokens takes `{contents}` or `{generateContentRequest: {...}}`. */
 function unwrapCountTokensBody(body: unknown): unknown {
