@@ -80,8 +80,11 @@ export interface EmbeddingBuildInput {
   signal?: AbortSignal;
 }
 
-/** The media operations a channel may serve, named by their path under OpenAI's `/v1`. */
-export type MediaOperation = 'images/generations';
+/**
+ * The whole-reply JSON operations a channel may serve in OpenAI's own wire format, named by their
+ * path under OpenAI's `/v1`: image generation, and Responses compaction (passed through as is).
+ */
+export type MediaOperation = 'images/generations' | 'responses/compact';
 
 /** Where a kind sends an OpenAI-shaped media request (the body goes as the client's codec left it). */
 export interface MediaEndpoint {

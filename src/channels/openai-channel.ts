@@ -24,7 +24,8 @@ export const openaiChannel: ChannelAdapter = {
     buildRequest: ({ channel, apiKey }) => ({ url: joinUrl(channel.baseUrl, '/embeddings'), headers: { authorization: `Bearer ${apiKey}` } }),
   },
   media: {
-    operations: ['images/generations'],
+    // `responses/compact` only where the channel speaks Responses (generation/pass-compaction-through.ts checks).
+    operations: ['images/generations', 'responses/compact'],
     buildRequest: ({ channel, apiKey, operation }) => ({ url: joinUrl(channel.baseUrl, `/${operation}`), headers: { authorization: `Bearer ${apiKey}` } }),
   },
 };

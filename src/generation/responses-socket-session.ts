@@ -179,7 +179,7 @@ export class ResponsesSocketSession {
     try {
       const caller = authenticateCaller(this.#deps.snapshot.current, this.#deps.runtime.now(), this.#options.credentials, this.#options.route.credentials);
       this.turns += 1;
-      const answer = await runCompaction(this.#deps, { requestId, route: this.#options.route, body, credentials: this.#options.credentials, caller, transport: 'websocket' });
+      const answer = await runCompaction(this.#deps, { requestId, route: this.#options.route, body, credentials: this.#options.credentials, caller, transport: 'websocket' }, true);
       const compacted = answer.body as { id: string; created_at: number; output: Array<Record<string, unknown>>; usage: unknown };
       const item = answer.status === 200 ? compacted.output.at(-1) : undefined;
       if (item === undefined) {

@@ -8,6 +8,10 @@ import { CapturedReply } from './captured-reply.ts';
 import type { GenerationRequest } from './generation-request.ts';
 import { runGeneration, type GenerationDeps } from './run-generation.ts';
 import { isRecord } from '../protocols/shared/is-record.ts';
+import { authorizeModel } from '../access/authorize-model.ts';
+import type { Channel } from '../domain/channel.ts';
+import { openCompactionItems } from '../responses/compaction-seal.ts';
+import { compactRequestFields, compactsUpstream, passCompactionThrough } from './pass-compaction-through.ts';
 
 /**
  * What the gateway asks the routed model when it compacts a conversation itself (documented in
@@ -25,18 +29,23 @@ export interface CompactionReply {
   body: unknown;
   /** The summary request ran through the pipeline, which wrote its usage row and access line. */
   recorded: boolean;
+  /** For `x-switchyard-warnings` (passthrough compaction; the pipeline writes its own otherwise). */
+  warnings?: string[];
 }
 
 /**
- * `POST /v1/responses/compact` on any upstream: the conversation (`input`, or the chain behind
+ * `POST /v1/responses/compact` on any upstream. Where every channel of the model speaks OpenAI
+ * Responses, the upstream's own endpoint answers (pass-compaction-through.ts). Elsewhere the
+ * conversation (`input`, or the chain behind
  * `previous_response_id`) plus the compaction prompt goes through `runGeneration` as one
  * ordinary, non-streamed Responses request (admission, routing, failover, the usage row and the
  * charge all apply), and the model's summary comes back as OpenAI's `response.compaction`
  * object: the conversation's user messages, then one compaction item whose `encrypted_content`
  * is the summary sealed for the caller's key. A later request carrying the item gets the summary
- * in its place (`openCompactionItems`, in the pipeline).
+ * in its place (`openCompactionItems`, in the pipeline). `fromTurn`: the body is a
+ * `compaction_trigger` turn's create request, not a compact request.
  */
-export async function runCompaction(deps: GenerationDeps, request: GenerationRequest & { caller: Caller }): Promise<CompactionReply> {
+export async function runCompaction(deps: GenerationDeps, request: GenerationRequest & { caller: Caller }, fromTurn = false): Promise<CompactionReply> {
   const seal = deps.compaction;
   const { requestId } = request;
   let recorded = false;
@@ -45,6 +54,15 @@ export async function runCompaction(deps: GenerationDeps, request: GenerationReq
     const body = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.');
     const fields = body as Record<string, unknown>;
+    const upstream = upstreamChannels(deps, request, fields);
+    if (upstream !== undefined) {
+      recorded = true;
+      // A compaction_trigger turn is a response.create: only the compact endpoint's fields go.
+      const sent = fromTurn ? compactRequestFields(fields) : fields;
+      const opened = openCompactionItems(seal, request.caller.key.id, sent) ?? sent;
+      const passed = await passCompactionThrough({ ...deps, compaction: seal }, request, fields.model as string, upstream, opened);
+      return { status: passed.status, body: passed.body, recorded, warnings: passed.warnings };
+    }
     const items = inputItems(fields.input);
     if (items.length === 0 && typeof fields.previous_response_id !== 'string') {
       throw invalidRequest('Send the conversation to compact in "input" (or name it with "previous_response_id").', 'input');
@@ -96,6 +114,19 @@ export async function runCompaction(deps: GenerationDeps, request: GenerationReq
     const { status, body } = encodeErrorReply('openai-responses', error, requestId);
     return { status, body: JSON.parse(body), recorded };
   }
+}
+
+/** The model's channels when they all compact upstream (see compactsUpstream); undefined: the gateway compacts. */
+function upstreamChannels(deps: GenerationDeps, request: GenerationRequest & { caller: Caller }, body: Record<string, unknown>): readonly Channel[] | undefined {
+  if (typeof body.model !== 'string' || body.model === '') return undefined;
+  let channels: readonly Channel[];
+  try {
+    channels = authorizeModel(deps.snapshot.current, request.caller, body.model, request.route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
+  } catch {
+    // The pipeline refuses it in its words, with its usage row.
+    return undefined;
+  }
+  return compactsUpstream(channels, body) ? channels : undefined;
 }
 
 function outputText(output: unknown): string {

@@ -1,6 +1,7 @@
 import type { Caller } from '../access/authenticate-key.ts';
 import type { CallerCredentials } from '../access/authenticate-caller.ts';
 import type { Admission } from '../billing/admit-generation.ts';
+import type { UsageTransport } from '../domain/usage-log-entry.ts';
 import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { GenerationDeps } from './run-generation.ts';
@@ -14,6 +15,8 @@ export class WholeReplyLedger {
   caller: Caller | undefined;
   model: string | null;
   admission: Admission | undefined;
+  /** How the client asked (a compaction turn over a Responses WebSocket); HTTP when absent. */
+  transport: UsageTransport | undefined;
   private recorded = false;
   private readonly startedAt: number;
 
@@ -33,6 +36,7 @@ export class WholeReplyLedger {
       requestId: this.call.requestId,
       clientProtocol: this.clientProtocol,
       surface: this.call.prefix,
+      transport: this.transport,
       caller: this.caller,
       model: this.model,
       stream: false,

@@ -29,4 +29,15 @@ describe('compaction seal', () => {
       (error: any) => error.status === 400 && error.param === 'input[1].encrypted_content' && /compaction item "cmp_1"/.test(error.message),
     );
   });
+
+  test('an upstream item wrapped for a key goes back exactly as issued, to that key only', () => {
+    const wrapped = seal.wrap('key_a', 'gAAAAABupstream');
+    assert.ok(!wrapped.includes('upstream'), 'opaque');
+    assert.equal(seal.unwrap('key_a', wrapped), 'gAAAAABupstream');
+    assert.equal(seal.open('key_a', wrapped), undefined, 'no summary inside');
+    assert.equal(seal.unwrap('key_a', seal.seal('key_a', 'S')), undefined, 'a summary is no upstream item');
+    const body = { model: 'm', input: [{ type: 'compaction', id: 'cmp_up', encrypted_content: wrapped }] };
+    assert.deepEqual(openCompactionItems(seal, 'key_a', body)?.input, [{ type: 'compaction', id: 'cmp_up', encrypted_content: 'gAAAAABupstream' }]);
+    assert.throws(() => openCompactionItems(seal, 'key_b', body), (error: any) => error.status === 400 && /compaction item "cmp_up"/.test(error.message));
+  });
 });

@@ -16,6 +16,14 @@ export interface CompactionSeal {
   seal(keyId: string, summary: string): string;
   /** The summary, when the content was sealed here for this key and is untouched. */
   open(keyId: string, content: unknown): string | undefined;
+  /**
+   * An OpenAI upstream's own compaction item (passthrough compaction) wrapped for this key: the
+   * upstream's content is readable by the upstream alone, so the gateway vouches for where it
+   * came from and whom it was issued to (every tenant shares the gateway's OpenAI organisation).
+   */
+  wrap(keyId: string, upstreamContent: string): string;
+  /** The upstream's content, when it was wrapped here for this key and is untouched. */
+  unwrap(keyId: string, content: unknown): string | undefined;
 }
 
 export function createCompactionSeal(gatewaySecret: Buffer | string): CompactionSeal {
@@ -26,6 +34,12 @@ export function createCompactionSeal(gatewaySecret: Buffer | string): Compaction
       if (typeof content !== 'string') return undefined;
       const value = box.open(content) as { k?: unknown; s?: unknown } | undefined;
       return value !== undefined && value.k === keyId && typeof value.s === 'string' ? value.s : undefined;
+    },
+    wrap: (keyId, upstreamContent) => box.seal({ k: keyId, u: upstreamContent }),
+    unwrap(keyId, content) {
+      if (typeof content !== 'string') return undefined;
+      const value = box.open(content) as { k?: unknown; u?: unknown } | undefined;
+      return value !== undefined && value.k === keyId && typeof value.u === 'string' ? value.u : undefined;
     },
   };
 }
@@ -38,9 +52,9 @@ export const COMPACTION_SUMMARY_PREFIX =
   'Another language model started to solve this problem and produced a summary of its thinking process. Use it to continue the work; the summary follows:\n\n';
 
 /**
- * A Responses body with each compaction item replaced by its summary (a user message), before
- * anything reads the input; undefined when the input holds none (the usual case, checked
- * without allocating). An item the gateway did not seal for this key, or that was altered, is
+ * A Responses body with each compaction item replaced by its summary (a user message), or by the
+ * upstream item it wraps, before anything reads the input; undefined when the input holds none
+ * (the usual case, checked without allocating). An item the gateway did not seal for this key, or that was altered, is
  * refused with a 400 naming it: it can only be a client's mistake or a forgery, and passing it
  * on would let an upstream see text the gateway never vouched for.
  */
@@ -50,6 +64,10 @@ export function openCompactionItems(seal: CompactionSeal, keyId: string, body: R
   const opened = inputItems(input).map((item, index) => {
     if (!isCompactionItem(item)) return item;
     const summary = seal.open(keyId, item.encrypted_content);
+    // An upstream's own item goes back to it as it issued it (on any other upstream the
+    // Responses decoder drops it with an `unsupported:input.compaction` warning).
+    const upstream = summary === undefined ? seal.unwrap(keyId, item.encrypted_content) : undefined;
+    if (upstream !== undefined) return { ...item, encrypted_content: upstream };
     if (summary === undefined) {
       const name = typeof item.id === 'string' ? ` "${item.id}"` : '';
       throw invalidRequest(

@@ -47,7 +47,9 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
 
   const lastGenerate = (): Json => harness.simulator.requests.filter((request) => request.endpoint === 'generate').at(-1) as Json;
 
-  for (const upstream of UPSTREAMS) {
+  const lastCompact = (): Json => harness.simulator.requests.filter((request) => request.endpoint === 'compact').at(-1) as Json;
+
+  for (const upstream of UPSTREAMS.filter((one) => one.name !== 'openai')) {
     test(`${upstream.name}: compact() returns a sealed compaction item that later turns expand to the summary`, async () => {
       harness.simulator.enqueue({ text: SUMMARY });
       const compacted = (await client.responses.compact({ model: upstream.model, input: HISTORY, instructions: 'You are a coding agent.' })) as unknown as Json;
@@ -88,6 +90,51 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
       }
     });
   }
+
+  test('openai: compact() goes to the upstream’s own /responses/compact, billed, its item wrapped for the key and handed back exactly', async () => {
+    await harness.admin('POST', '/prices', { model: 'cmp-openai', input: 2, output: 8 });
+    harness.simulator.enqueue({ usage: { input: 1_000, output: 200 } });
+    const { data, response } = await client.responses.compact({ model: 'cmp-openai', input: HISTORY, instructions: 'You are a coding agent.' }).withResponse();
+    const compacted = data as unknown as Json;
+    assert.equal(response.status, 200);
+    const sent = lastCompact();
+    assert.equal(sent.path, '/v1/responses/compact');
+    assert.deepEqual(sent.body, { model: 'gpt-5', input: HISTORY, instructions: 'You are a coding agent.' }, 'the body as sent, the model mapped');
+    assert.equal(compacted.object, 'response.compaction');
+    assert.deepEqual(compacted.usage.input_tokens, 1_000);
+    const item = compacted.output.at(-1);
+    assert.equal(item.type, 'compaction');
+    assert.ok(!item.encrypted_content.startsWith('gAAAAAB'), 'the upstream content is wrapped for the key');
+
+    const { data: logs } = await harness.admin('GET', `/logs?key=${key.id}&limit=1`);
+    assert.equal(logs[0].model, 'cmp-openai');
+    assert.equal(logs[0].status, 200);
+    assert.equal(logs[0].inputTokens, 1_000);
+    assert.equal(logs[0].outputTokens, 200);
+    assert.equal(logs[0].costMicros, 1_000 * 2 + 200 * 8, 'billed at the model price from the upstream usage');
+    assert.equal(logs[0].clientProtocol, 'openai-responses');
+
+    // Carried back: the upstream gets its own item exactly as it issued it (the simulator refuses any other).
+    harness.simulator.enqueue({ text: 'Continued on OpenAI.' });
+    const next = await client.responses.create({ model: 'cmp-openai', input: [...compacted.output, { role: 'user', content: 'Go on.' }], store: false });
+    assert.equal(next.output_text, 'Continued on OpenAI.');
+    const forwarded = (lastGenerate().body as Json).input.find((one: Json) => one.type === 'compaction');
+    assert.match(forwarded.encrypted_content, /^gAAAAAB/);
+    // Another key cannot use it.
+    const refused = await other.responses
+      .create({ model: 'cmp-openai', input: [item, { role: 'user', content: 'Go on.' }], store: false })
+      .then(() => assert.fail('another key used the item'), (caught: unknown) => caught as Json);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.param, 'input[0].encrypted_content');
+  });
+
+  test('openai: a field the compact endpoint does not take is refused by the upstream, in OpenAI’s words', async () => {
+    const error = await client.responses
+      .compact({ model: 'cmp-openai', input: HISTORY, stream: true } as never)
+      .then(() => assert.fail('accepted'), (caught: unknown) => caught as Json);
+    assert.equal(error.status, 400);
+    assert.match(error.message, /Unknown parameter: 'stream'/);
+  });
 
   test('a compaction item the gateway did not seal, an altered one, or another key’s is a 400 naming the item', async () => {
     harness.simulator.enqueue({ text: SUMMARY });

@@ -30,6 +30,7 @@ import { waitUnlessClosed } from './wait-unless-closed.ts';
 import { createResponsesMemory } from './responses-memory.ts';
 import { randomBytes } from 'node:crypto';
 import { createPromptCache } from './prompt-cache.ts';
+import { createCompactionIssuer } from './responses-compact-dialect.ts';
 
 export interface ProviderSimulatorOptions {
   port?: number;
@@ -141,6 +142,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   // Response ids are unique across simulators, as real hosts' are (two channels, one gateway).
   const instanceTag = randomBytes(3).toString('hex');
   const cloud = createCloudFront(options.clouds ?? {}, now);
+  const compaction = createCompactionIssuer();
   let selfUrl = '';
   let sequence = 0;
   let active = 0;
@@ -208,7 +210,10 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       return;
     }
     // Like the real APIs, reasoning state that does not check out is refused before any work.
-    const refused = checkReasoningRules(recorded, seal) ?? (route.protocol === 'openai-responses' && route.endpoint === 'generate' ? (responsesMemory.checkPrevious(presented, body) ?? responsesMemory.checkReferences(presented, body)) : undefined);
+    const responsesGenerate = route.protocol === 'openai-responses' && route.endpoint === 'generate';
+    const refused =
+      checkReasoningRules(recorded, seal) ??
+      (responsesGenerate ? (compaction.check(body) ?? responsesMemory.checkPrevious(presented, body) ?? responsesMemory.checkReferences(presented, body)) : undefined);
     if (refused !== undefined) {
       await writeJsonReply(response, reply(refused.status, refused.body, refused.headers), undefined);
       return;
@@ -257,6 +262,11 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       }
       case 'images': {
         const answer = answerImageGeneration(model, body);
+        await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
+        return;
+      }
+      case 'compact': {
+        const answer = compaction.answer(body, script, { responseId: `resp_${sequenceId}`, createdSeconds: Math.floor(now() / 1000) });
         await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
         return;
       }

@@ -50,6 +50,8 @@ export function routeRequest(
         return { protocol: 'openai-chat', endpoint: 'generate', pathModel: undefined, pathStream: false };
       case '/v1/responses':
         return { protocol: 'openai-responses', endpoint: 'generate', pathModel: undefined, pathStream: false };
+      case '/v1/responses/compact':
+        return { protocol: 'openai-responses', endpoint: 'compact', pathModel: undefined, pathStream: false };
       case '/v1/messages':
         return { protocol: 'anthropic-messages', endpoint: 'generate', pathModel: undefined, pathStream: false };
       case '/v1/messages/count_tokens':

@@ -17,6 +17,8 @@ import { responsesAffinityHint } from './responses-affinity-hint.ts';
 
 /** OpenAI Responses (`POST /v1/responses`), the only protocol Codex CLI speaks. Errors share chat's shape. */
 export { canonicalResponsesInput } from './canonical-responses-input.ts';
+// A Responses `usage` object read on its own (the compact endpoint's reply, passed through).
+export { convertOpenAiResponsesUsage } from './convert-openai-responses-usage.ts';
 
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',

@@ -48,6 +48,7 @@ export async function handleCompaction(deps: AppDeps, route: GenerationRoute, re
   const answer = await runCompaction(deps, { requestId: request.id, route, body: request.body, credentials: credentialsOf(deps, request), caller });
   // The pipeline wrote this request's line when the summary request ran; otherwise the framework does.
   if (answer.recorded) markPipelineRequest(request);
+  if (answer.warnings !== undefined && answer.warnings.length > 0) reply.header('x-switchyard-warnings', [...new Set(answer.warnings)].join(', '));
   await reply.code(answer.status).send(answer.body);
 }
 
@@ -55,7 +56,7 @@ export async function handleCompaction(deps: AppDeps, route: GenerationRoute, re
 export async function handleCompactionTurn(deps: AppDeps, route: GenerationRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const body = withoutCompactionTrigger(request.body as Record<string, unknown>);
   const caller = request.caller ?? authenticateRequest(deps, request, 'bearer');
-  const answer = await runCompaction(deps, { requestId: request.id, route, body, credentials: credentialsOf(deps, request), caller });
+  const answer = await runCompaction(deps, { requestId: request.id, route, body, credentials: credentialsOf(deps, request), caller }, true);
   if (answer.recorded) markPipelineRequest(request);
   const compacted = answer.body as { id: string; created_at: number; output: Array<Record<string, unknown>>; usage: unknown };
   const item = answer.status === 200 ? compacted.output.at(-1) : undefined;
