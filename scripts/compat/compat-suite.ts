@@ -67,7 +67,9 @@ async function runStep(harness: Harness, install: ClientInstall, key: string, di
       const first = await client.prompt('Reply with pong.');
       if (first.code !== 0) return verdict(step, first, false);
       const second = await client.compact();
-      return verdict(step, second, second.code === 0 && upstreamSaw(COMPACTION_MARKERS[install.client]), 'no compaction request reached the upstream');
+      // On an OpenAI Responses upstream the gateway passes compaction to its /v1/responses/compact.
+      const compacted = upstreamSaw(COMPACTION_MARKERS[install.client]) || harness.simulator.requests.slice(since).some((request) => request.endpoint === 'compact');
+      return verdict(step, second, second.code === 0 && compacted, 'no compaction request reached the upstream');
     }
     default: {
       const unreachable: never = step;

@@ -24,6 +24,11 @@ import { WholeReplyLedger } from './whole-reply-ledger.ts';
  */
 export function compactsUpstream(channels: readonly Channel[], body: Record<string, unknown>): boolean {
   if (body.previous_response_id !== undefined && body.previous_response_id !== null) return false;
+  return speaksResponsesEverywhere(channels);
+}
+
+/** Every channel is an OpenAI Responses upstream, which compacts itself (`/responses/compact`, `context_management`). */
+export function speaksResponsesEverywhere(channels: readonly Channel[]): boolean {
   return (
     channels.length > 0 &&
     channels.every((channel) => channel.supportsResponses && getChannelAdapter(channel.provider).media?.operations.includes('responses/compact') === true)

@@ -9,7 +9,8 @@ import { inputItems } from '../responses/replay-items.ts';
 import { SocketResponseChain } from '../responses/socket-response-chain.ts';
 import { compactionTurnStream, hasCompactionTrigger, withoutCompactionTrigger } from '../responses/compaction-turn.ts';
 import { runCompaction } from './run-compaction.ts';
-import type { ClientConnection, GenerationRoute } from './generation-request.ts';
+import type { ClientConnection, GenerationRequest, GenerationRoute } from './generation-request.ts';
+import { compactionThreshold, compactOnThreshold } from './compact-on-threshold.ts';
 import { runGeneration, type GenerationDeps } from './run-generation.ts';
 import { errorEvent, SocketReplyStream, type MessageSink } from './socket-reply-stream.ts';
 
@@ -95,9 +96,8 @@ export class ResponsesSocketSession {
     this.#current?.destroy();
   }
 
-  async #run(body: Record<string, unknown>, requestId: string, tag: string | undefined): Promise<void> {
-    const keepsChain = body.store === false;
-    const input = inputItems(body.input);
+  async #run(asked: Record<string, unknown>, requestId: string, tag: string | undefined): Promise<void> {
+    const keepsChain = asked.store === false;
     let completed: Record<string, unknown> | undefined;
     const reply = new SocketReplyStream(this.#sink, {
       streamId: tag,
@@ -108,6 +108,19 @@ export class ResponsesSocketSession {
         : undefined,
     });
     this.#current = reply;
+    const request: GenerationRequest = { requestId, route: this.#options.route, body: asked, credentials: this.#options.credentials, transport: 'websocket' };
+    const threshold = compactionThreshold(asked);
+    const outcome = threshold === undefined ? undefined : await compactOnThreshold(this.#deps, request, threshold);
+    if (outcome?.kind === 'failed') {
+      reply.writeHead(outcome.reply.status, {});
+      reply.end(JSON.stringify(outcome.reply.body));
+      await this.#endTurn(reply);
+      return;
+    }
+    if (outcome?.kind === 'continue') request.body = outcome.body;
+    if (outcome?.kind === 'continue' && outcome.item) request.encoderOptions = { leadingItems: [outcome.item] };
+    const body = request.body as Record<string, unknown>;
+    const input = inputItems(body.input);
     let takenOver = false;
     const connection: ClientConnection = {
       takeOver: (onClientGone) => {
@@ -117,7 +130,7 @@ export class ResponsesSocketSession {
     };
     this.turns += 1;
     try {
-      await runGeneration(this.#deps, { requestId, route: this.#options.route, body, credentials: this.#options.credentials, transport: 'websocket' }, connection);
+      await runGeneration(this.#deps, request, connection);
     } catch (thrown) {
       // Refused before the reply was taken over (key, model, admission): the pipeline recorded it.
       if (!takenOver) this.#refuse(reply, thrown, requestId);

@@ -74,6 +74,11 @@ export interface StreamEncoderOptions {
    * (true when the gateway keeps the turn) and `previous_response_id`. Absent: `false` and `null`.
    */
   responseState?: ResponseStateEcho;
+  /**
+   * OpenAI Responses: output items the gateway placed before the model's (the compaction item of
+   * a turn it compacted for `context_management`), streamed right after `response.in_progress`.
+   */
+  leadingItems?: readonly Record<string, unknown>[];
 }
 
 export interface ResponseStateEcho {

@@ -179,7 +179,7 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     }
   });
 
-  test('context_management compaction reaches an OpenAI Responses upstream unchanged; a translated lane drops it with a warning', async () => {
+  test('context_management compaction reaches an OpenAI Responses upstream unchanged; a translated lane under the threshold goes on without it', async () => {
     const contextManagement = [{ type: 'compaction', compact_threshold: 200_000 }];
     harness.simulator.enqueue({ text: 'ok' });
     await client.responses.create({ model: 'cmp-openai', input: 'hi', store: false, context_management: contextManagement } as never);
@@ -187,7 +187,66 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     harness.simulator.enqueue({ text: 'ok' });
     const { response } = await client.responses.create({ model: 'cmp-anthropic', input: 'hi', store: false, context_management: contextManagement } as never).withResponse();
     assert.ok(!(lastGenerate().rawBody as string).includes('context_management'));
-    assert.match(response.headers.get('x-switchyard-warnings') ?? '', /unsupported:context_management/);
+    assert.ok(!(response.headers.get('x-switchyard-warnings') ?? '').includes('context_management'), 'under the threshold: handled by the gateway, nothing to compact');
+  });
+
+  // A conversation well over a tiny threshold (about 4 characters a token); the bulk is the
+  // assistant's, which the summary replaces (user messages are kept, as OpenAI's compaction keeps them).
+  const LONG_HISTORY = [
+    { role: 'user' as const, content: 'Rename parse_config to load_config.' },
+    { role: 'assistant' as const, content: `Done: renamed it and updated the two callers. ${'Context line. '.repeat(60)}` },
+    { role: 'user' as const, content: 'Now add a test for load_config.' },
+  ];
+  const overThreshold = [{ type: 'compaction', compact_threshold: 50 }];
+
+  for (const upstream of UPSTREAMS.filter((one) => one.name !== 'openai')) {
+    test(`${upstream.name}: context_management over its compact_threshold compacts in the gateway and continues, the output starting with the sealed item (HTTP stream and plain)`, async () => {
+      const rows = async () => (await harness.admin('GET', `/logs?key=${key.id}&limit=2`)).data as Json[];
+      harness.simulator.enqueue({ text: SUMMARY });
+      harness.simulator.enqueue({ text: 'Added the test.' });
+      const events: Json[] = [];
+      const stream = await client.responses.create({ model: upstream.model, input: LONG_HISTORY, store: false, stream: true, context_management: overThreshold } as never);
+      for await (const event of stream as unknown as AsyncIterable<Json>) events.push(event);
+      const generates = harness.simulator.requests.filter((request) => request.endpoint === 'generate').slice(-2);
+      assert.match(generates[0]!.rawBody, /CONTEXT CHECKPOINT COMPACTION/, 'first the summary');
+      assert.match(generates[1]!.rawBody, /parse_config was renamed to load_config/, 'then the turn on the summary');
+      assert.ok(!generates[1]!.rawBody.includes('Context line. Context line.'), 'the long history did not go again');
+      assert.ok(!generates[1]!.rawBody.includes('context_management'));
+      const completed = events.find((event) => event.type === 'response.completed')?.response;
+      assert.equal(completed.output[0].type, 'compaction');
+      assert.equal(completed.output[1].type, 'message');
+      assert.equal(completed.output[1].content[0].text, 'Added the test.');
+      const added = events.filter((event) => event.type === 'response.output_item.added').map((event) => [event.output_index, event.item.type]);
+      assert.deepEqual(added, [[0, 'compaction'], [1, 'message']]);
+      const [turnRow, compactRow] = await rows();
+      assert.equal(turnRow!.status, 200);
+      assert.equal(compactRow!.status, 200);
+      assert.equal(compactRow!.requestId, `${turnRow!.requestId}-compact`, 'the compaction is its own usage row');
+
+      // The next turn carries the item back; a plain reply starts with the item too when it compacts again.
+      harness.simulator.enqueue({ text: 'Next.' });
+      const next = (await client.responses.create({ model: upstream.model, input: [...LONG_HISTORY.slice(0, 1), completed.output[0], { role: 'user', content: 'Go on.' }], store: false, context_management: [{ type: 'compaction', compact_threshold: 100_000 }] } as never)) as unknown as Json;
+      assert.equal(next.output[0].type, 'message', 'under the threshold: no compaction');
+      assert.match(lastGenerate().rawBody, /parse_config was renamed to load_config/);
+      harness.simulator.enqueue({ text: SUMMARY });
+      harness.simulator.enqueue({ text: 'Plain.' });
+      const plain = (await client.responses.create({ model: upstream.model, input: LONG_HISTORY, store: false, context_management: overThreshold } as never)) as unknown as Json;
+      assert.deepEqual(plain.output.map((item: Json) => item.type), ['compaction', 'message']);
+    });
+  }
+
+  test('context_management over the threshold on the WebSocket: compacted, continued, the item first', async () => {
+    const socket = new SdkResponsesSocket(`${harness.url}/v1`, key.key);
+    try {
+      harness.simulator.enqueue({ text: SUMMARY });
+      harness.simulator.enqueue({ text: 'Over the socket.' });
+      const turn = await socket.turn({ model: 'cmp-gemini', input: LONG_HISTORY, store: false, context_management: overThreshold });
+      assert.deepEqual(turn.response?.output.map((item: Json) => item.type), ['compaction', 'message']);
+      assert.equal(outputText(turn.response), 'Over the socket.');
+      assert.match(lastGenerate().rawBody, /parse_config was renamed to load_config/);
+    } finally {
+      socket.close();
+    }
   });
 
   test('a compaction turn over a history with tool calls declares the tools (Bedrock Converse refuses tool blocks without a toolConfig)', async () => {

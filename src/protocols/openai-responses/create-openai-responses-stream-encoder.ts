@@ -14,7 +14,7 @@ import { createResponsesEncoderState, startResponsesStream } from './responses-e
  * The state lives in `responses-encoder-state.ts`; each event family has its own file.
  */
 export function createOpenAiResponsesStreamEncoder(context: RuntimeContext, options: StreamEncoderOptions = {}): StreamEncoder {
-  const state = createResponsesEncoderState(context, options.customTools, options.responseState);
+  const state = createResponsesEncoderState(context, options.customTools, options.responseState, options.leadingItems);
   return {
     push(event: StreamEvent): string {
       if (state.closed) return '';

@@ -71,7 +71,8 @@ export function decodeOpenAiResponsesRequest(input: ClientRequestInput): Decoded
   if (body.conversation !== undefined && body.conversation !== null) {
     warnings.push({ type: 'unsupported', feature: 'conversation', detail: 'the gateway keeps no conversation state' });
   }
-  // Server-side compaction is OpenAI's own; elsewhere compact with POST /v1/responses/compact (or a compaction_trigger item).
+  // Server-side compaction is OpenAI's own; the gateway does it for other upstreams before the
+  // request gets here (generation/compact-on-threshold.ts), so what reaches a translated lane is dropped.
   if (Array.isArray(body.context_management) && body.context_management.length > 0) {
     warnings.push({ type: 'unsupported', feature: 'context_management', detail: 'server-side compaction runs only on an OpenAI Responses upstream; the whole context was sent' });
   }

@@ -16,7 +16,7 @@ import type { StreamEncoderOptions } from '../protocol-codec.ts';
 /** A canonical reply → the Response object. Item ids keep their OpenAI prefixes (msg_, fc_, rs_). */
 export function encodeOpenAiResponsesResponse(response: ChatResponse, context: RuntimeContext, options: StreamEncoderOptions = {}): Record<string, unknown> {
   const customTools = new Set(options.customTools);
-  const output: OutputItem[] = [];
+  const output: OutputItem[] = [...((options.leadingItems ?? []) as unknown as OutputItem[])];
   for (const part of response.content) {
     const itemId = part.providerMetadata?.openai?.itemId;
     switch (part.type) {

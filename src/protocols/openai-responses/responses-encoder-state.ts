@@ -37,14 +37,18 @@ export interface ResponsesEncoderState {
   readonly customTools: ReadonlySet<string>;
   /** `store` and `previous_response_id` every response object echoes. */
   readonly responseState: ResponseStateEcho | undefined;
+  /** Items the gateway placed before the model's output, emitted once the stream starts. */
+  readonly leadingItems: readonly Record<string, unknown>[];
 }
 
 export function createResponsesEncoderState(
   context: RuntimeContext,
   customTools: readonly string[] = [],
   responseState?: ResponseStateEcho,
+  leadingItems: readonly Record<string, unknown>[] = [],
 ): ResponsesEncoderState {
   return {
+    leadingItems,
     customTools: new Set(customTools),
     responseState,
     context,
@@ -85,8 +89,13 @@ export function startResponsesStream(state: ResponsesEncoderState): string {
   state.started = true;
   if (state.id === '') state.id = state.context.generateId('resp_');
   if (state.createdAt === 0) state.createdAt = Math.floor(state.context.now() / 1000);
-  return (
+  let out =
     emitResponsesEvent(state, 'response.created', { response: responsesSnapshot(state, { status: 'in_progress', output: [] }) }) +
-    emitResponsesEvent(state, 'response.in_progress', { response: responsesSnapshot(state, { status: 'in_progress', output: [] }) })
-  );
+    emitResponsesEvent(state, 'response.in_progress', { response: responsesSnapshot(state, { status: 'in_progress', output: [] }) });
+  for (const item of state.leadingItems) {
+    const where = { output_index: state.output.length, item };
+    state.output.push(item as unknown as OutputItem);
+    out += emitResponsesEvent(state, 'response.output_item.added', where) + emitResponsesEvent(state, 'response.output_item.done', where);
+  }
+  return out;
 }

@@ -14,7 +14,8 @@ import type { RefusedAuthMonitor } from '../refused-auth-monitor.ts';
 import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
 import { handleEmbeddings } from './handle-embeddings.ts';
 import { handleImages } from './handle-images.ts';
-import { handleCompaction, handleCompactionTurn, handleGeneration } from './handle-generation.ts';
+import { handleCompaction, handleCompactionTurn, handleGeneration, handleThresholdTurn } from './handle-generation.ts';
+import { compactionThreshold } from '../../generation/compact-on-threshold.ts';
 import { hasCompactionTrigger } from '../../responses/compaction-turn.ts';
 import type { GenerationRoute } from '../../generation/generation-request.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
@@ -73,9 +74,11 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   app.post(`${prefix}/v1/chat/completions`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-chat') }, (request, reply) =>
     handleGeneration(deps, chatRoute, request, reply),
   );
-  app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
-    isRecord(request.body) && hasCompactionTrigger(request.body) ? handleCompactionTurn(deps, responsesRoute, request, reply) : handleGeneration(deps, responsesRoute, request, reply),
-  );
+  app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) => {
+    if (isRecord(request.body) && hasCompactionTrigger(request.body)) return handleCompactionTurn(deps, responsesRoute, request, reply);
+    const threshold = compactionThreshold(request.body);
+    return threshold === undefined ? handleGeneration(deps, responsesRoute, request, reply) : handleThresholdTurn(deps, responsesRoute, request, reply, threshold);
+  });
   app.post(`${prefix}/v1/responses/compact`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
     handleCompaction(deps, responsesRoute, request, reply),
   );

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NodeReplyConnection, type GenerationRequest, type GenerationRoute } from '../../generation/generation-request.ts';
 import { runGeneration } from '../../generation/run-generation.ts';
 import { runCompaction } from '../../generation/run-compaction.ts';
+import { compactOnThreshold } from '../../generation/compact-on-threshold.ts';
 import { authenticateRequest } from './authenticate-request.ts';
 import { compactionTurnStream, withoutCompactionTrigger } from '../../responses/compaction-turn.ts';
 import { markPipelineRequest } from '../access-log.ts';
@@ -66,4 +67,16 @@ export async function handleCompactionTurn(deps: AppDeps, route: GenerationRoute
     return reply.send(compactionTurnStream({ id: compacted.id, created_at: compacted.created_at, model: body.model, item, usage: compacted.usage }));
   }
   return reply.send({ id: compacted.id, object: 'response', created_at: compacted.created_at, status: 'completed', model: body.model, output: [item], usage: compacted.usage });
+}
+
+/** `POST /v1/responses` asking for server-side compaction (`context_management`): compacted first where the upstream cannot (see compact-on-threshold.ts). */
+export async function handleThresholdTurn(deps: AppDeps, route: GenerationRoute, request: FastifyRequest, reply: FastifyReply, threshold: number): Promise<void> {
+  const asked: GenerationRequest = { requestId: request.id, route, body: request.body, credentials: credentialsOf(deps, request) };
+  if (request.caller !== undefined) asked.caller = request.caller;
+  const outcome = await compactOnThreshold(deps, asked, threshold);
+  if (outcome.kind === 'failed') return reply.code(outcome.reply.status).send(outcome.reply.body);
+  if (outcome.kind === 'pass') return handleGeneration(deps, route, request, reply);
+  request.body = outcome.body;
+  request.rawBody = undefined;
+  return handleGeneration(deps, route, request, reply, outcome.item ? { encoderOptions: { leadingItems: [outcome.item] } } : {});
 }
