@@ -136,6 +136,21 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     assert.match(error.message, /Unknown parameter: 'stream'/);
   });
 
+  test('openai: a compaction_trigger turn over the socket goes to /responses/compact with the compact fields only, and continues', async () => {
+    const socket = new SdkResponsesSocket(`${harness.url}/v1`, key.key);
+    try {
+      const turn = await socket.turn({ model: 'cmp-openai', input: [...HISTORY, { type: 'compaction_trigger' }], store: false, include: ['reasoning.encrypted_content'], tool_choice: 'auto', tools: [], parallel_tool_calls: false });
+      assert.deepEqual(turn.response?.output.map((item: Json) => item.type), ['compaction']);
+      assert.deepEqual(Object.keys(lastCompact().body).sort(), ['input', 'model', 'parallel_tool_calls', 'tools'], 'no create-only field reached the compact endpoint');
+      harness.simulator.enqueue({ text: 'Continued.' });
+      const next = await socket.turn({ model: 'cmp-openai', input: [turn.response?.output[0], { role: 'user', content: 'Go on.' }], store: false });
+      assert.equal(outputText(next.response), 'Continued.');
+      assert.match(((lastGenerate().body as Json).input[0] as Json).encrypted_content, /^gAAAAAB/, 'the upstream got its own item back');
+    } finally {
+      socket.close();
+    }
+  });
+
   test('a compaction item the gateway did not seal, an altered one, or another key’s is a 400 naming the item', async () => {
     harness.simulator.enqueue({ text: SUMMARY });
     const compacted = (await client.responses.compact({ model: 'cmp-anthropic', input: HISTORY })) as unknown as Json;

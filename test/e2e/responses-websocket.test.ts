@@ -144,29 +144,31 @@ describe('Responses over WebSocket through the openai SDK', { concurrency: false
     }
   });
 
-  test('a cut socket aborts the upstream and bills what was delivered', async () => {
-    const client = socket();
-    harness.simulator.enqueue({ text: Array.from({ length: 200 }, (_, index) => `word${index}`).join(' '), chunkDelayMs: 20 });
-    let deltas = 0;
-    const turn = client.turn(
-      { model: 'ws-gemini', input: 'Count slowly.', store: false },
-      {
-        onEvent: (event) => {
-          if (event.type === 'response.output_text.delta') {
-            deltas += 1;
-            if (deltas === 5) client.ws.socket.close();
-          }
+  for (const upstream of UPSTREAMS) {
+    test(`${upstream.name}: a cut socket aborts the upstream and bills what was delivered`, async () => {
+      const client = socket();
+      harness.simulator.enqueue({ text: Array.from({ length: 200 }, (_, index) => `word${index}`).join(' '), chunkDelayMs: 20 });
+      let deltas = 0;
+      const turn = client.turn(
+        { model: upstream.model, input: 'Count slowly.', store: false },
+        {
+          onEvent: (event) => {
+            if (event.type === 'response.output_text.delta') {
+              deltas += 1;
+              if (deltas === 5) client.ws.socket.close();
+            }
+          },
+          timeoutMs: 2_000,
         },
-        timeoutMs: 2_000,
-      },
-    );
-    await assert.rejects(turn);
-    await waitFor(async () => (await rows()).some((row) => row.model === 'ws-gemini' && row.errorCode !== null), 'the cut turn is recorded');
-    const row = (await rows()).find((candidate) => candidate.model === 'ws-gemini' && candidate.errorCode !== null)!;
-    assert.equal(row.transport, 'websocket');
-    assert.ok(row.outputTokens > 0 && row.outputTokens < 200, `billed what was delivered: ${row.outputTokens}`);
-    assert.ok(row.costMicros >= 0);
-  });
+      );
+      await assert.rejects(turn);
+      await waitFor(async () => (await rows()).some((row) => row.model === upstream.model && row.errorCode !== null), 'the cut turn is recorded');
+      const row = (await rows()).find((candidate) => candidate.model === upstream.model && candidate.errorCode !== null)!;
+      assert.equal(row.transport, 'websocket');
+      assert.ok(row.outputTokens > 0 && row.outputTokens < 200, `billed what was delivered: ${row.outputTokens}`);
+      assert.ok(row.costMicros >= 0);
+    });
+  }
 
   test('a key at its socket cap gets 426 with a body saying to use HTTP; a freed slot opens again', async () => {
     const first = socket();
