@@ -90,6 +90,27 @@ describe('real Codex with the built-in provider and openai_base_url', { concurre
     assert.match(second.stdout, /Pong from the provider simulator\./);
   });
 
+  test('a long Codex session on an OpenAI upstream compacts through the upstream’s own /responses/compact and hands its item back', async () => {
+    const directory = join(home, 'compaction-openai');
+    mkdirSync(join(directory, '.codex'), { recursive: true });
+    writeFileSync(
+      join(directory, '.codex', 'config.toml'),
+      ['model = "codex-ws-openai"', `openai_base_url = "${harness.url}/v1"`, 'model_auto_compact_token_limit = 500'].join('\n'),
+    );
+    const env = { HOME: directory, CODEX_HOME: join(directory, '.codex'), CODEX_API_KEY: key.key };
+    const first = await runCli('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], env, directory, 120_000);
+    assert.equal(first.code, 0, `codex exited ${first.code}\nstderr: ${first.stderr.slice(-3000)}`);
+    const since = harness.simulator.requests.length;
+    const second = await runCli('codex', ['exec', '--skip-git-repo-check', 'resume', '--last', 'Reply with pong again.'], env, directory, 120_000);
+    assert.equal(second.code, 0, `codex exited ${second.code}\nstdout: ${second.stdout}\nstderr: ${second.stderr.slice(-3000)}`);
+    const requests = harness.simulator.requests.slice(since);
+    const compact = requests.find((request) => request.endpoint === 'compact');
+    assert.ok(compact, `Codex compacted through the upstream's endpoint: ${requests.map((request) => request.path).join(', ')}`);
+    const carried = requests.filter((request) => request.endpoint === 'generate' && request.rawBody.includes('"type":"compaction"'));
+    assert.ok(carried.length >= 1, 'the next turn carried the upstream item back (the simulator refuses any item it did not issue)');
+    assert.match(second.stdout, /Pong from the provider simulator\./);
+  });
+
   test('the built-in provider with the key given by `codex login --with-api-key` (no CODEX_API_KEY, no OPENAI_API_KEY)', async () => {
     const directory = join(home, 'login');
     mkdirSync(join(directory, '.codex'), { recursive: true });
