@@ -68,47 +68,41 @@ describe('real Codex with the built-in provider and openai_base_url', { concurre
     });
   }
 
-  test('a long Codex session compacts (a compaction_trigger turn over the socket, answered with a gateway-sealed item) and carries the item on', async () => {
-    const directory = join(home, 'compaction');
+  /**
+   * Two `codex exec` runs in one session with a tiny auto-compact limit, so the second starts by
+   * compacting the first; the second run's log lines and upstream requests.
+   */
+  async function compactingSession(model: string, folder: string) {
+    const directory = join(home, folder);
     mkdirSync(join(directory, '.codex'), { recursive: true });
-    // A tiny auto-compact limit: the second turn starts by compacting the first.
-    writeFileSync(
-      join(directory, '.codex', 'config.toml'),
-      ['model = "codex-ws-anthropic"', `openai_base_url = "${harness.url}/v1"`, 'model_auto_compact_token_limit = 500'].join('\n'),
-    );
+    writeFileSync(join(directory, '.codex', 'config.toml'), [`model = "${model}"`, `openai_base_url = "${harness.url}/v1"`, 'model_auto_compact_token_limit = 500'].join('\n'));
     const env = { HOME: directory, CODEX_HOME: join(directory, '.codex'), CODEX_API_KEY: key.key };
     const first = await runCli('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], env, directory, 120_000);
     assert.equal(first.code, 0, `codex exited ${first.code}\nstderr: ${first.stderr.slice(-3000)}`);
     const linesBefore = logLines.length;
-    const second = await runCli('codex', ['exec', '--skip-git-repo-check', 'resume', '--last', 'Reply with pong again.'], env, directory, 120_000);
-    assert.equal(second.code, 0, `codex exited ${second.code}\nstdout: ${second.stdout}\nstderr: ${second.stderr.slice(-3000)}`);
-    const lines = logLines.slice(linesBefore).filter((line) => line.msg === 'request');
-    const compactions = harness.simulator.requests.filter((request) => request.rawBody.includes('CONTEXT CHECKPOINT COMPACTION'));
-    assert.ok(compactions.length >= 1, `Codex compacted through the gateway: ${JSON.stringify(lines)}\n${second.stderr.slice(-3000)}`);
-    const last = harness.simulator.requests.filter((request) => request.endpoint === 'generate').at(-1)!;
-    assert.match(last.rawBody, /Another language model started to solve this problem/, 'the next turn carried the summary');
-    assert.match(second.stdout, /Pong from the provider simulator\./);
-  });
-
-  test('a long Codex session on an OpenAI upstream compacts through the upstream’s own /responses/compact and hands its item back', async () => {
-    const directory = join(home, 'compaction-openai');
-    mkdirSync(join(directory, '.codex'), { recursive: true });
-    writeFileSync(
-      join(directory, '.codex', 'config.toml'),
-      ['model = "codex-ws-openai"', `openai_base_url = "${harness.url}/v1"`, 'model_auto_compact_token_limit = 500'].join('\n'),
-    );
-    const env = { HOME: directory, CODEX_HOME: join(directory, '.codex'), CODEX_API_KEY: key.key };
-    const first = await runCli('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], env, directory, 120_000);
-    assert.equal(first.code, 0, `codex exited ${first.code}\nstderr: ${first.stderr.slice(-3000)}`);
     const since = harness.simulator.requests.length;
     const second = await runCli('codex', ['exec', '--skip-git-repo-check', 'resume', '--last', 'Reply with pong again.'], env, directory, 120_000);
     assert.equal(second.code, 0, `codex exited ${second.code}\nstdout: ${second.stdout}\nstderr: ${second.stderr.slice(-3000)}`);
-    const requests = harness.simulator.requests.slice(since);
-    const compact = requests.find((request) => request.endpoint === 'compact');
-    assert.ok(compact, `Codex compacted through the upstream's endpoint: ${requests.map((request) => request.path).join(', ')}`);
+    assert.match(second.stdout, /Pong from the provider simulator\./);
+    return { second, lines: logLines.slice(linesBefore).filter((line) => line.msg === 'request'), requests: harness.simulator.requests.slice(since) };
+  }
+
+  test('a long Codex session compacts (a compaction_trigger turn over the socket, answered with a gateway-sealed item) and carries the item on', async () => {
+    const { second, lines, requests } = await compactingSession('codex-ws-anthropic', 'compaction');
+    const compactions = requests.filter((request) => request.rawBody.includes('CONTEXT CHECKPOINT COMPACTION'));
+    assert.ok(compactions.length >= 1, `Codex compacted through the gateway: ${JSON.stringify(lines)}\n${second.stderr.slice(-3000)}`);
+    const last = requests.filter((request) => request.endpoint === 'generate').at(-1)!;
+    assert.match(last.rawBody, /Another language model started to solve this problem/, 'the next turn carried the summary');
+  });
+
+  test('a long Codex session on an OpenAI upstream compacts through the upstream’s own /responses/compact and hands its item back', async () => {
+    const { requests } = await compactingSession('codex-ws-openai', 'compaction-openai');
+    assert.ok(
+      requests.some((request) => request.endpoint === 'compact'),
+      `Codex compacted through the upstream's endpoint: ${requests.map((request) => request.path).join(', ')}`,
+    );
     const carried = requests.filter((request) => request.endpoint === 'generate' && request.rawBody.includes('"type":"compaction"'));
     assert.ok(carried.length >= 1, 'the next turn carried the upstream item back (the simulator refuses any item it did not issue)');
-    assert.match(second.stdout, /Pong from the provider simulator\./);
   });
 
   test('the built-in provider with the key given by `codex login --with-api-key` (no CODEX_API_KEY, no OPENAI_API_KEY)', async () => {
