@@ -233,3 +233,24 @@ test('usage tap reads only the final lifecycle event', () => {
   bare.observe({ data: JSON.stringify({ type: 'response.incomplete', response: { usage: { input_tokens: 1, output_tokens: 2 } } }) });
   assert.deepEqual(bare.usage(), { inputTokens: 1, outputTokens: 2 });
 });
+
+test('leading items (a compaction item the gateway made) come first, numbered before the model’s items, and stay in the final output', () => {
+  const item = { type: 'compaction', id: 'cmp_1', encrypted_content: 'sealed' };
+  const encoder = createOpenAiResponsesStreamEncoder(createFixedRuntime(), { leadingItems: [item] });
+  const wire = [
+    encoder.push({ type: 'response-start', id: 'resp_1', model: 'gpt-5', createdAt: 1_700_000_000_000 }),
+    encoder.push({ type: 'text-start', id: 't' }),
+    encoder.push({ type: 'text-delta', id: 't', delta: 'Hi' }),
+    encoder.push({ type: 'text-end', id: 't' }),
+    encoder.push({ type: 'response-end', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: 1, outputTokens: 1 } }),
+  ].join('');
+  const events = parseSse(wire).map((message) => JSON.parse(message.data) as Record<string, any>);
+  assert.deepEqual(events.slice(0, 4).map((event) => event.type), ['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done']);
+  assert.deepEqual(events[2]!.item, item);
+  assert.equal(events[2]!.output_index, 0);
+  assert.equal(events.find((event) => event.type === 'response.output_item.added' && event.item.type === 'message')!.output_index, 1);
+  const completed = events.at(-1)!;
+  assert.equal(completed.type, 'response.completed');
+  assert.deepEqual(completed.response.output.map((one: Record<string, unknown>) => one.type), ['compaction', 'message']);
+  assert.deepEqual(events.map((event) => event.sequence_number), events.map((_, index) => index));
+});
