@@ -39,6 +39,9 @@ const CHANNEL_MODELS = [
 ];
 
 const log = (line: string) => console.log(`[compat] ${line}`);
+// The code under test is what is loaded now: its commit, read before the (long) run, not after it.
+const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'scripts', 'test'], { encoding: 'utf8' }).trim() !== '';
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim() + (dirty ? ' + uncommitted changes' : '');
 const workDir = process.env.COMPAT_DIR ?? join(tmpdir(), 'switchyard-compat');
 const only = process.env.COMPAT_CLIENTS?.split(',').map((name) => name.trim());
 const installs = installClients(workDir, log).filter((install) => only === undefined || only.includes(install.client));
@@ -92,6 +95,5 @@ try {
   rmSync(home, { recursive: true, force: true });
 }
 
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 writeFileSync(join('docs', 'compatibility.md'), renderMatrix(rows, { date: new Date().toISOString().slice(0, 10), commit, steps: STEPS }));
 log(`wrote docs/compatibility.md (${rows.length} rows)`);
