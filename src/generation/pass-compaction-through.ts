@@ -8,7 +8,7 @@ import { getCodec } from '../protocols/codec-registry.ts';
 import { convertOpenAiResponsesUsage } from '../protocols/openai-responses/index.ts';
 import { isRecord } from '../protocols/shared/is-record.ts';
 import { relayMedia } from '../relay/relay-media.ts';
-import type { CompactionSeal } from '../responses/compaction-seal.ts';
+import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
 import type { GenerationRequest } from './generation-request.ts';
 import type { GenerationDeps } from './run-generation.ts';
@@ -51,9 +51,9 @@ export interface UpstreamCompaction {
 }
 
 /**
- * The compaction passed through to OpenAI: the body as the client sent it (its gateway-sealed
- * items opened) over the model's channels with failover, admitted and billed like any generation
- * (the upstream's `usage`, bounded by the hold), one usage row. The upstream's compaction items
+ * The compaction passed through to OpenAI: the body as the client sent it (`sent`, its
+ * compaction items opened) over the model's channels with failover, admitted and billed like any
+ * generation (the upstream's `usage`, bounded by the hold), one usage row. The upstream's items
  * come back wrapped for the caller's key (`CompactionSeal.wrap`), so a later turn can hand them
  * to OpenAI exactly as issued and no other key can.
  */
@@ -62,17 +62,19 @@ export async function passCompactionThrough(
   request: GenerationRequest & { caller: Caller },
   model: string,
   channels: readonly Channel[],
-  body: Record<string, unknown>,
+  sent: Record<string, unknown>,
 ): Promise<UpstreamCompaction> {
   const ledger = new WholeReplyLedger(deps, { requestId: request.requestId, prefix: request.route.surface, credentials: request.credentials }, 'openai-responses', model);
   ledger.caller = request.caller;
   ledger.transport = request.transport;
   try {
-    const estimate = estimateOf(deps, body);
+    // The gateway's own items become summaries, an upstream's go back as issued; a forged one is refused (and recorded).
+    const opened = openCompactionItems(deps.compaction, request.caller.key.id, sent) ?? sent;
+    const estimate = estimateOf(deps, opened);
     const admission = await admitGeneration(deps, planAdmission(deps, request.caller, model), () => estimate);
     ledger.admission = admission;
     const signal = new AbortController().signal;
-    const relayed = await relayMedia(deps.relay, { operation: 'responses/compact', body, publicModel: model, channels: orderAttempts(channels, deps.runtime.random), signal });
+    const relayed = await relayMedia(deps.relay, { operation: 'responses/compact', body: opened, publicModel: model, channels: orderAttempts(channels, deps.runtime.random), signal });
     const reported = relayed.result === undefined ? undefined : convertOpenAiResponsesUsage(relayed.result.usage);
     const settled = settleUsage(admission, () => estimate, reported, { answered: relayed.result !== undefined, deliveredChars: 0 });
     const costMicros = await admission.finish(settled.usage);

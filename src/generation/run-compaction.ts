@@ -10,7 +10,6 @@ import { runGeneration, type GenerationDeps } from './run-generation.ts';
 import { isRecord } from '../protocols/shared/is-record.ts';
 import { authorizeModel } from '../access/authorize-model.ts';
 import type { Channel } from '../domain/channel.ts';
-import { openCompactionItems } from '../responses/compaction-seal.ts';
 import { compactRequestFields, compactsUpstream, passCompactionThrough } from './pass-compaction-through.ts';
 
 /**
@@ -59,8 +58,7 @@ export async function runCompaction(deps: GenerationDeps, request: GenerationReq
       recorded = true;
       // A compaction_trigger turn is a response.create: only the compact endpoint's fields go.
       const sent = fromTurn ? compactRequestFields(fields) : fields;
-      const opened = openCompactionItems(seal, request.caller.key.id, sent) ?? sent;
-      const passed = await passCompactionThrough({ ...deps, compaction: seal }, request, fields.model as string, upstream, opened);
+      const passed = await passCompactionThrough({ ...deps, compaction: seal }, request, fields.model as string, upstream, sent);
       return { status: passed.status, body: passed.body, recorded, warnings: passed.warnings };
     }
     const items = inputItems(fields.input);

@@ -126,6 +126,16 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
       .then(() => assert.fail('another key used the item'), (caught: unknown) => caught as Json);
     assert.equal(refused.status, 400);
     assert.equal(refused.param, 'input[0].encrypted_content');
+    // Nor compact it again; the refusal has its usage row.
+    const compactCalls = harness.simulator.requests.filter((request) => request.endpoint === 'compact').length;
+    const again = await other.responses
+      .compact({ model: 'cmp-openai', input: [item, { role: 'user', content: 'Go on.' }] })
+      .then(() => assert.fail('another key compacted the item'), (caught: unknown) => caught as Json);
+    assert.equal(again.status, 400);
+    assert.match(again.message, /input\[0\]: compaction item/);
+    assert.equal(harness.simulator.requests.filter((request) => request.endpoint === 'compact').length, compactCalls, 'nothing went upstream');
+    const { data: refusedRows } = await harness.admin('GET', `/logs?limit=1`);
+    assert.equal(refusedRows[0].status, 400);
   });
 
   test('openai: a field the compact endpoint does not take is refused by the upstream, in OpenAI’s words', async () => {
