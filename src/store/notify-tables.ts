@@ -4,6 +4,7 @@ export interface NotificationChannelsTable {
   owner_user_id: string | null;
   type: string;
   name: string;
+  /** SecretBox-sealed (the address of most chat webhooks is their credential). */
   url: string | null;
   /** SecretBox-sealed signing secret or bot token. */
   secret_sealed: string | null;

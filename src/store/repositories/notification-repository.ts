@@ -36,7 +36,8 @@ export function createNotificationRepository({ db, now, generateId, secretBox }:
     ownerUserId: row.owner_user_id,
     type: row.type as NotificationChannelType,
     name: row.name,
-    url: row.url,
+    // Sealed too: a Slack, DingTalk or WeCom webhook address is itself the credential.
+    url: row.url === null ? null : secretBox.open(row.url),
     secret: row.secret_sealed === null ? null : secretBox.open(row.secret_sealed),
     to: row.to_address,
     createdAt: Number(row.created_at),
@@ -69,7 +70,7 @@ export function createNotificationRepository({ db, now, generateId, secretBox }:
         owner_user_id: channel.ownerUserId,
         type: channel.type,
         name: channel.name,
-        url: channel.url,
+        url: channel.url === null ? null : secretBox.seal(channel.url),
         secret_sealed: channel.secret === null ? null : secretBox.seal(channel.secret),
         to_address: channel.to,
         created_at: now(),
