@@ -31,6 +31,8 @@ export interface Notifier {
   /** The widest threshold any enabled rule sets for an event (its default when a rule leaves it unset): what a scan must look past. */
   widestThreshold(event: NotificationEvent): number | undefined;
   hasRules(event: NotificationEvent): boolean;
+  /** The measuring windows (seconds) the rules of a windowed event ask for: a scan measures each once. */
+  windowsFor(event: NotificationEvent): number[];
 }
 
 export interface NotifierDeps {
@@ -116,11 +118,20 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       return defaults.kind === 'below' ? Math.max(...values) : Math.min(...values);
     },
     hasRules: (event) => rules.some((rule) => rule.event === event),
+    windowsFor: (event) => [...new Set(rules.filter((rule) => rule.event === event).map((rule) => windowOf(rule)))],
   };
 }
 
-/** An account holder's rule hears only about their own account; an `account` rule needs one. */
+function windowOf(rule: NotificationRule): number {
+  return rule.windowSeconds ?? EVENT_DEFAULTS[rule.event].windowSeconds ?? 0;
+}
+
+/**
+ * An account holder's rule hears only about their own account; an `account` rule needs one; a
+ * measurement over a window reaches only the rules measuring over that window.
+ */
 function reaches(rule: NotificationRule, data: NotificationData): boolean {
+  if (typeof data.windowSeconds === 'number' && data.windowSeconds !== windowOf(rule)) return false;
   if (rule.ownerUserId !== null) return data.userId === rule.ownerUserId;
   return rule.audience === 'operator' || Boolean(data.userId);
 }

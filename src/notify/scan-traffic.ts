@@ -1,6 +1,5 @@
 import { microsToUsd } from '../domain/money.ts';
 import type { UsageLogRepository } from '../store/store.ts';
-import { EVENT_DEFAULTS } from './event-defaults.ts';
 import type { Notifier } from './notifier.ts';
 
 const HOUR = 3_600_000;
@@ -23,7 +22,10 @@ export async function scanTraffic(sources: TrafficSources, notifier: Notifier, n
 }
 
 async function scanErrorRates(sources: TrafficSources, notifier: Notifier, now: number): Promise<void> {
-  const windowSeconds = EVENT_DEFAULTS['channel.error_rate'].windowSeconds ?? 300;
+  for (const windowSeconds of notifier.windowsFor('channel.error_rate')) await scanErrorRate(sources, notifier, now, windowSeconds);
+}
+
+async function scanErrorRate(sources: TrafficSources, notifier: Notifier, now: number, windowSeconds: number): Promise<void> {
   for (const row of await sources.usage.channelWindow(now - windowSeconds * 1000, now)) {
     if (row.requests < MIN_REQUESTS_FOR_ERROR_RATE) continue;
     const rate = row.failed / row.requests;
@@ -33,11 +35,14 @@ async function scanErrorRates(sources: TrafficSources, notifier: Notifier, now: 
 }
 
 /**
- * The last hour's spend per key and per account over the mean hourly spend of the week before it.
+ * The window's (default the last hour's) spend per key and per account over the mean hourly spend of the week before it.
  * A key with no history has no usual to compare with and never spikes.
  */
 async function scanSpend(sources: TrafficSources, notifier: Notifier, now: number): Promise<void> {
-  const windowMs = (EVENT_DEFAULTS['spend.spike'].windowSeconds ?? 3600) * 1000;
+  for (const windowSeconds of notifier.windowsFor('spend.spike')) await scanSpendOver(sources, notifier, now, windowSeconds * 1000);
+}
+
+async function scanSpendOver(sources: TrafficSources, notifier: Notifier, now: number, windowMs: number): Promise<void> {
   const [recent, before] = await Promise.all([sources.usage.spendWindow(now - windowMs, now), sources.usage.spendWindow(now - windowMs - SPEND_BASELINE_MS, now - windowMs)]);
   const usualPerWindow = (micros: number) => (micros * windowMs) / SPEND_BASELINE_MS;
   const baseline = totals(before);

@@ -48,7 +48,7 @@ describe('the status page against a recorded run', () => {
     await harness.admin('PATCH', '/account-settings', { statusPage: { enabled: true } });
     const response = await fetch(`${harness.url}/api/status`);
     assert.equal(response.status, 200);
-    const status = await response.json();
+    const status = (await response.json()) as any;
     assert.deepEqual(Object.keys(status), ['generatedAt', 'models']);
     assert.equal(status.models.length, 1);
     const model = status.models[0];
@@ -80,7 +80,7 @@ describe('the status page against a recorded run', () => {
 
   test('channel names appear only when the operator opts in', async () => {
     await harness.admin('PATCH', '/account-settings', { statusPage: { enabled: true, showChannelNames: true } });
-    const status = await (await fetch(`${harness.url}/api/status`)).json();
+    const status = (await (await fetch(`${harness.url}/api/status`)).json()) as any;
     assert.match(status.models[0].incidents[0].summary, /secret-upstream-name/);
     const settings = await harness.admin('GET', '/account-settings');
     assert.deepEqual(settings.statusPage, { enabled: true, showChannelNames: true, title: 'Service status' });
