@@ -171,3 +171,25 @@ describe('alert channels against local receivers that check format and signature
     assert.match(pending?.lastError ?? '', /code 19021/);
   });
 });
+
+describe('the outbox survives a restart', () => {
+  test('a message queued before the process stopped is sent once by the next one', async () => {
+    const receiver = await startReceiver();
+    const first = await startNotifyRig();
+    const channel = await first.store.notifications.createChannel({ ownerUserId: null, type: 'slack', name: 'ops', url: `${receiver.url}/slack`, secret: null, to: null });
+    await first.store.notifications.createRule({ ownerUserId: null, event: 'order.paid', threshold: null, windowSeconds: null, channels: [channel.id], audience: 'operator', enabled: true });
+    await first.notifier.reloadRules();
+    await first.notifier.emitNotification('order.paid', { subject: 'ord_restart' });
+    await first.close();
+
+    const second = await startNotifyRig({ path: first.path, clock: first.clock });
+    await second.notifier.reloadRules();
+    // The restarted process remembers the claim too: the same event raised again is not queued again.
+    await second.notifier.emitNotification('order.paid', { subject: 'ord_restart' });
+    assert.equal(await second.dispatcher.runOnce(), 1);
+    assert.equal(await second.dispatcher.runOnce(), 0);
+    assert.equal(receiver.received.length, 1);
+    await second.close();
+    await receiver.close();
+  });
+});
