@@ -44,6 +44,7 @@ export function AlertsPage(props: { session: Session }) {
 function AlertsView({ view, bearer, reload }: { view: AlertsData; bearer: string; reload: () => void }) {
   const submit = useSubmit();
   const [tested, setTested] = useState<Record<string, string>>({});
+  const [generatedSecret, setGeneratedSecret] = useState<string | null>(null);
   const admin = (method: string, path: string, body?: unknown) => call<any>(`/api/admin${path}`, { method, bearer, ...(body === undefined ? {} : { body }) });
   const test = (channel: AlertChannel) =>
     submit.run(async () => {
@@ -86,7 +87,21 @@ function AlertsView({ view, bearer, reload }: { view: AlertsData; bearer: string
           </tbody>
         </table>
       </div>
-      <ChannelForm onSave={(body) => submit.run(async () => void (await admin('POST', '/notification-channels', body), reload()))} busy={submit.busy} />
+      {generatedSecret && (
+        <p class="notice" role="status">
+          The webhook's signing secret, shown only now: <code data-generated-secret>{generatedSecret}</code>
+        </p>
+      )}
+      <ChannelForm
+        busy={submit.busy}
+        onSave={(body) =>
+          submit.run(async () => {
+            const created = await admin('POST', '/notification-channels', body);
+            setGeneratedSecret(typeof created.secret === 'string' ? created.secret : null);
+            reload();
+          })
+        }
+      />
 
       <h2>Rules</h2>
       <ul>
@@ -162,7 +177,9 @@ function ChannelForm(props: { busy: boolean; onSave: (body: Record<string, strin
 function RuleForm(props: { events: AlertEvent[]; channels: AlertChannel[]; busy: boolean; onSave: (body: unknown) => Promise<void> }) {
   const [event, setEvent] = useState(props.events[0]?.event ?? 'wallet.low');
   const [threshold, setThreshold] = useState('');
-  const [channel, setChannel] = useState(props.channels[0]?.id ?? '');
+  const [picked, setChannel] = useState('');
+  // The list may gain its first channel after this form appeared: default to it then.
+  const channel = props.channels.some((entry) => entry.id === picked) ? picked : (props.channels[0]?.id ?? '');
   const [audience, setAudience] = useState('operator');
   const chosen = props.events.find((entry) => entry.event === event);
   return (
