@@ -137,5 +137,6 @@ function startPruners({ options, store, runtime, logger, leader }: GatewayState)
     }),
     // The status page looks back 30 days.
     startHourlyPruner({ what: 'circuit history', prune: () => store.circuitHistory.pruneBefore(runtime.now() - 31 * 86_400_000), logger, isLeader: leader }),
+    startHourlyPruner({ what: 'sent notifications', prune: () => store.outbox.pruneSentBefore(runtime.now() - 30 * 86_400_000), logger, isLeader: leader }),
   ];
 }

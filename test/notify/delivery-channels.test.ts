@@ -157,6 +157,9 @@ describe('alert channels against local receivers that check format and signature
     assert.equal(await rig.store.outbox.revive(dead[0]!.id, rig.clock.now()), true);
     assert.equal(await rig.dispatcher.runOnce(), 1);
     assert.equal((await rig.store.outbox.get(dead[0]!.id))?.status, 'sent');
+    // Sent rows are pruned after their time; nothing else is.
+    const before = (await rig.store.outbox.list({ limit: 100 })).length;
+    assert.equal(await rig.store.outbox.pruneSentBefore(rig.clock.now() + 1), before);
   });
 
   test('a chat service that answers 200 with an error code is a failure, not a delivery', async () => {

@@ -22,6 +22,8 @@ export interface NotificationOutboxRepository {
   get(id: string): Promise<NotificationDelivery | undefined>;
   /** Puts a dead row back in the queue (the console's retry); false when it is not dead. */
   revive(id: string, now: number): Promise<boolean>;
+  /** Forgets sent messages created before `time` (dead ones stay until retried); returns how many. */
+  pruneSentBefore(time: number): Promise<number>;
 }
 
 export function createNotificationOutboxRepository({ db }: StoreContext): NotificationOutboxRepository {
@@ -109,6 +111,10 @@ export function createNotificationOutboxRepository({ db }: StoreContext): Notifi
         .where('status', '=', 'dead')
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+    async pruneSentBefore(time) {
+      const result = await db.deleteFrom('notification_outbox').where('status', '=', 'sent').where('created_at', '<', time).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }
