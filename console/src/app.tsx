@@ -12,6 +12,8 @@ import { call, SESSION_ENDED_EVENT, setConsoleCsrf } from './lib/api.ts';
 import { AdminsPage } from './pages/admins-page.tsx';
 import { LoginPage } from './pages/login-page.tsx';
 import { AuditPage } from './pages/audit-page.tsx';
+import { AlertsPage } from './pages/alerts-page.tsx';
+import { AnnouncementsPage } from './pages/announcements-page.tsx';
 import { ChannelsPage } from './pages/channels-page.tsx';
 import { ConnectPage } from './pages/connect-page.tsx';
 import { KeysPage } from './pages/keys-page.tsx';
@@ -44,6 +46,8 @@ const OPERATOR_PAGES: PageEntry[] = [
   { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
   { path: '/pricing', label: 'Pricing', render: (session) => <PricingPage session={session} /> },
   { path: '/audit', label: 'Audit log', render: (session) => <AuditPage session={session} /> },
+  { path: '/alerts', label: 'Alerts', render: (session) => <AlertsPage session={session} /> },
+  { path: '/announcements', label: 'Announcements', render: (session) => <AnnouncementsPage session={session} /> },
 ];
 
 /** The owner's pages: the break-glass token is an owner, and so is a signed-in owner. */

@@ -37,6 +37,9 @@ export const ADMIN_PERMISSIONS = [
   'admins.write',
   'tokens.read',
   'tokens.write',
+  'notifications.read',
+  'notifications.write',
+  'announcements.write',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
@@ -46,7 +49,8 @@ const EVERYTHING = ADMIN_PERMISSIONS.filter((permission) => permission !== 'publ
 /**
  * The role × permission table. owner: everything. admin: everything but changing the people
  * (it sees who the admins are, as the auditor does, so it may mint an auditor token). finance: money and the accounts that hold it, never
- * channels. support: read accounts, keys, logs; suspend and resume; no money. auditor: every
+ * channels. support: read accounts, keys, logs; suspend and resume; no money; posts announcements. finance and support
+ * see the alerts' setup and dead letters (notifications.read). auditor: every
  * read, no change (the views never carry a secret: keys, codes and channel credentials are
  * masked for every role, so nothing is hidden from the auditor that others see).
  */
@@ -73,6 +77,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<AdminRole, ReadonlySet<AdminPermi
     'subscriptions.suspend',
     'codes.read',
     'codes.write',
+    'notifications.read',
   ]),
   support: new Set<AdminPermission>([
     'self',
@@ -86,6 +91,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<AdminRole, ReadonlySet<AdminPermi
     'plans.read',
     'subscriptions.read',
     'subscriptions.suspend',
+    'notifications.read',
+    'announcements.write',
   ]),
   auditor: new Set<AdminPermission>(['self', ...READS]),
 };

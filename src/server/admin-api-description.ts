@@ -23,6 +23,7 @@ import {
 import { summaryQuerySchema } from './routes/admin-insight-routes.ts';
 import { accountSettingsSchema, topUpSchema } from './routes/portal-admin-routes.ts';
 import { usageQuerySchema } from './routes/usage-stats-routes.ts';
+import { announcementSchema, deliveryQuerySchema, notificationChannelSchema, notificationRuleSchema } from './routes/notification-schemas.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './routes/admin-people-schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -86,7 +87,7 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'DELETE', route: '/api/admin/users/:id', permission: 'accounts.write', tag: 'accounts', summary: 'Delete a user', status: 204 },
   { method: 'GET', route: '/api/admin/users/:id/top-ups', permission: 'accounts.read', tag: 'accounts', summary: "A user's wallet top-ups, with notes" },
   { method: 'POST', route: '/api/admin/users/:id/top-ups', permission: 'wallets.write', tag: 'accounts', summary: 'Add to (or take from) a wallet, with a note for the audit trail', body: topUpSchema, status: 201 },
-  { method: 'GET', route: '/api/admin/account-settings', permission: 'accounts.read', tag: 'accounts', summary: 'Account settings (the default group for account keys)' },
+  { method: 'GET', route: '/api/admin/account-settings', permission: 'accounts.read', tag: 'accounts', summary: 'Account settings (the default group for account keys, the status page)' },
   { method: 'PATCH', route: '/api/admin/account-settings', permission: 'account-settings.write', tag: 'accounts', summary: 'Change account settings', body: accountSettingsSchema },
 
   { method: 'GET', route: '/api/admin/plans', permission: 'plans.read', tag: 'subscriptions', summary: 'List plans' },
@@ -112,4 +113,19 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'GET', route: '/api/admin/tokens', permission: 'tokens.read', tag: 'admins', summary: 'List minted admin tokens (never the tokens)' },
   { method: 'POST', route: '/api/admin/tokens', permission: 'tokens.write', tag: 'admins', summary: 'Mint a scoped, expiring admin token; it is in this answer only', body: adminTokenCreateSchema, status: 201 },
   { method: 'DELETE', route: '/api/admin/tokens/:id', permission: 'tokens.write', tag: 'admins', summary: 'Revoke an admin token', status: 204 },
+
+  { method: 'GET', route: '/api/admin/notification-events', permission: 'notifications.read', tag: 'notifications', summary: 'The events rules may choose, with their default thresholds (money in USD)' },
+  { method: 'GET', route: '/api/admin/notification-channels', permission: 'notifications.read', tag: 'notifications', summary: 'List alert channels (addresses to their host, secrets never)' },
+  { method: 'POST', route: '/api/admin/notification-channels', permission: 'notifications.write', tag: 'notifications', summary: 'Add an alert channel (e-mail, webhook, Slack, Feishu, DingTalk, WeCom, Telegram); a webhook without a secret gets one, in this answer only', body: notificationChannelSchema, status: 201 },
+  { method: 'DELETE', route: '/api/admin/notification-channels/:id', permission: 'notifications.write', tag: 'notifications', summary: 'Remove an alert channel', status: 204 },
+  { method: 'POST', route: '/api/admin/notification-channels/:id/test', permission: 'notifications.write', tag: 'notifications', summary: 'Send a test message now: {delivered, error?}' },
+  { method: 'GET', route: '/api/admin/notification-rules', permission: 'notifications.read', tag: 'notifications', summary: 'List alert rules' },
+  { method: 'POST', route: '/api/admin/notification-rules', permission: 'notifications.write', tag: 'notifications', summary: 'Add an alert rule: an event, its threshold, channels and audience', body: notificationRuleSchema, status: 201 },
+  { method: 'DELETE', route: '/api/admin/notification-rules/:id', permission: 'notifications.write', tag: 'notifications', summary: 'Remove an alert rule', status: 204 },
+  { method: 'GET', route: '/api/admin/notification-deliveries', permission: 'notifications.read', tag: 'notifications', summary: 'Queued, sent and dead-lettered messages, newest first (?status=dead: the dead-letter list)', query: deliveryQuerySchema },
+  { method: 'POST', route: '/api/admin/notification-deliveries/:id/retry', permission: 'notifications.write', tag: 'notifications', summary: 'Queue a dead-lettered message again (same id)' },
+
+  { method: 'GET', route: '/api/admin/announcements', permission: 'accounts.read', tag: 'notifications', summary: 'List announcements, ended ones too' },
+  { method: 'POST', route: '/api/admin/announcements', permission: 'announcements.write', tag: 'notifications', summary: 'Post an announcement to everyone, a group or an account, with an optional end', body: announcementSchema, status: 201 },
+  { method: 'DELETE', route: '/api/admin/announcements/:id', permission: 'announcements.write', tag: 'notifications', summary: 'Remove an announcement', status: 204 },
 ];

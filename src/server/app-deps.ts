@@ -11,6 +11,7 @@ import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
 import type { CompactionSeal } from '../responses/compaction-seal.ts';
 import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
+import type { NotificationServices } from '../notify/start-notifications.ts';
 
 /** What the HTTP layer needs to know about its own configuration. */
 export interface ServerSettings {
@@ -52,4 +53,6 @@ export interface AppDeps {
   affinity?: ConversationAffinity;
   /** The gateway's compaction items (POST /v1/responses/compact). */
   compaction?: CompactionSeal;
+  /** Alerts (issue 30): rules and channels reload it, "send test" uses its sender. */
+  notifications?: NotificationServices;
 }

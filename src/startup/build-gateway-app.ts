@@ -35,6 +35,7 @@ export function buildGatewayApp(state: GatewayState, services: GatewayServices, 
     runtime: state.runtime,
     logger: state.logger,
     responses: services.responses,
+    notifications: services.notifications,
     compaction: createCompactionSeal(state.secretKey),
     ...(services.affinity ? { affinity: services.affinity } : {}),
   });

@@ -18,6 +18,8 @@ import { ChannelHealth } from '../routing/channel-health.ts';
 import { DEFAULT_CIRCUIT_OPTIONS } from '../routing/circuit-breaker.ts';
 import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from '../routing/conversation-affinity.ts';
 import { logCircuitTransitions } from '../routing/log-circuit-transitions.ts';
+import { notifyCircuitTransitions } from '../notify/notify-circuit-transitions.ts';
+import { startNotifications, type NotificationServices } from '../notify/start-notifications.ts';
 import { logGenerationAccess } from '../server/access-log.ts';
 import { GatewayMetrics } from '../server/gateway-metrics.ts';
 import { startHourlyPruner } from '../store/start-hourly-pruner.ts';
@@ -35,6 +37,8 @@ export interface GatewayServices {
   usageWriter: UsageWriter;
   responses: StatefulResponses;
   affinity: ConversationAffinity | undefined;
+  /** Alerts (issue 30): emitNotification, the outbox and the leader's scans. */
+  notifications: NotificationServices;
   /** Leader-only background work (usage log, stored Responses turns, charge-batch ids), stopped on close. */
   pruners: { stop(): void }[];
 }
@@ -63,6 +67,8 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
   const health = new ChannelHealth(runtime.now, { ...DEFAULT_CIRCUIT_OPTIONS, ...options.circuit });
   state.cluster.attach(snapshot, health);
   logCircuitTransitions(health, snapshot, logger);
+  const notifications = startGatewayNotifications(state, access);
+  notifyCircuitTransitions(health, { snapshot, notifier: notifications.notifier, history: store.circuitHistory, logger, now: runtime.now });
   const streams: StreamGauge = { open: 0 };
   const metrics = new GatewayMetrics({ streams, health, snapshot });
   const usageWriter = new UsageWriter(store.usage, logger, DEFAULT_USAGE_WRITER_OPTIONS, {
@@ -72,7 +78,39 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
   metrics.beforeScrape = () => usageWriter.observeQueued();
   const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
   const affinity = affinityTtlMs > 0 ? new ConversationAffinity(state.kv, affinityTtlMs) : undefined;
-  return { access, health, streams, metrics, usageWriter, responses: statefulResponses(state), affinity, pruners: startPruners(state) };
+  return { access, health, streams, metrics, usageWriter, responses: statefulResponses(state), affinity, notifications, pruners: startPruners(state) };
+}
+
+/** Notifications read the snapshot's accounts and the meters' live balances; only the leader scans and sends. */
+function startGatewayNotifications({ options, store, snapshot, runtime, logger, leader }: GatewayState, access: AccessServices): NotificationServices {
+  const settings = options.notifications ?? {};
+  return startNotifications({
+    store,
+    now: runtime.now,
+    logger,
+    isLeader: leader,
+    mailer: settings.mailer,
+    ...(settings.outboxPollMs === undefined ? {} : { outboxPollMs: settings.outboxPollMs }),
+    ...(settings.scanIntervalMs === undefined ? {} : { scanIntervalMs: settings.scanIntervalMs }),
+    allowPrivateAccountTargets: settings.allowPrivateAccountTargets ?? false,
+    accounts: {
+      users: () => snapshot.current.users.values(),
+      keys: () => snapshot.current.keysByHash.values(),
+      *subscriptions() {
+        const now = runtime.now();
+        for (const list of snapshot.current.subscriptionsByUser.values()) {
+          for (const subscription of list) {
+            const plan = snapshot.current.plans.get(subscription.planId);
+            if (plan && !subscription.suspended && subscription.expiresAt > now && subscription.startsAt <= now) yield { subscription, plan };
+          }
+        }
+      },
+      walletAvailable: (user) => access.wallets.available(user),
+      keyAvailable: (key) => access.balances.available(key),
+      subscriptionUsage: (subscription, plan) => access.subscriptions.usage(subscription, plan),
+    },
+    traffic: { channelName: (id) => snapshot.current.channels.get(id)?.name },
+  });
 }
 
 function statefulResponses({ options, store, runtime }: GatewayState): StatefulResponses {
@@ -97,5 +135,8 @@ function startPruners({ options, store, runtime, logger, leader }: GatewayState)
       logger,
       isLeader: leader,
     }),
+    // The status page looks back 30 days.
+    startHourlyPruner({ what: 'circuit history', prune: () => store.circuitHistory.pruneBefore(runtime.now() - 31 * 86_400_000), logger, isLeader: leader }),
+    startHourlyPruner({ what: 'sent notifications', prune: () => store.outbox.pruneSentBefore(runtime.now() - 30 * 86_400_000), logger, isLeader: leader }),
   ];
 }

@@ -1,3 +1,5 @@
+import type { Mailer } from '../notify/send-notification.ts';
+import type { NotificationServices } from '../notify/start-notifications.ts';
 import type { Logger } from 'pino';
 import type { AuthThrottleOptions } from '../access/auth-failure-throttle.ts';
 import type { ClientIpHeader } from '../access/resolve-client-ip.ts';
@@ -76,6 +78,8 @@ export interface GatewayOptions {
   redisPrefix?: string;
   /** RESPONSES_WEBSOCKET, RESPONSES_WEBSOCKET_MAX_PER_KEY and the socket timers; defaults in DEFAULT_RESPONSES_WEBSOCKET. */
   responsesWebSocket?: Partial<ResponsesWebSocketSettings>;
+  /** Notifications (issue 30): the e-mail channel's mailer (the SMTP settings'), the outbox poll and scan intervals (0: no timers). */
+  notifications?: { mailer?: Mailer; outboxPollMs?: number; scanIntervalMs?: number; allowPrivateAccountTargets?: boolean };
 }
 
 export interface RunningGateway {
@@ -95,6 +99,8 @@ export interface RunningGateway {
     /** The counters this instance uses. */
     kv: Kv;
   };
+  /** Notifications: the notifier (emitNotification), the outbox dispatcher and the scan. */
+  notifications: NotificationServices;
   /** Stops accepting new work: /readyz answers 503 from now on. `close()` also does it. */
   drain(): void;
   /** Drains, waits for open requests and streams to finish, then closes everything. */

@@ -47,6 +47,7 @@ function running(url: string, { state, services, relay, app, readiness }: Parts)
     store: state.store,
     generatedAdminToken: state.generatedAdminToken,
     cluster: { shared: () => state.cluster.shared(), leader: state.leader, kv: state.kv },
+    notifications: services.notifications,
     drain: () => readiness.startDraining(),
     close() {
       closing ??= (async () => {
@@ -55,6 +56,7 @@ function running(url: string, { state, services, relay, app, readiness }: Parts)
         // Idle keep-alive connections are closed at once; open requests and streams finish.
         await app.close();
         for (const pruner of services.pruners) pruner.stop();
+        await services.notifications.stop();
         await services.usageWriter.close();
         await services.access.close();
         await state.cluster.close();

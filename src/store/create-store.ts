@@ -19,6 +19,9 @@ import { createPlanRepository } from './repositories/plan-repository.ts';
 import { createRedemptionCodeRepository } from './repositories/redemption-code-repository.ts';
 import { createSubscriptionRepository } from './repositories/subscription-repository.ts';
 import { createUserRepository } from './repositories/user-repository.ts';
+import { createNotificationRepository } from './repositories/notification-repository.ts';
+import { createNotificationOutboxRepository } from './repositories/notification-outbox-repository.ts';
+import { createAnnouncementRepository, createCircuitHistoryRepository } from './repositories/announcement-repository.ts';
 import { createSecretBox } from './secret-box.ts';
 import type { Store } from './store.ts';
 import type { StoreContext } from './store-context.ts';
@@ -73,6 +76,10 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     responses: createStoredResponseRepository(context),
     appliedBatches: createAppliedBatchRepository(context),
     admins: createAdminRepository(context),
+    notifications: createNotificationRepository(context),
+    outbox: createNotificationOutboxRepository(context),
+    announcements: createAnnouncementRepository(context),
+    circuitHistory: createCircuitHistoryRepository(context),
     async close() {
       await db.destroy();
     },

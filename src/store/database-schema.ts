@@ -3,6 +3,14 @@ import type { AccountSessionsTable, WalletAdjustmentsTable } from './portal-tabl
 import type { StoredResponsesTable } from './stored-responses-table.ts';
 import type { AppliedBatchesTable } from './applied-batches-table.ts';
 import type { AdminSessionsTable, AdminsTable, AdminTokensTable } from './admin-tables.ts';
+import type {
+  AnnouncementsTable,
+  CircuitHistoryTable,
+  NotificationChannelsTable,
+  NotificationClaimsTable,
+  NotificationOutboxTable,
+  NotificationRulesTable,
+} from './notify-tables.ts';
 
 /**
  * Table shapes as Kysely sees them. Conventions shared by both dialects:
@@ -30,6 +38,12 @@ export interface DatabaseSchema {
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
   admin_tokens: AdminTokensTable;
+  notification_channels: NotificationChannelsTable;
+  notification_rules: NotificationRulesTable;
+  notification_claims: NotificationClaimsTable;
+  notification_outbox: NotificationOutboxTable;
+  announcements: AnnouncementsTable;
+  circuit_history: CircuitHistoryTable;
 }
 
 export interface GroupsTable {

@@ -12,7 +12,19 @@ import type { StoredResponse } from '../domain/stored-response.ts';
 import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
-import type { UsageAggregateQuery, UsageAggregateRow, UsageLogQuery, UsageSummary, UsageSummaryQuery } from './usage-queries.ts';
+import type {
+  ChannelWindowRow,
+  SpendWindowRow,
+  StatusFiguresRow,
+  UsageAggregateQuery,
+  UsageAggregateRow,
+  UsageLogQuery,
+  UsageSummary,
+  UsageSummaryQuery,
+} from './usage-queries.ts';
+import type { NotificationRepository } from './repositories/notification-repository.ts';
+import type { NotificationOutboxRepository } from './repositories/notification-outbox-repository.ts';
+import type { AnnouncementRepository, CircuitHistoryRepository } from './repositories/announcement-repository.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -79,6 +91,12 @@ export interface UsageLogRepository {
   pruneBefore(time: number): Promise<number>;
   /** Totals per UTC day × key or model, oldest day first, then by subject (nulls last). */
   aggregate(query: UsageAggregateQuery): Promise<UsageAggregateRow[]>;
+  /** The status page's counts and TTFB per group × model over 24 h, 7 d and 30 d to `now` (issue 30). */
+  statusFigures(now: number): Promise<StatusFiguresRow[]>;
+  /** Requests and failures per channel in [from, to). */
+  channelWindow(from: number, to: number): Promise<ChannelWindowRow[]>;
+  /** Spend per key in [from, to). */
+  spendWindow(from: number, to: number): Promise<SpendWindowRow[]>;
 }
 
 /**
@@ -227,6 +245,11 @@ export interface Store {
   appliedBatches: AppliedBatchRepository;
   /** Operator accounts, console sessions and minted admin tokens (issue 29). */
   admins: AdminRepository;
+  /** Notification channels, rules and their claims; the outbox; notices; circuit history (issue 30). */
+  notifications: NotificationRepository;
+  outbox: NotificationOutboxRepository;
+  announcements: AnnouncementRepository;
+  circuitHistory: CircuitHistoryRepository;
   close(): Promise<void>;
 }
 

@@ -96,3 +96,31 @@ export interface UsageSummary {
   byModel: UsageBreakdownRow[];
   byKey: UsageBreakdownRow[];
 }
+
+/** Requests in one status-page window: all, answered (< 400), and refused for the client's own fault (4xx but 429). */
+export interface StatusWindowCounts {
+  requests: number;
+  succeeded: number;
+  clientErrors: number;
+}
+
+export interface StatusFiguresRow {
+  group: string;
+  model: string;
+  windows: Record<'24h' | '7d' | '30d', StatusWindowCounts>;
+  ttfbP50Ms: number | null;
+  ttfbP95Ms: number | null;
+}
+
+export interface ChannelWindowRow {
+  channelId: string;
+  requests: number;
+  /** Answered 5xx or 429. */
+  failed: number;
+}
+
+export interface SpendWindowRow {
+  keyId: string;
+  userId: string | null;
+  costMicros: number;
+}

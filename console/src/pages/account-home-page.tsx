@@ -9,6 +9,7 @@ import { followLink } from '../lib/router.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { ModelCheckCard } from './account-model-check.tsx';
+import { AccountAnnouncements } from './account-announcements.tsx';
 
 /** An account's home: the wallet, each subscription's windows, and what blocks them, in words. */
 export function AccountHomePage(props: { session: Extract<Session, { role: 'account' }> }) {
@@ -16,6 +17,7 @@ export function AccountHomePage(props: { session: Extract<Session, { role: 'acco
   return (
     <section>
       <PageHead title="Home" onRefresh={account.reload} />
+      <AccountAnnouncements session={props.session} />
       <AsyncView resource={account} what="your account">
         {(view) => <HomeView view={view} session={props.session} />}
       </AsyncView>

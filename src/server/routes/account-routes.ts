@@ -30,6 +30,7 @@ import { parseAdminInput } from './parse-admin-input.ts';
 import { accountUsage } from './account-usage.ts';
 import { describeRedemption, redeemCode } from '../../billing/redeem-code.ts';
 import { accountDefaultGroup } from './account-settings.ts';
+import { registerAccountNotifyRoutes } from './account-notify-routes.ts';
 import { isIpOrCidr } from '../../schemas/is-ip-or-cidr.ts';
 import { positiveUsd } from '../../schemas/field-rules.ts';
 import { diagnoseKey } from './diagnose-key.ts';
@@ -268,6 +269,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         const accountGroups = (await keyGroups(user, await mySubscriptions(user))).map((entry) => entry.name);
         return diagnoseKey(deps, request, { key: current, group }, { revealOtherGroups: deps.settings.revealOtherGroupModels === true, accountGroups });
       });
+
+      registerAccountNotifyRoutes(account, deps, (request) => session(request).user);
     },
     { prefix: '/api/account' },
   );

@@ -9,19 +9,21 @@ import { userView } from './account-views.ts';
 import { microsToUsd, usdToMicros } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { groupName, usdChange } from '../../schemas/field-rules.ts';
+import { readStatusPageSettings, saveStatusPageSettings } from '../../notify/status-page-settings.ts';
+import { statusPageSchema } from './notification-schemas.ts';
 
 export const topUpSchema = z.strictObject({
   amount: usdChange.refine((value) => value !== 0, 'must not be 0'),
   note: z.string().trim().min(1, 'is required: say why, it is kept in the audit trail').max(500),
 });
-export const accountSettingsSchema = z.strictObject({ defaultGroup: groupName.nullable() });
+export const accountSettingsSchema = z.strictObject({ defaultGroup: groupName.nullable().optional(), statusPage: statusPageSchema.optional() });
 
 /**
  * The operator's side of the account portal (issue 16), beside issue 15's accounts API:
  * - `POST /api/admin/users/:id/top-ups {amount, note}`: a signed wallet change applied
  *   atomically, recorded with its note in the wallet's audit trail; `GET` lists the trail.
- * - `GET/PATCH /api/admin/account-settings {defaultGroup}`: the group accounts may create keys
- *   in without a subscription (null: none).
+ * - `GET/PATCH /api/admin/account-settings {defaultGroup, statusPage}`: the group accounts may create keys
+ *   in without a subscription (null: none); the public status page (issue 30: `{enabled, showChannelNames?, title?}`).
  */
 export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
@@ -46,14 +48,18 @@ export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): 
         return { data: (await store.walletAdjustments.listForUser(user.id)).map(adjustmentView) };
       });
 
-      admin.get('/account-settings', async () => ({ defaultGroup: await accountDefaultGroup(store) }));
+      const settingsView = async () => ({ defaultGroup: await accountDefaultGroup(store), statusPage: await readStatusPageSettings(store.settings) });
+      admin.get('/account-settings', settingsView);
       admin.patch('/account-settings', async (request) => {
         const input = parseAdminInput(accountSettingsSchema, request.body);
-        if (input.defaultGroup !== null && !(await store.groups.list()).some((group) => group.name === input.defaultGroup)) {
-          throw invalidRequest(`defaultGroup: group "${input.defaultGroup}" does not exist.`, 'defaultGroup');
+        if (input.defaultGroup !== undefined) {
+          if (input.defaultGroup !== null && !(await store.groups.list()).some((group) => group.name === input.defaultGroup)) {
+            throw invalidRequest(`defaultGroup: group "${input.defaultGroup}" does not exist.`, 'defaultGroup');
+          }
+          await setAccountDefaultGroup(store, input.defaultGroup);
         }
-        await setAccountDefaultGroup(store, input.defaultGroup);
-        return { defaultGroup: input.defaultGroup };
+        if (input.statusPage !== undefined) await saveStatusPageSettings(store.settings, input.statusPage);
+        return settingsView();
       });
     },
     { prefix: '/api/admin' },

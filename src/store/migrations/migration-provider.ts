@@ -12,6 +12,9 @@ import { providerFeaturesMigration } from './010-provider-features.ts';
 import { usageTransportMigration } from './013-usage-transport.ts';
 import { imagePricesMigration } from './014-image-prices.ts';
 import { adminAccountsMigration } from './015-admin-accounts.ts';
+import { notificationsMigration } from './028-notify-notifications.ts';
+import { announcementsMigration } from './029-notify-announcements.ts';
+import { circuitHistoryMigration } from './030-notify-circuit-history.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -31,6 +34,9 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '013-usage-transport': usageTransportMigration,
   '014-image-prices': imagePricesMigration,
   '015-admin-accounts': adminAccountsMigration,
+  '028-notify-notifications': notificationsMigration,
+  '029-notify-announcements': announcementsMigration,
+  '030-notify-circuit-history': circuitHistoryMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

@@ -8,7 +8,7 @@ import type { UsageBreakdownRow, UsageSeriesPoint, UsageSummary, UsageSummaryQue
  * at most buckets × bins rows however many requests the range holds, with the same SQL on
  * SQLite and PostgreSQL. Steps of about 1.5× keep the interpolated value within ~25 %.
  */
-const LATENCY_BOUNDS = [
+export const LATENCY_BOUNDS = [
   5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 450, 650, 1000, 1500, 2250, 3500, 5000, 7500, 10_000, 15_000, 22_500,
   35_000, 50_000, 75_000, 120_000, 180_000, 300_000, 600_000,
 ];
@@ -82,13 +82,14 @@ function whereClause(query: UsageSummaryQuery, from: number): RawBuilder<unknown
   return sql`where ${sql.join(conditions, sql` and `)}`;
 }
 
-function binExpression(): RawBuilder<unknown> {
-  const cases = LATENCY_BOUNDS.map((bound, index) => sql`when latency_ms < ${sql.lit(bound)} then ${sql.lit(index)}`);
+/** The histogram bin of a latency column (`latency_ms` unless said): shared with the status page's TTFB. */
+export function binExpression(column: RawBuilder<unknown> = sql`latency_ms`): RawBuilder<unknown> {
+  const cases = LATENCY_BOUNDS.map((bound, index) => sql`when ${column} < ${sql.lit(bound)} then ${sql.lit(index)}`);
   return sql`case ${sql.join(cases, sql` `)} else ${sql.lit(LATENCY_BOUNDS.length)} end`;
 }
 
 /** Linear interpolation inside the bin that holds the rank; the open last bin reports its lower bound. */
-function percentiles(bins: number[] | undefined): Pick<UsageTotals, 'latencyP50Ms' | 'latencyP95Ms'> {
+export function percentiles(bins: number[] | undefined): Pick<UsageTotals, 'latencyP50Ms' | 'latencyP95Ms'> {
   const total = bins?.reduce((sum, n) => sum + n, 0) ?? 0;
   if (!bins || total === 0) return { latencyP50Ms: null, latencyP95Ms: null };
   return { latencyP50Ms: percentile(bins, total, 0.5), latencyP95Ms: percentile(bins, total, 0.95) };

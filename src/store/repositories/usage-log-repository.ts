@@ -6,6 +6,7 @@ import type { UsageLogRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { aggregateUsage } from './aggregate-usage.ts';
 import { summarizeUsage } from './summarize-usage.ts';
+import { channelWindow, spendWindow, statusFigures } from './usage-windows.ts';
 
 /** 30 columns × 200 rows stays well inside SQLite's and PostgreSQL's bound-parameter limits. */
 const ROWS_PER_STATEMENT = 200;
@@ -69,6 +70,9 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
     },
 
     aggregate: (query) => aggregateUsage(db, query),
+    statusFigures: (now) => statusFigures(db, now),
+    channelWindow: (from, to) => channelWindow(db, from, to),
+    spendWindow: (from, to) => spendWindow(db, from, to),
   };
 }
 
