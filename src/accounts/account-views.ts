@@ -4,11 +4,16 @@ import { redemptionCodeState, type RedemptionCode } from '../domain/redemption-c
 import { subscriptionStatus, type Subscription } from '../domain/subscription.ts';
 import type { User } from '../domain/user.ts';
 import { microsToUsd } from '../domain/money.ts';
+import type { AdminPlanView, AdminRedemptionCodeView, AdminSubscriptionView, AdminUserView } from '../domain/account-admin-api.ts';
+
+/** The answer types are declared in domain/account-admin-api.ts, shared with the console. */
+export type { AdminPlanView, AdminRedemptionCodeView, AdminUserView };
+export type SubscriptionView = AdminSubscriptionView;
 
 const iso = (time: number | null): string | null => (time === null ? null : new Date(time).toISOString());
 
 /** A user as the admin API shows it: never the password or its hash; the live wallet as `balance`. */
-export function userView(user: User, balanceMicros: number) {
+export function userView(user: User, balanceMicros: number): AdminUserView {
   return {
     id: user.id,
     name: user.name,
@@ -22,9 +27,9 @@ export function userView(user: User, balanceMicros: number) {
   };
 }
 
-export function planView(plan: Plan) {
-  const quota: Record<string, number> = {};
-  for (const [window, micros] of Object.entries(plan.quota)) if (micros !== undefined) quota[window] = microsToUsd(micros);
+export function planView(plan: Plan): AdminPlanView {
+  const quota: AdminPlanView['quota'] = {};
+  for (const [window, micros] of Object.entries(plan.quota) as Array<[QuotaWindow, number | undefined]>) if (micros !== undefined) quota[window] = microsToUsd(micros);
   return {
     id: plan.id,
     name: plan.name,
@@ -42,7 +47,7 @@ export function planView(plan: Plan) {
  * `{id, user, plan, group, status, startsAt, expiresAt, usage, resetsAt}` as the contract has
  * it (USD), plus the names and each window's quota and what remains of it.
  */
-export function subscriptionView(subscription: Subscription, plan: Plan | undefined, user: User | undefined, usage: WindowUsage[], now: number) {
+export function subscriptionView(subscription: Subscription, plan: Plan | undefined, user: User | undefined, usage: WindowUsage[], now: number): SubscriptionView {
   const byWindow = new Map(usage.map((entry) => [entry.window, entry]));
   const used = (window: QuotaWindow) => microsToUsd(byWindow.get(window)?.usedMicros ?? 0);
   const resets = (window: Exclude<QuotaWindow, 'total'>) => iso(byWindow.get(window)?.resetsAt ?? null);
@@ -68,7 +73,7 @@ export function subscriptionView(subscription: Subscription, plan: Plan | undefi
 }
 
 /** Never the code itself (only its hash is stored). */
-export function redemptionCodeView(code: RedemptionCode, plan: Plan | undefined, now: number) {
+export function redemptionCodeView(code: RedemptionCode, plan: Plan | undefined, now: number): AdminRedemptionCodeView {
   return {
     id: code.id,
     kind: code.kind,

@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { roleCovers } from '../../access/admin-permissions.ts';
-import { hashPassword, verifyPassword } from '../../access/hash-password.ts';
+import { hashPassword } from '../../access/hash-password.ts';
 import { SignInThrottle } from '../../accounts/sign-in-throttle.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { Admin, AdminToken } from '../../domain/admin.ts';
 import { hashApiKey } from '../../store/hash-api-key.ts';
 import { randomBase62 } from '../../store/random-base62.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { DUMMY_HASH, requireJson } from '../portal/account-routes.ts';
+import { requireJson } from '../require-json.ts';
 import { param, withConflicts } from './admin-routes.ts';
-import { clearSessionCookie, CONSOLE_SESSION_COOKIE, hashSessionToken, newSessionSecret, sameOrigin, setSessionCookie } from '../portal/account-session-cookie.ts';
+import { clearSessionCookie, CONSOLE_SESSION_COOKIE, sameOrigin, setSessionCookie } from '../session-cookie.ts';
+import { hashSessionToken, newSessionSecret } from '../../accounts/session-secret.ts';
 import { clientIpOf } from '../authenticate-request.ts';
 import type { AdminActor } from './authorize-admin.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './admin-people-schemas.ts';
@@ -38,17 +39,14 @@ export function registerAdminPeopleRoutes(app: FastifyInstance, deps: AppDeps): 
         if (!sameOrigin(request)) throw new GatewayError('csrf_failed', 'This sign-in came from another site; sign in on this gateway’s console.');
         const input = parseAdminInput(adminSignInSchema, request.body);
         const address = clientIpOf(deps, request);
-        // Both budgets are taken before the password is checked (see SignInThrottle).
-        const byAddress = await throttle.admitAddress(address);
-        if (!byAddress.admitted) throw signInThrottled(byAddress.retryAfterSeconds);
-        const person = await store.admins.find(input.login);
-        const admission = await throttle.admitAccount(byAddress.attempt, person?.id, input.login);
-        if (!admission.admitted) throw signInThrottled(admission.retryAfterSeconds);
-        const passwordOk = await verifyPassword(input.password, person?.passwordHash ?? DUMMY_HASH);
-        if (!person || !passwordOk || !person.enabled) {
-          throw new GatewayError('sign_in_failed', 'That name or e-mail and password do not match an enabled admin.');
-        }
-        await admission.attempt.release();
+        const person = await throttle.checkPassword({
+          address,
+          login: input.login,
+          password: input.password,
+          find: (login) => store.admins.find(login),
+          mismatch: 'That name or e-mail and password do not match an enabled admin.',
+          throttled: (seconds) => `Too many failed admin sign-ins for this admin or from this address; try again in ${seconds} seconds.`,
+        });
         const token = newSessionSecret();
         const csrfToken = newSessionSecret();
         const createdAt = now();
@@ -184,8 +182,3 @@ function lastOwner(): GatewayError {
   return new GatewayError('conflict', 'This is the last enabled owner: make another admin an owner first, so someone can still manage the admins.');
 }
 
-function signInThrottled(seconds: number): GatewayError {
-  return new GatewayError('rate_limited', `Too many failed admin sign-ins for this admin or from this address; try again in ${seconds} seconds.`, {
-    retryAfterSeconds: seconds,
-  });
-}

@@ -5,7 +5,8 @@ import type { AdminRole, AdminSession } from '../../domain/admin.ts';
 import { hashApiKey } from '../../store/hash-api-key.ts';
 import { ADMIN_OPERATIONS, type AdminOperation } from './admin-api-description.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { clearSessionCookie, CONSOLE_SESSION_COOKIE, csrfMatches, hashSessionToken, readSessionCookie, sameOrigin } from '../portal/account-session-cookie.ts';
+import { clearSessionCookie, CONSOLE_SESSION_COOKIE, readSessionCookie, sameOrigin } from '../session-cookie.ts';
+import { csrfMatches, hashSessionToken } from '../../accounts/session-secret.ts';
 import { bearerMatches, bearerTokenOf, refuseWhileBlocked } from './require-admin.ts';
 
 /** Who is calling the admin API; `name` is what the audit log records. */

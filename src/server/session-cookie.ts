@@ -1,4 +1,3 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A session cookie's name and the one API path it is sent to. */
@@ -14,16 +13,6 @@ export interface SessionCookieJar {
 export const PORTAL_SESSION_COOKIE: SessionCookieJar = { name: 'switchyard_account', path: '/api/account' };
 /** The console's cookie (issue 29): sent only to the admin API, never to the portal or /v1. */
 export const CONSOLE_SESSION_COOKIE: SessionCookieJar = { name: 'switchyard_console', path: '/api/admin' };
-
-/** A new random session secret (256 bits), as sent in the cookie or the CSRF header. */
-export function newSessionSecret(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/** What the database keeps of a cookie value. */
-export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** The cookie's value on this request, if any. */
 export function readSessionCookie(request: FastifyRequest, jar: SessionCookieJar = PORTAL_SESSION_COOKIE): string | undefined {
@@ -65,12 +54,6 @@ function cookieText(request: FastifyRequest, jar: SessionCookieJar, value: strin
 
 function isHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
-}
-
-/** Constant-time comparison of the CSRF header with the session's token. */
-export function csrfMatches(sent: unknown, expected: string): boolean {
-  if (typeof sent !== 'string' || sent.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
 }
 
 /**
