@@ -8,7 +8,7 @@ import { hashApiKey } from '../../store/hash-api-key.ts';
 import { randomBase62 } from '../../store/random-base62.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { requireJson } from '../require-json.ts';
-import { param, withConflicts } from './admin-routes.ts';
+import { param, withConflicts } from './admin-route-helpers.ts';
 import { clearSessionCookie, CONSOLE_SESSION_COOKIE, sameOrigin, setSessionCookie } from '../session-cookie.ts';
 import { hashSessionToken, newSessionSecret } from '../../accounts/session-secret.ts';
 import { clientIpOf } from '../authenticate-request.ts';
