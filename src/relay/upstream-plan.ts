@@ -1,7 +1,7 @@
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Warning } from '../core/warning.ts';
-import { enforceAnthropicThinking, enforceConverseThinking } from '../reasoning/enforce-anthropic-thinking.ts';
+import { enforceAnthropicThinking, enforceConverseThinking } from '../protocols/shared/enforce-anthropic-thinking.ts';
 import { ENVELOPE_PREFIX } from '../reasoning/reasoning-envelope.ts';
 import { restoreRequestReasoning, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 import type { ProtocolCodec, ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';

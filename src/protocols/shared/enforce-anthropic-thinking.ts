@@ -1,5 +1,5 @@
-import type { Warning } from '../core/warning.ts';
-import { isRecord } from '../protocols/shared/is-record.ts';
+import type { Warning } from '../../core/warning.ts';
+import { isRecord } from './is-record.ts';
 
 const isThinking = (block: unknown) => isRecord(block) && (block.type === 'thinking' || block.type === 'redacted_thinking');
 
