@@ -237,6 +237,13 @@ export interface ProtocolCodec {
   readonly passthrough: PassthroughLane;
   decodeRequest(input: ClientRequestInput, context: RuntimeContext): Decoded<ChatRequest>;
   encodeRequest(request: ChatRequest, context: RuntimeContext): Decoded<UpstreamRequestOutput>;
+  /**
+   * The upstream's last rule on an encoded translated request, applied by the relay after the
+   * reasoning stage restored what it could (Anthropic and Claude on Bedrock refuse a tool loop
+   * whose assistant turn lacks its signed thinking: thinking is turned off, with a warning).
+   * Absent: the encoded body goes as it is.
+   */
+  enforceOnEncoded?(body: Record<string, unknown>, warnings: Warning[]): void;
   decodeResponse(body: unknown, context: RuntimeContext): Decoded<ChatResponse>;
   /** `options`: what the client asked of the reply (the same as its stream encoder's). */
   encodeResponse(response: ChatResponse, context: RuntimeContext, options?: StreamEncoderOptions): unknown;

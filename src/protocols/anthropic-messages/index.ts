@@ -1,4 +1,5 @@
 import type { ProtocolCodec } from '../protocol-codec.ts';
+import { enforceAnthropicThinking } from '../shared/enforce-anthropic-thinking.ts';
 import { createAnthropicStreamDecoder } from './create-anthropic-stream-decoder.ts';
 import { createAnthropicStreamEncoder } from './create-anthropic-stream-encoder.ts';
 import { createAnthropicUsageTap } from './create-anthropic-usage-tap.ts';
@@ -23,6 +24,7 @@ export const anthropicMessagesCodec: ProtocolCodec = {
   passthrough: anthropicPassthroughLane,
   decodeRequest: (input) => decodeAnthropicRequest(input),
   encodeRequest: encodeAnthropicRequest,
+  enforceOnEncoded: enforceAnthropicThinking,
   decodeResponse: decodeAnthropicResponse,
   encodeResponse: encodeAnthropicResponse,
   createStreamDecoder: createAnthropicStreamDecoder,

@@ -1,6 +1,7 @@
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { Usage } from '../../core/usage.ts';
 import type { ProtocolCodec } from '../protocol-codec.ts';
+import { enforceConverseThinking } from '../shared/enforce-anthropic-thinking.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { createBedrockStreamDecoder } from './create-bedrock-stream-decoder.ts';
 import { decodeBedrockResponse, decodeBedrockUsage } from './decode-bedrock-response.ts';
@@ -21,6 +22,7 @@ export const bedrockConverseCodec: ProtocolCodec = {
   passthrough: { upstreamBody: upstreamOnly, openStream: upstreamOnly, keepAliveFrame: undefined },
   decodeRequest: upstreamOnly,
   encodeRequest: encodeBedrockRequest,
+  enforceOnEncoded: enforceConverseThinking,
   decodeResponse: decodeBedrockResponse,
   encodeResponse: upstreamOnly,
   createStreamDecoder: createBedrockStreamDecoder,
