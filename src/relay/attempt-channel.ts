@@ -16,7 +16,8 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
 import type { ReasoningRecall } from './reasoning-recall.ts';
-import { takesReasoningStateBack, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import type { ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import { takesReasoningStateBack } from '../reasoning/reasoning-slots.ts';
 import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 interface AttemptBase {

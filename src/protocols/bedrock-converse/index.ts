@@ -1,6 +1,7 @@
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { Usage } from '../../core/usage.ts';
 import type { ProtocolCodec } from '../protocol-codec.ts';
+import { takeClaudeReasoningState } from '../shared/take-reasoning-state.ts';
 import { enforceConverseThinking } from '../shared/enforce-anthropic-thinking.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { createBedrockStreamDecoder } from './create-bedrock-stream-decoder.ts';
@@ -20,6 +21,7 @@ export const bedrockConverseCodec: ProtocolCodec = {
   id: 'bedrock-converse',
   peek: upstreamOnly,
   passthrough: { upstreamBody: upstreamOnly, openStream: upstreamOnly, keepAliveFrame: undefined },
+  takeReasoningState: takeClaudeReasoningState,
   decodeRequest: upstreamOnly,
   encodeRequest: encodeBedrockRequest,
   enforceOnEncoded: enforceConverseThinking,
