@@ -5,7 +5,7 @@ import { microsToUsd, usdToMicros } from '../domain/money.ts';
 import type { User } from '../domain/user.ts';
 import { listGroupModels } from '../snapshot/snapshot.ts';
 import { generateApiKey } from '../store/generate-api-key.ts';
-import { hashApiKey } from '../store/hash-api-key.ts';
+import { hashApiKey } from '../access/hash-api-key.ts';
 import { keyHint } from '../store/key-hint.ts';
 import { StoreConflictError } from '../store/store.ts';
 import { accountKeyGroups, accountSubscriptions } from './portal-account.ts';

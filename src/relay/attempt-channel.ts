@@ -7,7 +7,7 @@ import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import { eventStreamToSse } from '../sse/event-stream-to-sse.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import { classifyFailure, withMisconfiguredHint, type FailureClass } from '../routing/classify-failure.ts';
-import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
+import { resolveUpstreamModel } from '../channels/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';

@@ -4,7 +4,7 @@ import { invalidRequest } from '../../core/gateway-error.ts';
 import type { ApiKey, KeyLimits } from '../../domain/api-key.ts';
 import { usdToMicros } from '../../domain/money.ts';
 import { generateApiKey } from '../../store/generate-api-key.ts';
-import { hashApiKey } from '../../store/hash-api-key.ts';
+import { hashApiKey } from '../../access/hash-api-key.ts';
 import { keyHint } from '../../store/key-hint.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { diagnoseKey } from '../diagnose-key.ts';

@@ -4,7 +4,7 @@ import { hashPassword } from '../../access/hash-password.ts';
 import { SignInThrottle } from '../../accounts/sign-in-throttle.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { Admin, AdminToken } from '../../domain/admin.ts';
-import { hashApiKey } from '../../store/hash-api-key.ts';
+import { hashApiKey } from '../../access/hash-api-key.ts';
 import { randomBase62 } from '../../store/random-base62.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { requireJson } from '../require-json.ts';

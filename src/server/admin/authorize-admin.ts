@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { roleAllows, type AdminPermission } from '../../access/admin-permissions.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { AdminRole, AdminSession } from '../../domain/admin.ts';
-import { hashApiKey } from '../../store/hash-api-key.ts';
+import { hashApiKey } from '../../access/hash-api-key.ts';
 import { ADMIN_OPERATIONS, type AdminOperation } from './admin-api-description.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { clearSessionCookie, CONSOLE_SESSION_COOKIE, readSessionCookie, sameOrigin } from '../session-cookie.ts';

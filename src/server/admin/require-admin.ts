@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthFailureThrottle } from '../../access/auth-failure-throttle.ts';
 import type { ClientIpResolver } from '../../access/resolve-client-ip.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
-import { hashApiKey } from '../../store/hash-api-key.ts';
+import { hashApiKey } from '../../access/hash-api-key.ts';
 
 /** What the admin check needs to throttle failed attempts per client address. */
 export interface AdminAuthGuard {

@@ -3,7 +3,7 @@ import type { CredentialStyle } from '../../access/extract-api-key.ts';
 import { authorizeModel } from '../../access/authorize-model.ts';
 import { KeyRefusedError } from '../../access/key-refused-error.ts';
 import { recordKeyRefusal } from '../../billing/record-generation-usage.ts';
-import { estimateInputTokens } from '../../core/estimate-tokens.ts';
+import { estimateInputTokens } from '../../billing/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import { getCodec } from '../../protocols/codec-registry.ts';
 import { markPipelineRequest } from '../observability/access-log.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RateLimiter } from '../../src/access/rate-limiter.ts';
+import { RateLimiter } from '../../src/billing/rate-limiter.ts';
 import { isGatewayError } from '../../src/core/gateway-error.ts';
 import { createMemoryKv } from '../../src/kv/create-memory-kv.ts';
 import type { Kv } from '../../src/kv/kv.ts';

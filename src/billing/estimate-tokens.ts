@@ -1,4 +1,4 @@
-import type { ChatRequest } from './chat-request.ts';
+import type { ChatRequest } from '../core/chat-request.ts';
 
 /** Rough tokens for text: about four characters each, as the public tokenizers average on English. */
 export function estimateTextTokens(text: string): number {
