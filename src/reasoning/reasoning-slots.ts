@@ -8,11 +8,6 @@ export function takeReasoningState(part: AssistantContentPart, upstream: Upstrea
   return getCodec(upstream).takeReasoningState?.(part);
 }
 
-/** Whether an upstream protocol issues reasoning state at all (its codec reads some), so a kept envelope could be for it. */
-export function takesReasoningStateBack(upstream: UpstreamProtocolId): boolean {
-  return getCodec(upstream).takeReasoningState !== undefined;
-}
-
 /** How a client protocol carries an envelope back: its codec's `reasoningSlot`. */
 export function clientSlot(client: ProtocolId): ReasoningSlot {
   const slot = getCodec(client).reasoningSlot;

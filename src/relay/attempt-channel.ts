@@ -17,7 +17,6 @@ import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
 import type { ReasoningRecall } from './reasoning-recall.ts';
 import type { ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
-import { takesReasoningStateBack } from '../reasoning/reasoning-slots.ts';
 import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 interface AttemptBase {
@@ -122,7 +121,8 @@ async function planAttempt(deps: RelayDeps, input: RelayInput, channel: Channel,
     ...(restore ? { reasoning: restore } : {}),
   };
   const passthrough = takesPassthroughLane(planInput);
-  if (restore && recall && !passthrough && takesReasoningStateBack(protocol)) {
+  // Only an upstream whose codec reads reasoning state takes any back (never Chat Completions).
+  if (restore && recall && !passthrough && planInput.upstreamCodec.takeReasoningState !== undefined) {
     // One kv round trip per request, before the first translated attempt that could use it encodes its body.
     const kept = await recall();
     if (kept.size > 0) restore.recall = (callId) => kept.get(callId);

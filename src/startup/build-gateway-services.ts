@@ -66,8 +66,9 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
   const streams: StreamGauge = { open: 0 };
   const metrics = new GatewayMetrics({ streams, health, snapshot });
   const usageWriter = new UsageWriter(store.usage, logger, DEFAULT_USAGE_WRITER_OPTIONS, {
-    recorded: (entry) => logGenerationAccess(logger, entry),
-    observed: (entry) => metrics.observe(entry),
+    // Bound, not wrapped: a row goes straight to the access log and the metrics.
+    recorded: logGenerationAccess.bind(undefined, logger),
+    observed: metrics.observe.bind(metrics),
   });
   metrics.beforeScrape = () => usageWriter.observeQueued();
   const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
