@@ -7,8 +7,8 @@ const LAYERS = [
   ['protocols'],
   ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream'],
   ['schemas'],
-  ['access', 'accounts'],
-  ['billing', 'config', 'cluster', 'reasoning', 'notify'],
+  ['access'],
+  ['billing', 'config', 'cluster', 'reasoning', 'accounts', 'notify'],
   ['relay'],
   ['generation', 'responses'],
   ['server'],
@@ -96,16 +96,16 @@ module.exports = {
     {
       name: 'access-below-billing',
       severity: 'error',
-      comment: 'Who may ask (access/, accounts/) is decided before what it costs (billing/): access never imports billing or anything above.',
-      from: { path: '^src/(access|accounts)/' },
-      to: { path: `^src/(${above('access|accounts')})/` },
+      comment: 'Who may ask (access/) is decided before what it costs (billing/): access never imports billing or anything above.',
+      from: { path: '^src/access/' },
+      to: { path: `^src/(${above('access')})/` },
     },
     {
       name: 'lower-layers-do-not-reach-up',
       severity: 'error',
       comment:
         'The request path is built bottom-up: records and codecs, then adapters and state, then input rules, access and ' +
-        'policy, then the relay, then the pipeline, then HTTP, then start-up. Policy (billing, config, cluster, reasoning) ' +
+        'policy, then the relay, then the pipeline, then HTTP, then start-up. Policy (billing, config, cluster, reasoning, accounts) ' +
         'never imports the relay, the pipeline, HTTP or start-up.',
       from: { path: `^src/(${POLICY})/` },
       to: { path: `^src/(${above(POLICY)})/` },

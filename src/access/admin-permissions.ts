@@ -2,7 +2,7 @@ import type { AdminRole } from '../domain/admin.ts';
 
 /**
  * What an admin route may need (issue 29). Each admin operation names one of these in
- * `server/admin-api-description.ts`; a role holds the set below. `public` is the console's
+ * `server/admin/admin-api-description.ts`; a role holds the set below. `public` is the console's
  * sign-in (no caller yet); `self` is anything every signed-in person may do to themselves
  * (who am I, sign out).
  */

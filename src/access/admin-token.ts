@@ -1,4 +1,4 @@
-import { hashApiKey } from '../store/hash-api-key.ts';
+import { hashApiKey } from './hash-api-key.ts';
 import { generateAdminToken } from '../core/create-runtime.ts';
 import type { SecretBox } from '../store/secret-box.ts';
 import type { Store } from '../store/store.ts';

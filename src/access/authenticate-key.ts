@@ -1,6 +1,6 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
-import { hashApiKey } from '../store/hash-api-key.ts';
+import { hashApiKey } from './hash-api-key.ts';
 import type { ApiKey } from '../domain/api-key.ts';
 import type { Group } from '../domain/group.ts';
 

@@ -1,5 +1,30 @@
 import { createHash } from 'node:crypto';
+import { verifyPassword } from '../access/hash-password.ts';
+import { GatewayError } from '../core/gateway-error.ts';
 import type { Kv } from '../kv/kv.ts';
+
+// A well-formed hash to verify against when the account does not exist, so "no such account"
+// and "wrong password" take the same time (scrypt dominates either way).
+export const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+/** An account as the password check sees it (a portal user or a console admin). */
+export interface PasswordHolder {
+  id: string;
+  passwordHash: string | null;
+  enabled: boolean;
+}
+
+/** One sign-in to check: who claims to sign in, from where, and the words of its refusals. */
+export interface PasswordCheck<T extends PasswordHolder> {
+  address: string;
+  login: string;
+  password: string;
+  find(login: string): Promise<T | undefined>;
+  /** The 401's message when the login and password match no enabled account. */
+  mismatch: string;
+  /** The 429's message, given the seconds to wait. */
+  throttled(seconds: number): string;
+}
 
 export interface SignInThrottleOptions {
   /** Failed attempts one account may see per window before further attempts are refused. */
@@ -66,6 +91,23 @@ export class SignInThrottle {
     return { admitted: true, attempt: attempt.with(accountKey, window.end) };
   }
 
+  /**
+   * The one throttled password check of both sign-ins (portal and console): both budgets are
+   * taken before the password is hashed, an unknown login costs the same hash as a known one,
+   * and a right password gives its places back. Returns the account, or throws the 429 / 401.
+   */
+  async checkPassword<T extends PasswordHolder>(check: PasswordCheck<T>): Promise<T> {
+    const byAddress = await this.admitAddress(check.address);
+    if (!byAddress.admitted) throw throttledError(check, byAddress.retryAfterSeconds);
+    const holder = await check.find(check.login);
+    const admission = await this.admitAccount(byAddress.attempt, holder?.id, check.login);
+    if (!admission.admitted) throw throttledError(check, admission.retryAfterSeconds);
+    const passwordOk = await verifyPassword(check.password, holder?.passwordHash ?? DUMMY_HASH);
+    if (!holder || !holder.passwordHash || !passwordOk || !holder.enabled) throw new GatewayError('sign_in_failed', check.mismatch);
+    await admission.attempt.release();
+    return holder;
+  }
+
   private async take(key: string, budget: number, windowEnd: number): Promise<boolean> {
     const result = await this.kv.adjust(key, 1, { max: budget, ttlMs: Math.max(windowEnd - this.now(), 1000) });
     return result.applied;
@@ -79,6 +121,10 @@ export class SignInThrottle {
     const index = Math.floor(this.now() / this.options.windowMs);
     return { index, end: (index + 1) * this.options.windowMs };
   }
+}
+
+function throttledError(check: PasswordCheck<PasswordHolder>, seconds: number): GatewayError {
+  return new GatewayError('rate_limited', check.throttled(seconds), { retryAfterSeconds: seconds });
 }
 
 /** The places one attempt holds in the budgets; a failed attempt simply keeps them. */

@@ -8,7 +8,7 @@ import type { Kv } from '../kv/kv.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
 import { AuthFailureThrottle, type AuthThrottleOptions } from '../access/auth-failure-throttle.ts';
-import { RateLimiter } from '../access/rate-limiter.ts';
+import { RateLimiter } from './rate-limiter.ts';
 import { createClientIpResolver, type ClientIpHeader, type ClientIpResolver } from '../access/resolve-client-ip.ts';
 
 /** The stateful parts of access control and metering, built once per process. */

@@ -1,5 +1,5 @@
 import type { AccessServices } from './access-services.ts';
-import { hasRateLimits, UNLIMITED_RATE_LEASE } from '../access/rate-limiter.ts';
+import { hasRateLimits, UNLIMITED_RATE_LEASE } from './rate-limiter.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { ImageUsage, Usage } from '../core/usage.ts';

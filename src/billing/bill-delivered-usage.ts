@@ -1,4 +1,4 @@
-import { estimateTokensFromChars } from '../core/estimate-tokens.ts';
+import { estimateTokensFromChars } from './estimate-tokens.ts';
 import type { Usage } from '../core/usage.ts';
 import { allowedOutputTokens, type RequestEstimate } from './estimate-reservation.ts';
 

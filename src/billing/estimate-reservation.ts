@@ -1,6 +1,6 @@
 import type { ModelPrice } from '../domain/model-price.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
-import { estimateInputTokens } from '../core/estimate-tokens.ts';
+import { estimateInputTokens } from './estimate-tokens.ts';
 import { boundInputTokens } from './bound-input-tokens.ts';
 import { computeCostMicros } from './compute-cost.ts';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from './model-output-limits.ts';

@@ -1,7 +1,7 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Plan } from '../domain/plan.ts';
 import type { RedemptionCode } from '../domain/redemption-code.ts';
-import { hashApiKey } from '../store/hash-api-key.ts';
+import { hashApiKey } from '../access/hash-api-key.ts';
 import { randomBase62 } from '../store/random-base62.ts';
 import type { ApiKey } from '../domain/api-key.ts';
 import type { Store } from '../store/store.ts';

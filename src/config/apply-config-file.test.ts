@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import { createStore } from '../store/create-store.ts';
-import { hashApiKey } from '../store/hash-api-key.ts';
+import { hashApiKey } from '../access/hash-api-key.ts';
 import type { Store } from '../store/store.ts';
 import { applyConfig, applyConfigFile } from './apply-config-file.ts';
 import { ConfigError } from './config-error.ts';

@@ -1,4 +1,4 @@
-import { hashApiKey } from '../store/hash-api-key.ts';
+import { hashApiKey } from '../access/hash-api-key.ts';
 import { keyHint } from '../store/key-hint.ts';
 import type { ApiKey, ApiKeyPatch, KeyLimits, NewApiKey } from '../domain/api-key.ts';
 import type { Store } from '../store/store.ts';

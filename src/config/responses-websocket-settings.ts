@@ -1,4 +1,4 @@
-/** RESPONSES_WEBSOCKET and the limits of a Responses WebSocket (see server/responses-websocket.ts). */
+/** RESPONSES_WEBSOCKET and the limits of a Responses WebSocket (see server/generation/responses-websocket.ts). */
 export interface ResponsesWebSocketSettings {
   /** RESPONSES_WEBSOCKET; off: every upgrade is answered 426 (use HTTP). */
   enabled: boolean;

@@ -3,7 +3,7 @@ import type { QuotaWindow } from './plan.ts';
 /**
  * The account portal's wire shapes (`/api/account`, and the operator's top-up trail): what the
  * server's routes answer and what the console reads, declared once here and imported by both
- * (`src/server/routes/account-routes.ts`, `console/src/lib/account-types.ts`). Money in USD,
+ * (`src/server/portal/account-routes.ts` through `src/accounts/`, and the console's pages). Money in USD,
  * times as ISO strings.
  */
 import type { BillingMode } from './billing-mode.ts';

@@ -8,7 +8,7 @@ import { estimateRequest } from '../billing/estimate-reservation.ts';
 import { ESTIMATED_USAGE_WARNING } from '../billing/bill-delivered-usage.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { EmbeddingRequest, EmbeddingResult } from '../core/embedding.ts';
-import { estimateTextTokens } from '../core/estimate-tokens.ts';
+import { estimateTextTokens } from '../billing/estimate-tokens.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Usage } from '../core/usage.ts';
 import {

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { RateLimiter } from '../access/rate-limiter.ts';
+import { RateLimiter } from '../billing/rate-limiter.ts';
 import type { SpendHold } from '../billing/balance-meter.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import { createMemoryKv } from '../kv/create-memory-kv.ts';
 import { ChannelHealth } from '../routing/channel-health.ts';
 import { buildSnapshot } from '../snapshot/snapshot.ts';
-import { hashApiKey } from '../store/hash-api-key.ts';
+import { hashApiKey } from '../access/hash-api-key.ts';
 import type { ApiKey } from '../domain/api-key.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';

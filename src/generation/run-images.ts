@@ -8,7 +8,7 @@ import { computeCostMicros } from '../billing/compute-cost.ts';
 import { perImageMicros, pricedImageTiers } from '../billing/image-price.ts';
 import { resolvePrice } from '../billing/resolve-price.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
-import { estimateTextTokens } from '../core/estimate-tokens.ts';
+import { estimateTextTokens } from '../billing/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { ImageUsage, Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';

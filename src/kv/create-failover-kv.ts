@@ -1,39 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import { GatewayError } from '../core/gateway-error.ts';
 import { createMemoryKv } from './create-memory-kv.ts';
+import type { FailoverKv, FailoverKvOptions } from './failover-kv.ts';
 import type { Kv } from './kv.ts';
+import { replayFallbackChanges } from './replay-fallback-changes.ts';
+import { isSlowAnswer, slowAnswerError } from './slow-answer.ts';
 
-export interface FailoverKvOptions {
-  redis: Redis;
-  /** The shared kv on `redis`. */
-  primary: Kv;
-  /** Key prefix of `primary`, for the generation marker. */
-  prefix: string;
-  logger: Logger;
-  now: () => number;
-  /**
-   * Keys whose changes made locally during an outage are applied to Redis when it returns
-   * (balances and spend windows), so money spent meanwhile is not given back.
-   */
-  replayPrefixes: readonly string[];
-  /**
-   * How long Redis may go without answering a single command, while commands time out on a
-   * live connection, before the kv falls back. Until then each timed-out call is refused as
-   * retryable and the kv stays shared. Default 5 s.
-   */
-  stallBeforeFallbackMs?: number;
-  /** While fallen back on a live but slow connection, Redis is pinged this often to resume. Default 1 s. */
-  probeIntervalMs?: number;
-}
-
-export interface FailoverKv extends Kv {
-  /** False while requests are served from the per-process fallback. */
-  readonly shared: boolean;
-  /** Resolves when the current recovery (if any) has finished; for tests and shutdown. */
-  settled(): Promise<void>;
-}
+export type { FailoverKv, FailoverKvOptions };
 
 /**
  * The Redis kv with a per-process fallback: when Redis cannot be reached, requests keep being
@@ -157,33 +129,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     );
   };
 
-  /** Applies what the fallback did to Redis; each change is forgotten once applied (a failure keeps the rest). */
-  const replay = async (): Promise<number> => {
-    let applied = 0;
-    for (const [id, settle] of [...pendingSettles]) {
-      await primary.settle(settle.key, settle.holdId, settle.finalDelta);
-      pendingSettles.delete(id);
-      applied += 1;
-    }
-    // Unbounded: the fallback already decided these holds fit.
-    for (const [id, hold] of [...localHolds]) {
-      await primary.hold(hold.key, hold.holdId, hold.delta);
-      localHolds.delete(id);
-      applied += 1;
-    }
-    for (const [key, delta] of [...deltas]) {
-      deltas.delete(key);
-      if (delta === 0) continue;
-      try {
-        await primary.adjust(key, delta, { requireExisting: true });
-      } catch (error) {
-        deltas.set(key, (deltas.get(key) ?? 0) + delta);
-        throw error;
-      }
-      applied += 1;
-    }
-    return applied;
-  };
+  const replay = () => replayFallbackChanges(primary, { pendingSettles, localHolds, deltas });
 
   /** Sends the settles Redis has not confirmed; called whenever it answers again. */
   const deliverSettles = () => {
@@ -325,13 +271,4 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       await primary.close();
     },
   };
-}
-
-function slowAnswerError(cause: unknown): GatewayError {
-  return new GatewayError('rate_limited', "The gateway's shared counters answered too slowly; retry in a second.", { retryAfterSeconds: 1, cause });
-}
-
-/** ioredis's `commandTimeout` rejection: the command got no answer in time, the connection is not known to be down. */
-function isSlowAnswer(error: unknown): boolean {
-  return error instanceof Error && /command timed out/i.test(error.message);
 }

@@ -1,10 +1,11 @@
-import type { ChatRequest } from '../core/chat-request.ts';
+import type { AssistantContentPart, ChatRequest } from '../core/chat-request.ts';
 import type { ChatResponse } from '../core/chat-response.ts';
 import type { GatewayError } from '../core/gateway-error.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Warning } from '../core/warning.ts';
+import type { ReasoningSlot, ReasoningState } from '../core/reasoning-state.ts';
 import type { SseMessage } from '../sse/sse-message.ts';
 import type { InvalidField } from './shared/find-invalid-count.ts';
 
@@ -239,9 +240,23 @@ export interface ProtocolCodec {
    * OpenAI Responses: only with `include: ["reasoning.encrypted_content"]`.
    */
   asksForReasoningState?(body: Record<string, unknown>): boolean;
+  /** Client protocols: the opaque slot a reply carries reasoning state back to this client in (sealed when another protocol answered). */
+  readonly reasoningSlot?: ReasoningSlot;
+  /**
+   * Upstreams that issue reasoning state: reads and removes it from a canonical part (only the
+   * protocol's own fields). Absent: the protocol takes none back (Chat Completions).
+   */
+  takeReasoningState?(part: AssistantContentPart): ReasoningState | undefined;
   readonly passthrough: PassthroughLane;
   decodeRequest(input: ClientRequestInput, context: RuntimeContext): Decoded<ChatRequest>;
   encodeRequest(request: ChatRequest, context: RuntimeContext): Decoded<UpstreamRequestOutput>;
+  /**
+   * The upstream's last rule on an encoded translated request, applied by the relay after the
+   * reasoning stage restored what it could (Anthropic and Claude on Bedrock refuse a tool loop
+   * whose assistant turn lacks its signed thinking: thinking is turned off, with a warning).
+   * Absent: the encoded body goes as it is.
+   */
+  enforceOnEncoded?(body: Record<string, unknown>, warnings: Warning[]): void;
   decodeResponse(body: unknown, context: RuntimeContext): Decoded<ChatResponse>;
   /** `options`: what the client asked of the reply (the same as its stream encoder's). */
   encodeResponse(response: ChatResponse, context: RuntimeContext, options?: StreamEncoderOptions): unknown;

@@ -1,59 +1,18 @@
 import type { AssistantContentPart, ReasoningPart, TextPart, ToolCallPart } from '../core/chat-request.ts';
-import type { ProviderMetadata } from '../core/provider-metadata.ts';
+import type { ReasoningSlot, ReasoningState } from '../core/reasoning-state.ts';
+import { getCodec } from '../protocols/codec-registry.ts';
 import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
-import type { ReasoningState } from './reasoning-envelope.ts';
 
-/**
- * Where each provider keeps its reasoning state on canonical parts, read and removed in one
- * step. Only the upstream's own fields are read: anything else on a part is not that
- * provider's state and never travels to it.
- */
+/** The upstream's reasoning state on a canonical part, read and removed by its codec (`takeReasoningState`). */
 export function takeReasoningState(part: AssistantContentPart, upstream: UpstreamProtocolId): ReasoningState | undefined {
-  switch (upstream) {
-    case 'anthropic-messages':
-    // Claude on Bedrock: Converse's reasoningContent decodes to the same signed or redacted parts.
-    case 'bedrock-converse':
-      if (part.type !== 'reasoning') return undefined;
-      if (part.redactedData !== undefined) {
-        const data = part.redactedData;
-        delete part.redactedData;
-        return { kind: 'anthropic-redacted', data };
-      }
-      if (part.signature !== undefined && part.signature !== '') {
-        const signature = part.signature;
-        delete part.signature;
-        return { kind: 'anthropic-thinking', text: part.text, signature };
-      }
-      return undefined;
-    case 'gemini-generate-content': {
-      const signature = takeMetadata(part, 'gemini', 'thoughtSignature');
-      if (signature === undefined) return undefined;
-      if (part.type === 'tool-call') return { kind: 'gemini-call', callId: part.callId, signature };
-      if (part.type === 'reasoning') return { kind: 'gemini-thought', text: part.text, signature };
-      return { kind: 'gemini-text', signature };
-    }
-    case 'openai-responses': {
-      if (part.type !== 'reasoning') return undefined;
-      const encryptedContent = takeMetadata(part, 'openai', 'encryptedContent');
-      if (encryptedContent === undefined) return undefined;
-      const itemId = part.providerMetadata?.openai?.itemId;
-      return { kind: 'openai-reasoning', text: part.text, encryptedContent, ...(typeof itemId === 'string' ? { itemId } : {}) };
-    }
-    case 'openai-chat':
-      return undefined;
-    default: {
-      const unreachable: never = upstream;
-      return unreachable;
-    }
-  }
+  return getCodec(upstream).takeReasoningState?.(part);
 }
 
-function takeMetadata(part: { providerMetadata?: ProviderMetadata }, provider: 'gemini' | 'openai', field: string): string | undefined {
-  const bag = part.providerMetadata?.[provider] as Record<string, unknown> | undefined;
-  const value = bag?.[field];
-  if (typeof value !== 'string' || value === '') return undefined;
-  delete bag![field];
-  return value;
+/** How a client protocol carries an envelope back: its codec's `reasoningSlot`. */
+export function clientSlot(client: ProtocolId): ReasoningSlot {
+  const slot = getCodec(client).reasoningSlot;
+  if (slot === undefined) throw new Error(`the ${client} codec names no reasoning slot`);
+  return slot;
 }
 
 /**
@@ -87,26 +46,8 @@ export function takeCarriedValues(part: AssistantContentPart, take: (value: stri
   return values;
 }
 
-/** How a client protocol carries an envelope back: its own opaque reasoning slot. */
-export type ClientSlot = 'reasoning-signature' | 'reasoning-encrypted' | 'gemini-signature';
-
-export function clientSlot(client: ProtocolId): ClientSlot {
-  switch (client) {
-    case 'anthropic-messages':
-      return 'reasoning-signature';
-    case 'openai-responses':
-    case 'openai-chat':
-      return 'reasoning-encrypted';
-    case 'gemini-generate-content':
-      return 'gemini-signature';
-    default: {
-      const unreachable: never = client;
-      return unreachable;
-    }
-  }
-}
-
-export function putOnReasoning(part: ReasoningPart, slot: ClientSlot, envelope: string): void {
+/** Puts an envelope in the client protocol's own opaque reasoning slot (its codec's `reasoningSlot`). */
+export function putOnReasoning(part: ReasoningPart, slot: ReasoningSlot, envelope: string): void {
   if (slot === 'reasoning-signature') {
     // A redacted block stays redacted for the client; its data slot carries the envelope.
     if (part.redactedData !== undefined) part.redactedData = envelope;

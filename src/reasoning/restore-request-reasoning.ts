@@ -76,26 +76,6 @@ export function restoreRequestReasoning(request: ChatRequest, context: Reasoning
 }
 
 /**
- * Whether an upstream protocol issues reasoning state at all, so a kept envelope could be for it.
- * Chat Completions takes no reasoning back: looking anything up for it would be a wasted round trip.
- */
-export function takesReasoningStateBack(upstream: UpstreamProtocolId): boolean {
-  switch (upstream) {
-    case 'anthropic-messages':
-    case 'bedrock-converse':
-    case 'gemini-generate-content':
-    case 'openai-responses':
-      return true;
-    case 'openai-chat':
-      return false;
-    default: {
-      const unreachable: never = upstream;
-      return unreachable;
-    }
-  }
-}
-
-/**
  * The tool-call ids whose kept envelopes this request could use: those of assistant turns that
  * carry no envelope of their own (what `restoreRequestReasoning` falls back to the cache for).
  * The relay reads them all in one kv round trip before restoring. Nothing on the parts changes.

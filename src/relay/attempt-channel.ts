@@ -7,7 +7,7 @@ import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import { eventStreamToSse } from '../sse/event-stream-to-sse.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import { classifyFailure, withMisconfiguredHint, type FailureClass } from '../routing/classify-failure.ts';
-import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
+import { resolveUpstreamModel } from '../channels/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
@@ -16,7 +16,7 @@ import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
 import type { ReasoningRecall } from './reasoning-recall.ts';
-import { takesReasoningStateBack, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import type { ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 import { channelSecrets } from '../channels/auth/channel-secrets.ts';
 
 interface AttemptBase {
@@ -121,7 +121,8 @@ async function planAttempt(deps: RelayDeps, input: RelayInput, channel: Channel,
     ...(restore ? { reasoning: restore } : {}),
   };
   const passthrough = takesPassthroughLane(planInput);
-  if (restore && recall && !passthrough && takesReasoningStateBack(protocol)) {
+  // Only an upstream whose codec reads reasoning state takes any back (never Chat Completions).
+  if (restore && recall && !passthrough && planInput.upstreamCodec.takeReasoningState !== undefined) {
     // One kv round trip per request, before the first translated attempt that could use it encodes its body.
     const kept = await recall();
     if (kept.size > 0) restore.recall = (callId) => kept.get(callId);

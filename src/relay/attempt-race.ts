@@ -7,6 +7,8 @@ import { attemptChannel, type AttemptFailure, type AttemptReady } from './attemp
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import type { ReasoningRecall } from './reasoning-recall.ts';
+import { sleepUnlessAborted } from './sleep-unless-aborted.ts';
+import type { RaceEvent, RunningAttempt } from './running-attempt.ts';
 
 /** What the race gives the relay: an attempt to commit to, or why there is none. */
 export type RaceResult =
@@ -17,29 +19,6 @@ export type RaceResult =
   | { kind: 'refused'; error: GatewayError }
   /** No candidate left; `lastFailure` says why, when one was tried. */
   | { kind: 'exhausted' };
-
-interface Running {
-  channel: Channel;
-  lease: Lease;
-  /** Holds its place in the request's attempt list (kept in the order attempts started). */
-  placeholder: UsageAttempt;
-  /** Its own controller, when the race may have to stop it alone; otherwise it follows the request's signal. */
-  controller: AbortController | undefined;
-  startedAt: number;
-  deadlineMs: number | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  /** Its first-byte deadline passed. */
-  overdue: boolean;
-  /** Why the race stopped it, shown as the attempt's error code. */
-  cancelledAs: 'first_byte_timeout' | 'cancelled' | undefined;
-  settled: Promise<Event>;
-  late: Promise<Event> | undefined;
-}
-
-type Event =
-  | { type: 'late'; running: Running }
-  | { type: 'settled'; running: Running; outcome: AttemptReady | AttemptFailure }
-  | { type: 'thrown'; running: Running; error: unknown };
 
 /**
  * The attempts of one request, up to the one the client will be served from. Channels are
@@ -54,7 +33,7 @@ type Event =
 export class AttemptRace {
   lastFailure: AttemptFailure | undefined;
   readonly #queue: Channel[];
-  readonly #running: Running[] = [];
+  readonly #running: RunningAttempt[] = [];
   #realAttempts = 0;
   #waitedOnce = false;
   #measuredBodyChars: number | undefined;
@@ -78,7 +57,7 @@ export class AttemptRace {
       while (!this.deadline.aborted && this.#running.every((running) => running.overdue) && this.#canStart()) this.#start();
       if (this.#running.length === 0) return { kind: 'exhausted' };
 
-      const waits: Array<Promise<Event>> = [];
+      const waits: Array<Promise<RaceEvent>> = [];
       for (const running of this.#running) {
         waits.push(running.settled);
         if (!running.overdue && running.late) waits.push(running.late);
@@ -126,7 +105,7 @@ export class AttemptRace {
       if (this.#running.length === 0 && this.#queue.length === 0 && !this.#waitedOnce && retryAfterMs > 0 && retryAfterMs <= this.deps.maxRetryWaitMs) {
         // The only channel left asked for a short pause: wait it out once rather than fail.
         this.#waitedOnce = true;
-        await sleep(retryAfterMs, this.deadline);
+        await sleepUnlessAborted(retryAfterMs, this.deadline);
         this.#queue.push(running.channel);
       }
     }
@@ -171,7 +150,7 @@ export class AttemptRace {
     }
     const placeholder: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
     this.attempts.push(placeholder);
-    const running: Running = {
+    const running: RunningAttempt = {
       channel,
       lease,
       placeholder,
@@ -181,15 +160,15 @@ export class AttemptRace {
       timer: undefined,
       overdue: false,
       cancelledAs: undefined,
-      settled: undefined as unknown as Promise<Event>,
+      settled: undefined as unknown as Promise<RaceEvent>,
       late: undefined,
     };
     running.settled = attemptChannel(this.deps, this.input, channel, lease, controller?.signal ?? this.deadline, this.abortRequest, this.recall).then(
-      (outcome): Event => {
+      (outcome): RaceEvent => {
         clearTimeout(running.timer);
         return { type: 'settled', running, outcome };
       },
-      (error: unknown): Event => {
+      (error: unknown): RaceEvent => {
         clearTimeout(running.timer);
         return { type: 'thrown', running, error };
       },
@@ -221,7 +200,7 @@ export class AttemptRace {
     return this.#measuredBodyChars;
   }
 
-  #observeFirstByte(running: Running, outcome: AttemptReady): void {
+  #observeFirstByte(running: RunningAttempt, outcome: AttemptReady): void {
     if (running.deadlineMs === undefined) return;
     this.deps.firstByte?.deadlines.observe(running.channel.id, this.input.publicModel, outcome.attempt.latencyMs);
   }
@@ -230,7 +209,7 @@ export class AttemptRace {
    * Stops an attempt. Past its deadline it counts as a timeout against its channel × model (the
    * attempt reports it through its health lease); otherwise it just lost, which counts as nothing.
    */
-  #cancel(running: Running): void {
+  #cancel(running: RunningAttempt): void {
     if (running.cancelledAs) return;
     // Never the case (see #start): an attempt without its own controller never runs beside another.
     if (running.controller === undefined) return;
@@ -263,19 +242,19 @@ export class AttemptRace {
   }
 
   /** An attempt answered after the race had moved on from it: close it and count the answer. */
-  #closeLateAnswer(running: Running, outcome: AttemptReady): void {
+  #closeLateAnswer(running: RunningAttempt, outcome: AttemptReady): void {
     outcome.response.body.destroy();
     this.deps.health.recordSuccess(running.channel, running.lease, outcome.attempt.latencyMs);
     this.#observeFirstByte(running, outcome);
     this.#fill(running, outcome);
   }
 
-  #drop(running: Running): void {
+  #drop(running: RunningAttempt): void {
     const index = this.attempts.indexOf(running.placeholder);
     if (index !== -1) this.attempts.splice(index, 1);
   }
 
-  #fill(running: Running, outcome: AttemptReady | AttemptFailure): void {
+  #fill(running: RunningAttempt, outcome: AttemptReady | AttemptFailure): void {
     this.noteWarnings(outcome.warnings);
     const attempt = outcome.attempt;
     if (running.cancelledAs) {
@@ -286,20 +265,8 @@ export class AttemptRace {
     if (index !== -1) this.attempts[index] = attempt;
   }
 
-  #remove(running: Running): void {
+  #remove(running: RunningAttempt): void {
     const index = this.#running.indexOf(running);
     if (index !== -1) this.#running.splice(index, 1);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

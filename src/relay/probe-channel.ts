@@ -3,7 +3,7 @@ import { GatewayError } from '../core/gateway-error.ts';
 import { getChannelAdapter } from '../channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import { classifyFailure, withMisconfiguredHint } from '../routing/classify-failure.ts';
-import { resolveUpstreamModel } from '../routing/resolve-upstream-model.ts';
+import { resolveUpstreamModel } from '../channels/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import { toGatewayError } from '../upstream/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';

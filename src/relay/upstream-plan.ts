@@ -1,7 +1,6 @@
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Warning } from '../core/warning.ts';
-import { enforceAnthropicThinking, enforceConverseThinking } from '../reasoning/enforce-anthropic-thinking.ts';
 import { ENVELOPE_PREFIX } from '../reasoning/reasoning-envelope.ts';
 import { restoreRequestReasoning, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
 import type { ProtocolCodec, ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
@@ -62,8 +61,7 @@ export function planUpstreamRequest(input: PlanInput, passthrough = takesPassthr
     input.runtime,
   );
   const warnings = [...decoded.warnings, ...restored.warnings, ...encoded.warnings];
-  if (input.upstreamProtocol === 'anthropic-messages') enforceAnthropicThinking(encoded.value.body, warnings);
-  if (input.upstreamProtocol === 'bedrock-converse') enforceConverseThinking(encoded.value.body, warnings);
+  input.upstreamCodec.enforceOnEncoded?.(encoded.value.body, warnings);
   return {
     protocol: input.upstreamProtocol,
     passthrough: false,

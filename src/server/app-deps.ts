@@ -5,7 +5,7 @@ import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { Store } from '../store/store.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
-import type { GatewayMetrics } from './gateway-metrics.ts';
+import type { GatewayMetrics } from './observability/gateway-metrics.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import type { ConversationAffinity } from '../routing/conversation-affinity.ts';

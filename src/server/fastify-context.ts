@@ -1,6 +1,6 @@
 import type { Caller } from '../access/authenticate-key.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
-import type { AdminActor } from './routes/authorize-admin.ts';
+import type { AdminActor } from './admin/authorize-admin.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

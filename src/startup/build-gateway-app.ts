@@ -6,8 +6,8 @@ import { DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
 import { createCompactionSeal } from '../responses/compaction-seal.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { createApp } from '../server/create-app.ts';
-import { registerReadinessRoute } from '../server/routes/health-routes.ts';
-import { hashApiKey } from '../store/hash-api-key.ts';
+import { registerReadinessRoute } from '../server/observability/health-routes.ts';
+import { hashApiKey } from '../access/hash-api-key.ts';
 import type { GatewayServices } from './build-gateway-services.ts';
 import type { GatewayState } from './open-gateway-state.ts';
 

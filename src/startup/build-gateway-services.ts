@@ -20,8 +20,8 @@ import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from '../routing/c
 import { logCircuitTransitions } from '../routing/log-circuit-transitions.ts';
 import { notifyCircuitTransitions } from '../notify/notify-circuit-transitions.ts';
 import { startNotifications, type NotificationServices } from '../notify/start-notifications.ts';
-import { logGenerationAccess } from '../server/access-log.ts';
-import { GatewayMetrics } from '../server/gateway-metrics.ts';
+import { logGenerationAccess } from '../server/observability/access-log.ts';
+import { GatewayMetrics } from '../server/observability/gateway-metrics.ts';
 import { startHourlyPruner } from '../store/start-hourly-pruner.ts';
 import { totalTimeoutMs } from './gateway-options.ts';
 import type { GatewayState } from './open-gateway-state.ts';
@@ -72,8 +72,9 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
   const streams: StreamGauge = { open: 0 };
   const metrics = new GatewayMetrics({ streams, health, snapshot });
   const usageWriter = new UsageWriter(store.usage, logger, DEFAULT_USAGE_WRITER_OPTIONS, {
-    recorded: (entry) => logGenerationAccess(logger, entry),
-    observed: (entry) => metrics.observe(entry),
+    // Bound, not wrapped: a row goes straight to the access log and the metrics.
+    recorded: logGenerationAccess.bind(undefined, logger),
+    observed: metrics.observe.bind(metrics),
   });
   metrics.beforeScrape = () => usageWriter.observeQueued();
   const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;

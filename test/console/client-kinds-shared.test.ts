@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { clientSetup as gatewaySetup } from '../../src/access/client-kinds.ts';
 import { CLIENT_KINDS } from '../../src/domain/client-kinds.ts';
 import { clientSetup } from '../../src/domain/client-setup.ts';
-import { explainRouteMiss } from '../../src/server/misconfigured-client-hint.ts';
+import { explainRouteMiss } from '../../src/server/generation/misconfigured-client-hint.ts';
 
 const ROOT = 'http://gateway.test:8080';
 const CONSOLE_SOURCE = fileURLToPath(new URL('../../console/src/', import.meta.url));

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { buildModelMatrix, cellKey } from '../../console/src/lib/model-matrix.ts';
 import type { Channel, ChannelHealth } from '../../console/src/lib/types.ts';
 import { toNewChannel } from '../../src/domain/new-channel.ts';
-import { channelView } from '../../src/server/routes/admin-views.ts';
+import { channelView } from '../../src/server/admin/admin-views.ts';
 
 const health = (models: ChannelHealth['models']): ChannelHealth => ({
   state: 'closed',

@@ -16,7 +16,7 @@ import {
   planCreateSchema,
   priceSchema,
   userCreateSchema,
-} from '../../src/server/routes/admin-schemas.ts';
+} from '../../src/server/admin/admin-schemas.ts';
 
 /**
  * The config file and the admin API state the same things, so one value must get the same

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { ADMIN_OPERATIONS } from '../../src/server/admin-api-description.ts';
-import { checkAdminRoutesDescribed } from '../../src/server/routes/admin-openapi-routes.ts';
+import { ADMIN_OPERATIONS } from '../../src/server/admin/admin-api-description.ts';
+import { checkAdminRoutesDescribed } from '../../src/server/admin/admin-openapi-routes.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
 type Json = Record<string, any>;

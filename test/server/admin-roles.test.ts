@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN_PERMISSIONS, ROLE_PERMISSIONS, roleAllows } from '../../src/access/admin-permissions.ts';
 import { ADMIN_ROLES, type AdminRole } from '../../src/domain/admin.ts';
-import { ADMIN_OPERATIONS } from '../../src/server/admin-api-description.ts';
+import { ADMIN_OPERATIONS } from '../../src/server/admin/admin-api-description.ts';
 import { ADMIN_TOKEN, startHarness, UPSTREAM_SECRET, type Harness } from '../helpers/gateway-harness.ts';
 
 type Json = Record<string, any>;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { explainRouteMiss } from '../../src/server/misconfigured-client-hint.ts';
+import { explainRouteMiss } from '../../src/server/generation/misconfigured-client-hint.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
 const HOST = { host: 'gw.example:8080' };

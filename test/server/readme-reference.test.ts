@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { envSchema } from '../../src/config/config-schema.ts';
 import { CHANNEL_KINDS } from '../../src/domain/channel-kind.ts';
-import { ADMIN_OPERATIONS } from '../../src/server/admin-api-description.ts';
+import { ADMIN_OPERATIONS } from '../../src/server/admin/admin-api-description.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(resolve(ROOT, 'README.md'), 'utf8');

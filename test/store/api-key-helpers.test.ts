@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { generateApiKey } from '../../src/store/generate-api-key.ts';
 import { generateId } from '../../src/store/generate-id.ts';
-import { hashApiKey } from '../../src/store/hash-api-key.ts';
+import { hashApiKey } from '../../src/access/hash-api-key.ts';
 import { keyHint } from '../../src/store/key-hint.ts';
 import { randomBase62 } from '../../src/store/random-base62.ts';
 

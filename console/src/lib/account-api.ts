@@ -1,5 +1,5 @@
 import { call, type CallOptions } from './api.ts';
-import type { AccountKey, AccountUsage, AccountView } from './account-types.ts';
+import { type PortalKey as AccountKey, type PortalUsage as AccountUsage, type PortalAccountView as AccountView } from '../../../src/domain/account-portal-api.ts';
 import type { Session } from './session.ts';
 
 type AccountSession = Extract<Session, { role: 'account' }>;

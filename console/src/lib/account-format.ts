@@ -1,5 +1,12 @@
 import { DASH, dateTime, usd } from './format.ts';
-import type { Plan, Quota, QuotaWindow, RedemptionCodeRecord, Ref, Subscription } from './account-types.ts';
+import { type AdminPlanView as Plan, type AdminRedemptionCodeView as RedemptionCodeRecord, type AdminSubscriptionView as Subscription } from '../../../src/domain/account-admin-api.ts';
+import { type QuotaWindow } from '../../../src/domain/plan.ts';
+
+/** A plan's quotas as a form or an answer holds them (USD per window; null: none). */
+export type Quota = Partial<Record<QuotaWindow, number | null>>;
+
+/** A name or id, or the record itself: the contract accepts either and answers may carry either. */
+export type Ref = string | { id?: string; name?: string } | null | undefined;
 
 export const WINDOW_LABEL: Record<QuotaWindow, string> = { daily: 'Today', weekly: 'This week', monthly: 'This month', total: 'Whole term' };
 
@@ -48,19 +55,15 @@ export function highestUse(subscription: Subscription, plan: Plan | undefined): 
 }
 
 /** A code's state in words: unused, used by whom and when, or expired. */
-export function codeState(code: RedemptionCodeRecord, users?: Map<string, { name: string }>): { state: 'unused' | 'used' | 'expired' | string; detail: string } {
-  const raw = code.state ?? code.status;
-  const stateName = typeof raw === 'string' ? raw : (raw?.state ?? 'unused');
-  const usedBy = (typeof raw === 'object' && raw ? raw.usedBy : undefined) ?? code.usedBy;
-  const usedAt = (typeof raw === 'object' && raw ? raw.usedAt : undefined) ?? code.usedAt;
-  if (stateName === 'used' || usedAt) {
+export function codeState(code: RedemptionCodeRecord, users?: Map<string, { name: string }>): { state: RedemptionCodeRecord['state']; detail: string } {
+  if (code.state === 'used' || code.usedAt) {
     // The admin API names the redeemer as {user, key}: the account, or the key for a key without one.
-    const by = usedBy && typeof usedBy === 'object' && ('user' in usedBy || 'key' in usedBy) ? (usedBy as { user?: string | null; key?: string | null }) : null;
-    const who = by ? (by.user ? refName(by.user, users) : by.key ? `key ${by.key}` : DASH) : refName((usedBy ?? null) as Ref, users);
-    return { state: 'used', detail: `by ${who}${usedAt ? `, ${dateTime(usedAt)}` : ''}` };
+    const by = code.usedBy;
+    const who = by?.user ? refName(by.user, users) : by?.key ? `key ${by.key}` : DASH;
+    return { state: 'used', detail: `by ${who}${code.usedAt ? `, ${dateTime(code.usedAt)}` : ''}` };
   }
-  if (stateName === 'expired' || (code.expiresAt && Date.parse(code.expiresAt) <= Date.now())) return { state: 'expired', detail: code.expiresAt ? `since ${dateTime(code.expiresAt)}` : '' };
-  return { state: stateName, detail: code.expiresAt ? `until ${dateTime(code.expiresAt)}` : 'no expiry' };
+  if (code.state === 'expired' || (code.expiresAt && Date.parse(code.expiresAt) <= Date.now())) return { state: 'expired', detail: code.expiresAt ? `since ${dateTime(code.expiresAt)}` : '' };
+  return { state: code.state, detail: code.expiresAt ? `until ${dateTime(code.expiresAt)}` : 'no expiry' };
 }
 
 /** Days and hours until a time, for "expires in". */

@@ -1,5 +1,6 @@
 import { call } from './api.ts';
-import type { Plan, RedemptionCodeRecord, Subscription, User, WalletAdjustment } from './account-types.ts';
+import { type AdminPlanView as Plan, type AdminRedemptionCodeView as RedemptionCodeRecord, type AdminSubscriptionView as Subscription, type AdminUserView as User } from '../../../src/domain/account-admin-api.ts';
+import { type WalletAdjustmentView as WalletAdjustment } from '../../../src/domain/account-portal-api.ts';
 import type { ListAnswer } from './types.ts';
 
 /** The operator's calls to the accounts part of the admin API (issue 15's contract). */

@@ -1,5 +1,5 @@
 /**
- * Shapes the admin API answers with, all from the gateway's own `src/server/admin-api-types.ts`:
+ * Shapes the admin API answers with, all from the gateway's own `src/server/admin/admin-api-types.ts`:
  * the routes build their answers as those types (`satisfies`), so the console cannot drift from
  * them. Times are ISO strings; money is USD, except log rows, which keep micro-USD.
  */
@@ -14,7 +14,7 @@ export type {
   AdminAuditEntry as AuditEntry,
   AdminUsageSummary as UsageSummary,
   AdminUsageTotals as UsageTotals,
-} from '../../../src/server/admin-api-types.ts';
+} from '../../../src/server/admin/admin-api-types.ts';
 
 export type ListAnswer<T> = { data: T[] };
 

@@ -7,7 +7,7 @@ import { FormActions } from '../components/form-actions.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { moneyInput } from '../lib/account-format.ts';
 import { accountCall, loadAccount, loadAccountKeys } from '../lib/account-api.ts';
-import type { AccountKey, AccountView } from '../lib/account-types.ts';
+import { type PortalKey as AccountKey, type PortalAccountView as AccountView } from '../../../src/domain/account-portal-api.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { dateTime, list, splitList, usd } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { CheckList } from '../components/check-list.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { loadAccountKeys } from '../lib/account-api.ts';
-import type { AccountView } from '../lib/account-types.ts';
+import { type PortalAccountView as AccountView } from '../../../src/domain/account-portal-api.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { inputValue } from '../lib/input-value.ts';
 import { runModelCheck, type CheckStep } from '../lib/model-check.ts';

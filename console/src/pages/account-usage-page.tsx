@@ -3,7 +3,7 @@ import { AsyncView } from '../components/async-view.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { TimeChart } from '../components/time-chart.tsx';
 import { loadAccountUsage } from '../lib/account-api.ts';
-import type { AccountUsage } from '../lib/account-types.ts';
+import { type PortalUsage as AccountUsage } from '../../../src/domain/account-portal-api.ts';
 import { count, DASH, dateTime, ms, usd, visibleName } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
 import type { Session } from '../lib/session.ts';

@@ -4,7 +4,7 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { codeState, csvEscape, indexById, moneyInput, refName } from '../lib/account-format.ts';
-import type { Plan } from '../lib/account-types.ts';
+import { type AdminPlanView as Plan } from '../../../src/domain/account-admin-api.ts';
 import { adminApi, type AdminApi } from '../lib/accounts-admin.ts';
 import { dateTime, usd } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
@@ -84,7 +84,6 @@ export function CodesPage(props: { session: Session }) {
                           <tr key={code.id ?? index} data-code-state={state.state}>
                             <td data-label="Kind">
                               {code.kind}
-                              {code.hint && <div class="small-text muted"><code>{code.hint}</code></div>}
                             </td>
                             <td data-label="Value">{code.kind === 'balance' ? usd(code.amount ?? null) : `plan ${code.planName ?? refName(code.plan ?? null, plans)}`}</td>
                             <td data-label="State">

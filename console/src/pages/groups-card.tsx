@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { Drawer } from '../components/drawer.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { FormActions } from '../components/form-actions.tsx';
-import type { BillingMode } from '../lib/account-types.ts';
+import { type BillingMode } from '../../../src/domain/billing-mode.ts';
 import { adminApi } from '../lib/accounts-admin.ts';
 import { call } from '../lib/api.ts';
 import { errorMessage } from '../lib/error-message.ts';

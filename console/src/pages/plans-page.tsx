@@ -3,7 +3,7 @@ import { AsyncView } from '../components/async-view.tsx';
 import { Drawer } from '../components/drawer.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { quotaText, refId, refName } from '../lib/account-format.ts';
-import type { Plan } from '../lib/account-types.ts';
+import { type AdminPlanView as Plan } from '../../../src/domain/account-admin-api.ts';
 import { adminApi } from '../lib/accounts-admin.ts';
 import { call } from '../lib/api.ts';
 import { errorMessage } from '../lib/error-message.ts';

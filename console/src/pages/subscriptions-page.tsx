@@ -6,7 +6,8 @@ import { FormActions } from '../components/form-actions.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { QuotaBar } from '../components/quota-bar.tsx';
 import { highestUse, indexById, quotaOf, refId, refName, WINDOW_LABEL } from '../lib/account-format.ts';
-import { QUOTA_WINDOWS, type Plan, type Subscription, type User } from '../lib/account-types.ts';
+import { QUOTA_WINDOWS } from '../../../src/domain/plan.ts';
+import { type AdminPlanView as Plan, type AdminSubscriptionView as Subscription, type AdminUserView as User } from '../../../src/domain/account-admin-api.ts';
 import { adminApi, type AdminApi } from '../lib/accounts-admin.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { dateTime } from '../lib/format.ts';
@@ -245,7 +246,7 @@ function GrantForm(props: { api: AdminApi; users: User[]; plans: Plan[]; onDone:
 function ExtendForm(props: { api: AdminApi; subscription: Subscription; onDone: (message: string) => void; onCancel: () => void }) {
   const [days, setDays] = useState('30');
   const submission = useSubmit();
-  const current = Date.parse(props.subscription.expiresAt);
+  const current = Date.parse(props.subscription.expiresAt ?? '');
   const submit = async (event: Event) => {
     event.preventDefault();
     const count = Number(days);

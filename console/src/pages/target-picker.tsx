@@ -4,7 +4,7 @@ import { inputValue } from '../lib/input-value.ts';
 import { loadKeyHolderView, type KeyHolderView } from '../lib/key-holder.ts';
 import { buildModelMatrix, modelsOfGroup } from '../lib/model-matrix.ts';
 import { loadAccount, loadAccountKeys } from '../lib/account-api.ts';
-import type { AccountKey, AccountView } from '../lib/account-types.ts';
+import { type PortalKey as AccountKey, type PortalAccountView as AccountView } from '../../../src/domain/account-portal-api.ts';
 import type { Session } from '../lib/session.ts';
 
 /** What the connect page and the model check are about: which key, which model, which client. */

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { indexById, moneyInput, refName } from '../lib/account-format.ts';
-import type { User } from '../lib/account-types.ts';
+import { type AdminUserView as User } from '../../../src/domain/account-admin-api.ts';
 import type { AdminApi } from '../lib/accounts-admin.ts';
 import { dateTime, usd } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';

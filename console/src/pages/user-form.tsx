@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { FormActions } from '../components/form-actions.tsx';
 import { moneyInput } from '../lib/account-format.ts';
-import type { User } from '../lib/account-types.ts';
+import { type AdminUserView as User } from '../../../src/domain/account-admin-api.ts';
 import type { AdminApi } from '../lib/accounts-admin.ts';
 import { inputValue } from '../lib/input-value.ts';
 import { useSubmit } from '../lib/use-submit.ts';

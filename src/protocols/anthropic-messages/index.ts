@@ -1,4 +1,6 @@
 import type { ProtocolCodec } from '../protocol-codec.ts';
+import { takeClaudeReasoningState } from '../shared/take-reasoning-state.ts';
+import { enforceAnthropicThinking } from '../shared/enforce-anthropic-thinking.ts';
 import { createAnthropicStreamDecoder } from './create-anthropic-stream-decoder.ts';
 import { createAnthropicStreamEncoder } from './create-anthropic-stream-encoder.ts';
 import { createAnthropicUsageTap } from './create-anthropic-usage-tap.ts';
@@ -21,8 +23,11 @@ export const anthropicMessagesCodec: ProtocolCodec = {
   peek: (input) => withFeatures(peekBody(input, () => true, 'messages', ['max_tokens']), peekAnthropicFeatures(input.body)),
   affinityHint: anthropicAffinityHint,
   passthrough: anthropicPassthroughLane,
+  reasoningSlot: 'reasoning-signature',
+  takeReasoningState: takeClaudeReasoningState,
   decodeRequest: (input) => decodeAnthropicRequest(input),
   encodeRequest: encodeAnthropicRequest,
+  enforceOnEncoded: enforceAnthropicThinking,
   decodeResponse: decodeAnthropicResponse,
   encodeResponse: encodeAnthropicResponse,
   createStreamDecoder: createAnthropicStreamDecoder,

@@ -1,6 +1,8 @@
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { Usage } from '../../core/usage.ts';
 import type { ProtocolCodec } from '../protocol-codec.ts';
+import { takeClaudeReasoningState } from '../shared/take-reasoning-state.ts';
+import { enforceConverseThinking } from '../shared/enforce-anthropic-thinking.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { createBedrockStreamDecoder } from './create-bedrock-stream-decoder.ts';
 import { decodeBedrockResponse, decodeBedrockUsage } from './decode-bedrock-response.ts';
@@ -19,8 +21,10 @@ export const bedrockConverseCodec: ProtocolCodec = {
   id: 'bedrock-converse',
   peek: upstreamOnly,
   passthrough: { upstreamBody: upstreamOnly, openStream: upstreamOnly, keepAliveFrame: undefined },
+  takeReasoningState: takeClaudeReasoningState,
   decodeRequest: upstreamOnly,
   encodeRequest: encodeBedrockRequest,
+  enforceOnEncoded: enforceConverseThinking,
   decodeResponse: decodeBedrockResponse,
   encodeResponse: upstreamOnly,
   createStreamDecoder: createBedrockStreamDecoder,

@@ -1,4 +1,5 @@
 import type { ProtocolCodec } from '../protocol-codec.ts';
+import { takeGeminiReasoningState } from '../shared/take-reasoning-state.ts';
 import { createGeminiStreamDecoder } from './create-gemini-stream-decoder.ts';
 import { createGeminiStreamEncoder } from './create-gemini-stream-encoder.ts';
 import { createGeminiUsageTap } from './create-gemini-usage-tap.ts';
@@ -17,6 +18,8 @@ export const geminiGenerateContentCodec: ProtocolCodec = {
   peek: peekGeminiRequest,
   affinityHint: geminiAffinityHint,
   passthrough: geminiPassthroughLane,
+  reasoningSlot: 'gemini-signature',
+  takeReasoningState: takeGeminiReasoningState,
   decodeRequest: decodeGeminiRequest,
   encodeRequest: encodeGeminiRequest,
   decodeResponse: decodeGeminiResponse,

@@ -23,6 +23,7 @@ export const openaiChatCodec: ProtocolCodec = {
     return conversationKeys.length === 0 ? undefined : { conversationKeys };
   },
   passthrough: openAiChatPassthroughLane,
+  reasoningSlot: 'reasoning-encrypted',
   decodeRequest: (input) => decodeOpenAiChatRequest(input),
   encodeRequest: (request) => encodeOpenAiChatRequest(request),
   decodeResponse: (body, context) => decodeOpenAiChatResponse(body, context),

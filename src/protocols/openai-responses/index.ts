@@ -1,6 +1,7 @@
 import { decodeOpenAiError } from '../openai-chat/decode-openai-error.ts';
 import { encodeOpenAiError } from '../openai-chat/encode-openai-error.ts';
 import type { ProtocolCodec } from '../protocol-codec.ts';
+import { takeOpenAiReasoningState } from '../shared/take-reasoning-state.ts';
 import { createOpenAiResponsesStreamDecoder } from './create-openai-responses-stream-decoder.ts';
 import { createOpenAiResponsesStreamEncoder } from './create-openai-responses-stream-encoder.ts';
 import { createOpenAiResponsesUsageTap } from './create-openai-responses-usage-tap.ts';
@@ -27,6 +28,8 @@ export const openaiResponsesCodec: ProtocolCodec = {
   affinityHint: responsesAffinityHint,
   asksForReasoningState: (body) => Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content'),
   passthrough: openAiResponsesPassthroughLane,
+  reasoningSlot: 'reasoning-encrypted',
+  takeReasoningState: takeOpenAiReasoningState,
   decodeRequest: (input) => decodeOpenAiResponsesRequest(input),
   encodeRequest: (request) => encodeOpenAiResponsesRequest(request),
   decodeResponse: (body, context) => decodeOpenAiResponsesResponse(body, context),
