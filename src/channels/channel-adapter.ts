@@ -81,7 +81,25 @@ export interface EmbeddingBuildInput {
 }
 
 /** The media operations a channel may serve, named by their path under OpenAI's `/v1`. */
-export type MediaOperation = 'images/generations';
+export type MediaOperation =
+  | 'images/generations'
+  | 'images/edits'
+  | 'audio/speech'
+  | 'audio/transcriptions'
+  | 'audio/translations'
+  | 'moderations'
+  | 'rerank';
+
+/** Every operation of OpenAI's own API an OpenAI-compatible host may serve (rerank where its host does). */
+export const OPENAI_MEDIA_OPERATIONS: readonly MediaOperation[] = [
+  'images/generations',
+  'images/edits',
+  'audio/speech',
+  'audio/transcriptions',
+  'audio/translations',
+  'moderations',
+  'rerank',
+];
 
 /** Where a kind sends an OpenAI-shaped media request (the body goes as the client's codec left it). */
 export interface MediaEndpoint {

@@ -1,6 +1,6 @@
 import { openaiEmbeddingsWire } from '../protocols/embeddings/index.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
-import { joinUrl } from './channel-adapter.ts';
+import { joinUrl, OPENAI_MEDIA_OPERATIONS } from './channel-adapter.ts';
 
 /** OpenAI and every OpenAI-compatible host; the base address includes `/v1` as the SDK takes it. */
 export const openaiChannel: ChannelAdapter = {
@@ -24,7 +24,7 @@ export const openaiChannel: ChannelAdapter = {
     buildRequest: ({ channel, apiKey }) => ({ url: joinUrl(channel.baseUrl, '/embeddings'), headers: { authorization: `Bearer ${apiKey}` } }),
   },
   media: {
-    operations: ['images/generations'],
+    operations: OPENAI_MEDIA_OPERATIONS,
     buildRequest: ({ channel, apiKey, operation }) => ({ url: joinUrl(channel.baseUrl, `/${operation}`), headers: { authorization: `Bearer ${apiKey}` } }),
   },
 };

@@ -1,5 +1,6 @@
 import type { AdminChannel } from '../admin-api-types.ts';
 import { imagePriceFromUsd, withImagePrice } from '../../billing/image-price.ts';
+import { mediaPriceFromUsd } from '../../billing/media-price.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../store/hash-api-key.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
@@ -254,6 +255,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
           cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
           ...(input.webSearch == null ? {} : { webSearchPerThousand: usdToMicros(input.webSearch) }),
           ...withImagePrice(imagePriceFromUsd(input)),
+          ...mediaPriceFromUsd(input),
         });
         await changed();
         await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });
