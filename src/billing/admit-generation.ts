@@ -72,8 +72,8 @@ export async function admitGeneration(
   deps: AdmissionDeps,
   plan: AdmissionPlan,
   estimate: () => RequestEstimate | undefined,
-  /** The most an image request can be billed for its images (each image at its dearest priced tier). */
-  heldImages?: ImageUsage,
+  /** The most a media request can be billed for its images, audio or search units, beside its tokens. */
+  heldMedia?: Pick<Usage, 'images' | 'media'>,
 ): Promise<Admission> {
   const { caller: { key, group }, model, price } = plan;
   const estimatedInput = plan.tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
@@ -87,7 +87,7 @@ export async function admitGeneration(
   try {
     const reserve = plan.guardsMoney
       ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped) +
-        (heldImages === undefined || price === undefined ? 0 : computeCostMicros({ inputTokens: 0, outputTokens: 0, images: heldImages }, price, group.priceMultiplier))
+        (heldMedia === undefined || price === undefined ? 0 : computeCostMicros({ inputTokens: 0, outputTokens: 0, ...heldMedia }, price, group.priceMultiplier))
       : 0;
     // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
     // the user's wallet or a subscription's quotas (403 subscription_* / insufficient_balance).

@@ -1,5 +1,6 @@
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import { isRecord } from '../shared/is-record.ts';
+import { type MultipartUpload, uploadField, uploadFiles } from '../../core/multipart-upload.ts';
 
 /** OpenAI's own bound on images per request. */
 export const MAX_IMAGES_PER_REQUEST = 10;
@@ -91,4 +92,37 @@ export function readImageReply(reply: Record<string, unknown>): ImageReplyFacts 
     imageInputTokens,
     outputTokens: count(usage?.output_tokens),
   };
+}
+
+/** The text fields OpenAI's image edit takes beside its `image` files and `mask`. */
+const EDIT_FIELDS = new Set([
+  'model', 'prompt', 'n', 'size', 'quality', 'response_format', 'user', 'background',
+  'input_fidelity', 'output_compression', 'output_format', 'stream', 'partial_images',
+]);
+/** gpt-image takes up to 16 images to edit; DALL·E 2 one. */
+export const MAX_EDIT_IMAGES = 16;
+
+/**
+ * Reads and checks an image edit (`multipart/form-data`): at least one `image` (or `image[]`)
+ * file, at most one `mask`, a prompt, the same `n`/`size`/`quality` rules as a generation; form
+ * values arrive as text, so `n` is read from its digits. The files themselves are not read here
+ * (they are sent on as uploaded; the upstream judges their format).
+ */
+export function decodeImageEditRequest(upload: MultipartUpload): ImageGenerationRequest {
+  for (const [name] of upload.fields) if (!EDIT_FIELDS.has(name)) throw invalidRequest(`Unrecognized request argument supplied: ${name}`, name);
+  for (const file of upload.files) {
+    if (file.field !== 'image' && file.field !== 'image[]' && file.field !== 'mask') throw invalidRequest(`Unexpected file field "${file.field}": an edit takes "image" (or "image[]") and "mask".`, file.field);
+  }
+  const images = uploadFiles(upload, 'image');
+  if (images.length === 0) throw invalidRequest("Missing required parameter: 'image' (the picture to edit, as a file).", 'image');
+  if (images.length > MAX_EDIT_IMAGES) throw invalidRequest(`At most ${MAX_EDIT_IMAGES} images may be edited in one request.`, 'image');
+  if (uploadFiles(upload, 'mask').length > 1) throw invalidRequest('At most one "mask" may be sent.', 'mask');
+  const nText = uploadField(upload, 'n');
+  const body: Record<string, unknown> = {};
+  for (const name of ['model', 'prompt', 'size', 'quality', 'stream', 'partial_images'] as const) {
+    const value = uploadField(upload, name);
+    if (value !== undefined) body[name] = name === 'stream' ? value === 'true' : name === 'partial_images' ? Number(value) : value;
+  }
+  if (nText !== undefined) body.n = /^\d{1,3}$/.test(nText) ? Number(nText) : nText;
+  return decodeImageGenerationRequest(body);
 }

@@ -13,7 +13,7 @@ import { renderError } from '../render-error.ts';
 import type { RefusedAuthMonitor } from '../refused-auth-monitor.ts';
 import { authenticateRequest, clientIpOf } from './authenticate-request.ts';
 import { handleEmbeddings } from './handle-embeddings.ts';
-import { handleImages } from './handle-images.ts';
+import { registerMediaRoutes } from './media-routes.ts';
 import { handleCompaction, handleCompactionTurn, handleGeneration } from './handle-generation.ts';
 import { hasCompactionTrigger } from '../../responses/compaction-turn.ts';
 import type { GenerationRoute } from '../../generation/generation-request.ts';
@@ -92,9 +92,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   app.post(`${prefix}/v1/embeddings`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-embeddings') }, (request, reply) =>
     handleEmbeddings(deps, 'openai-embeddings', surface, request, reply),
   );
-  app.post(`${prefix}/v1/images/generations`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-images') }, (request, reply) =>
-    handleImages(deps, surface, request, reply),
-  );
+  registerMediaRoutes(app, deps, prefix, surface, (protocol) => authenticateFirst('bearer', protocol));
   const countTokens = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = request.caller ?? authenticateRequest(deps, request, 'anthropic');
     const decoded = getCodec('anthropic-messages').decodeRequest({ body: request.body }, deps.runtime).value;

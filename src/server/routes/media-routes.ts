@@ -1,0 +1,21 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { runImageEdits, runImages } from '../../generation/run-images.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { handleMediaJson, handleMediaUpload, IMAGE_UPLOAD_LIMITS } from './handle-media.ts';
+
+type OnRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
+
+/**
+ * OpenAI's media endpoints (images, audio, moderation) and rerank, each behind the same key check
+ * as generation (`authenticate`, run in `onRequest` before the body is read); refusals in OpenAI's
+ * error shape.
+ */
+export function registerMediaRoutes(app: FastifyInstance, deps: AppDeps, prefix: string, surface: string | null, authenticate: (protocol: string) => { onRequest: OnRequest }): void {
+  const openai = { protocol: 'openai-chat' as const };
+  app.post(`${prefix}/v1/images/generations`, { config: openai, ...authenticate('openai-images') }, (request, reply) =>
+    handleMediaJson(deps, surface, request, reply, (call, body) => runImages(deps, call, body)),
+  );
+  app.post(`${prefix}/v1/images/edits`, { config: openai, ...authenticate('openai-images') }, (request, reply) =>
+    handleMediaUpload(deps, surface, request, reply, IMAGE_UPLOAD_LIMITS, (call, upload) => runImageEdits(deps, call, upload)),
+  );
+}
