@@ -2,7 +2,7 @@ import type { AccessServices } from './access-services.ts';
 import { hasRateLimits, UNLIMITED_RATE_LEASE } from '../access/rate-limiter.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
-import type { ImageUsage, Usage } from '../core/usage.ts';
+import type { Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PaymentHold } from './account-billing.ts';
 import { clampReportedUsage } from './clamp-reported-usage.ts';
