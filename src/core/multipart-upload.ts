@@ -17,6 +17,8 @@ export interface UploadedFile {
   readonly contentType: string;
   /** Bytes, exact (the upstream body's length is computed from it). */
   readonly size: number;
+  /** The file's first bytes (up to 4 KiB): enough for a codec to read a header (a WAV's duration). */
+  readonly head: Uint8Array;
   /** Reads the file from its start; each call is a fresh read. */
   open(): AsyncIterable<Uint8Array>;
 }

@@ -68,15 +68,19 @@ async function spool(raw: IncomingMessage, limits: UploadLimits, directory: stri
       stream.resume();
       return;
     }
-    const path = join(directory, String(files.length));
+    // Numbered as they arrive, so the files keep the client's order whichever write ends first.
+    const index = writes.length;
+    const path = join(directory, String(index));
     let size = 0;
+    const head: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => {
+      if (size < HEAD_BYTES) head.push(chunk.subarray(0, HEAD_BYTES - size));
       size += chunk.length;
     });
     stream.on('limit', () => refuse(tooLarge(`The file "${info.filename ?? field}" is larger than the ${limits.maxFileBytes}-byte limit (${mib(limits.maxFileBytes)} MiB).`)));
     writes.push(
       pipeline(stream, createWriteStream(path)).then(() => {
-        if (refusal === undefined) files.push(spooledFile(field, info, path, size));
+        if (refusal === undefined) files[index] = spooledFile(field, info, path, size, Buffer.concat(head));
       }),
     );
   });
@@ -111,15 +115,19 @@ async function spool(raw: IncomingMessage, limits: UploadLimits, directory: stri
   }
   await bounded.done;
   if (!raw.complete) throw invalidRequest('The multipart body ended before its closing boundary.');
-  return { fields, files };
+  return { fields, files: files.filter((file) => file !== undefined) };
 }
 
-function spooledFile(field: string, info: busboy.FileInfo, path: string, size: number): UploadedFile {
+/** The bytes of each file kept in memory beside its spool, for codecs that read a header. */
+const HEAD_BYTES = 4096;
+
+function spooledFile(field: string, info: busboy.FileInfo, path: string, size: number, head: Uint8Array): UploadedFile {
   return {
     field,
     filename: info.filename ?? field,
     contentType: info.mimeType || 'application/octet-stream',
     size,
+    head,
     open: () => createReadStream(path),
   };
 }

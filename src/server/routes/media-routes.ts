@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { runImageEdits, runImages } from '../../generation/run-images.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { handleMediaJson, handleMediaUpload, IMAGE_UPLOAD_LIMITS } from './handle-media.ts';
+import { runSpeech, runTranscription } from '../../generation/run-audio.ts';
+import { AUDIO_UPLOAD_LIMITS, handleMediaJson, handleMediaUpload, IMAGE_UPLOAD_LIMITS } from './handle-media.ts';
 
 type OnRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
 
@@ -18,4 +19,12 @@ export function registerMediaRoutes(app: FastifyInstance, deps: AppDeps, prefix:
   app.post(`${prefix}/v1/images/edits`, { config: openai, ...authenticate('openai-images') }, (request, reply) =>
     handleMediaUpload(deps, surface, request, reply, IMAGE_UPLOAD_LIMITS, (call, upload) => runImageEdits(deps, call, upload)),
   );
+  app.post(`${prefix}/v1/audio/speech`, { config: openai, ...authenticate('openai-audio') }, (request, reply) =>
+    handleMediaJson(deps, surface, request, reply, (call, body) => runSpeech(deps, call, body)),
+  );
+  for (const operation of ['audio/transcriptions', 'audio/translations'] as const) {
+    app.post(`${prefix}/v1/${operation}`, { config: openai, ...authenticate('openai-audio') }, (request, reply) =>
+      handleMediaUpload(deps, surface, request, reply, AUDIO_UPLOAD_LIMITS, (call, upload) => runTranscription(deps, call, operation, upload)),
+    );
+  }
 }
