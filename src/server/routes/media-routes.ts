@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { runImageEdits, runImages } from '../../generation/run-images.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { runSpeech, runTranscription } from '../../generation/run-audio.ts';
+import { runModeration, runRerank } from '../../generation/run-rerank-moderation.ts';
 import { AUDIO_UPLOAD_LIMITS, handleMediaJson, handleMediaUpload, IMAGE_UPLOAD_LIMITS } from './handle-media.ts';
 
 type OnRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
@@ -21,6 +22,12 @@ export function registerMediaRoutes(app: FastifyInstance, deps: AppDeps, prefix:
   );
   app.post(`${prefix}/v1/audio/speech`, { config: openai, ...authenticate('openai-audio') }, (request, reply) =>
     handleMediaJson(deps, surface, request, reply, (call, body) => runSpeech(deps, call, body)),
+  );
+  app.post(`${prefix}/v1/moderations`, { config: openai, ...authenticate('openai-moderations') }, (request, reply) =>
+    handleMediaJson(deps, surface, request, reply, (call, body) => runModeration(deps, call, body)),
+  );
+  app.post(`${prefix}/v1/rerank`, { config: openai, ...authenticate('rerank') }, (request, reply) =>
+    handleMediaJson(deps, surface, request, reply, (call, body) => runRerank(deps, call, body)),
   );
   for (const operation of ['audio/transcriptions', 'audio/translations'] as const) {
     app.post(`${prefix}/v1/${operation}`, { config: openai, ...authenticate('openai-audio') }, (request, reply) =>
