@@ -5,7 +5,7 @@ import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { MultipartUpload } from '../core/multipart-upload.ts';
 import type { ImageUsage, Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
-import { decodeImageEditRequest, decodeImageGenerationRequest, readImageReply, type ImageGenerationRequest } from '../protocols/openai-images/index.ts';
+import { decodeImageEditRequest, decodeImageGenerationRequest, readImageReply, readStreamedImageEvents, type ImageGenerationRequest } from '../protocols/openai-images/index.ts';
 import type { GenerationDeps } from './run-generation.ts';
 import { runMedia, type MediaAnswer, type MediaCall, type MediaPlan } from './run-media.ts';
 
@@ -43,6 +43,24 @@ function imagePlan(operation: 'images/generations' | 'images/edits', request: Im
       if (reply.json === undefined) throw new GatewayError('upstream_invalid_response', 'The upstream image reply is not JSON.');
       return billedUsage(request, price, readImageReply(reply.json), warnings);
     },
+    ...(request.stream ? { reply: 'stream' as const, streamed: streamedBill(request) } : {}),
+  };
+}
+
+/** Partial images streamed as the upstream sends them; the completed images billed when the stream ends. */
+function streamedBill(request: ImageGenerationRequest): NonNullable<MediaPlan['streamed']> {
+  const events: Record<string, unknown>[] = [];
+  return {
+    onEvent: (message) => {
+      if (!message.data.includes('.completed')) return;
+      try {
+        const event: unknown = JSON.parse(message.data);
+        if (event !== null && typeof event === 'object' && !Array.isArray(event)) events.push(event as Record<string, unknown>);
+      } catch {
+        // Not JSON: the client sees it as sent; nothing in it is billed.
+      }
+    },
+    billed: (price, warnings) => billedUsage(request, price, readStreamedImageEvents(events), warnings),
   };
 }
 

@@ -15,6 +15,9 @@ import { relayMedia, type MediaBytes } from '../relay/relay-media.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
 import type { GenerationDeps } from './run-generation.ts';
 import { WholeReplyLedger } from './whole-reply-ledger.ts';
+import { tapMediaStream } from './tap-media-stream.ts';
+import type { SseMessage } from '../sse/sse-message.ts';
+import { DEFAULT_REPLY_LIMITS } from '../relay/reply-limits.ts';
 
 export interface MediaCall {
   requestId: string;
@@ -40,6 +43,11 @@ export interface MediaPlan {
   held?(price: ModelPrice): Pick<Usage, 'images' | 'media'> | undefined;
   /** The usage billed for the answering channel's reply; clamps are named in `warnings`. */
   billed(reply: { json: Record<string, unknown> | undefined; other: MediaBytes | undefined }, price: ModelPrice | undefined, warnings: string[]): Usage;
+  /**
+   * For a reply streamed as SSE (partial images): each event as it passes to the client, and the
+   * usage billed once the stream ends (what was delivered by then). Used instead of `billed`.
+   */
+  streamed?: { onEvent(message: SseMessage): void; billed(price: ModelPrice | undefined, warnings: string[]): Usage };
 }
 
 export interface MediaAnswer {
@@ -81,6 +89,17 @@ export async function runMedia(deps: GenerationDeps, call: MediaCall, clientProt
       signal: call.signal,
     });
     const warnings = [...admission.warnings];
+    const streamed = plan.streamed;
+    if (streamed !== undefined && relayed.other?.stream !== undefined) {
+      // Settled when the stream ends: the client is billed for the images it was sent.
+      const settle = async () => {
+        const usage = streamed.billed(price, warnings);
+        const costMicros = await admission.finish(usage);
+        ledger.record({ kind: 'relayed', result: { ...relayed, upstreamProtocol: clientProtocol, warnings: [] }, firstByteAt: undefined, usage, costMicros }, warnings);
+      };
+      const stream = tapMediaStream(relayed.other.stream, deps.relay.replyLimits ?? DEFAULT_REPLY_LIMITS, streamed.onEvent, settle);
+      return { headers: { 'x-request-id': call.requestId }, other: { contentType: relayed.other.contentType, stream } };
+    }
     let usage: Usage | undefined;
     let failure = relayed.error;
     const answered = relayed.result !== undefined || relayed.other !== undefined;

@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonReply } from './json-reply.ts';
+import { writeImageStream } from './images-dialect.ts';
+import { formField, type MultipartForm } from './multipart-form.ts';
 import { answerImageEdit, answerModeration, answerRerank, answerSpeech, answerTranscription, type MediaOperation } from './media-dialect.ts';
 
 /**
@@ -11,8 +13,12 @@ export async function answerMediaRequest(operation: MediaOperation, model: strin
   const framing = (body as { multipartError?: string } | null)?.multipartError;
   if (framing !== undefined) return { status: 400, body: { error: { message: framing, type: 'invalid_request_error', param: null, code: null } }, headers: {} };
   switch (operation) {
-    case 'images/edits':
-      return answerImageEdit(model, body);
+    case 'images/edits': {
+      const answer = answerImageEdit(model, body);
+      if (answer.status !== 200 || formField(body as MultipartForm, 'stream') !== 'true') return answer;
+      await writeImageStream(response, answer, 'image_edit', Number(formField(body as MultipartForm, 'partial_images') ?? 0), headers);
+      return undefined;
+    }
     case 'audio/speech':
       return answerSpeech(body, response, headers);
     case 'audio/transcriptions':

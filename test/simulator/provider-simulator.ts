@@ -8,7 +8,7 @@ import { bedrockInvokeDialect } from './bedrock-invoke-dialect.ts';
 import { createCloudFront, type CloudOptions } from './cloud-front.ts';
 import type { Dialect } from './dialect.ts';
 import { answerEmbeddings } from './embeddings-dialect.ts';
-import { answerImageGeneration } from './images-dialect.ts';
+import { answerImageGeneration, writeImageStream } from './images-dialect.ts';
 import { answerMediaRequest } from './answer-media-request.ts';
 import { isForm } from './media-dialect.ts';
 import { formField, parseMultipartForm } from './multipart-form.ts';
@@ -268,6 +268,11 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       }
       case 'images': {
         const answer = answerImageGeneration(model, body);
+        const streamed = bodyField(body, 'stream') === true;
+        if (streamed && answer.status === 200) {
+          await writeImageStream(response, answer, 'image_generation', Number(bodyField(body, 'partial_images') ?? 0), idHeaders);
+          return;
+        }
         await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
         return;
       }
