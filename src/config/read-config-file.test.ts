@@ -119,7 +119,7 @@ describe('parseConfigFile', () => {
       [...text.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((match) => [match[1]!, `sk-${match[1]!.toLowerCase()}-0123456789abcdef`]),
     );
     const file = parseConfigFile(text, env);
-    assert.equal(file.channels?.length, 6);
+    assert.equal(file.channels?.length, 8);
     assert.equal(file.keys?.[0]?.expiresAt, Date.parse('2026-12-31T23:59:59Z'));
   });
 });
