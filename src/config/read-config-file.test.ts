@@ -75,7 +75,7 @@ describe('parseConfigFile', () => {
     );
     const expected = [
       'channels[1]: unknown field "prioirty"',
-      'channels[1].provider: must be one of openai, anthropic, gemini, azure, vertex, bedrock',
+      'channels[1].provider: must be one of openai, anthropic, gemini, azure, vertex, bedrock, cohere, jina',
       'channels[1].baseUrl: must be an http(s) URL',
       'channels[1].models: needs at least one model',
       'keys[0].key: must start with "sk-" and be at least 20 characters',
