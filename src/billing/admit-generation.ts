@@ -2,7 +2,7 @@ import type { AccessServices } from './access-services.ts';
 import { hasRateLimits, UNLIMITED_RATE_LEASE } from './rate-limiter.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
-import type { ImageUsage, Usage } from '../core/usage.ts';
+import type { Usage } from '../core/usage.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { PaymentHold } from './account-billing.ts';
 import { clampReportedUsage } from './clamp-reported-usage.ts';
@@ -72,8 +72,8 @@ export async function admitGeneration(
   deps: AdmissionDeps,
   plan: AdmissionPlan,
   estimate: () => RequestEstimate | undefined,
-  /** The most an image request can be billed for its images (each image at its dearest priced tier). */
-  heldImages?: ImageUsage,
+  /** The most a media request can be billed for its images, audio or search units, beside its tokens. */
+  heldMedia?: Pick<Usage, 'images' | 'media'>,
 ): Promise<Admission> {
   const { caller: { key, group }, model, price } = plan;
   const estimatedInput = plan.tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
@@ -87,7 +87,7 @@ export async function admitGeneration(
   try {
     const reserve = plan.guardsMoney
       ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped) +
-        (heldImages === undefined || price === undefined ? 0 : computeCostMicros({ inputTokens: 0, outputTokens: 0, images: heldImages }, price, group.priceMultiplier))
+        (heldMedia === undefined || price === undefined ? 0 : computeCostMicros({ inputTokens: 0, outputTokens: 0, ...heldMedia }, price, group.priceMultiplier))
       : 0;
     // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
     // the user's wallet or a subscription's quotas (403 subscription_* / insufficient_balance).

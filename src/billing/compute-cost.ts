@@ -1,4 +1,4 @@
-import type { ImageUsage, Usage } from '../core/usage.ts';
+import type { ImageUsage, MediaUsage, Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
 import { perImageMicros } from './image-price.ts';
 import { billableTokens, boundedChargeMicros, MAX_PRICE_MULTIPLIER } from '../domain/money.ts';
@@ -24,7 +24,8 @@ export function computeCostMicros(usage: Usage, price: ModelPrice, multiplier = 
     billableTokens(usage.outputTokens) * rate(price.outputPerMillion) +
     // Per 1,000 searches rather than per million tokens: 1,000 times the weight of a token.
     billableTokens(usage.webSearchRequests) * rate(price.webSearchPerThousand ?? 0) * 1_000 +
-    imagePicoUnits(usage.images, price);
+    imagePicoUnits(usage.images, price) +
+    mediaPicoUnits(usage.media, price);
   const factor = Number.isFinite(multiplier) && multiplier > 0 ? Math.min(multiplier, MAX_PRICE_MULTIPLIER) : multiplier === 0 ? 0 : 1;
   const scaled = factor === 1 ? picoUnits : picoUnits * factor;
   return boundedChargeMicros((scaled + 500_000) / 1_000_000);
@@ -47,4 +48,21 @@ function imagePicoUnits(images: ImageUsage | undefined, price: ModelPrice): numb
   }
   // A per-image figure is micro-USD per one image: a million times the weight of a token's rate.
   return billableTokens(images.count) * rate(perImageMicros(price, images.size, images.quality) ?? 0) * 1_000_000;
+}
+
+/**
+ * Audio and rerank at the model's media price: whole seconds (rounded up), characters and audio
+ * tokens per million, search units each. A per-unit figure (second, search unit) weighs a million
+ * times a per-million rate.
+ */
+function mediaPicoUnits(media: MediaUsage | undefined, price: ModelPrice): number {
+  const rates = price.media;
+  if (media === undefined || rates === undefined) return 0;
+  return (
+    billableTokens(Math.ceil(media.seconds ?? 0)) * rate(rates.perSecond ?? 0) * 1_000_000 +
+    billableTokens(media.characters) * rate(rates.perMillionCharacters ?? 0) +
+    billableTokens(media.audioInputTokens) * rate(rates.audioInputPerMillion ?? 0) +
+    billableTokens(media.audioOutputTokens) * rate(rates.audioOutputPerMillion ?? 0) +
+    billableTokens(media.searchUnits) * rate(rates.perSearchUnit ?? 0) * 1_000_000
+  );
 }

@@ -44,9 +44,10 @@ export const azureChannel: ChannelAdapter = {
       headers: await azureAuth(apiKey),
     }),
   },
-  // Azure serves images per deployment, like embeddings (the body's `model` is ignored there).
+  // Azure serves images and audio per deployment, like embeddings (the body's `model` is ignored
+  // there); it has no moderation or rerank endpoint.
   media: {
-    operations: ['images/generations'],
+    operations: ['images/generations', 'images/edits', 'audio/speech', 'audio/transcriptions', 'audio/translations'],
     buildRequest: async ({ channel, apiKey, upstreamModel, operation }) => ({
       url: joinUrl(
         azureRoot(channel.baseUrl),

@@ -81,10 +81,29 @@ export interface EmbeddingBuildInput {
 }
 
 /**
- * The whole-reply JSON operations a channel may serve in OpenAI's own wire format, named by their
- * path under OpenAI's `/v1`: image generation, and Responses compaction (passed through as is).
+ * The whole-reply operations a channel may serve in OpenAI's own wire format, named by their path
+ * under OpenAI's `/v1`: the media endpoints, and Responses compaction (passed through as is).
  */
-export type MediaOperation = 'images/generations' | 'responses/compact';
+export type MediaOperation =
+  | 'images/generations'
+  | 'images/edits'
+  | 'audio/speech'
+  | 'audio/transcriptions'
+  | 'audio/translations'
+  | 'moderations'
+  | 'rerank'
+  | 'responses/compact';
+
+/** Every operation of OpenAI's own API an OpenAI-compatible host may serve (rerank where its host does). */
+export const OPENAI_MEDIA_OPERATIONS: readonly MediaOperation[] = [
+  'images/generations',
+  'images/edits',
+  'audio/speech',
+  'audio/transcriptions',
+  'audio/translations',
+  'moderations',
+  'rerank',
+];
 
 /** Where a kind sends an OpenAI-shaped media request (the body goes as the client's codec left it). */
 export interface MediaEndpoint {

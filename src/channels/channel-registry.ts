@@ -6,6 +6,8 @@ import { bedrockChannel } from './bedrock-channel.ts';
 import { geminiChannel } from './gemini-channel.ts';
 import { openaiChannel } from './openai-channel.ts';
 import { vertexChannel } from './vertex-channel.ts';
+import { cohereChannel } from './cohere-channel.ts';
+import { jinaChannel } from './jina-channel.ts';
 
 /** The only place a channel kind is registered. */
 const ADAPTERS: Record<ChannelKind, ChannelAdapter> = {
@@ -15,6 +17,8 @@ const ADAPTERS: Record<ChannelKind, ChannelAdapter> = {
   azure: azureChannel,
   vertex: vertexChannel,
   bedrock: bedrockChannel,
+  cohere: cohereChannel,
+  jina: jinaChannel,
 };
 
 export function getChannelAdapter(kind: ChannelKind): ChannelAdapter {

@@ -1,6 +1,6 @@
 import { openaiEmbeddingsWire } from '../protocols/embeddings/index.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
-import { joinUrl } from './channel-adapter.ts';
+import { joinUrl, OPENAI_MEDIA_OPERATIONS } from './channel-adapter.ts';
 
 /** OpenAI and every OpenAI-compatible host; the base address includes `/v1` as the SDK takes it. */
 export const openaiChannel: ChannelAdapter = {
@@ -25,7 +25,7 @@ export const openaiChannel: ChannelAdapter = {
   },
   media: {
     // `responses/compact` only where the channel speaks Responses (generation/pass-compaction-through.ts checks).
-    operations: ['images/generations', 'responses/compact'],
+    operations: [...OPENAI_MEDIA_OPERATIONS, 'responses/compact'],
     buildRequest: ({ channel, apiKey, operation }) => ({ url: joinUrl(channel.baseUrl, `/${operation}`), headers: { authorization: `Bearer ${apiKey}` } }),
   },
 };

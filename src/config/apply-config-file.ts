@@ -1,5 +1,6 @@
 import type { NewModelPrice } from '../domain/model-price.ts';
 import { imagePriceFromUsd, withImagePrice } from '../billing/image-price.ts';
+import { mediaPriceFromUsd } from '../billing/media-price.ts';
 import type { Store } from '../store/store.ts';
 import { applyConfigChannels } from './apply-config-channels.ts';
 import { applyConfigPlans, applyConfigSubscriptions, applyConfigUsers } from './apply-config-accounts.ts';
@@ -138,6 +139,7 @@ async function applyPrices(store: Store, prices: NonNullable<ConfigFile['prices'
         entry.cacheWrite === undefined || entry.cacheWrite === null ? null : usdToMicros(entry.cacheWrite),
       ...(entry.webSearch === undefined || entry.webSearch === null ? {} : { webSearchPerThousand: usdToMicros(entry.webSearch) }),
       ...withImagePrice(imagePriceFromUsd(entry)),
+      ...mediaPriceFromUsd(entry),
     };
     const current = existing.get(entry.model);
     if (current !== undefined && sameValue({ ...current, updatedAt: undefined }, desired)) {

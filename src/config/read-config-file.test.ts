@@ -75,7 +75,7 @@ describe('parseConfigFile', () => {
     );
     const expected = [
       'channels[1]: unknown field "prioirty"',
-      'channels[1].provider: must be one of openai, anthropic, gemini, azure, vertex, bedrock',
+      'channels[1].provider: must be one of openai, anthropic, gemini, azure, vertex, bedrock, cohere, jina',
       'channels[1].baseUrl: must be an http(s) URL',
       'channels[1].models: needs at least one model',
       'keys[0].key: must start with "sk-" and be at least 20 characters',
@@ -119,7 +119,7 @@ describe('parseConfigFile', () => {
       [...text.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((match) => [match[1]!, `sk-${match[1]!.toLowerCase()}-0123456789abcdef`]),
     );
     const file = parseConfigFile(text, env);
-    assert.equal(file.channels?.length, 6);
+    assert.equal(file.channels?.length, 8);
     assert.equal(file.keys?.[0]?.expiresAt, Date.parse('2026-12-31T23:59:59Z'));
   });
 });

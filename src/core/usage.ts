@@ -18,6 +18,20 @@ export interface Usage {
   webSearchRequests?: number;
   /** Images an image endpoint returned, billed by the model's image price (not as text output). */
   images?: ImageUsage;
+  /** Audio seconds, speech characters, audio tokens and rerank search units, billed by the model's media price. */
+  media?: MediaUsage;
+}
+
+/** What an audio or rerank reply is billed by (each only when the endpoint counts it). */
+export interface MediaUsage {
+  /** Seconds of audio transcribed or translated (billed whole seconds, rounded up). */
+  seconds?: number;
+  /** Characters of text spoken (text-to-speech input). */
+  characters?: number;
+  audioInputTokens?: number;
+  audioOutputTokens?: number;
+  /** Rerank search units (Cohere: one query over up to 100 documents). */
+  searchUnits?: number;
 }
 
 /**

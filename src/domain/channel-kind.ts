@@ -1,5 +1,5 @@
 /** The kinds of upstream a channel can point at. Each has one adapter in `channels/channel-registry.ts`. */
-export const CHANNEL_KINDS = ['openai', 'anthropic', 'gemini', 'azure', 'vertex', 'bedrock'] as const;
+export const CHANNEL_KINDS = ['openai', 'anthropic', 'gemini', 'azure', 'vertex', 'bedrock', 'cohere', 'jina'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 export function isChannelKind(value: unknown): value is ChannelKind {

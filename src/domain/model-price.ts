@@ -10,6 +10,8 @@ export interface ModelPrice {
   webSearchPerThousand?: number | null;
   /** Image prices (migration 014); absent: the model has none. */
   images?: ImagePrice;
+  /** Audio and rerank prices (migration 034); absent: the model has none. */
+  media?: MediaPrice;
   updatedAt: number;
 }
 
@@ -23,4 +25,17 @@ export interface ImagePrice {
   perImage?: number | Record<string, Record<string, number>>;
   inputPerMillion?: number;
   outputPerMillion?: number;
+}
+
+/**
+ * What an audio or rerank model costs, in micro-USD: per second of audio (Whisper), per million
+ * characters of speech input (TTS), per million audio tokens read and written (gpt-4o audio
+ * models, which report them), per rerank search unit.
+ */
+export interface MediaPrice {
+  perSecond?: number;
+  perMillionCharacters?: number;
+  audioInputPerMillion?: number;
+  audioOutputPerMillion?: number;
+  perSearchUnit?: number;
 }

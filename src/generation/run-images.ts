@@ -1,22 +1,13 @@
-import type { CallerCredentials } from '../access/authenticate-caller.ts';
-import { authenticateCaller } from '../access/authenticate-caller.ts';
-import type { Caller } from '../access/authenticate-key.ts';
-import { authorizeModel } from '../access/authorize-model.ts';
-import { admitGeneration, planAdmission } from '../billing/admit-generation.ts';
-import { estimateRequest } from '../billing/estimate-reservation.ts';
 import { computeCostMicros } from '../billing/compute-cost.ts';
 import { perImageMicros, pricedImageTiers } from '../billing/image-price.ts';
-import { resolvePrice } from '../billing/resolve-price.ts';
-import type { ChatRequest } from '../core/chat-request.ts';
 import { estimateTextTokens } from '../billing/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
+import type { MultipartUpload } from '../core/multipart-upload.ts';
 import type { ImageUsage, Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
-import { decodeImageGenerationRequest, readImageReply, type ImageGenerationRequest } from '../protocols/openai-images/index.ts';
-import { relayMedia } from '../relay/relay-media.ts';
-import { orderAttempts } from '../routing/order-attempts.ts';
+import { decodeImageEditRequest, decodeImageGenerationRequest, readImageReply, readStreamedImageEvents, type ImageGenerationRequest } from '../protocols/openai-images/index.ts';
 import type { GenerationDeps } from './run-generation.ts';
-import { WholeReplyLedger } from './whole-reply-ledger.ts';
+import { runMedia, type MediaAnswer, type MediaCall, type MediaPlan } from './run-media.ts';
 
 /**
  * Image tokens one image can take at most (gpt-image's largest high-quality image is ~6,240): the
@@ -24,69 +15,53 @@ import { WholeReplyLedger } from './whole-reply-ledger.ts';
  */
 export const MAX_IMAGE_OUTPUT_TOKENS = 10_000;
 
-export interface ImagesCall {
-  requestId: string;
-  /** The path prefix surface (`antigravity`) or null for the root surfaces. */
-  prefix: string | null;
-  body: unknown;
-  credentials: CallerCredentials;
-  caller?: Caller;
-  signal: AbortSignal;
-}
-
-export interface ImagesReply {
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
-
 /**
- * `POST /v1/images/generations` through the same stages as generation: authenticate, decode,
- * authorise the model for the key's group, admit (rate limits, spend caps, balance) holding the
- * dearest the images can cost, relay over the model's channels with failover and circuits, settle
- * the images the answering channel returned — per image at their size × quality, or by image
- * tokens — and record one usage row. Only the answering attempt is billed, so a failed-over request
- * costs one set of images. Refusals are thrown as GatewayErrors, rendered in OpenAI's shape.
+ * `POST /v1/images/generations` and `/v1/images/edits` through `runMedia`: the hold is the dearest
+ * the images can cost; the bill is the images the answering channel returned — per image at their
+ * size × quality, or by image tokens (an edit's input images too) — plus the prompt as text input.
  */
-export async function runImages(deps: GenerationDeps, call: ImagesCall): Promise<ImagesReply> {
-  const ledger = new WholeReplyLedger(deps, call, 'openai-images', null);
-  try {
-    const caller = call.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), call.credentials, 'bearer');
-    const request = decodeImageGenerationRequest(call.body);
-    const model = request.model;
-    ledger.caller = caller;
-    ledger.model = model;
-    const channels = authorizeModel(deps.snapshot.current, caller, model, call.prefix, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
-    const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
-    const held = price === undefined ? undefined : heldImages(request, price, caller.group.priceMultiplier);
-    const admission = await admitGeneration(deps, planAdmission(deps, caller, model), () => estimateRequest(promptAsChat(request)), held);
-    ledger.admission = admission;
+export function runImages(deps: GenerationDeps, call: MediaCall, body: unknown): Promise<MediaAnswer> {
+  return runMedia(deps, call, 'openai-images', () => imagePlan('images/generations', decodeImageGenerationRequest(body)));
+}
 
-    const relayed = await relayMedia(deps.relay, {
-      operation: 'images/generations',
-      body: request.body,
-      publicModel: model,
-      channels: orderAttempts(channels, deps.runtime.random),
-      signal: call.signal,
-    });
-    const warnings = [...admission.warnings];
-    let usage: Usage | undefined;
-    let failure = relayed.error;
-    if (relayed.result !== undefined) {
+/** An image edit: the multipart form's fields checked like a generation's, the images and mask sent on as uploaded. */
+export function runImageEdits(deps: GenerationDeps, call: MediaCall, upload: MultipartUpload): Promise<MediaAnswer> {
+  return runMedia(deps, call, 'openai-images', () => ({ ...imagePlan('images/edits', decodeImageEditRequest(upload)), upload }));
+}
+
+function imagePlan(operation: 'images/generations' | 'images/edits', request: ImageGenerationRequest): MediaPlan {
+  return {
+    operation,
+    model: request.model,
+    body: request.body,
+    promptText: request.prompt,
+    held: (price) => {
+      const images = heldImages(request, price);
+      return images === undefined ? undefined : { images };
+    },
+    billed: (reply, price, warnings) => {
+      if (reply.json === undefined) throw new GatewayError('upstream_invalid_response', 'The upstream image reply is not JSON.');
+      return billedUsage(request, price, readImageReply(reply.json), warnings);
+    },
+    ...(request.stream ? { reply: 'stream' as const, streamed: streamedBill(request) } : {}),
+  };
+}
+
+/** Partial images streamed as the upstream sends them; the completed images billed when the stream ends. */
+function streamedBill(request: ImageGenerationRequest): NonNullable<MediaPlan['streamed']> {
+  const events: Record<string, unknown>[] = [];
+  return {
+    onEvent: (message) => {
+      if (!message.data.includes('.completed')) return;
       try {
-        usage = billedUsage(request, price, readImageReply(relayed.result), warnings);
-      } catch (error) {
-        failure = error instanceof GatewayError ? error : new GatewayError('upstream_invalid_response', 'The upstream image reply could not be read.');
+        const event: unknown = JSON.parse(message.data);
+        if (event !== null && typeof event === 'object' && !Array.isArray(event)) events.push(event as Record<string, unknown>);
+      } catch {
+        // Not JSON: the client sees it as sent; nothing in it is billed.
       }
-    }
-    const costMicros = await admission.finish(usage);
-    ledger.record({ kind: 'relayed', result: { ...relayed, upstreamProtocol: 'openai-images', warnings: [] }, firstByteAt: undefined, usage, costMicros }, warnings);
-    if (failure !== undefined || relayed.result === undefined) throw failure ?? new GatewayError('internal_error', 'The image relay ended without a result.');
-    const headers: Record<string, string> = { 'x-request-id': call.requestId };
-    if (warnings.length > 0) headers['x-switchyard-warnings'] = [...new Set(warnings)].join(', ');
-    return { headers, body: relayed.result };
-  } catch (thrown) {
-    throw await ledger.refuse(thrown, 'images');
-  }
+    },
+    billed: (price, warnings) => billedUsage(request, price, readStreamedImageEvents(events), warnings),
+  };
 }
 
 /**
@@ -95,7 +70,7 @@ export async function runImages(deps: GenerationDeps, call: ImagesCall): Promise
  * image whose table lacks the requested tier is refused before any upstream call: the gateway does
  * not guess what an unpriced tier costs.
  */
-function heldImages(request: ImageGenerationRequest, price: ModelPrice, multiplier: number): ImageUsage | undefined {
+function heldImages(request: ImageGenerationRequest, price: ModelPrice): ImageUsage | undefined {
   const candidates: ImageUsage[] = [];
   if (price.images?.perImage !== undefined) {
     const tier = heldTier(request, price);
@@ -113,7 +88,7 @@ function heldImages(request: ImageGenerationRequest, price: ModelPrice, multipli
   let dearest: ImageUsage | undefined;
   let dearestCost = -1;
   for (const candidate of candidates) {
-    const cost = computeCostMicros({ inputTokens: 0, outputTokens: 0, images: candidate }, price, multiplier);
+    const cost = computeCostMicros({ inputTokens: 0, outputTokens: 0, images: candidate }, price);
     if (cost > dearestCost) [dearest, dearestCost] = [candidate, cost];
   }
   return dearest;
@@ -151,9 +126,4 @@ function billedUsage(request: ImageGenerationRequest, price: ModelPrice | undefi
     images.inputTokens = facts.imageInputTokens ?? 0;
   }
   return { inputTokens: facts.textInputTokens ?? estimateTextTokens(request.prompt), outputTokens: 0, images };
-}
-
-/** The prompt as one user turn with no text output allowance: the hold's text part and the rate limiter's input estimate. */
-function promptAsChat(request: ImageGenerationRequest): ChatRequest {
-  return { model: request.model, system: [], messages: [{ role: 'user', content: [{ type: 'text', text: request.prompt }] }], tools: [], maxOutputTokens: 0, stream: false };
 }

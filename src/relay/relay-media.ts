@@ -6,7 +6,9 @@ import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { Lease } from '../routing/channel-health.ts';
-import { toGatewayError } from '../upstream/upstream-client.ts';
+import type { MultipartUpload } from '../core/multipart-upload.ts';
+import { encodeMultipart } from '../upstream/multipart-body.ts';
+import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
 import { classifyAttemptFailure, type AttemptOutcome } from './classify-attempt-failure.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
@@ -17,6 +19,10 @@ export interface MediaRelayInput {
   operation: MediaOperation;
   /** The client's body, already checked by its codec; `model` is rewritten per channel. */
   body: Record<string, unknown>;
+  /** A multipart upload sent instead of `body` (its `model` field rewritten per channel). */
+  upload?: MultipartUpload;
+  /** `stream`: a successful reply's bytes are handed over unread (speech audio), not parsed. */
+  reply?: 'whole' | 'stream';
   publicModel: string;
   /** Candidate channels in attempt order (kinds that do not serve the operation are skipped). */
   channels: readonly Channel[];
@@ -30,10 +36,19 @@ export interface MediaRelayResult {
   upstreamModel: string | undefined;
   /** The upstream's JSON reply, as it sent it. */
   result: Record<string, unknown> | undefined;
+  /** A reply that is not a JSON object (a transcript as text, subtitles, speech audio). */
+  other?: MediaBytes;
   attempts: UsageAttempt[];
 }
 
-type Outcome = { kind: 'ok'; result: Record<string, unknown> } | AttemptOutcome;
+/** A successful reply that is not JSON: its type and its bytes, whole (`text`) or as they arrive. */
+export type MediaBytes = { contentType: string; text: string; stream?: undefined } | { contentType: string; text?: undefined; stream: AsyncIterable<Uint8Array> };
+
+type Reply = { json: Record<string, unknown> } | { bytes: MediaBytes };
+type Outcome = { kind: 'ok'; result: Reply } | AttemptOutcome;
+
+/** A text reply (a transcript as `text`, `srt` or `vtt`) is read whole up to this bound. */
+const MAX_TEXT_REPLY_BYTES = 8 * 1024 * 1024;
 
 /**
  * A whole-reply media request (an image generation) over the same channels, health and failover
@@ -60,9 +75,13 @@ async function relayAttempts(deps: RelayDeps, input: MediaRelayInput, signal: Ab
     const error = new GatewayError('invalid_request', `Model "${input.publicModel}" is served only by ${kinds} channels, which have no /v1/${input.operation} endpoint.`, { param: 'model' });
     return finish({ status: error.status, error });
   }
-  return tryChannelsInOrder(deps, { publicModel: input.publicModel, channels: capable, clientSignal: input.signal, signal, what: `/v1/${input.operation}` }, ({ channel, lease, upstreamModel, attempt }) =>
-    callChannel(deps, channel, lease, upstreamModel, attempt, input, signal),
+  const tried = await tryChannelsInOrder(
+    deps,
+    { publicModel: input.publicModel, channels: capable, clientSignal: input.signal, signal, what: `/v1/${input.operation}` },
+    ({ channel, lease, upstreamModel, attempt }) => callChannel(deps, channel, lease, upstreamModel, attempt, input, signal),
   );
+  const reply = tried.result;
+  return { ...tried, result: reply !== undefined && 'json' in reply ? reply.json : undefined, ...(reply !== undefined && 'bytes' in reply ? { other: reply.bytes } : {}) };
 }
 
 async function callChannel(
@@ -79,14 +98,15 @@ async function callChannel(
   let error: GatewayError;
   try {
     const target = await getChannelAdapter(channel.provider).media!.buildRequest({ channel, apiKey: lease.apiKey, upstreamModel, operation: input.operation });
-    const response = await deps.upstream.send({ url: target.url, headers: target.headers, body: target.body ?? body, signal });
+    const multipart = input.upload === undefined ? undefined : encodeMultipart(input.upload, { model: upstreamModel });
+    const response = await deps.upstream.send({ url: target.url, headers: target.headers, body: target.body ?? body, ...(multipart === undefined ? {} : { multipart }), signal });
     status = response.statusCode;
     if (response.statusCode >= 400) {
       error = await readUpstreamError(response, getCodec('openai-chat'), channelSecrets(channel), getChannelAdapter(channel.provider));
     } else {
-      const parsed: unknown = await response.body.json().catch(() => undefined);
-      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return { kind: 'ok', result: parsed as Record<string, unknown> };
-      error = new GatewayError('upstream_invalid_response', `The upstream sent a /v1/${input.operation} reply that is not a JSON object.`);
+      const reply = await readReply(response, input);
+      if (reply !== undefined) return { kind: 'ok', result: reply };
+      error = new GatewayError('upstream_invalid_response', `The upstream sent a /v1/${input.operation} reply that could not be read.`);
     }
   } catch (thrown) {
     error = isGatewayError(thrown) ? thrown : toGatewayError(thrown);
@@ -94,4 +114,28 @@ async function callChannel(
   }
   attempt.status = status;
   return classifyAttemptFailure(deps, channel, lease, error, status, signal, false, `/v1/${input.operation}`);
+}
+
+/**
+ * A JSON reply parsed; speech audio handed over as it arrives (the caller streams it to the
+ * client); any other type (a transcript as text or subtitles) read whole, bounded.
+ */
+async function readReply(response: UpstreamResponse, input: MediaRelayInput): Promise<Reply | undefined> {
+  const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
+  if (input.reply === 'stream' && !contentType.includes('json')) return { bytes: { contentType, stream: response.body } };
+  if (contentType.includes('json')) {
+    const parsed: unknown = await response.body.json().catch(() => undefined);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? { json: parsed as Record<string, unknown> } : undefined;
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of response.body) {
+    chunks.push(chunk as Buffer);
+    length += (chunk as Buffer).length;
+    if (length > MAX_TEXT_REPLY_BYTES) {
+      response.body.destroy();
+      return undefined;
+    }
+  }
+  return { bytes: { contentType, text: Buffer.concat(chunks).toString('utf8') } };
 }

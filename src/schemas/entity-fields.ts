@@ -120,6 +120,15 @@ export const priceFields = {
   /** USD per million image tokens read (an edit's input images) and written, where the upstream reports them. */
   imageInput: usdPerMillion.nullable().optional(),
   imageOutput: usdPerMillion.nullable().optional(),
+  /** USD per second of audio transcribed or translated (Whisper). */
+  perSecond: usd.nullable().optional(),
+  /** USD per million characters of speech input (text-to-speech). */
+  perMillionCharacters: usdPerMillion.nullable().optional(),
+  /** USD per million audio tokens read and written, where the upstream reports them (gpt-4o audio models). */
+  audioInput: usdPerMillion.nullable().optional(),
+  audioOutput: usdPerMillion.nullable().optional(),
+  /** USD per rerank search unit (one query over up to 100 documents). */
+  perSearchUnit: usd.nullable().optional(),
 };
 
 export const userFields = {

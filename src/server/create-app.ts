@@ -77,6 +77,9 @@ export function createApp(deps: AppDeps): FastifyInstance {
   // for a content type, but never the catch-all, so with '*' alone every request parsed its
   // content-type header afresh (a ContentType object, its string and three map look-ups).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  // Uploads are left unread here: the media routes stream them to disk with their own limits
+  // (read-multipart-upload.ts); every other route finds no JSON body and says so.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
 
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     const protocol = request.routeOptions.config.protocol ?? 'openai-chat';

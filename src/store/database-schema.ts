@@ -112,6 +112,8 @@ export interface ModelPricesTable {
   web_search_per_thousand: number | null;
   /** Migration 014: the model's ImagePrice as JSON (micro-USD); null: none. */
   image_prices: string | null;
+  /** Migration 034: the model's MediaPrice as JSON (micro-USD); null: none. */
+  media_prices: string | null;
   updated_at: number;
 }
 

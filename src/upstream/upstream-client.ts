@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../core/gateway-error.ts';
+import type { MultipartBody } from './multipart-body.ts';
 import { lookupPublicOnly, refusePrivateLiteral } from './private-upstream-address.ts';
 
 export interface UpstreamTimeouts {
@@ -16,8 +18,10 @@ export interface UpstreamRequest {
   method?: 'POST' | 'GET' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  /** Ignored for GET and DELETE. */
+  /** JSON text; ignored for GET and DELETE, and when `multipart` is given. */
   body: string;
+  /** A multipart upload, streamed from its spool instead of `body`. */
+  multipart?: MultipartBody;
   signal: AbortSignal;
 }
 
@@ -58,10 +62,10 @@ export class UpstreamClient {
         origin,
         path,
         method,
-        headers: method === 'POST' ? { 'content-type': 'application/json', 'user-agent': 'switchyard/0.1', ...upstream.headers } : { 'user-agent': 'switchyard/0.1', ...upstream.headers },
+        headers: method === 'POST' ? { ...contentHeaders(upstream.multipart), 'user-agent': 'switchyard/0.1', ...upstream.headers } : { 'user-agent': 'switchyard/0.1', ...upstream.headers },
         // As bytes: undici keeps the body it was given (on its handler) and, for a string, a Buffer
         // copy too (on its request), both until the reply ends; given a Buffer it keeps only that.
-        ...(method === 'POST' ? { body: Buffer.from(upstream.body) } : {}),
+        ...(method === 'POST' ? { body: upstream.multipart === undefined ? Buffer.from(upstream.body) : Readable.from(upstream.multipart.stream(), { objectMode: false }) } : {}),
         signal: upstream.signal,
       });
     } catch (error) {
@@ -73,6 +77,12 @@ export class UpstreamClient {
     return this.#agent.close();
   }
 }
+
+function contentHeaders(multipart: MultipartBody | undefined): Record<string, string> {
+  return multipart === undefined ? JSON_CONTENT : { 'content-type': multipart.contentType, 'content-length': String(multipart.contentLength) };
+}
+
+const JSON_CONTENT = { 'content-type': 'application/json' };
 
 /** Turns a transport failure into the catalog error the retry policy understands. */
 export function toGatewayError(error: unknown): GatewayError {

@@ -68,6 +68,19 @@ describe('images through the OpenAI SDK', () => {
     assert.equal((await lastLog()).costMicros, textTokens * 5 + 2 * 6240 * 40);
   });
 
+  test('streamed partial images arrive as the upstream streams them; the completed image is billed when the stream ends', async () => {
+    const prompt = 'a stream of light';
+    const stream = await openai.images.generate({ model: 'img-tokens', prompt, size: '1024x1024', quality: 'low', stream: true, partial_images: 2 });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    assert.deepEqual(types, ['image_generation.partial_image', 'image_generation.partial_image', 'image_generation.completed']);
+    const textTokens = Math.ceil(prompt.length / 4);
+    let row = await lastLog();
+    for (let tries = 0; row.costMicros === undefined && tries < 20; tries += 1) row = await lastLog();
+    assert.equal(row.status, 200);
+    assert.equal(row.costMicros, textTokens * 5 + 272 * 40);
+  });
+
   test('a failed-over image request is billed once, for the channel that answered', async () => {
     harness.simulator.enqueue({ fault: { type: 'status', status: 503 } });
     const reply = await openai.images.generate({ model: 'img-failover', prompt: 'fail me over', n: 3, size: '256x256' });
@@ -87,8 +100,9 @@ describe('images through the OpenAI SDK', () => {
     const noPrompt = await openai.images.generate({ model: 'img-openai' } as never).catch((error: unknown) => error);
     assert.ok(noPrompt instanceof OpenAI.BadRequestError);
     assert.equal((noPrompt as InstanceType<typeof OpenAI.BadRequestError>).param, 'prompt');
-    const stream = await openai.images.generate({ model: 'img-tokens', prompt: 'x', stream: true, partial_images: 2 }).catch((error: unknown) => error);
-    assert.ok(stream instanceof OpenAI.BadRequestError);
+    const partials = await openai.images.generate({ model: 'img-tokens', prompt: 'x', stream: true, partial_images: 7 } as never).catch((error: unknown) => error);
+    assert.ok(partials instanceof OpenAI.BadRequestError);
+    assert.equal((partials as InstanceType<typeof OpenAI.BadRequestError>).param, 'partial_images');
     const unknown = await openai.images.generate({ model: 'img-nothing', prompt: 'x' }).catch((error: unknown) => error);
     assert.ok(unknown instanceof OpenAI.NotFoundError);
     const chatOnly = await openai.images.generate({ model: 'chat-only', prompt: 'x' }).catch((error: unknown) => error);

@@ -22,8 +22,8 @@ describe('404s that teach the right base address', () => {
     ['Anthropic client hitting /messages', 'POST', '/messages', HOST, 'anthropic-messages', /root address http:\/\/gw\.example:8080 \(without \/v1\)/],
     ['the same mistakes under the alternative prefix', 'POST', '/antigravity/chat/completions', HOST, 'openai-chat', /http:\/\/gw\.example:8080\/antigravity\/v1/],
     ['GET on a POST endpoint', 'GET', '/v1/chat/completions', HOST, 'openai-chat', /takes POST with a JSON body, not GET/],
-    ['image edits: not passed through, supported routes named', 'POST', '/v1/images/edits', HOST, 'openai-chat', /POST \/v1\/images\/edits is not served: .*does not pass the rest of the OpenAI images API through.*\/v1\/embeddings.*\/v1\/images\/generations.*:batchEmbedContents/],
-    ['audio under the alternative prefix', 'POST', '/antigravity/v1/audio/transcriptions', HOST, 'openai-chat', /OpenAI audio API.*http:\/\/gw\.example:8080\/antigravity\/v1\/chat\/completions/],
+    ['image variations: not passed through, supported routes named', 'POST', '/v1/images/variations', HOST, 'openai-chat', /POST \/v1\/images\/variations is not served: .*does not pass the rest of the OpenAI images API through.*\/v1\/embeddings.*\/v1\/images\/generations.*\/v1\/images\/edits.*\/v1\/audio\/transcriptions.*\/v1\/rerank.*:batchEmbedContents/],
+    ['audio under the alternative prefix', 'POST', '/antigravity/v1/audio/voices', HOST, 'openai-chat', /OpenAI audio API.*http:\/\/gw\.example:8080\/antigravity\/v1\/chat\/completions/],
     ['legacy completions', 'POST', '/v1/completions', HOST, 'openai-chat', /OpenAI completions API/],
     ['GET on embeddings', 'GET', '/v1/embeddings', HOST, 'openai-chat', /takes POST/],
     ['anything else lists the surfaces', 'GET', '/nothing/here', HOST, 'openai-chat', /No endpoint at GET \/nothing\/here\. This gateway serves: .*\/v1\/chat\/completions.*\/v1\/embeddings.*\/v1\/messages.*\/v1beta\/models.*:embedContent.*\/antigravity\//],
@@ -65,21 +65,25 @@ describe('the 404s through HTTP, in each client shape', () => {
     assert.equal(response.headers.get('x-switchyard-error-code'), 'route_not_found');
   });
 
-  test('the OpenAI SDK calling image edits and audio gets a 404 naming what is supported', async () => {
+  test('the OpenAI SDK calling image variations and an unserved audio path gets a 404 naming what is supported', async () => {
     const { key } = await harness.addKey();
     const client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: key, maxRetries: 0 });
     // Image generation is served (issue 32): a model the key's group lacks is the model's 404, not the route's.
     const generated = await client.images.generate({ model: 'dall-e-3', prompt: 'a fox' }).catch((error: unknown) => error);
     assert.ok(generated instanceof OpenAI.NotFoundError);
     assert.equal(generated.code, 'model_not_found');
-    const edited = await fetch(`${harness.url}/v1/images/edits`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+    const edited = await fetch(`${harness.url}/v1/images/variations`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
     assert.equal(edited.status, 404);
     const editBody = (await edited.json()) as any;
     assert.equal(editBody.error.code, 'route_not_found');
-    assert.match(editBody.error.message, /does not pass the rest of the OpenAI images API through.*\/v1\/images\/generations/);
+    assert.match(editBody.error.message, /does not pass the rest of the OpenAI images API through.*\/v1\/images\/generations.*\/v1\/images\/edits/);
+    // Speech is served too (issue 32): an unknown model is the model's 404.
     const speech = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'hi' }).catch((error: unknown) => error);
     assert.ok(speech instanceof OpenAI.NotFoundError);
-    assert.match(speech.message, /OpenAI audio API/);
+    assert.equal(speech.code, 'model_not_found');
+    const voices = await fetch(`${harness.url}/v1/audio/voices`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(voices.status, 404);
+    assert.match(((await voices.json()) as any).error.message, /OpenAI audio API/);
   });
 
   test('Claude Code or the Anthropic SDK given <root>/v1 is served at /v1/v1/messages, with a warning on every answer (issue 24)', async () => {

@@ -1,3 +1,4 @@
+import type { MediaOperation } from './media-dialect.ts';
 import { createPublicKey, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import type { JsonReply } from './json-reply.ts';
 import type { RouteMatch } from './route-request.ts';
@@ -43,7 +44,7 @@ export interface CloudMatch {
 
 export const DEFAULT_AZURE_API_VERSIONS = ['2024-06-01', '2024-10-21', '2025-04-01-preview', '2025-03-01-preview'];
 
-const AZURE_DEPLOYMENT = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings|images\/generations)$/;
+const AZURE_DEPLOYMENT = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings|images\/generations|images\/edits|audio\/speech|audio\/transcriptions|audio\/translations)$/;
 const VERTEX_MODEL = /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|rawPredict|streamRawPredict|predict)$/i;
 const BEDROCK_MODEL = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/;
 /** Bedrock's Claude model ids: `anthropic.claude…`, cross-region profiles `us.anthropic.claude…`. */
@@ -166,6 +167,7 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
           if (!(options.azure.apiVersions ?? DEFAULT_AZURE_API_VERSIONS).includes(version)) return azureError(400, 'BadRequest', 'API version not supported');
           const deployment = decodeURIComponent(azure[1]!);
           if (azure[2] === 'images/generations') return { route: { protocol: 'openai-chat', endpoint: 'images', pathModel: deployment, pathStream: false } };
+          if (azure[2] !== 'chat/completions' && azure[2] !== 'embeddings') return { route: { protocol: 'openai-chat', endpoint: 'media', pathModel: deployment, pathStream: false, media: azure[2] as MediaOperation } };
           if (azure[2] === 'embeddings') return { route: { protocol: 'openai-chat', endpoint: 'embed', pathModel: deployment, pathStream: false, embedding: 'azure-openai' } };
           return { route: { protocol: 'openai-chat', endpoint: 'generate', pathModel: deployment, pathStream: false } };
         }

@@ -68,3 +68,21 @@ export function answerImageGeneration(model: string, body: unknown): JsonReply {
     headers: {},
   };
 }
+
+/**
+ * A successful image reply as gpt-image streams it (`stream: true`): `partial_images` previews per
+ * image, then one `.completed` event per image carrying its size, quality and usage; written as SSE
+ * with a pause between events.
+ */
+export async function writeImageStream(response: import('node:http').ServerResponse, reply: JsonReply, kind: 'image_generation' | 'image_edit', partialImages: number, headers: Record<string, string>): Promise<void> {
+  const body = reply.body as { data: { b64_json?: string }[]; size?: string; quality?: string; usage?: Record<string, unknown> };
+  response.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
+  for (const image of body.data) {
+    for (let index = 0; index < partialImages; index += 1) {
+      response.write(`event: ${kind}.partial_image\ndata: ${JSON.stringify({ type: `${kind}.partial_image`, b64_json: image.b64_json, partial_image_index: index, size: body.size, quality: body.quality })}\n\n`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    response.write(`event: ${kind}.completed\ndata: ${JSON.stringify({ type: `${kind}.completed`, b64_json: image.b64_json, size: body.size, quality: body.quality, usage: body.usage })}\n\n`);
+  }
+  response.end();
+}

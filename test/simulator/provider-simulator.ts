@@ -8,7 +8,10 @@ import { bedrockInvokeDialect } from './bedrock-invoke-dialect.ts';
 import { createCloudFront, type CloudOptions } from './cloud-front.ts';
 import type { Dialect } from './dialect.ts';
 import { answerEmbeddings } from './embeddings-dialect.ts';
-import { answerImageGeneration } from './images-dialect.ts';
+import { answerImageGeneration, writeImageStream } from './images-dialect.ts';
+import { answerMediaRequest } from './answer-media-request.ts';
+import { isForm } from './media-dialect.ts';
+import { formField, parseMultipartForm } from './multipart-form.ts';
 import { geminiDialect } from './gemini-dialect.ts';
 import type { JsonReply } from './json-reply.ts';
 import { writeJsonReply } from './json-reply.ts';
@@ -106,10 +109,17 @@ function bodyField(body: unknown, name: string): unknown {
   return body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
+async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** A multipart body as its form (or its framing error, which the endpoint answers as a 400); anything else as JSON or text. */
+function readRequestBody(headers: Record<string, string>, bytes: Buffer, text: string): unknown {
+  if (!/^multipart\//i.test(headers['content-type'] ?? '')) return parseBody(text);
+  const parsed = parseMultipartForm(headers, bytes);
+  return 'form' in parsed ? parsed.form : { multipartError: parsed.error };
 }
 
 function requestIdHeaders(protocol: SimulatorProtocol, sequenceId: string): Record<string, string> {
@@ -148,17 +158,18 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
   let active = 0;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const rawBody = await readBody(request);
+    const rawBytes = await readBody(request);
+    const rawBody = rawBytes.toString('utf8');
     const target = request.url ?? '/';
     const queryAt = target.indexOf('?');
     const path = queryAt < 0 ? target : target.slice(0, queryAt);
     const query = queryAt < 0 ? {} : Object.fromEntries(new URLSearchParams(target.slice(queryAt + 1)));
     const headers = flattenHeaders(request.headers);
     const method = request.method ?? 'GET';
-    const body = parseBody(rawBody);
+    const body = readRequestBody(headers, rawBytes, rawBody);
     const cloudMatch = options.clouds ? await cloud.match({ method, path, query, headers, rawBody, body, selfUrl }) : undefined;
     const route = cloudMatch?.route ?? (cloudMatch?.reply ? { protocol: 'unknown' as const, endpoint: 'unknown' as const, pathModel: undefined, pathStream: false } : routeRequest(method, path, headers, query));
-    const bodyModel = bodyField(body, 'model');
+    const bodyModel = isForm(body) ? formField(body, 'model') : bodyField(body, 'model');
     const recorded: RecordedRequest = {
       method,
       path,
@@ -262,12 +273,22 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
       }
       case 'images': {
         const answer = answerImageGeneration(model, body);
+        const streamed = bodyField(body, 'stream') === true;
+        if (streamed && answer.status === 200) {
+          await writeImageStream(response, answer, 'image_generation', Number(bodyField(body, 'partial_images') ?? 0), idHeaders);
+          return;
+        }
         await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
         return;
       }
       case 'compact': {
         const answer = compaction.answer(body, script, { responseId: `resp_${sequenceId}`, createdSeconds: Math.floor(now() / 1000) });
         await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
+        return;
+      }
+      case 'media': {
+        const answer = await answerMediaRequest(route.media!, model, body, response, idHeaders);
+        if (answer !== undefined) await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
         return;
       }
       case 'embed': {

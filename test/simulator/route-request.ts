@@ -1,4 +1,5 @@
 import type { SimEmbeddingWire } from './embeddings-dialect.ts';
+import type { MediaOperation } from './media-dialect.ts';
 import type { SimulatorEndpoint, SimulatorProtocol } from './recorded-request.ts';
 
 export interface RouteMatch {
@@ -12,6 +13,8 @@ export interface RouteMatch {
   embedding?: SimEmbeddingWire;
   /** For `stored-response`: `GET …/{id}/input_items` rather than the response itself. */
   inputItems?: boolean;
+  /** For `media`: which media operation (image edits, audio, moderation, rerank). */
+  media?: MediaOperation;
   /** Bedrock InvokeModel with a Claude model: Anthropic's body, streams wrapped in event-stream `chunk` frames. */
   bedrockInvoke?: boolean;
 }
@@ -58,6 +61,15 @@ export function routeRequest(
         return { protocol: 'anthropic-messages', endpoint: 'count-tokens', pathModel: undefined, pathStream: false };
       case '/v1/images/generations':
         return { protocol: 'openai-chat', endpoint: 'images', pathModel: undefined, pathStream: false };
+      case '/v1/images/edits':
+      case '/v1/audio/speech':
+      case '/v1/audio/transcriptions':
+      case '/v1/audio/translations':
+      case '/v1/moderations':
+      case '/v1/rerank':
+        return { protocol: 'openai-chat', endpoint: 'media', pathModel: undefined, pathStream: false, media: path.slice('/v1/'.length) as MediaOperation };
+      case '/v2/rerank':
+        return { protocol: 'openai-chat', endpoint: 'media', pathModel: undefined, pathStream: false, media: 'cohere-rerank' };
       case '/v1/embeddings':
         return { protocol: 'openai-chat', endpoint: 'embed', pathModel: undefined, pathStream: false, embedding: 'openai' };
     }

@@ -14,6 +14,8 @@ const PROVIDERS = [
   ['azure', 'Azure OpenAI', 'https://NAME.openai.azure.com'],
   ['vertex', 'Google Vertex AI', 'derived from the region'],
   ['bedrock', 'AWS Bedrock', 'derived from the region'],
+  ['cohere', 'Cohere (rerank)', 'https://api.cohere.com'],
+  ['jina', 'Jina AI (rerank, embeddings)', 'https://api.jina.ai'],
 ] as const;
 
 /** What each kind's secret is, said where the operator types it. */

@@ -1,5 +1,6 @@
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import { isRecord } from '../shared/is-record.ts';
+import { type MultipartUpload, uploadField, uploadFiles } from '../../core/multipart-upload.ts';
 
 /** OpenAI's own bound on images per request. */
 export const MAX_IMAGES_PER_REQUEST = 10;
@@ -13,6 +14,8 @@ export interface ImageGenerationRequest {
   /** As sent, or `auto` when the request leaves it to the upstream. */
   size: string;
   quality: string;
+  /** Streamed partial images asked for (`stream: true`): the reply is SSE, billed by its completed events. */
+  stream: boolean;
   /** The body to send on, as the client wrote it (each channel sets its own `model`). */
   body: Record<string, unknown>;
 }
@@ -28,8 +31,8 @@ const MAX_PROMPT_CHARS = 32_000;
 /**
  * Reads and checks an image generation request. A missing model is refused rather than defaulted
  * as OpenAI does (to dall-e-2): the gateway routes and bills by the model, and a caller should know
- * which one it pays for. Streamed partial images (`stream`, `partial_images`) are refused by name:
- * the gateway relays whole image replies only.
+ * which one it pays for. Streamed partial images (`stream: true`, `partial_images` 0–3) are relayed
+ * as the upstream streams them.
  */
 export function decodeImageGenerationRequest(body: unknown): ImageGenerationRequest {
   if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
@@ -38,10 +41,10 @@ export function decodeImageGenerationRequest(body: unknown): ImageGenerationRequ
   const prompt = body.prompt;
   if (typeof prompt !== 'string' || prompt === '') throw invalidRequest('"prompt" is required: a non-empty string describing the image.', 'prompt');
   if (prompt.length > MAX_PROMPT_CHARS) throw invalidRequest(`"prompt" may be at most ${MAX_PROMPT_CHARS} characters; it has ${prompt.length}.`, 'prompt');
-  for (const field of ['stream', 'partial_images']) {
-    if (body[field] !== undefined && body[field] !== null && body[field] !== false && body[field] !== 0) {
-      throw invalidRequest(`"${field}": streamed partial images are not relayed by this gateway; ask for the whole image.`, field);
-    }
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') throw invalidRequest('"stream" must be true or false.', 'stream');
+  const partial = body.partial_images;
+  if (partial !== undefined && partial !== null && !(typeof partial === 'number' && Number.isInteger(partial) && partial >= 0 && partial <= 3)) {
+    throw invalidRequest('"partial_images" must be a whole number from 0 to 3.', 'partial_images');
   }
   for (const field of Object.keys(body)) {
     if (!KNOWN_FIELDS.has(field) && field !== 'stream' && field !== 'partial_images') throw invalidRequest(`Unrecognized request argument supplied: ${field}`, field);
@@ -52,8 +55,7 @@ export function decodeImageGenerationRequest(body: unknown): ImageGenerationRequ
   }
   const size = readTier(body, 'size');
   const quality = readTier(body, 'quality');
-  const { stream: _stream, partial_images: _partial, ...rest } = body;
-  return { model, prompt, n, size, quality, body: rest };
+  return { model, prompt, n, size, quality, stream: body.stream === true, body };
 }
 
 function readTier(body: Record<string, unknown>, field: 'size' | 'quality'): string {
@@ -90,5 +92,60 @@ export function readImageReply(reply: Record<string, unknown>): ImageReplyFacts 
     textInputTokens: count(details?.text_tokens) ?? (inputTokens === undefined ? undefined : Math.max(0, inputTokens - (imageInputTokens ?? 0))),
     imageInputTokens,
     outputTokens: count(usage?.output_tokens),
+  };
+}
+
+/** The text fields OpenAI's image edit takes beside its `image` files and `mask`. */
+const EDIT_FIELDS = new Set([
+  'model', 'prompt', 'n', 'size', 'quality', 'response_format', 'user', 'background',
+  'input_fidelity', 'output_compression', 'output_format', 'stream', 'partial_images',
+]);
+/** gpt-image takes up to 16 images to edit; DALL·E 2 one. */
+export const MAX_EDIT_IMAGES = 16;
+
+/**
+ * Reads and checks an image edit (`multipart/form-data`): at least one `image` (or `image[]`)
+ * file, at most one `mask`, a prompt, the same `n`/`size`/`quality` rules as a generation; form
+ * values arrive as text, so `n` is read from its digits. The files themselves are not read here
+ * (they are sent on as uploaded; the upstream judges their format).
+ */
+export function decodeImageEditRequest(upload: MultipartUpload): ImageGenerationRequest {
+  for (const [name] of upload.fields) if (!EDIT_FIELDS.has(name)) throw invalidRequest(`Unrecognized request argument supplied: ${name}`, name);
+  for (const file of upload.files) {
+    if (file.field !== 'image' && file.field !== 'image[]' && file.field !== 'mask') throw invalidRequest(`Unexpected file field "${file.field}": an edit takes "image" (or "image[]") and "mask".`, file.field);
+  }
+  const images = uploadFiles(upload, 'image');
+  if (images.length === 0) throw invalidRequest("Missing required parameter: 'image' (the picture to edit, as a file).", 'image');
+  if (images.length > MAX_EDIT_IMAGES) throw invalidRequest(`At most ${MAX_EDIT_IMAGES} images may be edited in one request.`, 'image');
+  if (uploadFiles(upload, 'mask').length > 1) throw invalidRequest('At most one "mask" may be sent.', 'mask');
+  const nText = uploadField(upload, 'n');
+  const body: Record<string, unknown> = {};
+  for (const name of ['model', 'prompt', 'size', 'quality', 'stream', 'partial_images'] as const) {
+    const value = uploadField(upload, name);
+    if (value !== undefined) body[name] = name === 'stream' ? value === 'true' : name === 'partial_images' && /^\d$/.test(value) ? Number(value) : value;
+  }
+  if (nText !== undefined) body.n = /^\d{1,3}$/.test(nText) ? Number(nText) : nText;
+  return decodeImageGenerationRequest(body);
+}
+
+/**
+ * The facts of a streamed image reply, from its events: each `image_generation.completed` (or
+ * `image_edit.completed`) event is one image delivered, carrying its size, quality and usage as a
+ * whole reply would; partial images are previews and are not billed.
+ */
+export function readStreamedImageEvents(events: readonly Record<string, unknown>[]): ImageReplyFacts {
+  const completed = events.filter((event) => typeof event.type === 'string' && event.type.endsWith('.completed'));
+  const last = completed.at(-1);
+  const sum = (pick: (facts: ImageReplyFacts) => number | undefined): number | undefined => {
+    const values = completed.map((event) => pick(readImageReply({ ...event, data: [] })));
+    return values.every((value) => value === undefined) ? undefined : values.reduce<number>((total, value) => total + (value ?? 0), 0);
+  };
+  return {
+    count: completed.length,
+    size: typeof last?.size === 'string' ? last.size : undefined,
+    quality: typeof last?.quality === 'string' ? last.quality : undefined,
+    textInputTokens: sum((facts) => facts.textInputTokens),
+    imageInputTokens: sum((facts) => facts.imageInputTokens),
+    outputTokens: sum((facts) => facts.outputTokens),
   };
 }

@@ -27,7 +27,22 @@ export function convertOpenAiResponsesUsage(raw: unknown, output?: unknown): Usa
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
   const searches = Array.isArray(output) ? output.filter((item) => isRecord(item) && item.type === 'web_search_call').length : 0;
   if (searches > 0) usage.webSearchRequests = searches;
+  const images = imageGenerationCalls(output);
+  if (images !== undefined) usage.images = images;
   return usage;
+}
+
+/**
+ * The `image_generation` tool's images (one `image_generation_call` item each, with a result):
+ * billed as images at the model's image price for their size × quality (`auto` when the item does
+ * not say), not as text — OpenAI's usage object does not count them either.
+ */
+function imageGenerationCalls(output: unknown): Usage['images'] {
+  if (!Array.isArray(output)) return undefined;
+  const calls = output.filter((item): item is Record<string, unknown> => isRecord(item) && item.type === 'image_generation_call' && typeof item.result === 'string' && item.result !== '');
+  if (calls.length === 0) return undefined;
+  const first = calls[0]!;
+  return { count: calls.length, size: typeof first.size === 'string' ? first.size : 'auto', quality: typeof first.quality === 'string' ? first.quality : 'auto' };
 }
 
 /**

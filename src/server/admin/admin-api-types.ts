@@ -124,6 +124,12 @@ export interface AdminPrice {
   /** USD per million image tokens read and written; absent: none. */
   imageInput?: number;
   imageOutput?: number;
+  /** USD per second of audio, per million speech characters, per million audio tokens, per rerank search unit; absent: none. */
+  perSecond?: number;
+  perMillionCharacters?: number;
+  audioInput?: number;
+  audioOutput?: number;
+  perSearchUnit?: number;
   updatedAt: string;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { imagePriceFromUsd, withImagePrice } from '../../billing/image-price.ts';
+import { mediaPriceFromUsd } from '../../billing/media-price.ts';
 import { usdToMicros } from '../../domain/money.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
@@ -26,6 +27,7 @@ export function registerAdminPriceRoutes(admin: FastifyInstance, deps: AppDeps):
       cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
       ...(input.webSearch == null ? {} : { webSearchPerThousand: usdToMicros(input.webSearch) }),
       ...withImagePrice(imagePriceFromUsd(input)),
+      ...mediaPriceFromUsd(input),
     });
     await changed();
     await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });

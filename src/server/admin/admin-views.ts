@@ -1,5 +1,6 @@
 import type { ChannelHealthView } from '../../routing/channel-health.ts';
 import { imagePriceToUsd } from '../../billing/image-price.ts';
+import { mediaPriceToUsd } from '../../billing/media-price.ts';
 import type { ApiKey } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { ModelPrice } from '../../domain/model-price.ts';
@@ -64,5 +65,6 @@ export function priceView(price: ModelPrice): AdminPrice {
     // Only when set: most models have no search price.
     ...(price.webSearchPerThousand == null ? {} : { webSearch: microsToUsd(price.webSearchPerThousand) }),
     ...imagePriceToUsd(price.images),
+    ...mediaPriceToUsd(price.media),
   };
 }

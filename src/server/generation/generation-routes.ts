@@ -13,7 +13,7 @@ import { renderError } from '../render-error.ts';
 import type { RefusedAuthMonitor } from './refused-auth-monitor.ts';
 import { authenticateRequest, clientIpOf } from '../authenticate-request.ts';
 import { handleEmbeddings } from './handle-embeddings.ts';
-import { handleImages } from './handle-images.ts';
+import { registerMediaRoutes } from './media-routes.ts';
 import { handleCompaction, handleCompactionTurn, handleGeneration, handleThresholdTurn } from './handle-generation.ts';
 import { compactionThreshold } from '../../generation/compact-on-threshold.ts';
 import { hasCompactionTrigger } from '../../responses/compaction-turn.ts';
@@ -95,9 +95,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   app.post(`${prefix}/v1/embeddings`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-embeddings') }, (request, reply) =>
     handleEmbeddings(deps, 'openai-embeddings', surface, request, reply),
   );
-  app.post(`${prefix}/v1/images/generations`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-images') }, (request, reply) =>
-    handleImages(deps, surface, request, reply),
-  );
+  registerMediaRoutes(app, deps, prefix, surface, (protocol) => authenticateFirst('bearer', protocol));
   const countTokens = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = request.caller ?? authenticateRequest(deps, request, 'anthropic');
     const decoded = getCodec('anthropic-messages').decodeRequest({ body: request.body }, deps.runtime).value;

@@ -64,11 +64,12 @@ export function explainRouteMiss(method: string, url: string, altPrefix: string,
   }
   const untranslated = /^\/v1\/(images|audio|moderations|completions|files|uploads|batches|fine_tuning|assistants|threads|vector_stores|realtime|videos)(\/|$)/.exec(path);
   if (untranslated) {
-    // Chosen over passing these through: each would need its own billing unit (images, seconds of
-    // audio, files held) and its own refusal rules before the gateway could meter and limit it.
+    // The served media routes (images, audio, moderations) never reach this hint: their routes match
+    // first. The rest is not passed through: each would need its own billing unit (files held,
+    // batches, fine-tuning) and its own refusal rules before the gateway could meter and limit it.
     return miss(
       'openai-chat',
-      `${method} ${fullPath} is not served: this gateway translates and meters chat, embeddings and image generation only, and does not pass the rest of the OpenAI ${untranslated[1]} API through to upstreams. Supported: POST ${root}/v1/chat/completions, ${root}/v1/responses, ${root}/v1/embeddings, ${root}/v1/images/generations, ${root}/v1/messages (+ /count_tokens), GET ${root}/v1/models, and the Gemini methods :generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents under ${root}/v1beta/models/{model}.`,
+      `${method} ${fullPath} is not served: this gateway translates and meters chat, embeddings, images, audio, moderation and rerank only, and does not pass the rest of the OpenAI ${untranslated[1]} API through to upstreams. Supported: POST ${root}/v1/chat/completions, ${root}/v1/responses, ${root}/v1/embeddings, ${root}/v1/images/generations, ${root}/v1/images/edits, ${root}/v1/audio/speech, ${root}/v1/audio/transcriptions, ${root}/v1/audio/translations, ${root}/v1/moderations, ${root}/v1/rerank, ${root}/v1/messages (+ /count_tokens), GET ${root}/v1/models, and the Gemini methods :generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents under ${root}/v1beta/models/{model}.`,
     );
   }
   const postOnly = /^\/v1\/(chat\/completions|responses|embeddings|messages(\/count_tokens)?)$/.exec(path);

@@ -15,6 +15,7 @@ import { adminAccountsMigration } from './015-admin-accounts.ts';
 import { notificationsMigration } from './028-notify-notifications.ts';
 import { announcementsMigration } from './029-notify-announcements.ts';
 import { circuitHistoryMigration } from './030-notify-circuit-history.ts';
+import { mediaPricesMigration } from './034-media-prices.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -37,6 +38,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '028-notify-notifications': notificationsMigration,
   '029-notify-announcements': announcementsMigration,
   '030-notify-circuit-history': circuitHistoryMigration,
+  '034-media-prices': mediaPricesMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

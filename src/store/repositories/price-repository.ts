@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ModelPricesTable } from '../database-schema.ts';
-import type { ImagePrice, ModelPrice } from '../../domain/model-price.ts';
+import type { ImagePrice, MediaPrice, ModelPrice } from '../../domain/model-price.ts';
 import type { PriceRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 
@@ -19,6 +19,7 @@ export function createPriceRepository({ db, now }: StoreContext): PriceRepositor
         }
       }
       if (price.images !== undefined) assertWholeImageMicros(price.images);
+      if (price.media !== undefined) assertWholeMicros(Object.values(price.media));
       const row = {
         model: price.model,
         input_per_million: price.inputPerMillion,
@@ -27,6 +28,7 @@ export function createPriceRepository({ db, now }: StoreContext): PriceRepositor
         cache_write_per_million: price.cacheWritePerMillion,
         web_search_per_thousand: price.webSearchPerThousand ?? null,
         image_prices: price.images === undefined ? null : JSON.stringify(price.images),
+        media_prices: price.media === undefined ? null : JSON.stringify(price.media),
         updated_at: now(),
       };
       const { model: _model, ...changes } = row;
@@ -57,6 +59,7 @@ function toModelPrice(row: Selectable<ModelPricesTable>): ModelPrice {
   };
   if (row.web_search_per_thousand !== null && row.web_search_per_thousand !== undefined) price.webSearchPerThousand = Number(row.web_search_per_thousand);
   if (typeof row.image_prices === 'string') price.images = JSON.parse(row.image_prices) as ImagePrice;
+  if (typeof row.media_prices === 'string') price.media = JSON.parse(row.media_prices) as MediaPrice;
   return price;
 }
 
@@ -70,5 +73,12 @@ function assertWholeImageMicros(images: ImagePrice): void {
   ];
   for (const value of figures) {
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw new TypeError(`image prices must be whole micro-USD, got ${value}`);
+  }
+}
+
+/** Audio and rerank figures are whole micro-USD too. */
+function assertWholeMicros(values: readonly (number | undefined)[]): void {
+  for (const value of values) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw new TypeError(`media prices must be whole micro-USD, got ${value}`);
   }
 }

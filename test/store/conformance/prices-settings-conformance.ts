@@ -66,6 +66,18 @@ export function describePricesAndSettings(context: ConformanceContext): void {
       await context.store.prices.delete('dall-e-3');
     });
 
+    test('audio and rerank prices (per second, per million characters, audio tokens, per search unit) are kept and cleared', async () => {
+      const media = { perSecond: 100, perMillionCharacters: 15_000_000, audioInputPerMillion: 6_000_000, perSearchUnit: 2_000 };
+      const created = await context.store.prices.upsert({ model: 'whisper-1', inputPerMillion: 0, outputPerMillion: 0, cacheReadPerMillion: null, cacheWritePerMillion: null, media });
+      assert.deepEqual(created.media, media);
+      assert.deepEqual((await context.store.prices.list()).find((price) => price.model === 'whisper-1')?.media, media);
+      const { media: _media, ...withoutMedia } = created;
+      await context.store.prices.upsert(withoutMedia);
+      assert.equal((await context.store.prices.list()).find((price) => price.model === 'whisper-1')?.media, undefined);
+      await assert.rejects(context.store.prices.upsert({ ...withoutMedia, media: { perSecond: 0.5 } }), /whole micro-USD/);
+      await context.store.prices.delete('whisper-1');
+    });
+
     test('prices must be whole micro-USD', async () => {
       await assert.rejects(
         context.store.prices.upsert({
