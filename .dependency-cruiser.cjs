@@ -8,7 +8,7 @@ const LAYERS = [
   ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream'],
   ['schemas'],
   ['access', 'accounts'],
-  ['billing', 'config', 'cluster', 'reasoning'],
+  ['billing', 'ledger', 'config', 'cluster', 'reasoning'],
   ['relay'],
   ['generation', 'responses'],
   ['server'],

@@ -53,7 +53,7 @@ export interface AdmissionPlan {
 
 export function planAdmission(deps: AdmissionDeps, caller: Caller, model: string): AdmissionPlan {
   const { key, group } = caller;
-  const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
+  const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing, caller.group.name, deps.runtime.now());
   const guardsMoney =
     price !== undefined &&
     (key.balanceMicros !== null || Boolean(key.userId) || group.billing !== 'balance' || spendWindows(key.limits, deps.runtime.now()).length > 0);

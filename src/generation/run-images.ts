@@ -56,7 +56,7 @@ export async function runImages(deps: GenerationDeps, call: ImagesCall): Promise
     ledger.caller = caller;
     ledger.model = model;
     const channels = authorizeModel(deps.snapshot.current, caller, model, call.prefix, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
-    const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
+    const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing, caller.group.name, deps.runtime.now());
     const held = price === undefined ? undefined : heldImages(request, price, caller.group.priceMultiplier);
     const admission = await admitGeneration(deps, planAdmission(deps, caller, model), () => estimateRequest(promptAsChat(request)), held);
     ledger.admission = admission;

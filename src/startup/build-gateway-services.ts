@@ -56,7 +56,7 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
     trustedProxies: options.trustedProxies ?? [],
     clientIpHeader: options.clientIpHeader ?? 'x-forwarded-for',
     adminAuthThrottle: { ...DEFAULT_AUTH_THROTTLE, ...options.adminAuthThrottle },
-    strictPricing: options.strictPricing ?? false,
+    strictPricing: options.strictPricing ?? true,
     ...(options.reservedOutputTokens === undefined ? {} : { reservedOutputTokens: options.reservedOutputTokens }),
     spendBaseline: await loadSpendBaseline(store.usage, runtime.now()),
   });

@@ -3,6 +3,7 @@ import type { AccountSessionsTable, WalletAdjustmentsTable } from './portal-tabl
 import type { StoredResponsesTable } from './stored-responses-table.ts';
 import type { AppliedBatchesTable } from './applied-batches-table.ts';
 import type { AdminSessionsTable, AdminsTable, AdminTokensTable } from './admin-tables.ts';
+import type { LedgerAttemptsTable, LedgerChargesTable, PriceVersionsTable, UpstreamBillsTable } from './ledger-tables.ts';
 
 /**
  * Table shapes as Kysely sees them. Conventions shared by both dialects:
@@ -28,6 +29,10 @@ export interface DatabaseSchema {
   stored_responses: StoredResponsesTable;
   applied_batches: AppliedBatchesTable;
   admins: AdminsTable;
+  price_versions: PriceVersionsTable;
+  ledger_attempts: LedgerAttemptsTable;
+  ledger_charges: LedgerChargesTable;
+  upstream_bills: UpstreamBillsTable;
   admin_sessions: AdminSessionsTable;
   admin_tokens: AdminTokensTable;
 }
@@ -98,6 +103,10 @@ export interface ModelPricesTable {
   web_search_per_thousand: number | null;
   /** Migration 014: the model's ImagePrice as JSON (micro-USD); null: none. */
   image_prices: string | null;
+  /** Migration 016: ExtraRates as JSON; null: none. */
+  extra_rates: string | null;
+  /** Migration 016: the price version this row was set as. */
+  version: string | null;
   updated_at: number;
 }
 

@@ -1,5 +1,5 @@
 import type { AdminChannel } from '../admin-api-types.ts';
-import { imagePriceFromUsd, withImagePrice } from '../../billing/image-price.ts';
+import { priceFromUsd } from '../../ledger/price-input.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey } from '../../store/hash-api-key.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
@@ -246,15 +246,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       admin.post('/prices', async (request, reply) => {
         const input = parseAdminInput(priceSchema, request.body);
         const previous = (await store.prices.list()).find((price) => price.model === input.model);
-        const price = await store.prices.upsert({
-          model: input.model,
-          inputPerMillion: usdToMicros(input.input),
-          outputPerMillion: usdToMicros(input.output),
-          cacheReadPerMillion: input.cacheRead == null ? null : usdToMicros(input.cacheRead),
-          cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
-          ...(input.webSearch == null ? {} : { webSearchPerThousand: usdToMicros(input.webSearch) }),
-          ...withImagePrice(imagePriceFromUsd(input)),
-        });
+        const { model, effectiveFrom, ...figures } = input;
+        const price = await store.prices.upsert(priceFromUsd(model, figures), { source: 'admin', ...(effectiveFrom === undefined ? {} : { effectiveFrom }) });
         await changed();
         await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });
         return reply.code(201).send(priceView(price));

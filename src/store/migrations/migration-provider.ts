@@ -12,6 +12,9 @@ import { providerFeaturesMigration } from './010-provider-features.ts';
 import { usageTransportMigration } from './013-usage-transport.ts';
 import { imagePricesMigration } from './014-image-prices.ts';
 import { adminAccountsMigration } from './015-admin-accounts.ts';
+import { priceVersionsMigration } from './016-price-versions.ts';
+import { ledgerMigration } from './017-ledger.ts';
+import { reconciliationMigration } from './018-reconciliation.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -31,6 +34,9 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '013-usage-transport': usageTransportMigration,
   '014-image-prices': imagePricesMigration,
   '015-admin-accounts': adminAccountsMigration,
+  '016-price-versions': priceVersionsMigration,
+  '017-ledger': ledgerMigration,
+  '018-reconciliation': reconciliationMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
