@@ -23,6 +23,7 @@ import {
 import { summaryQuerySchema } from './routes/admin-insight-routes.ts';
 import { accountSettingsSchema, topUpSchema } from './routes/portal-admin-routes.ts';
 import { usageQuerySchema } from './routes/usage-stats-routes.ts';
+import { channelDiscountSchema, priceCatalogueSchema, priceHistoryQuerySchema } from './routes/admin-price-routes.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './routes/admin-people-schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -73,6 +74,13 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'GET', route: '/api/admin/prices', permission: 'prices.read', tag: 'prices', summary: 'List model prices' },
   { method: 'POST', route: '/api/admin/prices', permission: 'prices.write', tag: 'prices', summary: 'Set a model price (USD per million tokens)', body: priceSchema, status: 201 },
   { method: 'DELETE', route: '/api/admin/prices/:model', permission: 'prices.write', tag: 'prices', summary: 'Remove a model price', status: 204 },
+  { method: 'GET', route: '/api/admin/prices/history', permission: 'prices.read', tag: 'prices', summary: 'Every price version (catalogue, sell, group, channel cost), oldest effective first', query: priceHistoryQuerySchema },
+  { method: 'GET', route: '/api/admin/prices/unpriced', permission: 'prices.read', tag: 'prices', summary: 'Served models with no price (refused under STRICT_PRICING)' },
+  { method: 'POST', route: '/api/admin/prices/catalogue', permission: 'prices.write', tag: 'prices', summary: 'Load a price catalogue file (source, date, list prices); a changed model gets a new version', body: priceCatalogueSchema, status: 201 },
+  { method: 'POST', route: '/api/admin/prices/catalogue/default', permission: 'prices.write', tag: 'prices', summary: 'Load the catalogue the gateway ships (OpenAI, Anthropic, Gemini, Bedrock, Vertex)', status: 201 },
+  { method: 'POST', route: '/api/admin/prices/groups/:group', permission: 'prices.write', tag: 'prices', summary: "A group's own sell price for a model (the group's multiplier still applies)", body: priceSchema, status: 201 },
+  { method: 'POST', route: '/api/admin/prices/channels/:channel', permission: 'prices.write', tag: 'prices', summary: 'What the operator pays a channel for a model (cost price)', body: priceSchema, status: 201 },
+  { method: 'POST', route: '/api/admin/prices/channels/:channel/discount', permission: 'prices.write', tag: 'prices', summary: "A channel's cost as a discount off the catalogue", body: channelDiscountSchema, status: 201 },
 
   { method: 'GET', route: '/api/admin/logs', permission: 'logs.read', tag: 'observability', summary: 'Usage log, newest first, paged by cursor', query: logQuerySchema },
   { method: 'GET', route: '/api/admin/audit', permission: 'audit.read', tag: 'observability', summary: 'Audit log of admin changes, newest first', query: auditQuerySchema },

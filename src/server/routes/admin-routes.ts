@@ -32,6 +32,7 @@ import { parseAdminInput } from './parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 import { findChannelByReference, findKeyByReference } from './find-by-reference.ts';
 import { registerAdminLogRoutes } from './admin-log-routes.ts';
+import { registerAdminPriceRoutes } from './admin-price-routes.ts';
 import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
 import { diagnoseKey } from './diagnose-key.ts';
 
@@ -262,6 +263,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       });
 
       registerAdminLogRoutes(admin, deps);
+      registerAdminPriceRoutes(admin, deps);
     },
     { prefix: '/api/admin' },
   );
