@@ -1,3 +1,4 @@
+import type { LedgerWriter } from '../ledger/ledger-writer.ts';
 import type { Logger } from 'pino';
 import type { AccessServices } from '../billing/access-services.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
@@ -39,6 +40,8 @@ export interface AppDeps {
   store: Store;
   snapshot: SnapshotHolder;
   usageWriter: UsageWriter;
+  /** The ledger's writer (flushed before the margin and reconciliation answers). */
+  ledgerWriter?: LedgerWriter;
   /** Client IP resolution, rate limits, balances and spend caps (kv-backed). */
   access: AccessServices;
   /** The relay's own dependencies (upstream client, retry policy, channel health), built once. */

@@ -1,4 +1,5 @@
 import { DEFAULT_AUTH_THROTTLE } from '../access/auth-failure-throttle.ts';
+import { LedgerWriter } from '../ledger/ledger-writer.ts';
 import { createAccessServices, type AccessServices } from '../billing/access-services.ts';
 import { loadSpendBaseline } from '../billing/load-spend-baseline.ts';
 import { startUsagePruner } from '../billing/usage-pruner.ts';
@@ -33,6 +34,8 @@ export interface GatewayServices {
   streams: StreamGauge;
   metrics: GatewayMetrics;
   usageWriter: UsageWriter;
+  /** The ledger's rows (one per upstream attempt and per payer), written in batches beside the usage rows. */
+  ledgerWriter: LedgerWriter;
   responses: StatefulResponses;
   affinity: ConversationAffinity | undefined;
   /** Leader-only background work (usage log, stored Responses turns, charge-batch ids), stopped on close. */
@@ -72,7 +75,8 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
   metrics.beforeScrape = () => usageWriter.observeQueued();
   const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
   const affinity = affinityTtlMs > 0 ? new ConversationAffinity(state.kv, affinityTtlMs) : undefined;
-  return { access, health, streams, metrics, usageWriter, responses: statefulResponses(state), affinity, pruners: startPruners(state) };
+  const ledgerWriter = new LedgerWriter(store.ledger, logger);
+  return { access, health, streams, metrics, usageWriter, ledgerWriter, responses: statefulResponses(state), affinity, pruners: startPruners(state) };
 }
 
 function statefulResponses({ options, store, runtime }: GatewayState): StatefulResponses {

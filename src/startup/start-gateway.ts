@@ -56,6 +56,7 @@ function running(url: string, { state, services, relay, app, readiness }: Parts)
         await app.close();
         for (const pruner of services.pruners) pruner.stop();
         await services.usageWriter.close();
+        await services.ledgerWriter.close();
         await services.access.close();
         await state.cluster.close();
         await relay.upstream.close();
