@@ -24,6 +24,7 @@ import { summaryQuerySchema } from './routes/admin-insight-routes.ts';
 import { accountSettingsSchema, topUpSchema } from './routes/portal-admin-routes.ts';
 import { usageQuerySchema } from './routes/usage-stats-routes.ts';
 import { channelDiscountSchema, priceCatalogueSchema, priceHistoryQuerySchema } from './routes/admin-price-routes.ts';
+import { billImportSchema, driftThresholdSchema, marginQuerySchema, reconciliationQuerySchema } from './routes/admin-ledger-routes.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './routes/admin-people-schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -80,6 +81,12 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'POST', route: '/api/admin/prices/catalogue/default', permission: 'prices.write', tag: 'prices', summary: 'Load the catalogue the gateway ships (OpenAI, Anthropic, Gemini, Bedrock, Vertex)', status: 201 },
   { method: 'POST', route: '/api/admin/prices/groups/:group', permission: 'prices.write', tag: 'prices', summary: "A group's own sell price for a model (the group's multiplier still applies)", body: priceSchema, status: 201 },
   { method: 'POST', route: '/api/admin/prices/channels/:channel', permission: 'prices.write', tag: 'prices', summary: 'What the operator pays a channel for a model (cost price)', body: priceSchema, status: 201 },
+  { method: 'GET', route: '/api/admin/ledger/requests/:id', permission: 'usage.read', tag: 'ledger', summary: "One request's ledger: a row per upstream attempt (cost, cost-price version, charged) and per payer (sell amount, sell-price version)" },
+  { method: 'GET', route: '/api/admin/margin', permission: 'usage.read', tag: 'ledger', summary: 'Revenue, cost and margin per UTC day × model, channel, group or account (format=json|csv|jsonl)', query: marginQuerySchema },
+  { method: 'POST', route: '/api/admin/reconciliation/channels/:channel/bills', permission: 'prices.write', tag: 'ledger', summary: "Import an upstream's bill for a channel (OpenAI costs/usage, Anthropic cost/usage report, CSV); answers the drift of its days", body: billImportSchema, status: 201 },
+  { method: 'GET', route: '/api/admin/reconciliation', permission: 'usage.read', tag: 'ledger', summary: 'Drift per channel per UTC day between the ledger cost and the imported bills', query: reconciliationQuerySchema },
+  { method: 'GET', route: '/api/admin/reconciliation/threshold', permission: 'usage.read', tag: 'ledger', summary: 'The drift threshold' },
+  { method: 'POST', route: '/api/admin/reconciliation/threshold', permission: 'prices.write', tag: 'ledger', summary: 'Set the drift threshold (percent of the bill and a minimum in USD)', body: driftThresholdSchema },
   { method: 'POST', route: '/api/admin/prices/channels/:channel/discount', permission: 'prices.write', tag: 'prices', summary: "A channel's cost as a discount off the catalogue", body: channelDiscountSchema, status: 201 },
 
   { method: 'GET', route: '/api/admin/logs', permission: 'logs.read', tag: 'observability', summary: 'Usage log, newest first, paged by cursor', query: logQuerySchema },

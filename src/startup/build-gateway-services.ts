@@ -1,5 +1,6 @@
 import { DEFAULT_AUTH_THROTTLE } from '../access/auth-failure-throttle.ts';
 import { LedgerWriter } from '../ledger/ledger-writer.ts';
+import { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
 import { createAccessServices, type AccessServices } from '../billing/access-services.ts';
 import { loadSpendBaseline } from '../billing/load-spend-baseline.ts';
 import { startUsagePruner } from '../billing/usage-pruner.ts';
@@ -36,6 +37,8 @@ export interface GatewayServices {
   usageWriter: UsageWriter;
   /** The ledger's rows (one per upstream attempt and per payer), written in batches beside the usage rows. */
   ledgerWriter: LedgerWriter;
+  /** `reconciliation.drift` events of this process (subscribe to alert on them). */
+  reconciliation: ReconciliationEvents;
   responses: StatefulResponses;
   affinity: ConversationAffinity | undefined;
   /** Leader-only background work (usage log, stored Responses turns, charge-batch ids), stopped on close. */
@@ -76,7 +79,7 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
   const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
   const affinity = affinityTtlMs > 0 ? new ConversationAffinity(state.kv, affinityTtlMs) : undefined;
   const ledgerWriter = new LedgerWriter(store.ledger, logger);
-  return { access, health, streams, metrics, usageWriter, ledgerWriter, responses: statefulResponses(state), affinity, pruners: startPruners(state) };
+  return { access, health, streams, metrics, usageWriter, ledgerWriter, reconciliation: new ReconciliationEvents(), responses: statefulResponses(state), affinity, pruners: startPruners(state) };
 }
 
 function statefulResponses({ options, store, runtime }: GatewayState): StatefulResponses {

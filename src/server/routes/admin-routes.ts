@@ -33,6 +33,7 @@ import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 import { findChannelByReference, findKeyByReference } from './find-by-reference.ts';
 import { registerAdminLogRoutes } from './admin-log-routes.ts';
 import { registerAdminPriceRoutes } from './admin-price-routes.ts';
+import { registerAdminLedgerRoutes } from './admin-ledger-routes.ts';
 import { accountDefaultGroup, setAccountDefaultGroup } from './account-settings.ts';
 import { diagnoseKey } from './diagnose-key.ts';
 
@@ -264,6 +265,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
 
       registerAdminLogRoutes(admin, deps);
       registerAdminPriceRoutes(admin, deps);
+      registerAdminLedgerRoutes(admin, deps);
     },
     { prefix: '/api/admin' },
   );
