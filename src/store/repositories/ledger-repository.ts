@@ -29,12 +29,12 @@ export function createLedgerRepository(context: StoreContext): LedgerRepository 
     async costByChannelDay(from, to, channelId) {
       let query = db
         .selectFrom('ledger_attempts')
-        .select([sql<number>`time / ${DAY_MS}`.as('d'), 'channel_id', sql<number>`sum(cost_micros)`.as('cost')])
+        .select([sql<number>`time / ${sql.lit(DAY_MS)}`.as('d'), 'channel_id', sql<number>`sum(cost_micros)`.as('cost')])
         .where('time', '>=', from)
         .where('time', '<', to)
         .where('channel_id', 'is not', null);
       if (channelId !== undefined) query = query.where('channel_id', '=', channelId);
-      const rows = await query.groupBy([sql`time / ${DAY_MS}`, 'channel_id']).execute();
+      const rows = await query.groupBy([sql`time / ${sql.lit(DAY_MS)}`, 'channel_id']).execute();
       return rows.map((row): CostByChannelDay => ({ channelId: String(row.channel_id), day: dayOf(Number(row.d)), costMicros: Number(row.cost) }));
     },
     async saveUpstreamBills(bills) {
@@ -66,12 +66,12 @@ async function queryMargin({ db }: StoreContext, query: MarginQuery): Promise<Ma
   const filters = (['model', 'channel', 'group', 'account'] as const).flatMap((name) => (query[name] === undefined ? [] : [[DIMENSION_COLUMN[name], query[name] as string] as const]));
   let revenue = db
     .selectFrom('ledger_charges')
-    .select([sql<number>`time / ${DAY_MS}`.as('d'), sql<string | null>`${sql.ref(column)}`.as('k'), sql<number>`sum(sell_micros)`.as('amount')])
+    .select([sql<number>`time / ${sql.lit(DAY_MS)}`.as('d'), sql<string | null>`${sql.ref(column)}`.as('k'), sql<number>`sum(sell_micros)`.as('amount')])
     .where('time', '>=', query.from)
     .where('time', '<', query.to);
   let cost = db
     .selectFrom('ledger_attempts')
-    .select([sql<number>`time / ${DAY_MS}`.as('d'), sql<string | null>`${sql.ref(column)}`.as('k'), sql<number>`sum(cost_micros)`.as('amount'), sql<number>`count(distinct request_id)`.as('requests')])
+    .select([sql<number>`time / ${sql.lit(DAY_MS)}`.as('d'), sql<string | null>`${sql.ref(column)}`.as('k'), sql<number>`sum(cost_micros)`.as('amount'), sql<number>`count(distinct request_id)`.as('requests')])
     .where('time', '>=', query.from)
     .where('time', '<', query.to);
   for (const [name, value] of filters) {
@@ -79,8 +79,8 @@ async function queryMargin({ db }: StoreContext, query: MarginQuery): Promise<Ma
     cost = cost.where(name, '=', value);
   }
   const [revenueRows, costRows] = await Promise.all([
-    revenue.groupBy([sql`time / ${DAY_MS}`, sql.ref(column)]).execute(),
-    cost.groupBy([sql`time / ${DAY_MS}`, sql.ref(column)]).execute(),
+    revenue.groupBy([sql`time / ${sql.lit(DAY_MS)}`, sql.ref(column)]).execute(),
+    cost.groupBy([sql`time / ${sql.lit(DAY_MS)}`, sql.ref(column)]).execute(),
   ]);
   const rows = new Map<string, MarginRow>();
   const rowOf = (d: unknown, key: string | null) => {
