@@ -8,7 +8,7 @@ const LAYERS = [
   ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream'],
   ['schemas'],
   ['access'],
-  ['billing', 'config', 'cluster', 'reasoning', 'accounts', 'notify'],
+  ['billing', 'ledger', 'config', 'cluster', 'reasoning', 'accounts', 'notify'],
   ['relay'],
   ['generation', 'responses'],
   ['server'],

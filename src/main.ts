@@ -73,9 +73,9 @@ async function run(config: Config, logger: Logger): Promise<void> {
   );
   drainOnSignals(config, logger, gateway);
   if (cluster.isWorker) return;
-  const [channels, keys, prices] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list(), gateway.store.prices.list()]);
+  const [channels, keys, prices, versions] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list(), gateway.store.prices.list(), gateway.store.priceVersions.list()]);
   const redis = config.redisUrl !== undefined;
-  const banner = { url: gateway.url, database: databaseKind(config), workers: 1, redis, channels: channels.length, keys: keys.length, unpricedModels: unpricedModels(channels, prices), strictPricing: config.strictPricing };
+  const banner = { url: gateway.url, database: databaseKind(config), workers: 1, redis, channels: channels.length, keys: keys.length, unpricedModels: unpricedModels(channels, prices, versions), strictPricing: config.strictPricing };
   process.stdout.write(startBanner({ ...banner, pendingAdminToken: gateway.generatedAdminToken }));
 }
 
@@ -91,12 +91,12 @@ async function startPrimary(config: Config, logger: Logger, applyConfig: ((store
   const store = await createStore({ databaseUrl: config.databaseUrl, secretKey });
   await applyConfig?.(store);
   const { pendingAdminToken } = await resolveAdminToken(store, config.adminToken, createSecretBox(secretKey));
-  const [channels, keys, prices] = await Promise.all([store.channels.list(), store.keys.list(), store.prices.list()]);
+  const [channels, keys, prices, versions] = await Promise.all([store.channels.list(), store.keys.list(), store.prices.list(), store.priceVersions.list()]);
   await store.close();
   logger.info({ workers: config.workers, redis: true }, 'starting workers');
   serveClusterMetrics();
   const url = `http://${config.host}:${config.port}`;
-  const banner = { url, database: databaseKind(config), workers: config.workers, redis: true, channels: channels.length, keys: keys.length, unpricedModels: unpricedModels(channels, prices), strictPricing: config.strictPricing };
+  const banner = { url, database: databaseKind(config), workers: config.workers, redis: true, channels: channels.length, keys: keys.length, unpricedModels: unpricedModels(channels, prices, versions), strictPricing: config.strictPricing };
   cluster.once('listening', () => process.stdout.write(startBanner({ ...banner, pendingAdminToken })));
   runPrimary({ workers: config.workers, logger, drainTimeoutMs: config.drainTimeoutMs });
 }

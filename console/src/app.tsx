@@ -1,3 +1,4 @@
+import { MarginPage } from './pages/margin-page.tsx';
 import { useEffect, useState } from 'preact/hooks';
 import { AccountHomePage } from './pages/account-home-page.tsx';
 import { AccountKeysPage } from './pages/account-keys-page.tsx';
@@ -45,6 +46,7 @@ const OPERATOR_PAGES: PageEntry[] = [
   { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
   { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
   { path: '/pricing', label: 'Pricing', render: (session) => <PricingPage session={session} /> },
+  { path: '/margin', label: 'Margin', render: (session) => <MarginPage session={session} /> },
   { path: '/audit', label: 'Audit log', render: (session) => <AuditPage session={session} /> },
   { path: '/alerts', label: 'Alerts', render: (session) => <AlertsPage session={session} /> },
   { path: '/announcements', label: 'Announcements', render: (session) => <AnnouncementsPage session={session} /> },

@@ -23,6 +23,8 @@ export interface AdmissionDeps {
 export interface Admission {
   /** Warnings for the usage row (an unpriced model). */
   warnings: string[];
+  /** The sell-price version the request is billed at (the ledger's charge row names it); null: unpriced or a price from before versions. */
+  priceVersion: string | null;
   /** What pays (for the usage row): the key's balance, the user's wallet or a subscription. */
   payment: Pick<PaymentHold, 'paidBy' | 'subscriptionId' | 'userId'>;
   /**
@@ -53,7 +55,7 @@ export interface AdmissionPlan {
 
 export function planAdmission(deps: AdmissionDeps, caller: Caller, model: string): AdmissionPlan {
   const { key, group } = caller;
-  const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
+  const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing, caller.group.name, deps.runtime.now());
   const guardsMoney =
     price !== undefined &&
     (key.balanceMicros !== null || Boolean(key.userId) || group.billing !== 'balance' || spendWindows(key.limits, deps.runtime.now()).length > 0);
@@ -102,6 +104,7 @@ export async function admitGeneration(
     usage !== undefined && price !== undefined ? computeCostMicros(usage, price, group.priceMultiplier) : 0;
   return {
     warnings: price === undefined ? [UNPRICED_WARNING] : [],
+    priceVersion: price?.version ?? null,
     payment: { paidBy: hold.paidBy, subscriptionId: hold.subscriptionId, userId: hold.userId },
     boundUsage(usage) {
       if (usage === undefined) return { usage, warnings: [] };

@@ -17,7 +17,7 @@ export interface RelaySummary {
 }
 
 export type GenerationOutcome =
-  | { kind: 'relayed'; result: RelaySummary; firstByteAt: number | undefined; usage: Usage | undefined; costMicros: number }
+  | { kind: 'relayed'; result: RelaySummary; firstByteAt: number | undefined; usage: Usage | undefined; costMicros: number; reported?: Usage | undefined }
   | { kind: 'refused'; error: GatewayError };
 
 export interface GenerationRecord {

@@ -70,7 +70,7 @@ describe('applyConfig', () => {
     assert.equal(key?.expiresAt, Date.parse('2030-01-01T00:00:00Z'));
     assert.deepEqual(key?.limits, { requestsPerMinute: 60, dailySpendMicros: 1_500_000 });
     assert.deepEqual(
-      (await store.prices.list()).map(({ updatedAt: _updatedAt, ...price }) => price),
+      (await store.prices.list()).map(({ updatedAt: _updatedAt, version, ...price }) => (assert.match(String(version), /^pv_/), price)),
       [{ model: 'gpt-4o', inputPerMillion: 2_500_000, outputPerMillion: 10_000_000, cacheReadPerMillion: 1_250_000, cacheWritePerMillion: null }],
     );
   });

@@ -1,13 +1,11 @@
+import { priceFromUsd } from '../ledger/price-input.ts';
 import type { NewModelPrice } from '../domain/model-price.ts';
-import { imagePriceFromUsd, withImagePrice } from '../billing/image-price.ts';
-import { mediaPriceFromUsd } from '../billing/media-price.ts';
 import type { Store } from '../store/store.ts';
 import { applyConfigChannels } from './apply-config-channels.ts';
 import { applyConfigPlans, applyConfigSubscriptions, applyConfigUsers } from './apply-config-accounts.ts';
 import { applyConfigKeys } from './apply-config-keys.ts';
 import { channelAddressWarnings } from '../domain/channel-address.ts';
 import type { ConfigApplySummary, KindSummary } from './config-apply-summary.ts';
-import { usdToMicros } from '../domain/money.ts';
 import { emptyKindSummary, sameValue } from './config-apply-summary.ts';
 import { ConfigError } from './config-error.ts';
 import type { ConfigFile } from './config-file-schema.ts';
@@ -130,23 +128,14 @@ async function applyPrices(store: Store, prices: NonNullable<ConfigFile['prices'
   const summary = emptyKindSummary();
   const existing = new Map((await store.prices.list()).map((price) => [price.model, price]));
   for (const entry of prices) {
-    const desired: NewModelPrice = {
-      model: entry.model,
-      inputPerMillion: usdToMicros(entry.input),
-      outputPerMillion: usdToMicros(entry.output),
-      cacheReadPerMillion: entry.cacheRead === undefined || entry.cacheRead === null ? null : usdToMicros(entry.cacheRead),
-      cacheWritePerMillion:
-        entry.cacheWrite === undefined || entry.cacheWrite === null ? null : usdToMicros(entry.cacheWrite),
-      ...(entry.webSearch === undefined || entry.webSearch === null ? {} : { webSearchPerThousand: usdToMicros(entry.webSearch) }),
-      ...withImagePrice(imagePriceFromUsd(entry)),
-      ...mediaPriceFromUsd(entry),
-    };
+    const { model, ...figures } = entry;
+    const desired: NewModelPrice = priceFromUsd(model, figures);
     const current = existing.get(entry.model);
-    if (current !== undefined && sameValue({ ...current, updatedAt: undefined }, desired)) {
+    if (current !== undefined && sameValue({ ...current, updatedAt: undefined, version: undefined }, desired)) {
       summary.unchanged.push(entry.model);
       continue;
     }
-    await store.prices.upsert(desired);
+    await store.prices.upsert(desired, { source: 'config' });
     (current === undefined ? summary.created : summary.updated).push(entry.model);
   }
   return summary;

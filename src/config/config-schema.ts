@@ -225,5 +225,5 @@ export const envSchema = z.object({
   RESPONSES_MAX_KEY_BYTES: integer({ min: 1_024, max: 2 ** 40, fallback: 256 * 1024 * 1024 }),
   RESPONSES_WEBSOCKET: flag(true),
   RESPONSES_WEBSOCKET_MAX_PER_KEY: integer({ min: 1, max: 100_000, fallback: 16 }),
-  STRICT_PRICING: flag(false),
+  STRICT_PRICING: flag(true),
 });

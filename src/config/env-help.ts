@@ -53,7 +53,7 @@ export const ENV_HELP: Record<EnvVariable, { meaning: string; default?: string }
   AFFINITY_TTL_SECONDS: { meaning: "conversation affinity lasts this long after a conversation's last turn; 0 turns it off" },
   RESPONSES_RETENTION_HOURS: { meaning: 'how long stateful Responses turns are kept' },
   RESPONSES_MAX_TURN_BYTES: { meaning: 'a Responses turn larger than this is not kept' },
-  STRICT_PRICING: { meaning: 'refuse models without a price (403 model_not_priced)' },
+  STRICT_PRICING: { meaning: 'refuse models without a price (403 model_not_priced); false serves them free' },
 };
 
 /** Read outside the schema (it only chooses a default): listed with the others so `--help` names it. */

@@ -31,7 +31,7 @@ describe('loadConfig', () => {
       revealOtherGroupModels: false,
       blockPrivateUpstreams: false,
       logRetentionDays: 30,
-      strictPricing: false,
+      strictPricing: true,
       reservedOutputTokens: 32_768,
       replyLimits: { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 256 * 1024 * 1024 },
       responsesRetentionHours: 720,

@@ -9,6 +9,8 @@ export interface Usage {
   outputTokens: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /** The part of `cacheWriteTokens` written for one hour (Anthropic `cache_creation.ephemeral_1h_input_tokens`); the rest are 5-minute writes. */
+  cacheWrite1hTokens?: number;
   reasoningTokens?: number;
   /**
    * Web searches a provider's server tool ran for the reply (Anthropic

@@ -5,6 +5,7 @@ export interface ModelPrice {
   inputPerMillion: number;
   outputPerMillion: number;
   cacheReadPerMillion: number | null;
+  /** Cache writes: the 5-minute class (Anthropic's default), and every write when the model has no 1-hour price. */
   cacheWritePerMillion: number | null;
   /** micro-USD per 1,000 web searches a provider's server tool ran; null or absent: not charged. */
   webSearchPerThousand?: number | null;
@@ -12,10 +13,39 @@ export interface ModelPrice {
   images?: ImagePrice;
   /** Audio and rerank prices (migration 034); absent: the model has none. */
   media?: MediaPrice;
+  /** The classes and tiers of migration 016 (absent on older rows: the classes above price everything). */
+  extra?: ExtraRates;
+  /** The price version a charge at this price names (`price_versions.id`); absent: a price from before versions. */
+  version?: string;
   updatedAt: number;
 }
 
-export type NewModelPrice = Omit<ModelPrice, 'updatedAt'>;
+export type NewModelPrice = Omit<ModelPrice, 'updatedAt' | 'version'>;
+
+/**
+ * The token classes a flat price does not have, in micro-USD: Anthropic's 1-hour cache writes,
+ * reasoning tokens where a provider prices them apart from output, a fee per request, and
+ * long-context tiers (a whole request past a threshold of input tokens is billed at the tier's
+ * rates, as Claude and Gemini price it).
+ */
+export interface ExtraRates {
+  cacheWrite1hPerMillion?: number;
+  reasoningPerMillion?: number;
+  perRequest?: number;
+  tiers?: PriceTier[];
+  /** The operator marked the model free: served at zero, never refused as unpriced. */
+  free?: boolean;
+}
+
+/** Rates that replace the base ones when a request's input tokens exceed `aboveInputTokens`. */
+export interface PriceTier {
+  aboveInputTokens: number;
+  inputPerMillion: number;
+  outputPerMillion: number;
+  cacheReadPerMillion?: number;
+  cacheWritePerMillion?: number;
+  cacheWrite1hPerMillion?: number;
+}
 
 /**
  * What an image model costs, in micro-USD: per image — one figure, or one per size × quality as

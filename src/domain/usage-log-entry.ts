@@ -55,4 +55,8 @@ export interface UsageAttempt {
   /** The upstream's own error type (OpenAI/Anthropic `error.type`, Gemini `status`, Bedrock's `x-amzn-errortype`), when it named one. */
   upstreamType?: string;
   latencyMs: number;
+  /** The channel's upstream key the attempt used (its index), when one was leased; the ledger keeps it. */
+  keyIndex?: number;
+  /** The upstream's id for the request (`x-request-id`, `request-id`, `x-amzn-requestid`), when it sent one. */
+  upstreamRequestId?: string;
 }

@@ -2,7 +2,9 @@ import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { Admission, AdmissionDeps } from '../billing/admit-generation.ts';
 import { estimateRequest, type RequestEstimate } from '../billing/estimate-reservation.ts';
-import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
+import { recordGenerationUsage, type GenerationOutcome, type GenerationRecord } from '../billing/record-generation-usage.ts';
+import type { LedgerWriter } from '../ledger/ledger-writer.ts';
+import { recordLedger } from './record-ledger.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import { PhaseTiming, TIMING_REQUEST_HEADER } from '../core/phase-timing.ts';
 import type { Channel } from '../domain/channel.ts';
@@ -15,7 +17,7 @@ import type { GenerationRequest } from './generation-request.ts';
 import type { AffinityTurnStep } from './open-affinity-turn.ts';
 
 /** What a turn reads: the snapshot and clock it is authenticated against, the writer of its usage row. */
-export type TurnDeps = Pick<AdmissionDeps, 'snapshot' | 'runtime'> & { usageWriter: Pick<UsageWriter, 'record'> };
+export type TurnDeps = Pick<AdmissionDeps, 'snapshot' | 'runtime'> & { usageWriter: Pick<UsageWriter, 'record'>; ledgerWriter?: Pick<LedgerWriter, 'record'> | undefined };
 
 /**
  * One generation request as the pipeline's phases (run-generation.ts) fill it in: who asks
@@ -90,7 +92,7 @@ export class GenerationTurn {
   /** Writes the request's usage row: it names as much as was known by then. */
   record(outcome: GenerationOutcome, warnings: string[]): void {
     const { deps, request } = this;
-    recordGenerationUsage(deps.usageWriter, {
+    const record: GenerationRecord = {
       requestId: request.requestId,
       clientProtocol: request.route.protocol,
       surface: request.route.surface,
@@ -104,7 +106,11 @@ export class GenerationTurn {
       outcome,
       warnings,
       payment: this.admission?.payment,
-    });
+    };
+    recordGenerationUsage(deps.usageWriter, record);
+    // The estimate only if it was taken (never decoded just for the ledger).
+    const estimatedInputTokens = this.#estimate === null ? undefined : this.#estimate?.inputTokens;
+    recordLedger(deps, record, { priceVersion: this.admission?.priceVersion ?? null, estimatedInputTokens });
   }
 }
 

@@ -6,6 +6,7 @@ import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
 import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
 import { admitGeneration, planAdmission, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
+import type { LedgerWriter } from '../ledger/ledger-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import { DecodeOnce } from '../protocols/decode-once.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
@@ -26,6 +27,8 @@ import { writeErrorReply } from './write-error-reply.ts';
 export interface GenerationDeps extends AdmissionDeps {
   relay: RelayDeps;
   usageWriter: Pick<UsageWriter, 'record'>;
+  /** One row per upstream attempt and per payer (issue 27); absent: no ledger is kept. */
+  ledgerWriter?: Pick<LedgerWriter, 'record'>;
   logger: Logger;
   /** REVEAL_OTHER_GROUP_MODELS: tell a key a model exists in another group (default: the same 404 as an unknown model). */
   settings?: { revealOtherGroupModels?: boolean };
@@ -170,7 +173,7 @@ async function settle(turn: GenerationTurn, result: RelayResult): Promise<void> 
   const bounded = settleUsage(admission, () => turn.estimate(), result.usage, { answered, deliveredChars: result.deliveredChars, cut });
   const costMicros = await admission.finish(bounded.usage);
   turn.record(
-    { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: bounded.usage, costMicros },
+    { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: bounded.usage, costMicros, reported: result.usage },
     [...admission.warnings, ...bounded.warnings, ...(turn.stateful?.warnings ?? [])],
   );
 }

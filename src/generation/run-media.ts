@@ -74,7 +74,7 @@ export async function runMedia(deps: GenerationDeps, call: MediaCall, clientProt
     const model = plan.model;
     ledger.model = model;
     const channels = authorizeModel(deps.snapshot.current, caller, model, call.prefix, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
-    const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing);
+    const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing, caller.group.name, deps.runtime.now());
     const held = price === undefined ? undefined : plan.held?.(price);
     const admission = await admitGeneration(deps, planAdmission(deps, caller, model), () => estimateRequest(textAsChat(model, plan.promptText)), held);
     ledger.admission = admission;

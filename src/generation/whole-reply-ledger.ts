@@ -2,7 +2,8 @@ import type { Caller } from '../access/authenticate-key.ts';
 import type { CallerCredentials } from '../access/authenticate-caller.ts';
 import type { Admission } from '../billing/admit-generation.ts';
 import type { UsageTransport } from '../domain/usage-log-entry.ts';
-import { recordGenerationUsage, type GenerationOutcome } from '../billing/record-generation-usage.ts';
+import { recordGenerationUsage, type GenerationOutcome, type GenerationRecord } from '../billing/record-generation-usage.ts';
+import { recordLedger } from './record-ledger.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { GenerationDeps } from './run-generation.ts';
 
@@ -32,7 +33,7 @@ export class WholeReplyLedger {
 
   record(outcome: GenerationOutcome, warnings: string[]): void {
     this.recorded = true;
-    recordGenerationUsage(this.deps.usageWriter, {
+    const record: GenerationRecord = {
       requestId: this.call.requestId,
       clientProtocol: this.clientProtocol,
       surface: this.call.prefix,
@@ -46,7 +47,9 @@ export class WholeReplyLedger {
       outcome,
       warnings,
       payment: this.admission?.payment,
-    });
+    };
+    recordGenerationUsage(this.deps.usageWriter, record);
+    recordLedger(this.deps, record, { priceVersion: this.admission?.priceVersion ?? null, estimatedInputTokens: undefined });
   }
 
   /** The error to throw for `thrown` (an unexpected one logged under the request id), recorded once. */

@@ -70,7 +70,7 @@ export async function attemptChannel(
   const startedAt = deps.runtime.now();
   const adapter = getChannelAdapter(channel.provider);
   const { plan, upstreamModel, protocol } = await planAttempt(deps, input, channel, adapter, recall);
-  const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0 };
+  const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0, keyIndex: lease.keyIndex };
   // Betas reach an upstream only on the passthrough lane; a translated one cannot honour them: say so.
   const warnings = !plan.passthrough && input.forwardedHeaders['anthropic-beta'] !== undefined ? [...plan.warnings, droppedBetas(input.forwardedHeaders['anthropic-beta'])] : plan.warnings;
   const failing: Failing = { deps, input, channel, lease, signal, startedAt, base: { attempt, warnings, upstreamModel, protocol } };
@@ -98,6 +98,8 @@ export async function attemptChannel(
   if (plan.stream) input.timing?.mark('first-chunk');
   attempt.status = response.statusCode;
   attempt.latencyMs = deps.runtime.now() - startedAt;
+  const upstreamRequestId = response.headers['x-request-id'] ?? response.headers['request-id'] ?? response.headers['x-amzn-requestid'];
+  if (typeof upstreamRequestId === 'string') attempt.upstreamRequestId = upstreamRequestId.slice(0, 200);
   // One literal of a fixed shape (an object spread here showed as ~1.5 % of busy time in profiles).
   return { attempt, warnings, upstreamModel, protocol, kind: 'ready', plan, response, first: opened.first, rest: opened.rest, startedAt, abort: abortRequest };
 }

@@ -107,6 +107,15 @@ export const keyFields = {
   limits: keyLimitsSchema.optional(),
 };
 
+const priceTierSchema = z.strictObject({
+  aboveInputTokens: wholeNumber(1, 100_000_000),
+  input: usdPerMillion,
+  output: usdPerMillion,
+  cacheRead: usdPerMillion.optional(),
+  cacheWrite: usdPerMillion.optional(),
+  cacheWrite1h: usdPerMillion.optional(),
+});
+
 export const priceFields = {
   model: modelName,
   input: usdPerMillion,
@@ -129,6 +138,16 @@ export const priceFields = {
   audioOutput: usdPerMillion.nullable().optional(),
   /** USD per rerank search unit (one query over up to 100 documents). */
   perSearchUnit: usd.nullable().optional(),
+  /** USD per million cache writes kept one hour (Anthropic); absent: the cacheWrite price. */
+  cacheWrite1h: usdPerMillion.nullable().optional(),
+  /** USD per million reasoning tokens where priced apart from output; absent: billed as output. */
+  reasoning: usdPerMillion.nullable().optional(),
+  /** USD per request, on top of the tokens. */
+  perRequest: usd.nullable().optional(),
+  /** Long-context tiers: past `aboveInputTokens` input tokens the whole request is billed at the tier's rates. */
+  tiers: z.array(priceTierSchema).max(8, 'at most 8 tiers').optional(),
+  /** Served at zero and never refused as unpriced (an explicit choice, never a default). */
+  free: z.boolean().optional(),
 };
 
 export const userFields = {

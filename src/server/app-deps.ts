@@ -1,3 +1,5 @@
+import type { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
+import type { LedgerWriter } from '../ledger/ledger-writer.ts';
 import type { Logger } from 'pino';
 import type { AccessServices } from '../billing/access-services.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
@@ -40,6 +42,10 @@ export interface AppDeps {
   store: Store;
   snapshot: SnapshotHolder;
   usageWriter: UsageWriter;
+  /** The ledger's writer (flushed before the margin and reconciliation answers). */
+  ledgerWriter?: LedgerWriter;
+  /** Where reconciliation raises `reconciliation.drift` (the alerting work subscribes). */
+  reconciliation?: ReconciliationEvents;
   /** Client IP resolution, rate limits, balances and spend caps (kv-backed). */
   access: AccessServices;
   /** The relay's own dependencies (upstream client, retry policy, channel health), built once. */

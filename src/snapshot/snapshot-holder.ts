@@ -59,7 +59,7 @@ export class SnapshotHolder {
 }
 
 async function readSnapshot(store: Store, now: () => number): Promise<Snapshot> {
-  const [keys, groups, channels, prices, users, plans, subscriptions] = await Promise.all([
+  const [keys, groups, channels, prices, users, plans, subscriptions, priceVersions] = await Promise.all([
     store.keys.list(),
     store.groups.list(),
     store.channels.list(),
@@ -67,6 +67,7 @@ async function readSnapshot(store: Store, now: () => number): Promise<Snapshot> 
     store.users.list(),
     store.plans.list(),
     store.subscriptions.list(),
+    store.priceVersions.list(),
   ]);
-  return buildSnapshot({ keys, groups, channels, prices, users, plans, subscriptions, loadedAt: now() });
+  return buildSnapshot({ keys, groups, channels, prices, users, plans, subscriptions, priceVersions, loadedAt: now() });
 }

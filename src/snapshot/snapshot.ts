@@ -2,6 +2,7 @@ import type { ApiKey } from '../domain/api-key.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { Group } from '../domain/group.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
+import type { PriceVersion } from '../domain/price-version.ts';
 import type { Plan } from '../domain/plan.ts';
 import type { Subscription } from '../domain/subscription.ts';
 import type { User } from '../domain/user.ts';
@@ -19,6 +20,8 @@ export interface Snapshot {
   /** Every model name some enabled channel serves, for "does this model exist at all?". */
   readonly allModels: ReadonlySet<string>;
   readonly prices: ReadonlyMap<string, ModelPrice>;
+  /** Price history by `priceBookKey(scope, ref, model)`, oldest effective first (read by ledger/price-book.ts). */
+  readonly priceVersions: ReadonlyMap<string, readonly PriceVersion[]>;
   /** Accounts: users by id, plans by id, each user's subscriptions (all statuses). */
   readonly users: ReadonlyMap<string, User>;
   readonly plans: ReadonlyMap<string, Plan>;
@@ -31,6 +34,7 @@ export function buildSnapshot(input: {
   groups: Group[];
   channels: Channel[];
   prices: ModelPrice[];
+  priceVersions?: PriceVersion[];
   users?: User[];
   plans?: Plan[];
   subscriptions?: Subscription[];
@@ -65,11 +69,29 @@ export function buildSnapshot(input: {
     routes,
     allModels,
     prices: new Map(input.prices.map((price) => [price.model, price])),
+    priceVersions: groupPriceVersions(input.priceVersions ?? []),
     users: new Map((input.users ?? []).map((user) => [user.id, user])),
     plans: new Map((input.plans ?? []).map((plan) => [plan.id, plan])),
     subscriptionsByUser,
     loadedAt: input.loadedAt,
   };
+}
+
+/** The key of one price list's versions of one model in `Snapshot.priceVersions`. */
+export function priceBookKey(scope: PriceVersion['scope'], ref: string, model: string): string {
+  return `${scope}\u0000${ref}\u0000${model}`;
+}
+
+/** Versions per scope × ref × model, kept in the store's order (oldest effective first). */
+function groupPriceVersions(versions: PriceVersion[]): Map<string, PriceVersion[]> {
+  const byKey = new Map<string, PriceVersion[]>();
+  for (const version of versions) {
+    const key = priceBookKey(version.scope, version.ref, version.model);
+    const list = byKey.get(key);
+    if (list) list.push(version);
+    else byKey.set(key, [version]);
+  }
+  return byKey;
 }
 
 /** The models a group can use, sorted for stable listings. */

@@ -1,4 +1,6 @@
 import { DEFAULT_AUTH_THROTTLE } from '../access/auth-failure-throttle.ts';
+import { LedgerWriter } from '../ledger/ledger-writer.ts';
+import { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
 import { createAccessServices, type AccessServices } from '../billing/access-services.ts';
 import { loadSpendBaseline } from '../billing/load-spend-baseline.ts';
 import { startUsagePruner } from '../billing/usage-pruner.ts';
@@ -35,6 +37,10 @@ export interface GatewayServices {
   streams: StreamGauge;
   metrics: GatewayMetrics;
   usageWriter: UsageWriter;
+  /** The ledger's rows (one per upstream attempt and per payer), written in batches beside the usage rows. */
+  ledgerWriter: LedgerWriter;
+  /** `reconciliation.drift` events of this process (subscribe to alert on them). */
+  reconciliation: ReconciliationEvents;
   responses: StatefulResponses;
   affinity: ConversationAffinity | undefined;
   /** Alerts (issue 30): emitNotification, the outbox and the leader's scans. */
@@ -60,7 +66,7 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
     trustedProxies: options.trustedProxies ?? [],
     clientIpHeader: options.clientIpHeader ?? 'x-forwarded-for',
     adminAuthThrottle: { ...DEFAULT_AUTH_THROTTLE, ...options.adminAuthThrottle },
-    strictPricing: options.strictPricing ?? false,
+    strictPricing: options.strictPricing ?? true,
     ...(options.reservedOutputTokens === undefined ? {} : { reservedOutputTokens: options.reservedOutputTokens }),
     spendBaseline: await loadSpendBaseline(store.usage, runtime.now()),
   });
@@ -79,7 +85,14 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
   metrics.beforeScrape = () => usageWriter.observeQueued();
   const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
   const affinity = affinityTtlMs > 0 ? new ConversationAffinity(state.kv, affinityTtlMs) : undefined;
-  return { access, health, streams, metrics, usageWriter, responses: statefulResponses(state), affinity, notifications, pruners: startPruners(state) };
+  const ledgerWriter = new LedgerWriter(store.ledger, logger);
+  const reconciliation = new ReconciliationEvents();
+  // A drifting channel-day is the alerting's `reconciliation.drift`, one alert per channel and day.
+  reconciliation.subscribe((event) => {
+    const { type: _type, ...data } = event;
+    void notifications.notifier.emitNotification('reconciliation.drift', { subject: `${event.channelId}:${event.day}`, ...data }, Math.abs(event.driftMicros));
+  });
+  return { access, health, streams, metrics, usageWriter, ledgerWriter, reconciliation, responses: statefulResponses(state), affinity, notifications, pruners: startPruners(state) };
 }
 
 /** Notifications read the snapshot's accounts and the meters' live balances; only the leader scans and sends. */

@@ -54,7 +54,7 @@ export interface GatewayOptions {
   revealOtherGroupModels?: boolean;
   /** BLOCK_PRIVATE_UPSTREAMS: refuse private, loopback and link-local channel addresses (save and connect); default false. */
   blockPrivateUpstreams?: boolean;
-  /** Refuse unpriced models (STRICT_PRICING); default false. */
+  /** Refuse unpriced models (STRICT_PRICING); default true (an unpriced model is never silently free). */
   strictPricing?: boolean;
   /** RESERVE_OUTPUT_TOKENS: output held for an uncapped request to a model of unknown maximum. */
   reservedOutputTokens?: number;

@@ -11,6 +11,8 @@ import { createWalletAdjustmentRepository } from './repositories/wallet-adjustme
 import { createChannelRepository } from './repositories/channel-repository.ts';
 import { createGroupRepository } from './repositories/group-repository.ts';
 import { createPriceRepository } from './repositories/price-repository.ts';
+import { createPriceVersionRepository } from './repositories/price-version-repository.ts';
+import { createLedgerRepository } from './repositories/ledger-repository.ts';
 import { createSettingsRepository } from './repositories/settings-repository.ts';
 import { createStoredResponseRepository } from './repositories/stored-response-repository.ts';
 import { createAppliedBatchRepository } from './repositories/applied-batch-repository.ts';
@@ -64,6 +66,8 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     channels: createChannelRepository(context),
     keys: createApiKeyRepository(context),
     prices: createPriceRepository(context),
+    priceVersions: createPriceVersionRepository(context),
+    ledger: createLedgerRepository(context),
     usage: createUsageLogRepository(context),
     accountSessions: createAccountSessionRepository(context),
     walletAdjustments: createWalletAdjustmentRepository(context),

@@ -11,6 +11,7 @@ import type {
   NotificationOutboxTable,
   NotificationRulesTable,
 } from './notify-tables.ts';
+import type { LedgerAttemptsTable, LedgerChargesTable, PriceVersionsTable, UpstreamBillsTable } from './ledger-tables.ts';
 
 /**
  * Table shapes as Kysely sees them. Conventions shared by both dialects:
@@ -36,6 +37,10 @@ export interface DatabaseSchema {
   stored_responses: StoredResponsesTable;
   applied_batches: AppliedBatchesTable;
   admins: AdminsTable;
+  price_versions: PriceVersionsTable;
+  ledger_attempts: LedgerAttemptsTable;
+  ledger_charges: LedgerChargesTable;
+  upstream_bills: UpstreamBillsTable;
   admin_sessions: AdminSessionsTable;
   admin_tokens: AdminTokensTable;
   notification_channels: NotificationChannelsTable;
@@ -114,6 +119,10 @@ export interface ModelPricesTable {
   image_prices: string | null;
   /** Migration 034: the model's MediaPrice as JSON (micro-USD); null: none. */
   media_prices: string | null;
+  /** Migration 016: ExtraRates as JSON; null: none. */
+  extra_rates: string | null;
+  /** Migration 016: the price version this row was set as. */
+  version: string | null;
   updated_at: number;
 }
 

@@ -2,6 +2,8 @@ import type { ApiKey, ApiKeyPatch, NewApiKey } from '../domain/api-key.ts';
 import type { Channel, ChannelPatch, NewChannel } from '../domain/channel.ts';
 import type { Group, GroupPatch, NewGroup } from '../domain/group.ts';
 import type { ModelPrice, NewModelPrice } from '../domain/model-price.ts';
+import type { NewPriceVersion, PriceScope, PriceVersion } from '../domain/price-version.ts';
+import type { LedgerRepository } from './ledger-repository-port.ts';
 import type { NewPlan, Plan, PlanPatch } from '../domain/plan.ts';
 import type { NewRedemptionCode, RedemptionCode } from '../domain/redemption-code.ts';
 import type { NewSubscription, Subscription, SubscriptionPatch } from '../domain/subscription.ts';
@@ -77,8 +79,16 @@ export interface ApiKeyRepository {
 
 export interface PriceRepository {
   list(): Promise<ModelPrice[]>;
-  upsert(price: NewModelPrice): Promise<ModelPrice>;
+  /** Sets the model's sell price, adding a `sell` price version (effective now unless told). */
+  upsert(price: NewModelPrice, options?: { effectiveFrom?: number; source?: string }): Promise<ModelPrice>;
   delete(model: string): Promise<boolean>;
+}
+
+/** Prices with history (migration 016): added, never changed. */
+export interface PriceVersionRepository {
+  append(version: NewPriceVersion): Promise<PriceVersion>;
+  /** Oldest effective first. */
+  list(filter?: { scope?: PriceScope; ref?: string; model?: string }): Promise<PriceVersion[]>;
 }
 
 export interface UsageLogRepository {
@@ -228,6 +238,10 @@ export interface Store {
   channels: ChannelRepository;
   keys: ApiKeyRepository;
   prices: PriceRepository;
+  /** Every price ever set, per scope (catalogue, sell, group, channel cost). */
+  priceVersions: PriceVersionRepository;
+  /** One row per upstream attempt and per payer (issue 27), and the upstreams' own bills. */
+  ledger: LedgerRepository;
   usage: UsageLogRepository;
   settings: SettingsRepository;
   /** Every admin change: who, what, before and after (see audit-log.ts). */

@@ -27,7 +27,7 @@ describe('WORKERS=2', () => {
 
   const spawnGateway = (env: Record<string, string>) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'info', ...env },
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'info', STRICT_PRICING: 'false', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -330,12 +330,14 @@ describe('admin API: prices and logs', () => {
 
   test('sets, replaces, lists and deletes a price (USD per million tokens)', async () => {
     const created = await harness.admin('POST', '/prices', { model: 'm-one', input: 2.5, output: 10, cacheRead: 1.25 }, 201);
-    const { updatedAt, ...rest } = created;
+    const { updatedAt, version, ...rest } = created;
     assert.match(updatedAt, ISO);
+    assert.match(version, /^pv_/, 'every price names the version it was set as');
     assert.deepEqual(rest, { model: 'm-one', input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: null });
 
     const replaced = await harness.admin('POST', '/prices', { model: 'm-one', input: 3, output: 12 }, 201);
-    assert.deepEqual({ ...replaced, updatedAt: undefined }, { model: 'm-one', input: 3, output: 12, cacheRead: null, cacheWrite: null, updatedAt: undefined });
+    assert.notEqual(replaced.version, version, 'a change is a new version');
+    assert.deepEqual({ ...replaced, updatedAt: undefined, version: undefined }, { model: 'm-one', input: 3, output: 12, cacheRead: null, cacheWrite: null, updatedAt: undefined, version: undefined });
     const { data } = await harness.admin('GET', '/prices');
     assert.deepEqual(data, [replaced]);
 

@@ -2,7 +2,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_TOKEN, UPSTREAM_SECRET, startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
@@ -151,6 +153,18 @@ describe('the switchyard CLI against a running gateway', () => {
     const listed = await cli('price', 'list');
     assert.match(listed.stdout, /^MODEL\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE$/m);
     assert.match(listed.stdout, /^cli-model\s+2\.5\s+10\s+1\.25\s+-$/m);
+  });
+
+  test('price catalogue loads the shipped catalogue, then a file; loading again changes nothing', async () => {
+    const shipped = await cli('price', 'catalogue');
+    assert.equal(shipped.code, 0);
+    assert.match(shipped.stdout, /^Catalogue \d{4}-\d{2}-\d{2}: \d+ models added or changed, 0 unchanged\.\n$/);
+    assert.match((await cli('price', 'catalogue')).stdout, /: 0 models added or changed, \d+ unchanged/);
+    const directory = mkdtempSync(join(tmpdir(), 'switchyard-catalogue-'));
+    const file = join(directory, 'catalogue.json');
+    writeFileSync(file, JSON.stringify({ source: 'our contract', date: '2026-01-01', models: [{ model: 'gpt-4o', input: 2, output: 8 }] }));
+    assert.equal((await cli('price', 'catalogue', '--file', file)).stdout, 'Catalogue 2026-01-01: 1 models added or changed, 0 unchanged.\n');
+    rmSync(directory, { recursive: true, force: true });
   });
 
   test('logs shows recent requests, filtered and limited', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { formatTable } from '../format-table.mjs';
 import { usageError } from '../cli-error.mjs';
 import { defined, number } from '../option-values.mjs';
@@ -46,6 +47,24 @@ export const priceCommands = {
           }),
         );
         return { json: price, text: `Set ${price.model}: input $${price.input}, output $${price.output} per million tokens.\n` };
+      },
+    },
+    catalogue: {
+      usage: 'price catalogue [--file catalogue.json]',
+      summary: 'load a price catalogue file, or the one the gateway ships (a changed model gets a new version)',
+      options: { file: { type: 'string' } },
+      async run({ client, values }) {
+        const file = values.file;
+        let body;
+        if (typeof file === 'string') {
+          try {
+            body = JSON.parse(readFileSync(file, 'utf8'));
+          } catch (error) {
+            throw usageError(`cannot read ${file} as JSON: ${/** @type {Error} */ (error).message}`);
+          }
+        }
+        const result = await client.request('POST', body === undefined ? '/prices/catalogue/default' : '/prices/catalogue', body);
+        return { json: result, text: `Catalogue ${result.date}: ${result.added.length} models added or changed, ${result.unchanged.length} unchanged.\n` };
       },
     },
     delete: {

@@ -20,9 +20,19 @@ export function decodeAnthropicUsage(raw: unknown): Usage {
   };
   if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
   if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  const write1h = oneHourWrites(raw);
+  if (write1h !== undefined) usage.cacheWrite1hTokens = write1h;
   const searches = webSearches(raw);
   if (searches !== undefined) usage.webSearchRequests = searches;
   return usage;
+}
+
+/**
+ * `cache_creation.ephemeral_1h_input_tokens`: the writes kept for an hour, billed at their own
+ * price. `cache_creation_input_tokens` is their total with the 5-minute ones, so it is not added again.
+ */
+function oneHourWrites(raw: Record<string, unknown>): number | undefined {
+  return isRecord(raw.cache_creation) ? count(raw.cache_creation.ephemeral_1h_input_tokens) : undefined;
 }
 
 /** `server_tool_use.web_search_requests`: the searches Anthropic bills apart from tokens. */
@@ -52,6 +62,8 @@ export function mergeAnthropicUsage(previous: Usage | undefined, raw: Record<str
   };
   if (cacheRead !== undefined) merged.cacheReadTokens = cacheRead;
   if (cacheWrite !== undefined) merged.cacheWriteTokens = cacheWrite;
+  const write1h = oneHourWrites(raw) ?? base.cacheWrite1hTokens;
+  if (write1h !== undefined) merged.cacheWrite1hTokens = write1h;
   const searches = webSearches(raw) ?? base.webSearchRequests;
   if (searches !== undefined) merged.webSearchRequests = searches;
   return merged;

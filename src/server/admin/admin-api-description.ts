@@ -24,6 +24,8 @@ import { summaryQuerySchema } from './admin-insight-routes.ts';
 import { accountSettingsSchema, topUpSchema } from './portal-admin-routes.ts';
 import { usageQuerySchema } from './usage-stats-routes.ts';
 import { announcementSchema, deliveryQuerySchema, notificationChannelSchema, notificationRuleSchema } from '../notification-schemas.ts';
+import { channelDiscountSchema, priceCatalogueSchema, priceHistoryQuerySchema } from './admin-price-version-routes.ts';
+import { billImportSchema, driftThresholdSchema, marginQuerySchema, reconciliationQuerySchema } from './admin-ledger-routes.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './admin-people-schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -74,6 +76,19 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'GET', route: '/api/admin/prices', permission: 'prices.read', tag: 'prices', summary: 'List model prices' },
   { method: 'POST', route: '/api/admin/prices', permission: 'prices.write', tag: 'prices', summary: 'Set a model price (USD per million tokens)', body: priceSchema, status: 201 },
   { method: 'DELETE', route: '/api/admin/prices/:model', permission: 'prices.write', tag: 'prices', summary: 'Remove a model price', status: 204 },
+  { method: 'GET', route: '/api/admin/prices/history', permission: 'prices.read', tag: 'prices', summary: 'Every price version (catalogue, sell, group, channel cost), oldest effective first', query: priceHistoryQuerySchema },
+  { method: 'GET', route: '/api/admin/prices/unpriced', permission: 'prices.read', tag: 'prices', summary: 'Served models with no price (refused under STRICT_PRICING)' },
+  { method: 'POST', route: '/api/admin/prices/catalogue', permission: 'prices.write', tag: 'prices', summary: 'Load a price catalogue file (source, date, list prices); a changed model gets a new version', body: priceCatalogueSchema, status: 201 },
+  { method: 'POST', route: '/api/admin/prices/catalogue/default', permission: 'prices.write', tag: 'prices', summary: 'Load the catalogue the gateway ships (OpenAI, Anthropic, Gemini, Bedrock, Vertex)', status: 201 },
+  { method: 'POST', route: '/api/admin/prices/groups/:group', permission: 'prices.write', tag: 'prices', summary: "A group's own sell price for a model (the group's multiplier still applies)", body: priceSchema, status: 201 },
+  { method: 'POST', route: '/api/admin/prices/channels/:channel', permission: 'prices.write', tag: 'prices', summary: 'What the operator pays a channel for a model (cost price)', body: priceSchema, status: 201 },
+  { method: 'GET', route: '/api/admin/ledger/requests/:id', permission: 'usage.read', tag: 'ledger', summary: "One request's ledger: a row per upstream attempt (cost, cost-price version, charged) and per payer (sell amount, sell-price version)" },
+  { method: 'GET', route: '/api/admin/margin', permission: 'usage.read', tag: 'ledger', summary: 'Revenue, cost and margin per UTC day × model, channel, group or account (format=json|csv|jsonl)', query: marginQuerySchema },
+  { method: 'POST', route: '/api/admin/reconciliation/channels/:channel/bills', permission: 'prices.write', tag: 'ledger', summary: "Import an upstream's bill for a channel (OpenAI costs/usage, Anthropic cost/usage report, CSV); answers the drift of its days", body: billImportSchema, status: 201 },
+  { method: 'GET', route: '/api/admin/reconciliation', permission: 'usage.read', tag: 'ledger', summary: 'Drift per channel per UTC day between the ledger cost and the imported bills', query: reconciliationQuerySchema },
+  { method: 'GET', route: '/api/admin/reconciliation/threshold', permission: 'usage.read', tag: 'ledger', summary: 'The drift threshold' },
+  { method: 'POST', route: '/api/admin/reconciliation/threshold', permission: 'prices.write', tag: 'ledger', summary: 'Set the drift threshold (percent of the bill and a minimum in USD)', body: driftThresholdSchema },
+  { method: 'POST', route: '/api/admin/prices/channels/:channel/discount', permission: 'prices.write', tag: 'prices', summary: "A channel's cost as a discount off the catalogue", body: channelDiscountSchema, status: 201 },
 
   { method: 'GET', route: '/api/admin/logs', permission: 'logs.read', tag: 'observability', summary: 'Usage log, newest first, paged by cursor', query: logQuerySchema },
   { method: 'GET', route: '/api/admin/audit', permission: 'audit.read', tag: 'observability', summary: 'Audit log of admin changes, newest first', query: auditQuerySchema },

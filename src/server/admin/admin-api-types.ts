@@ -130,6 +130,14 @@ export interface AdminPrice {
   audioInput?: number;
   audioOutput?: number;
   perSearchUnit?: number;
+  /** The classes and tiers of issue 27, only when set (USD; tiers per million tokens). */
+  cacheWrite1h?: number;
+  reasoning?: number;
+  perRequest?: number;
+  tiers?: Array<{ aboveInputTokens: number; input: number; output: number; cacheRead?: number; cacheWrite?: number; cacheWrite1h?: number }>;
+  free?: boolean;
+  /** The price version this price was set as (every charge at it names it). */
+  version?: string;
   updatedAt: string;
 }
 

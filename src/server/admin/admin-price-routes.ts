@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { imagePriceFromUsd, withImagePrice } from '../../billing/image-price.ts';
-import { mediaPriceFromUsd } from '../../billing/media-price.ts';
-import { usdToMicros } from '../../domain/money.ts';
+import { priceFromUsd } from '../../ledger/price-input.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
 import { notFound, param } from './admin-route-helpers.ts';
@@ -9,7 +7,7 @@ import { priceSchema } from './admin-schemas.ts';
 import { priceView } from './admin-views.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
 
-/** The admin API's prices (USD per million tokens): list, set (create or replace), delete. */
+/** The admin API's sell prices (USD per million tokens): list, set (a new version, effective now or from `effectiveFrom`), delete. */
 export function registerAdminPriceRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
   const changed = () => deps.snapshot.reload();
@@ -19,16 +17,8 @@ export function registerAdminPriceRoutes(admin: FastifyInstance, deps: AppDeps):
   admin.post('/prices', async (request, reply) => {
     const input = parseAdminInput(priceSchema, request.body);
     const previous = (await store.prices.list()).find((price) => price.model === input.model);
-    const price = await store.prices.upsert({
-      model: input.model,
-      inputPerMillion: usdToMicros(input.input),
-      outputPerMillion: usdToMicros(input.output),
-      cacheReadPerMillion: input.cacheRead == null ? null : usdToMicros(input.cacheRead),
-      cacheWritePerMillion: input.cacheWrite == null ? null : usdToMicros(input.cacheWrite),
-      ...(input.webSearch == null ? {} : { webSearchPerThousand: usdToMicros(input.webSearch) }),
-      ...withImagePrice(imagePriceFromUsd(input)),
-      ...mediaPriceFromUsd(input),
-    });
+    const { model, effectiveFrom, ...figures } = input;
+    const price = await store.prices.upsert(priceFromUsd(model, figures), { source: 'admin', ...(effectiveFrom === undefined ? {} : { effectiveFrom }) });
     await changed();
     await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });
     return reply.code(201).send(priceView(price));

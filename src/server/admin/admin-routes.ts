@@ -23,6 +23,8 @@ import { findChannelByReference } from './find-by-reference.ts';
 import { registerAdminLogRoutes } from './admin-log-routes.ts';
 import { registerAdminKeyRoutes } from './admin-key-routes.ts';
 import { registerAdminPriceRoutes } from './admin-price-routes.ts';
+import { registerAdminPriceVersionRoutes } from './admin-price-version-routes.ts';
+import { registerAdminLedgerRoutes } from './admin-ledger-routes.ts';
 import { notFound, param, requireGroups, withConflicts } from './admin-route-helpers.ts';
 import { accountDefaultGroup, setAccountDefaultGroup } from '../../accounts/account-settings.ts';
 
@@ -151,6 +153,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
 
       registerAdminKeyRoutes(admin, deps);
       registerAdminPriceRoutes(admin, deps);
+      registerAdminPriceVersionRoutes(admin, deps);
+      registerAdminLedgerRoutes(admin, deps);
       registerAdminLogRoutes(admin, deps);
     },
     { prefix: '/api/admin' },

@@ -38,7 +38,7 @@ const adminKeyFields = {
 export const keyCreateSchema = z.strictObject(adminKeyFields);
 export const keyPatchSchema = z.strictObject(adminKeyFields).partial();
 
-export const priceSchema = z.strictObject(priceFields);
+export const priceSchema = z.strictObject({ ...priceFields, effectiveFrom: instant.optional() });
 
 export const logQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional(),

@@ -1,6 +1,5 @@
 import type { ChannelHealthView } from '../../routing/channel-health.ts';
-import { imagePriceToUsd } from '../../billing/image-price.ts';
-import { mediaPriceToUsd } from '../../billing/media-price.ts';
+import { priceToUsd } from '../../ledger/price-input.ts';
 import type { ApiKey } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { ModelPrice } from '../../domain/model-price.ts';
@@ -55,16 +54,11 @@ export function keyListingView(key: ApiKey, snapshot: Snapshot, now: number): Ad
 }
 
 export function priceView(price: ModelPrice): AdminPrice {
+  const { model, updatedAt, version, ...figures } = price;
   return {
-    model: price.model,
-    input: microsToUsd(price.inputPerMillion),
-    output: microsToUsd(price.outputPerMillion),
-    cacheRead: price.cacheReadPerMillion === null ? null : microsToUsd(price.cacheReadPerMillion),
-    cacheWrite: price.cacheWritePerMillion === null ? null : microsToUsd(price.cacheWritePerMillion),
-    updatedAt: new Date(price.updatedAt).toISOString(),
-    // Only when set: most models have no search price.
-    ...(price.webSearchPerThousand == null ? {} : { webSearch: microsToUsd(price.webSearchPerThousand) }),
-    ...imagePriceToUsd(price.images),
-    ...mediaPriceToUsd(price.media),
+    model,
+    ...(priceToUsd(figures) as Omit<AdminPrice, 'model' | 'updatedAt'>),
+    ...(version === undefined ? {} : { version }),
+    updatedAt: new Date(updatedAt).toISOString(),
   };
 }

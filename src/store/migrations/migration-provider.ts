@@ -16,6 +16,9 @@ import { notificationsMigration } from './028-notify-notifications.ts';
 import { announcementsMigration } from './029-notify-announcements.ts';
 import { circuitHistoryMigration } from './030-notify-circuit-history.ts';
 import { mediaPricesMigration } from './034-media-prices.ts';
+import { priceVersionsMigration } from './016-price-versions.ts';
+import { ledgerMigration } from './017-ledger.ts';
+import { reconciliationMigration } from './018-reconciliation.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -39,6 +42,9 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '029-notify-announcements': announcementsMigration,
   '030-notify-circuit-history': circuitHistoryMigration,
   '034-media-prices': mediaPricesMigration,
+  '016-price-versions': priceVersionsMigration,
+  '017-ledger': ledgerMigration,
+  '018-reconciliation': reconciliationMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

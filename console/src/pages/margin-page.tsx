@@ -1,0 +1,169 @@
+import { useEffect, useState } from 'preact/hooks';
+import { PageHead } from '../components/page-head.tsx';
+import { call } from '../lib/api.ts';
+import { usd } from '../lib/format.ts';
+import { bearerOf, type Session } from '../lib/session.ts';
+
+type Dimension = 'model' | 'channel' | 'group' | 'account';
+
+interface MarginRow {
+  day: string;
+  key: string | null;
+  requests: number;
+  revenueMicros: number;
+  costMicros: number;
+  marginMicros: number;
+  revenueUsd: number;
+  costUsd: number;
+  marginUsd: number;
+}
+
+interface MarginAnswer {
+  from: string;
+  to: string;
+  by: Dimension;
+  data: MarginRow[];
+  totals: MarginRow;
+}
+
+const DAY_MS = 86_400_000;
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+/**
+ * Revenue (what payers were charged), cost (what every upstream attempt cost, at the channels'
+ * cost prices) and margin per UTC day × model, channel, group or account. The CSV and JSONL
+ * exports are the server's rows for the same filters, so their sums are the totals shown here.
+ */
+export function MarginPage(props: { session: Session }) {
+  const token = bearerOf(props.session);
+  const [filters, setFilters] = useState({ from: isoDay(Date.now() - 29 * DAY_MS), to: isoDay(Date.now()), by: 'model' as Dimension, model: '', channel: '', group: '', account: '' });
+  const [answer, setAnswer] = useState<MarginAnswer | null>(null);
+  const [unpriced, setUnpriced] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [generation, setGeneration] = useState(0);
+
+  const query = (format?: 'csv' | 'jsonl') => {
+    const params = new URLSearchParams({ from: filters.from, to: isoDay(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS), by: filters.by });
+    for (const name of ['model', 'channel', 'group', 'account'] as const) if (filters[name].trim() !== '') params.set(name, filters[name].trim());
+    if (format) params.set('format', format);
+    return `/api/admin/margin?${params}`;
+  };
+  useEffect(() => {
+    call<MarginAnswer>(query(), { bearer: token }).then(
+      (loaded) => (setAnswer(loaded), setError(null)),
+      (caught: Error) => setError(caught.message),
+    );
+    call<{ data: string[] }>('/api/admin/prices/unpriced', { bearer: token }).then(
+      (loaded) => setUnpriced(loaded.data),
+      () => setUnpriced([]),
+    );
+  }, [token, generation]);
+
+  const download = async (format: 'csv' | 'jsonl') => {
+    const response = await fetch(query(format), { headers: token ? { authorization: `Bearer ${token}` } : {}, credentials: token ? 'omit' : 'same-origin' });
+    if (!response.ok) return setError(`The export failed (${response.status}).`);
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = `margin-${filters.by}-${filters.from}-${filters.to}.${format}`;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  };
+  const field = (name: 'model' | 'channel' | 'group' | 'account') => (
+    <label>
+      {name}
+      <input value={filters[name]} onInput={(event) => setFilters({ ...filters, [name]: (event.target as HTMLInputElement).value })} />
+    </label>
+  );
+
+  return (
+    <section>
+      <PageHead title="Margin" onRefresh={() => setGeneration((value) => value + 1)} />
+      {unpriced.length > 0 && (
+        <p class="notice warn" role="status" data-unpriced-served>
+          Served models without a price: {unpriced.join(', ')}.
+        </p>
+      )}
+      <form
+        class="filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setGeneration((value) => value + 1);
+        }}
+      >
+        <label>
+          from
+          <input type="date" value={filters.from} onInput={(event) => setFilters({ ...filters, from: (event.target as HTMLInputElement).value })} />
+        </label>
+        <label>
+          to
+          <input type="date" value={filters.to} onInput={(event) => setFilters({ ...filters, to: (event.target as HTMLInputElement).value })} />
+        </label>
+        <label>
+          per
+          <select value={filters.by} onChange={(event) => setFilters({ ...filters, by: (event.target as HTMLSelectElement).value as Dimension })}>
+            {(['model', 'channel', 'group', 'account'] as const).map((by) => (
+              <option key={by} value={by}>
+                {by}
+              </option>
+            ))}
+          </select>
+        </label>
+        {field('model')}
+        {field('channel')}
+        {field('group')}
+        {field('account')}
+        <button type="submit">Show</button>
+        <button type="button" onClick={() => void download('csv')}>
+          Export CSV
+        </button>
+        <button type="button" onClick={() => void download('jsonl')}>
+          Export JSONL
+        </button>
+      </form>
+      {error && (
+        <p class="notice error" role="alert">
+          Could not load the margin: {error}
+        </p>
+      )}
+      {answer && (
+        <div class="table-wrap">
+          <table class="margin" data-margin>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">{answer.by}</th>
+                <th scope="col">Requests</th>
+                <th scope="col">Revenue</th>
+                <th scope="col">Cost</th>
+                <th scope="col">Margin</th>
+              </tr>
+            </thead>
+            <tbody>
+              {answer.data.map((row) => (
+                <tr key={`${row.day} ${row.key}`}>
+                  <td>{row.day}</td>
+                  <td>{row.key ?? '—'}</td>
+                  <td>{row.requests}</td>
+                  <td>{usd(row.revenueUsd)}</td>
+                  <td>{usd(row.costUsd)}</td>
+                  <td class={row.marginMicros < 0 ? 'negative' : ''}>{usd(row.marginUsd)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr data-margin-total>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
+                <td>{answer.totals.requests}</td>
+                <td>{usd(answer.totals.revenueUsd)}</td>
+                <td>{usd(answer.totals.costUsd)}</td>
+                <td>{usd(answer.totals.marginUsd)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import type { GenerationRecord } from '../billing/record-generation-usage.ts';
+import type { PayerKind } from '../domain/ledger-entry.ts';
+import { buildLedgerEntries } from '../ledger/build-ledger-entries.ts';
+import type { LedgerWriter } from '../ledger/ledger-writer.ts';
+import { costPriceAt } from '../ledger/price-book.ts';
+import type { Snapshot } from '../snapshot/snapshot.ts';
+
+/**
+ * The ledger rows of a relayed request, beside its usage row: every attempt at its channel's cost
+ * price at the request's time, and the payer's charge at the sell-price version the admission used.
+ * A request refused before any upstream call has no ledger rows (nothing was consumed or charged).
+ */
+export function recordLedger(
+  deps: { snapshot: { current: Snapshot }; ledgerWriter?: Pick<LedgerWriter, 'record'> | undefined },
+  record: GenerationRecord,
+  billing: { priceVersion: string | null; estimatedInputTokens: number | undefined },
+): void {
+  const { outcome, caller } = record;
+  if (deps.ledgerWriter === undefined || outcome.kind !== 'relayed' || outcome.result.attempts.length === 0) return;
+  const { result } = outcome;
+  const snapshot = deps.snapshot.current;
+  const model = record.model;
+  const committed = result.channel === undefined ? undefined : lastIndex(result.attempts, (attempt) => attempt.channelId === result.channel?.id && attempt.status !== null && attempt.status < 300);
+  const payer: PayerKind = record.payment?.paidBy ?? 'key_spend';
+  const entries = buildLedgerEntries(
+    {
+      requestId: record.requestId,
+      time: record.startedAt,
+      model,
+      group: caller?.group.name ?? null,
+      keyId: caller?.key.id ?? null,
+      accountId: record.payment?.userId ?? caller?.key.userId ?? null,
+      upstreamProtocol: result.upstreamProtocol ?? null,
+      attempts: result.attempts,
+      committed,
+      reported: outcome.reported ?? outcome.usage,
+      billed: outcome.usage,
+      charge: { micros: outcome.costMicros, version: billing.priceVersion, payer, payerId: payerId(payer, record) },
+      estimatedInputTokens: billing.estimatedInputTokens ?? outcome.usage?.inputTokens,
+    },
+    (channelId) => (model === null ? undefined : costPriceAt(snapshot, model, channelId, record.startedAt)),
+  );
+  deps.ledgerWriter.record(entries);
+}
+
+function payerId(payer: PayerKind, record: GenerationRecord): string | null {
+  if (payer === 'subscription') return record.payment?.subscriptionId ?? null;
+  if (payer === 'wallet') return record.payment?.userId ?? null;
+  return record.caller?.key.id ?? null;
+}
+
+function lastIndex<T>(items: readonly T[], matches: (item: T) => boolean): number | undefined {
+  for (let index = items.length - 1; index >= 0; index -= 1) if (matches(items[index] as T)) return index;
+  return undefined;
+}
