@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../kv/open-redis.ts';
 import type { Logger } from 'pino';
-import { createFailoverKv, type FailoverKv } from '../kv/create-failover-kv.ts';
+import { createFailoverKv, type FailoverKv, type RedisOutageMode } from '../kv/create-failover-kv.ts';
 import { createMemoryKv } from '../kv/create-memory-kv.ts';
 import { createRedisKv } from '../kv/create-redis-kv.ts';
 import type { Kv } from '../kv/kv.ts';
 import { openRedis, waitForRedis } from '../kv/open-redis.ts';
+import type { RedisTarget } from '../kv/redis-target.ts';
 import type { ChannelHealth } from '../routing/channel-health.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import { createLocalEventBus, createRedisEventBus, type ClusterEvent, type EventBus } from './event-bus.ts';
@@ -17,7 +18,7 @@ export interface ClusterServices {
   bus: EventBus;
   leader: LeaderElection;
   /** Present when REDIS_URL is set. */
-  redis: Redis | undefined;
+  redis: RedisConnection | undefined;
   /** True when the kv is shared right now (Redis configured and reachable). */
   shared(): boolean;
   /** Wires snapshot invalidation and circuit sharing through the bus. */
@@ -30,7 +31,9 @@ const LEADER_LOCK_ID = 0x53_77_59_64;
 const MAX_REFRESH_RETRY_MS = 30_000;
 
 export async function startClusterServices(input: {
-  redisUrl: string | undefined;
+  redisTarget: RedisTarget | undefined;
+  /** While Redis is unreachable: per-instance counters, or a retryable 429. */
+  outageMode: RedisOutageMode;
   /** Prepended to every Redis key and channel (default `switchyard:`). */
   redisPrefix?: string;
   databaseUrl: string;
@@ -38,7 +41,7 @@ export async function startClusterServices(input: {
   now: () => number;
 }): Promise<ClusterServices> {
   const { logger } = input;
-  if (input.redisUrl === undefined) {
+  if (input.redisTarget === undefined) {
     const leader = /^postgres(ql)?:/.test(input.databaseUrl)
       ? startPostgresLeaderElection({ databaseUrl: input.databaseUrl, lockId: LEADER_LOCK_ID, logger })
       : alwaysLeader();
@@ -47,15 +50,16 @@ export async function startClusterServices(input: {
   }
 
   const prefix = input.redisPrefix ?? 'switchyard:';
-  const redis = openRedis(input.redisUrl, { name: 'switchyard' });
-  const subscriber = openRedis(input.redisUrl, { name: 'switchyard-events', subscriber: true });
+  const redis = openRedis(input.redisTarget, { name: 'switchyard' });
+  const subscriber = openRedis(input.redisTarget, { name: 'switchyard-events', subscriber: true });
   // ioredis reports connection errors as events; the failover kv logs the outage once.
   redis.on('error', () => {});
   subscriber.on('error', () => {});
   await waitForRedis(redis, 3_000);
   const kv: FailoverKv = createFailoverKv({
     redis,
-    primary: createRedisKv(redis, { prefix, now: input.now }),
+    primary: createRedisKv(redis, { prefix, now: input.now, hashTags: input.redisTarget.mode === 'cluster' }),
+    outageMode: input.outageMode,
     prefix,
     logger,
     now: input.now,
@@ -77,8 +81,8 @@ function services(parts: {
   kv: Kv;
   bus: EventBus;
   leader: LeaderElection;
-  redis: Redis | undefined;
-  subscriber: Redis | undefined;
+  redis: RedisConnection | undefined;
+  subscriber: RedisConnection | undefined;
   shared: () => boolean;
   logger: Logger;
 }): ClusterServices {

@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './open-redis.ts';
 import type { Logger } from 'pino';
 import { GatewayError } from '../core/gateway-error.ts';
 import { createMemoryKv } from './create-memory-kv.ts';
 import type { Kv } from './kv.ts';
 
+/** While Redis is unreachable (an outage, a failover): serve on per-instance counters, or refuse with a retryable 429. */
+export const REDIS_OUTAGE_MODES = ['local', 'refuse'] as const;
+export type RedisOutageMode = (typeof REDIS_OUTAGE_MODES)[number];
+
 export interface FailoverKvOptions {
-  redis: Redis;
+  redis: RedisConnection;
   /** The shared kv on `redis`. */
   primary: Kv;
   /** Key prefix of `primary`, for the generation marker. */
@@ -24,6 +28,13 @@ export interface FailoverKvOptions {
    * retryable and the kv stays shared. Default 5 s.
    */
   stallBeforeFallbackMs?: number;
+  /**
+   * `local` (default): serve on per-process counters while Redis is unreachable, each instance
+   * spending up to a whole balance or limit on its own. `refuse`: every call is refused as a
+   * retryable 429 until Redis answers again, so no limit is exceeded; settles are still kept and
+   * delivered once it answers.
+   */
+  outageMode?: RedisOutageMode;
   /** While fallen back on a live but slow connection, Redis is pinged this often to resume. Default 1 s. */
   probeIntervalMs?: number;
 }
@@ -213,7 +224,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
 
   const tracked = (key: string) => options.replayPrefixes.some((prefix) => key.startsWith(prefix));
 
-  async function run<T>(onPrimary: () => Promise<T>, onFallback: (kv: Kv) => Promise<T>): Promise<T> {
+  /** `whenRefusing` answers instead of a refusal in the refuse mode (for calls that must not fail, like giving a lease back). */
+  async function run<T>(onPrimary: () => Promise<T>, onFallback: (kv: Kv) => Promise<T>, whenRefusing?: () => Promise<T>): Promise<T> {
     if (replaying !== undefined) await replaying;
     if (!down) {
       try {
@@ -235,6 +247,10 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         }
         markDown(error);
       }
+    }
+    if (options.outageMode === 'refuse') {
+      if (whenRefusing) return whenRefusing();
+      throw unavailableError();
     }
     return onFallback(fallback);
   }
@@ -313,7 +329,12 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     acquireLease: (key, holder, leaseOptions) =>
       run(() => primary.acquireLease(key, holder, leaseOptions), (kv) => kv.acquireLease(key, holder, leaseOptions)),
     // A lease taken in Redis before an outage and given back during it simply expires there.
-    releaseLease: (key, holder) => run(() => primary.releaseLease(key, holder), (kv) => kv.releaseLease(key, holder)),
+    releaseLease: (key, holder) =>
+      run(
+        () => primary.releaseLease(key, holder),
+        (kv) => kv.releaseLease(key, holder),
+        async () => undefined,
+      ),
     getTexts: (keys) => run(() => primary.getTexts(keys), (kv) => kv.getTexts(keys)),
     setTexts: (keys, value, ttlMs) => run(() => primary.setTexts(keys, value, ttlMs), (kv) => kv.setTexts(keys, value, ttlMs)),
     async close() {
@@ -325,6 +346,10 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       await primary.close();
     },
   };
+}
+
+function unavailableError(): GatewayError {
+  return new GatewayError('rate_limited', "The gateway's shared counters are unreachable (Redis is failing over); retry in a few seconds.", { retryAfterSeconds: 2 });
 }
 
 function slowAnswerError(cause: unknown): GatewayError {

@@ -2,7 +2,7 @@ import { generateId as generateRandomId } from './generate-id.ts';
 import type { IdPrefix } from './generate-id.ts';
 import { runMigrations } from './migrations/run-migrations.ts';
 import { openDatabase } from './open-database.ts';
-import { parseDatabaseUrl } from './parse-database-url.ts';
+import { parseDatabaseUrl, type DatabaseSettings } from './parse-database-url.ts';
 import { createAuditLogRepository } from './repositories/audit-log-repository.ts';
 import { createAdminRepository } from './repositories/admin-repository.ts';
 import { createAccountSessionRepository } from './repositories/account-session-repository.ts';
@@ -29,6 +29,8 @@ export interface CreateStoreOptions {
   databaseUrl: string;
   /** The gateway secret (see loadGatewaySecret); channel secrets are encrypted with a key derived from it. */
   secretKey: Buffer;
+  /** Pool size and statement timeout (PostgreSQL). */
+  database?: DatabaseSettings;
   /** Clock for createdAt/updatedAt; defaults to Date.now. */
   now?: () => number;
   /** Record ids; defaults to random prefixed base62 ids. */
@@ -38,7 +40,7 @@ export interface CreateStoreOptions {
 /** Opens the database, brings its schema up to date and returns the repositories. */
 export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const location = parseDatabaseUrl(options.databaseUrl);
-  const { db, sqlite } = openDatabase(location);
+  const { db, sqlite } = openDatabase(location, options.database);
   const context: StoreContext = {
     db,
     dialect: location.dialect,
