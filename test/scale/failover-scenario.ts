@@ -35,7 +35,8 @@ export interface FailoverFigures {
  */
 export async function runFailoverScenario(input: {
   harness: ScaleHarness;
-  kill: () => Promise<void>;
+  /** Kills a primary; `walletKey` is the kv key of the shared wallet (a Cluster kills its slot's primary). */
+  kill: (walletKey: string) => Promise<void>;
   promoted: () => Promise<boolean>;
   mode: 'local' | 'refuse';
   loadMs?: number;
@@ -74,7 +75,7 @@ export async function runFailoverScenario(input: {
 
   await delay(1_000);
   const killedAt = Date.now();
-  await input.kill();
+  await input.kill(`wallet:${user.id}`);
   await h.admin(0, 'DELETE', `/keys/${doomed.id}`, undefined, 204);
   await waitFor(input.promoted, 'a replica is promoted', 30_000);
   const promotedAt = Date.now();
