@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisConnection } from '../kv/open-redis.ts';
 import type { Logger } from 'pino';
-import { createFailoverKv, type FailoverKv, type RedisOutageMode } from '../kv/create-failover-kv.ts';
+import { createFailoverKv, type FailoverKv } from '../kv/create-failover-kv.ts';
+import type { RedisOutageMode } from '../kv/kv-outage.ts';
 import { createMemoryKv } from '../kv/create-memory-kv.ts';
 import { createRedisKv } from '../kv/create-redis-kv.ts';
 import type { Kv } from '../kv/kv.ts';
@@ -74,7 +75,7 @@ export async function startClusterServices(input: {
     logger,
   });
   const leader = startRedisLeaderElection({ redis, key: `${prefix}leader`, logger });
-  return services({ kv, bus, leader, redis, subscriber, shared: () => kv.shared, logger });
+  return services({ kv, bus, leader, redis, subscriber, shared: () => kv.shared, onRecovered: (handler) => kv.onRecovered(handler), logger });
 }
 
 function services(parts: {
@@ -84,6 +85,7 @@ function services(parts: {
   redis: RedisConnection | undefined;
   subscriber: RedisConnection | undefined;
   shared: () => boolean;
+  onRecovered?: (handler: () => void) => void;
   logger: Logger;
 }): ClusterServices {
   const { kv, bus, leader, redis, subscriber, logger } = parts;
@@ -120,8 +122,11 @@ function services(parts: {
           }
         }
       });
-      // Changes published while we could not hear them are caught up in one read.
+      // Changes published while we could not hear them are caught up in one read: after the
+      // subscription was lost, and after the shared counters were (a stall or a Sentinel/Cluster
+      // failover can cost published events without closing the subscriber's connection).
       bus.onResubscribed(() => refresh());
+      parts.onRecovered?.(() => refresh());
     },
     async close() {
       closed = true;

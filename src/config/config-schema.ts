@@ -6,7 +6,7 @@ import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../billing/model-output-limits.t
 import { DEFAULT_REPLY_LIMITS } from './reply-limits.ts';
 import { DEFAULT_DEADLINE_MAX_BODY_CHARS } from '../routing/first-byte-deadline.ts';
 import type { RedisTarget } from '../kv/redis-target.ts';
-import type { RedisOutageMode } from '../kv/create-failover-kv.ts';
+import type { RedisOutageMode } from '../kv/kv-outage.ts';
 import type { DatabaseSettings } from '../store/parse-database-url.ts';
 import { redisHaEnv } from './redis-env.ts';
 

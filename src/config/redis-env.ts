@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REDIS_OUTAGE_MODES, type RedisOutageMode } from '../kv/create-failover-kv.ts';
+import { REDIS_OUTAGE_MODES, type RedisOutageMode } from '../kv/kv-outage.ts';
 import { parseRedisNodes, type RedisTarget } from '../kv/redis-target.ts';
 
 type TextField = (options: { fallback?: string; check?: (value: string) => boolean; expects: string; secret?: boolean }) => z.ZodType<string | undefined>;

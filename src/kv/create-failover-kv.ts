@@ -1,50 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { RedisConnection } from './open-redis.ts';
-import type { Logger } from 'pino';
-import { GatewayError } from '../core/gateway-error.ts';
 import { createMemoryKv } from './create-memory-kv.ts';
+import type { FailoverKv, FailoverKvOptions } from './failover-kv-options.ts';
+import { isSlowAnswer, slowAnswerError, unavailableError } from './kv-outage.ts';
+
+export type { FailoverKv, FailoverKvOptions } from './failover-kv-options.ts';
 import type { Kv } from './kv.ts';
-
-/** While Redis is unreachable (an outage, a failover): serve on per-instance counters, or refuse with a retryable 429. */
-export const REDIS_OUTAGE_MODES = ['local', 'refuse'] as const;
-export type RedisOutageMode = (typeof REDIS_OUTAGE_MODES)[number];
-
-export interface FailoverKvOptions {
-  redis: RedisConnection;
-  /** The shared kv on `redis`. */
-  primary: Kv;
-  /** Key prefix of `primary`, for the generation marker. */
-  prefix: string;
-  logger: Logger;
-  now: () => number;
-  /**
-   * Keys whose changes made locally during an outage are applied to Redis when it returns
-   * (balances and spend windows), so money spent meanwhile is not given back.
-   */
-  replayPrefixes: readonly string[];
-  /**
-   * How long Redis may go without answering a single command, while commands time out on a
-   * live connection, before the kv falls back. Until then each timed-out call is refused as
-   * retryable and the kv stays shared. Default 5 s.
-   */
-  stallBeforeFallbackMs?: number;
-  /**
-   * `local` (default): serve on per-process counters while Redis is unreachable, each instance
-   * spending up to a whole balance or limit on its own. `refuse`: every call is refused as a
-   * retryable 429 until Redis answers again, so no limit is exceeded; settles are still kept and
-   * delivered once it answers.
-   */
-  outageMode?: RedisOutageMode;
-  /** While fallen back on a live but slow connection, Redis is pinged this often to resume. Default 1 s. */
-  probeIntervalMs?: number;
-}
-
-export interface FailoverKv extends Kv {
-  /** False while requests are served from the per-process fallback. */
-  readonly shared: boolean;
-  /** Resolves when the current recovery (if any) has finished; for tests and shutdown. */
-  settled(): Promise<void>;
-}
 
 /**
  * The Redis kv with a per-process fallback: when Redis cannot be reached, requests keep being
@@ -53,15 +13,8 @@ export interface FailoverKv extends Kv {
  * if it kept its data (same generation marker); if Redis came back empty, nothing is replayed:
  * balances are then re-seeded from the database, which already holds every settled charge.
  * Either way no charge is counted twice.
- *
- * Only real unavailability switches over: the connection is down, or Redis has answered
- * nothing for `stallBeforeFallbackMs` while commands kept timing out. Under load a command can
- * time out on a live connection (the event loop was late, not Redis); such a call is refused
- * as retryable (429 with retry-after 1) and the kv stays shared. Falling back for it sends
- * every request to per-process counters, where two instances each spend the whole balance:
- * a count of timeouts in a row was not enough (one stalled tick times out a whole queue of
- * commands at once, and two instances under a loaded test run served 146 requests of a
- * balance for 100), so the rule is a time without any answer.
+ * With `outageMode: 'refuse'` nothing is served locally: calls are refused as retryable.
+ * When an outage counts as one: see `stallBeforeFallbackMs` (failover-kv-options.ts).
  */
 export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const { redis, primary, logger } = options;
@@ -86,6 +39,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   /** When the first command timed out since Redis last answered; undefined while it answers. */
   let stalledSince: number | undefined;
   let probe: NodeJS.Timeout | undefined;
+  const recovered: Array<() => void> = [];
 
   const readGeneration = async (): Promise<string> => {
     await redis.set(generationKey, randomBytes(8).toString('hex'), 'NX');
@@ -160,6 +114,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       pendingSettles = new Map();
       resume();
     }
+    for (const handler of recovered) handler();
     logger.info(
       { replayedKeys: replayed, redisKeptData: kept },
       kept
@@ -260,6 +215,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       return !down;
     },
     settled: () => recovering,
+    onRecovered: (handler) => void recovered.push(handler),
     get: (key) => run(() => primary.get(key), (kv) => kv.get(key)),
     setIfAbsent: (key, value, ttlMs) => run(() => primary.setIfAbsent(key, value, ttlMs), (kv) => kv.setIfAbsent(key, value, ttlMs)),
     adjust: (key, delta, adjustOptions) =>
@@ -329,12 +285,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     acquireLease: (key, holder, leaseOptions) =>
       run(() => primary.acquireLease(key, holder, leaseOptions), (kv) => kv.acquireLease(key, holder, leaseOptions)),
     // A lease taken in Redis before an outage and given back during it simply expires there.
-    releaseLease: (key, holder) =>
-      run(
-        () => primary.releaseLease(key, holder),
-        (kv) => kv.releaseLease(key, holder),
-        async () => undefined,
-      ),
+    releaseLease: (key, holder) => run(() => primary.releaseLease(key, holder), (kv) => kv.releaseLease(key, holder), async () => undefined),
     getTexts: (keys) => run(() => primary.getTexts(keys), (kv) => kv.getTexts(keys)),
     setTexts: (keys, value, ttlMs) => run(() => primary.setTexts(keys, value, ttlMs), (kv) => kv.setTexts(keys, value, ttlMs)),
     async close() {
@@ -346,17 +297,4 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       await primary.close();
     },
   };
-}
-
-function unavailableError(): GatewayError {
-  return new GatewayError('rate_limited', "The gateway's shared counters are unreachable (Redis is failing over); retry in a few seconds.", { retryAfterSeconds: 2 });
-}
-
-function slowAnswerError(cause: unknown): GatewayError {
-  return new GatewayError('rate_limited', "The gateway's shared counters answered too slowly; retry in a second.", { retryAfterSeconds: 1, cause });
-}
-
-/** ioredis's `commandTimeout` rejection: the command got no answer in time, the connection is not known to be down. */
-function isSlowAnswer(error: unknown): boolean {
-  return error instanceof Error && /command timed out/i.test(error.message);
 }

@@ -4,7 +4,7 @@ import type { ClientIpHeader } from '../access/resolve-client-ip.ts';
 import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
-import type { RedisOutageMode } from '../kv/create-failover-kv.ts';
+import type { RedisOutageMode } from '../kv/kv-outage.ts';
 import type { RedisTarget } from '../kv/redis-target.ts';
 import type { DatabaseSettings } from '../store/parse-database-url.ts';
 import type { Kv } from '../kv/kv.ts';
