@@ -41,6 +41,8 @@ export interface CreateStoreOptions {
 export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const location = parseDatabaseUrl(options.databaseUrl);
   const { db, sqlite } = openDatabase(location, options.database);
+  // Migrations and writes never go to the replica; only the console's usage reads do.
+  const replica = options.database?.replicaUrl === undefined ? undefined : openDatabase(parseDatabaseUrl(options.database.replicaUrl), options.database).db;
   const context: StoreContext = {
     db,
     dialect: location.dialect,
@@ -54,6 +56,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     await verifySecretAtStart(db, context.secretBox, context.now);
   } catch (error) {
     await db.destroy();
+    await replica?.destroy();
     throw error;
   }
 
@@ -64,6 +67,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     keys: createApiKeyRepository(context),
     prices: createPriceRepository(context),
     usage: createUsageLogRepository(context),
+    usageReads: createUsageLogRepository(replica === undefined ? context : { ...context, db: replica, sqlite: undefined }),
     accountSessions: createAccountSessionRepository(context),
     walletAdjustments: createWalletAdjustmentRepository(context),
     settings: createSettingsRepository(context),
@@ -77,6 +81,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     admins: createAdminRepository(context),
     async close() {
       await db.destroy();
+      await replica?.destroy();
     },
   };
 }

@@ -211,6 +211,12 @@ export interface Store {
   keys: ApiKeyRepository;
   prices: PriceRepository;
   usage: UsageLogRepository;
+  /**
+   * The console's heavy reads of usage (logs, insights, usage reports): on the read replica when
+   * DATABASE_REPLICA_URL is set (rows appear there after the replication lag), else `usage`.
+   * Never for billing: spend baselines read `usage`.
+   */
+  usageReads?: Pick<UsageLogRepository, 'query' | 'summarize' | 'aggregate'>;
   settings: SettingsRepository;
   /** Every admin change: who, what, before and after (see audit-log.ts). */
   audit: AuditLogRepository;
