@@ -75,7 +75,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     try {
       current = await readGeneration();
     } catch {
-      return; // Gone again; the next 'ready' retries.
+      retrySoon(); // Gone again (the next 'ready' retries), or a live node refused (a replica not yet promoted).
+      return;
     }
     const kept = generation !== undefined && generation === current;
     generation = current;
@@ -102,6 +103,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         await applying;
       } catch (error) {
         logger.warn({ err: error }, 'Redis answered and failed again while the changes made meanwhile were applied to it; retrying');
+        retrySoon();
         return;
       } finally {
         replaying = undefined;
@@ -170,6 +172,10 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
 
   const onReady = () => {
     recovering = recovering.then(recover, recover);
+  };
+  // A recovery that failed on a live connection gets no further 'ready' event: try again.
+  const retrySoon = () => {
+    if (redis.status === 'ready') setTimeout(() => down && onReady(), options.probeIntervalMs ?? 1_000).unref();
   };
   redis.on('ready', onReady);
   if (redis.status === 'ready') onReady();

@@ -60,10 +60,12 @@ export async function runFailoverScenario(input: {
   const loops = Array.from({ length: 8 }, async (_, worker) => {
     for (let turn = 0; running; turn += 1) {
       const instance = (worker + turn) % urls.length;
-      const local = h.instances.some((each) => !each.cluster.shared());
+      const onLocal = () => !(h.instances[instance] as (typeof h.instances)[number]).cluster.shared();
+      const before = onLocal();
       // A failed connection is recorded (and fails the test below), never left to reject unawaited.
       const reply = await chat(urls[instance] as string, walletKeys[turn % 2].key).catch((error: unknown) => ({ status: 0, code: String(error) }));
-      replies.push({ ...reply, local });
+      // On local counters: its instance was on them when the request came and when it ended.
+      replies.push({ ...reply, local: before && onLocal() });
     }
   });
   const limitedLoop = (async () => {
