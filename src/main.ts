@@ -65,7 +65,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
     {
       url: gateway.url,
       database: databaseKind(config),
-      redis: config.redisUrl !== undefined,
+      redis: config.redisTarget === undefined ? false : config.redisTarget.mode,
       version: buildInfo().version,
       ...(cluster.isWorker ? { worker: cluster.worker?.id } : {}),
     },
@@ -74,7 +74,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
   drainOnSignals(config, logger, gateway);
   if (cluster.isWorker) return;
   const [channels, keys, prices, versions] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list(), gateway.store.prices.list(), gateway.store.priceVersions.list()]);
-  const redis = config.redisUrl !== undefined;
+  const redis = config.redisTarget !== undefined;
   const banner = { url: gateway.url, database: databaseKind(config), workers: 1, redis, channels: channels.length, keys: keys.length, unpricedModels: unpricedModels(channels, prices, versions), strictPricing: config.strictPricing };
   process.stdout.write(startBanner({ ...banner, pendingAdminToken: gateway.generatedAdminToken }));
 }

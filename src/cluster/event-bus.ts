@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../kv/open-redis.ts';
 import type { Logger } from 'pino';
 
 /** A circuit as one instance decided it; the others mirror it. */
@@ -44,8 +44,8 @@ export function createLocalEventBus(): EventBus {
  * an instance is disconnected is lost for it, so on reconnecting it is told to resynchronise.
  */
 export function createRedisEventBus(input: {
-  publisher: Redis;
-  subscriber: Redis;
+  publisher: RedisConnection;
+  subscriber: RedisConnection;
   channel: string;
   instanceId: string;
   logger: Logger;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../kv/open-redis.ts';
 import type pg from 'pg';
 import { requireOnDemand } from '../core/require-on-demand.ts';
 import type { Logger } from 'pino';
@@ -31,7 +31,7 @@ export function alwaysLeader(): LeaderElection {
  * instance takes over within `ttlMs`. Losing Redis means losing the lead (nobody leads until
  * it is back), which only delays probes and pruning.
  */
-export function startRedisLeaderElection(input: { redis: Redis; key: string; ttlMs?: number; logger: Logger }): LeaderElection {
+export function startRedisLeaderElection(input: { redis: RedisConnection; key: string; ttlMs?: number; logger: Logger }): LeaderElection {
   const ttlMs = input.ttlMs ?? 15_000;
   const token = randomBytes(12).toString('hex');
   let leader = false;

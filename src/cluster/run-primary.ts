@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import type { RedisTarget } from '../kv/redis-target.ts';
 
 export interface PrimaryOptions {
   workers: number;
@@ -11,10 +12,10 @@ export interface PrimaryOptions {
 }
 
 /** The problem with WORKERS > 1 in this configuration, or undefined when it is sound. */
-export function workersProblem(input: { workers: number; redisUrl: string | undefined }): string | undefined {
-  if (input.workers <= 1 || input.redisUrl !== undefined) return undefined;
+export function workersProblem(input: { workers: number; redisTarget: RedisTarget | undefined }): string | undefined {
+  if (input.workers <= 1 || input.redisTarget !== undefined) return undefined;
   return (
-    `WORKERS=${input.workers} needs REDIS_URL. Without Redis each worker process keeps its own rate-limit windows, ` +
+    `WORKERS=${input.workers} needs Redis (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES). Without Redis each worker process keeps its own rate-limit windows, ` +
     'concurrency slots, balances and spend caps (a key could spend its whole balance once per worker and get ' +
     `${input.workers}x its rate limit), its own circuit breakers, and never hears of keys or channels changed ` +
     'through another worker. Set REDIS_URL=redis://host:6379 (the same for every worker and instance), or set WORKERS=1.'

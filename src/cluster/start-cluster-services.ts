@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../kv/open-redis.ts';
 import type { Logger } from 'pino';
 import { createFailoverKv, type FailoverKv } from '../kv/create-failover-kv.ts';
+import type { RedisOutageMode } from '../kv/kv-outage.ts';
 import { createMemoryKv } from '../kv/create-memory-kv.ts';
 import { createRedisKv } from '../kv/create-redis-kv.ts';
 import type { Kv } from '../kv/kv.ts';
 import { openRedis, waitForRedis } from '../kv/open-redis.ts';
+import type { RedisTarget } from '../kv/redis-target.ts';
 import type { ChannelHealth } from '../routing/channel-health.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import { createLocalEventBus, createRedisEventBus, type ClusterEvent, type EventBus } from './event-bus.ts';
@@ -17,7 +19,7 @@ export interface ClusterServices {
   bus: EventBus;
   leader: LeaderElection;
   /** Present when REDIS_URL is set. */
-  redis: Redis | undefined;
+  redis: RedisConnection | undefined;
   /** True when the kv is shared right now (Redis configured and reachable). */
   shared(): boolean;
   /** Wires snapshot invalidation and circuit sharing through the bus. */
@@ -30,7 +32,9 @@ const LEADER_LOCK_ID = 0x53_77_59_64;
 const MAX_REFRESH_RETRY_MS = 30_000;
 
 export async function startClusterServices(input: {
-  redisUrl: string | undefined;
+  redisTarget: RedisTarget | undefined;
+  /** While Redis is unreachable: per-instance counters, or a retryable 429. */
+  outageMode: RedisOutageMode;
   /** Prepended to every Redis key and channel (default `switchyard:`). */
   redisPrefix?: string;
   databaseUrl: string;
@@ -38,7 +42,7 @@ export async function startClusterServices(input: {
   now: () => number;
 }): Promise<ClusterServices> {
   const { logger } = input;
-  if (input.redisUrl === undefined) {
+  if (input.redisTarget === undefined) {
     const leader = /^postgres(ql)?:/.test(input.databaseUrl)
       ? startPostgresLeaderElection({ databaseUrl: input.databaseUrl, lockId: LEADER_LOCK_ID, logger })
       : alwaysLeader();
@@ -47,15 +51,16 @@ export async function startClusterServices(input: {
   }
 
   const prefix = input.redisPrefix ?? 'switchyard:';
-  const redis = openRedis(input.redisUrl, { name: 'switchyard' });
-  const subscriber = openRedis(input.redisUrl, { name: 'switchyard-events', subscriber: true });
+  const redis = openRedis(input.redisTarget, { name: 'switchyard' });
+  const subscriber = openRedis(input.redisTarget, { name: 'switchyard-events', subscriber: true });
   // ioredis reports connection errors as events; the failover kv logs the outage once.
   redis.on('error', () => {});
   subscriber.on('error', () => {});
   await waitForRedis(redis, 3_000);
   const kv: FailoverKv = createFailoverKv({
     redis,
-    primary: createRedisKv(redis, { prefix, now: input.now }),
+    primary: createRedisKv(redis, { prefix, now: input.now, hashTags: input.redisTarget.mode === 'cluster' }),
+    outageMode: input.outageMode,
     prefix,
     logger,
     now: input.now,
@@ -70,16 +75,17 @@ export async function startClusterServices(input: {
     logger,
   });
   const leader = startRedisLeaderElection({ redis, key: `${prefix}leader`, logger });
-  return services({ kv, bus, leader, redis, subscriber, shared: () => kv.shared, logger });
+  return services({ kv, bus, leader, redis, subscriber, shared: () => kv.shared, onRecovered: (handler) => kv.onRecovered(handler), logger });
 }
 
 function services(parts: {
   kv: Kv;
   bus: EventBus;
   leader: LeaderElection;
-  redis: Redis | undefined;
-  subscriber: Redis | undefined;
+  redis: RedisConnection | undefined;
+  subscriber: RedisConnection | undefined;
   shared: () => boolean;
+  onRecovered?: (handler: () => void) => void;
   logger: Logger;
 }): ClusterServices {
   const { kv, bus, leader, redis, subscriber, logger } = parts;
@@ -116,8 +122,11 @@ function services(parts: {
           }
         }
       });
-      // Changes published while we could not hear them are caught up in one read.
+      // Changes published while we could not hear them are caught up in one read: after the
+      // subscription was lost, and after the shared counters were (a stall or a Sentinel/Cluster
+      // failover can cost published events without closing the subscriber's connection).
       bus.onResubscribed(() => refresh());
+      parts.onRecovered?.(() => refresh());
     },
     async close() {
       closed = true;

@@ -5,6 +5,10 @@ import { isIpOrCidr } from '../schemas/is-ip-or-cidr.ts';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../billing/model-output-limits.ts';
 import { DEFAULT_REPLY_LIMITS } from './reply-limits.ts';
 import { DEFAULT_DEADLINE_MAX_BODY_CHARS } from '../routing/first-byte-deadline.ts';
+import type { RedisTarget } from '../kv/redis-target.ts';
+import type { RedisOutageMode } from '../kv/kv-outage.ts';
+import type { DatabaseSettings } from '../store/parse-database-url.ts';
+import { redisHaEnv } from './redis-env.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -15,6 +19,12 @@ export interface Config {
   host: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** Where the shared state lives (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES); undefined: one process's memory. */
+  redisTarget: RedisTarget | undefined;
+  /** While Redis is unreachable or failing over: serve on per-instance counters, or refuse with a retryable 429. */
+  redisOutageMode: RedisOutageMode;
+  /** PostgreSQL connections per instance, the longest statement (0: no limit), and a replica for the console's heavy reads. */
+  database: DatabaseSettings;
   /** Prepended to every Redis key and pub/sub channel, so several gateways can share one Redis. */
   redisKeyPrefix: string;
   adminToken: string | undefined;
@@ -119,6 +129,7 @@ function flag(fallback: boolean) {
   });
 }
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+const REDIS_HA_ENV = redisHaEnv({ text, flag });
 
 export const envSchema = z.object({
   PORT: integer({ min: 0, max: 65_535, fallback: 8080 }),
@@ -153,6 +164,11 @@ export const envSchema = z.object({
   // Unset: all CPUs in production with REDIS_URL, else 1; decided in loadConfig.
   WORKERS: integer({ min: 1, max: 256, fallback: 0 }),
   DRAIN_TIMEOUT_MS: integer({ min: 0, max: MAX_TIMEOUT_MS, fallback: 30_000 }),
+  ...REDIS_HA_ENV,
+  DATABASE_POOL_SIZE: integer({ min: 1, max: 1_000, fallback: 10 }),
+  // 0: no limit (a long migration or export is never cut short).
+  DATABASE_STATEMENT_TIMEOUT_MS: integer({ min: 0, max: MAX_TIMEOUT_MS, fallback: 0 }),
+  DATABASE_REPLICA_URL: text({ check: (value) => /^postgres(ql)?:\/\/.+/.test(value), expects: 'postgres://… or postgresql://…', secret: true }),
   REDIS_KEY_PREFIX: text({
     fallback: 'switchyard:',
     check: (value) => /^[A-Za-z0-9:._-]{1,64}$/.test(value),

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { ConfigError } from './config-error.ts';
 import type { Config } from './config-schema.ts';
 import { envSchema } from './config-schema.ts';
+import { outageModeFrom, redisTargetFrom } from './redis-env.ts';
 
 /**
  * Reads the configuration from `env` (nothing else), applying defaults. Throws ConfigError
@@ -14,11 +15,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration in the environment:', problems);
   }
   const values = result.data;
+  const redis = redisTargetFrom(values);
+  if (redis.problems.length > 0) throw new ConfigError('Invalid configuration in the environment:', redis.problems);
   return {
     port: values.PORT,
     host: values.HOST ?? '127.0.0.1',
     databaseUrl: values.DATABASE_URL ?? 'sqlite:./data/switchyard.db',
     redisUrl: values.REDIS_URL,
+    redisTarget: redis.target,
+    redisOutageMode: outageModeFrom(values),
+    database: {
+      poolSize: values.DATABASE_POOL_SIZE,
+      statementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
+      replicaUrl: values.DATABASE_REPLICA_URL,
+    },
     redisKeyPrefix: values.REDIS_KEY_PREFIX ?? 'switchyard:',
     adminToken: values.GATEWAY_ADMIN_TOKEN,
     gatewaySecret: values.GATEWAY_SECRET,
@@ -29,7 +39,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers:
       values.WORKERS !== 0
         ? values.WORKERS
-        : env.NODE_ENV === 'production' && values.REDIS_URL !== undefined
+        : env.NODE_ENV === 'production' && redis.target !== undefined
           ? availableParallelism()
           : 1,
     drainTimeoutMs: values.DRAIN_TIMEOUT_MS,

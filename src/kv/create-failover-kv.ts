@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createMemoryKv } from './create-memory-kv.ts';
-import type { FailoverKv, FailoverKvOptions } from './failover-kv.ts';
+import type { FailoverKv, FailoverKvOptions } from './failover-kv-options.ts';
+import { isSlowAnswer, slowAnswerError, unavailableError } from './kv-outage.ts';
+
+export type { FailoverKv, FailoverKvOptions } from './failover-kv-options.ts';
 import type { Kv } from './kv.ts';
 import { replayFallbackChanges } from './replay-fallback-changes.ts';
-import { isSlowAnswer, slowAnswerError } from './slow-answer.ts';
-
-export type { FailoverKv, FailoverKvOptions };
 
 /**
  * The Redis kv with a per-process fallback: when Redis cannot be reached, requests keep being
@@ -14,15 +14,8 @@ export type { FailoverKv, FailoverKvOptions };
  * if it kept its data (same generation marker); if Redis came back empty, nothing is replayed:
  * balances are then re-seeded from the database, which already holds every settled charge.
  * Either way no charge is counted twice.
- *
- * Only real unavailability switches over: the connection is down, or Redis has answered
- * nothing for `stallBeforeFallbackMs` while commands kept timing out. Under load a command can
- * time out on a live connection (the event loop was late, not Redis); such a call is refused
- * as retryable (429 with retry-after 1) and the kv stays shared. Falling back for it sends
- * every request to per-process counters, where two instances each spend the whole balance:
- * a count of timeouts in a row was not enough (one stalled tick times out a whole queue of
- * commands at once, and two instances under a loaded test run served 146 requests of a
- * balance for 100), so the rule is a time without any answer.
+ * With `outageMode: 'refuse'` nothing is served locally: calls are refused as retryable.
+ * When an outage counts as one: see `stallBeforeFallbackMs` (failover-kv-options.ts).
  */
 export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const { redis, primary, logger } = options;
@@ -47,6 +40,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   /** When the first command timed out since Redis last answered; undefined while it answers. */
   let stalledSince: number | undefined;
   let probe: NodeJS.Timeout | undefined;
+  const recovered: Array<() => void> = [];
 
   const readGeneration = async (): Promise<string> => {
     await redis.set(generationKey, randomBytes(8).toString('hex'), 'NX');
@@ -82,7 +76,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     try {
       current = await readGeneration();
     } catch {
-      return; // Gone again; the next 'ready' retries.
+      retrySoon(); // Gone again (the next 'ready' retries), or a live node refused (a replica not yet promoted).
+      return;
     }
     const kept = generation !== undefined && generation === current;
     generation = current;
@@ -109,6 +104,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         await applying;
       } catch (error) {
         logger.warn({ err: error }, 'Redis answered and failed again while the changes made meanwhile were applied to it; retrying');
+        retrySoon();
         return;
       } finally {
         replaying = undefined;
@@ -121,6 +117,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       pendingSettles = new Map();
       resume();
     }
+    for (const handler of recovered) handler();
     logger.info(
       { replayedKeys: replayed, redisKeptData: kept },
       kept
@@ -151,6 +148,10 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const onReady = () => {
     recovering = recovering.then(recover, recover);
   };
+  // A recovery that failed on a live connection gets no further 'ready' event: try again.
+  const retrySoon = () => {
+    if (redis.status === 'ready') setTimeout(() => down && onReady(), options.probeIntervalMs ?? 1_000).unref();
+  };
   redis.on('ready', onReady);
   if (redis.status === 'ready') onReady();
   else logger.warn('Redis is not reachable yet: serving with per-process fallbacks until it is');
@@ -159,7 +160,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
 
   const tracked = (key: string) => options.replayPrefixes.some((prefix) => key.startsWith(prefix));
 
-  async function run<T>(onPrimary: () => Promise<T>, onFallback: (kv: Kv) => Promise<T>): Promise<T> {
+  /** `whenRefusing` answers instead of a refusal in the refuse mode (for calls that must not fail, like giving a lease back). */
+  async function run<T>(onPrimary: () => Promise<T>, onFallback: (kv: Kv) => Promise<T>, whenRefusing?: () => Promise<T>): Promise<T> {
     if (replaying !== undefined) await replaying;
     if (!down) {
       try {
@@ -182,6 +184,10 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         markDown(error);
       }
     }
+    if (options.outageMode === 'refuse') {
+      if (whenRefusing) return whenRefusing();
+      throw unavailableError();
+    }
     return onFallback(fallback);
   }
 
@@ -190,6 +196,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       return !down;
     },
     settled: () => recovering,
+    onRecovered: (handler) => void recovered.push(handler),
     get: (key) => run(() => primary.get(key), (kv) => kv.get(key)),
     setIfAbsent: (key, value, ttlMs) => run(() => primary.setIfAbsent(key, value, ttlMs), (kv) => kv.setIfAbsent(key, value, ttlMs)),
     adjust: (key, delta, adjustOptions) =>
@@ -259,7 +266,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     acquireLease: (key, holder, leaseOptions) =>
       run(() => primary.acquireLease(key, holder, leaseOptions), (kv) => kv.acquireLease(key, holder, leaseOptions)),
     // A lease taken in Redis before an outage and given back during it simply expires there.
-    releaseLease: (key, holder) => run(() => primary.releaseLease(key, holder), (kv) => kv.releaseLease(key, holder)),
+    releaseLease: (key, holder) => run(() => primary.releaseLease(key, holder), (kv) => kv.releaseLease(key, holder), async () => undefined),
     getTexts: (keys) => run(() => primary.getTexts(keys), (kv) => kv.getTexts(keys)),
     setTexts: (keys, value, ttlMs) => run(() => primary.setTexts(keys, value, ttlMs), (kv) => kv.setTexts(keys, value, ttlMs)),
     async close() {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './open-redis.ts';
 import { HOLD_RECORD_TTL_MS, SETTLED_MARK_TTL_MS, type Kv, type KvAdjustOptions, type KvAdjustResult, type KvFunding, type KvLeaseOptions } from './kv.ts';
 
 /**
@@ -117,7 +117,7 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KE
 return {1, redis.call('ZCARD', KEYS[1])}
 `;
 
-interface ScriptedRedis extends Redis {
+type ScriptedRedis = RedisConnection & {
   kvAdjust(key: string, delta: string, min: string, max: string, ttl: string, requireExisting: string): Promise<[number, string | number, number]>;
   kvSetIfAbsent(key: string, value: string, ttl: string): Promise<string>;
   kvAcquireLease(key: string, now: string, holder: string, max: string, ttl: string): Promise<[number, number]>;
@@ -125,7 +125,7 @@ interface ScriptedRedis extends Redis {
   kvHold(key: string, funding: string, record: string, delta: string, min: string, max: string, version: string, funded: string, ttl: string): Promise<[number, string | number, number]>;
   kvSettle(key: string, record: string, finalDelta: string, markTtl: string): Promise<number>;
   kvFund(key: string, funding: string, version: string, funded: string): Promise<string | null>;
-}
+};
 
 const fundingKey = (key: string) => `${key}#funding`;
 const holdKey = (key: string, holdId: string) => `${key}#hold:${holdId}`;
@@ -134,11 +134,18 @@ export interface RedisKvOptions {
   /** Prepended to every key, so several gateways (or test runs) can share one Redis. */
   prefix?: string;
   now?: () => number;
+  /**
+   * Wraps each key in a hash tag (`prefix{balance:k}`, `prefix{balance:k}#hold:id`), so that
+   * the keys one script touches share a Cluster slot; text lookups are then sent one key each
+   * (an MGET across slots is refused by a Cluster). Set for a Cluster; harmless elsewhere.
+   */
+  hashTags?: boolean;
 }
 
 /** The shared `Kv` for several instances; passes the same conformance suite as the memory one. */
-export function createRedisKv(redis: Redis, options: RedisKvOptions = {}): Kv {
+export function createRedisKv(redis: RedisConnection, options: RedisKvOptions = {}): Kv {
   const prefix = options.prefix ?? '';
+  const name = options.hashTags === true ? (key: string) => `${prefix}{${key}}` : (key: string) => prefix + key;
   const now = options.now ?? Date.now;
   const client = redis as ScriptedRedis;
   if (typeof client.kvAdjust !== 'function') {
@@ -160,19 +167,19 @@ export function createRedisKv(redis: Redis, options: RedisKvOptions = {}): Kv {
 
   return {
     async get(key) {
-      const value = await client.get(prefix + key);
+      const value = await client.get(name(key));
       return value === null ? undefined : Number(value);
     },
 
     async setIfAbsent(key, value, ttlMs) {
       requireInteger(value, 'value');
-      return Number(await client.kvSetIfAbsent(prefix + key, String(value), bound(ttlMs)));
+      return Number(await client.kvSetIfAbsent(name(key), String(value), bound(ttlMs)));
     },
 
     async adjust(key, delta, adjustOptions: KvAdjustOptions = {}): Promise<KvAdjustResult> {
       requireInteger(delta, 'delta');
       const [applied, value, missing] = await client.kvAdjust(
-        prefix + key,
+        name(key),
         String(delta),
         bound(adjustOptions.min),
         bound(adjustOptions.max),
@@ -184,22 +191,22 @@ export function createRedisKv(redis: Redis, options: RedisKvOptions = {}): Kv {
     },
 
     async delete(key) {
-      await client.del(prefix + key, fundingKey(prefix + key));
+      await client.del(name(key), fundingKey(name(key)));
     },
 
     async seedAccount(key, value, seedOptions = {}) {
       requireInteger(value, 'value');
       const [version, funded] = fundingArgs(seedOptions.funding);
-      return Number(await client.kvSeedAccount(prefix + key, fundingKey(prefix + key), String(value), bound(seedOptions.ttlMs), version, funded));
+      return Number(await client.kvSeedAccount(name(key), fundingKey(name(key)), String(value), bound(seedOptions.ttlMs), version, funded));
     },
 
     async hold(key, holdId, delta, holdOptions = {}) {
       requireInteger(delta, 'delta');
       const [version, funded] = fundingArgs(holdOptions.funding);
       const [applied, value, missing] = await client.kvHold(
-        prefix + key,
-        fundingKey(prefix + key),
-        holdKey(prefix + key, holdId),
+        name(key),
+        fundingKey(name(key)),
+        holdKey(name(key), holdId),
         String(delta),
         bound(holdOptions.min),
         bound(holdOptions.max),
@@ -213,18 +220,18 @@ export function createRedisKv(redis: Redis, options: RedisKvOptions = {}): Kv {
 
     async settle(key, holdId, finalDelta) {
       requireInteger(finalDelta, 'finalDelta');
-      await client.kvSettle(prefix + key, holdKey(prefix + key, holdId), String(finalDelta), String(SETTLED_MARK_TTL_MS));
+      await client.kvSettle(name(key), holdKey(name(key), holdId), String(finalDelta), String(SETTLED_MARK_TTL_MS));
     },
 
     async fund(key, funding) {
       const [version, funded] = fundingArgs(funding);
-      const value = await client.kvFund(prefix + key, fundingKey(prefix + key), version, funded);
+      const value = await client.kvFund(name(key), fundingKey(name(key)), version, funded);
       return value === null ? undefined : Number(value);
     },
 
     async acquireLease(key, holder, leaseOptions: KvLeaseOptions) {
       const [applied, value] = await client.kvAcquireLease(
-        prefix + key,
+        name(key),
         String(now()),
         holder,
         String(leaseOptions.max),
@@ -234,19 +241,25 @@ export function createRedisKv(redis: Redis, options: RedisKvOptions = {}): Kv {
     },
 
     async releaseLease(key, holder) {
-      await client.zrem(prefix + key, holder);
+      await client.zrem(name(key), holder);
     },
 
     async getTexts(keys) {
       if (keys.length === 0) return [];
-      const values = await client.mget(...keys.map((key) => prefix + key));
+      const names = keys.map((key) => name(key));
+      // Keys in different slots: one GET each, sent together (a Cluster refuses a cross-slot MGET).
+      const values = options.hashTags === true ? await Promise.all(names.map((each) => client.get(each))) : await client.mget(...names);
       return values.map((value) => (value === null ? undefined : value));
     },
 
     async setTexts(keys, value, ttlMs) {
       if (keys.length === 0) return;
+      if (options.hashTags === true) {
+        await Promise.all(keys.map((key) => client.set(name(key), value, 'PX', ttlMs)));
+        return;
+      }
       const pipeline = client.pipeline();
-      for (const key of keys) pipeline.set(prefix + key, value, 'PX', ttlMs);
+      for (const key of keys) pipeline.set(name(key), value, 'PX', ttlMs);
       const results = await pipeline.exec();
       const failed = results?.find(([error]) => error !== null);
       if (failed) throw failed[0];

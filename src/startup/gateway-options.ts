@@ -6,6 +6,9 @@ import type { ClientIpHeader } from '../access/resolve-client-ip.ts';
 import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
+import type { RedisOutageMode } from '../kv/kv-outage.ts';
+import type { RedisTarget } from '../kv/redis-target.ts';
+import type { DatabaseSettings } from '../store/parse-database-url.ts';
 import type { Kv } from '../kv/kv.ts';
 import type { ReplyLimits } from '../relay/reply-limits.ts';
 import type { CircuitOptions } from '../routing/circuit-breaker.ts';
@@ -74,6 +77,12 @@ export interface GatewayOptions {
   kv?: Kv;
   /** REDIS_URL: shared counters, pub/sub invalidation, shared circuits and the leader lock. */
   redisUrl?: string | undefined;
+  /** Redis behind Sentinel or a Cluster (REDIS_SENTINELS, REDIS_CLUSTER_NODES); takes the place of `redisUrl`. */
+  redisTarget?: RedisTarget | undefined;
+  /** REDIS_OUTAGE_MODE: while Redis is unreachable, serve on per-instance counters (default) or refuse with a retryable 429. */
+  redisOutageMode?: RedisOutageMode;
+  /** DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_REPLICA_URL. */
+  database?: DatabaseSettings;
   /** Prepended to every Redis key and channel (REDIS_KEY_PREFIX; default `switchyard:`). */
   redisPrefix?: string;
   /** RESPONSES_WEBSOCKET, RESPONSES_WEBSOCKET_MAX_PER_KEY and the socket timers; defaults in DEFAULT_RESPONSES_WEBSOCKET. */

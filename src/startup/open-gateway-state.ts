@@ -34,12 +34,13 @@ export async function openGatewayState(options: GatewayOptions): Promise<Gateway
   const logger = options.logger ?? pino({ level: 'info' });
   const runtime = options.runtime ?? createRuntime();
   const secretKey = loadGatewaySecret({ databaseUrl: options.databaseUrl, gatewaySecret: options.gatewaySecret });
-  const store = await createStore({ databaseUrl: options.databaseUrl, secretKey });
+  const store = await createStore({ databaseUrl: options.databaseUrl, secretKey, ...(options.database ? { database: options.database } : {}) });
   await options.applyConfig?.(store);
   const { adminTokenHash, pendingAdminToken } = await resolveAdminToken(store, options.adminToken, createSecretBox(secretKey));
   const snapshot = await SnapshotHolder.load(store, runtime.now);
   const cluster = await startClusterServices({
-    redisUrl: options.redisUrl,
+    redisTarget: options.redisTarget ?? (options.redisUrl === undefined ? undefined : { mode: 'standalone', url: options.redisUrl }),
+    outageMode: options.redisOutageMode ?? 'local',
     redisPrefix: options.redisPrefix,
     databaseUrl: options.databaseUrl,
     logger,

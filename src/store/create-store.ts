@@ -2,7 +2,7 @@ import { generateId as generateRandomId } from './generate-id.ts';
 import type { IdPrefix } from './generate-id.ts';
 import { runMigrations } from './migrations/run-migrations.ts';
 import { openDatabase } from './open-database.ts';
-import { parseDatabaseUrl } from './parse-database-url.ts';
+import { parseDatabaseUrl, type DatabaseSettings } from './parse-database-url.ts';
 import { createAuditLogRepository } from './repositories/audit-log-repository.ts';
 import { createAdminRepository } from './repositories/admin-repository.ts';
 import { createAccountSessionRepository } from './repositories/account-session-repository.ts';
@@ -34,6 +34,8 @@ export interface CreateStoreOptions {
   databaseUrl: string;
   /** The gateway secret (see loadGatewaySecret); channel secrets are encrypted with a key derived from it. */
   secretKey: Buffer;
+  /** Pool size and statement timeout (PostgreSQL). */
+  database?: DatabaseSettings;
   /** Clock for createdAt/updatedAt; defaults to Date.now. */
   now?: () => number;
   /** Record ids; defaults to random prefixed base62 ids. */
@@ -43,7 +45,9 @@ export interface CreateStoreOptions {
 /** Opens the database, brings its schema up to date and returns the repositories. */
 export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const location = parseDatabaseUrl(options.databaseUrl);
-  const { db, sqlite } = openDatabase(location);
+  const { db, sqlite } = openDatabase(location, options.database);
+  // Migrations and writes never go to the replica; only the console's usage reads do.
+  const replica = options.database?.replicaUrl === undefined ? undefined : openDatabase(parseDatabaseUrl(options.database.replicaUrl), options.database).db;
   const context: StoreContext = {
     db,
     dialect: location.dialect,
@@ -57,6 +61,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     await verifySecretAtStart(db, context.secretBox, context.now);
   } catch (error) {
     await db.destroy();
+    await replica?.destroy();
     throw error;
   }
 
@@ -69,6 +74,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     priceVersions: createPriceVersionRepository(context),
     ledger: createLedgerRepository(context),
     usage: createUsageLogRepository(context),
+    usageReads: createUsageLogRepository(replica === undefined ? context : { ...context, db: replica, sqlite: undefined }),
     accountSessions: createAccountSessionRepository(context),
     walletAdjustments: createWalletAdjustmentRepository(context),
     settings: createSettingsRepository(context),
@@ -86,6 +92,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     circuitHistory: createCircuitHistoryRepository(context),
     async close() {
       await db.destroy();
+      await replica?.destroy();
     },
   };
 }

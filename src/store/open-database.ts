@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type PgModule from 'pg';
 import { requireOnDemand } from '../core/require-on-demand.ts';
 import type { DatabaseSchema } from './database-schema.ts';
-import type { DatabaseLocation } from './parse-database-url.ts';
+import { DEFAULT_DATABASE_SETTINGS, type DatabaseLocation, type DatabaseSettings } from './parse-database-url.ts';
 
 const PG_INT8_OID = 20;
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
@@ -17,7 +17,7 @@ export interface OpenedDatabase {
 }
 
 /** The one place that knows how each dialect is opened and tuned. */
-export function openDatabase(location: DatabaseLocation): OpenedDatabase {
+export function openDatabase(location: DatabaseLocation, settings: DatabaseSettings = DEFAULT_DATABASE_SETTINGS): OpenedDatabase {
   switch (location.dialect) {
     case 'sqlite': {
       if (location.path !== ':memory:') mkdirSync(dirname(resolve(location.path)), { recursive: true });
@@ -34,7 +34,9 @@ export function openDatabase(location: DatabaseLocation): OpenedDatabase {
       const pg = requireOnDemand('pg') as typeof PgModule;
       const pool = new pg.Pool({
         connectionString: location.connectionString,
-        max: 10,
+        max: settings.poolSize,
+        // Sent with each connection's start-up, so the server itself cancels a runaway statement.
+        ...(settings.statementTimeoutMs > 0 ? { statement_timeout: settings.statementTimeoutMs } : {}),
         // BIGINT columns hold epoch ms and micro-USD, all far below 2^53, so numbers are safe.
         // Set per pool rather than on the global pg.types so nothing else in the process changes.
         types: {

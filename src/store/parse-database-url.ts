@@ -1,3 +1,15 @@
+/** PostgreSQL tuning per instance (SQLite ignores it). */
+export interface DatabaseSettings {
+  /** DATABASE_POOL_SIZE: connections this instance keeps at most. */
+  poolSize: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: a statement running longer is cancelled by the server; 0: no limit. */
+  statementTimeoutMs: number;
+  /** DATABASE_REPLICA_URL: a read replica for the console's heavy reads (logs, usage, exports). */
+  replicaUrl?: string | undefined;
+}
+
+export const DEFAULT_DATABASE_SETTINGS: DatabaseSettings = { poolSize: 10, statementTimeoutMs: 0 };
+
 export type DatabaseLocation =
   | { dialect: 'sqlite'; /** A file path, or `:memory:`. */ path: string }
   | { dialect: 'postgres'; connectionString: string };

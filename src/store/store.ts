@@ -243,6 +243,12 @@ export interface Store {
   /** One row per upstream attempt and per payer (issue 27), and the upstreams' own bills. */
   ledger: LedgerRepository;
   usage: UsageLogRepository;
+  /**
+   * The console's heavy reads of usage (logs, insights, usage reports): on the read replica when
+   * DATABASE_REPLICA_URL is set (rows appear there after the replication lag), else `usage`.
+   * Never for billing: spend baselines read `usage`.
+   */
+  usageReads?: Pick<UsageLogRepository, 'query' | 'summarize' | 'aggregate'>;
   settings: SettingsRepository;
   /** Every admin change: who, what, before and after (see audit-log.ts). */
   audit: AuditLogRepository;

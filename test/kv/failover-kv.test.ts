@@ -119,3 +119,41 @@ test('Redis that answers nothing for 5 s on a live connection falls back, and re
   assert.equal(kv.shared, true, 'the probe resumed the shared kv');
   await kv.close();
 });
+
+test('a recovery refused by a live node (a replica not yet promoted: READONLY) is retried without another ready event', async () => {
+  const { redis, kv } = scripted();
+  await kv.settled();
+  redis.status = 'reconnecting';
+  redis.emit('close');
+  assert.equal(kv.shared, false);
+  const set = redis.set;
+  redis.set = async () => {
+    throw new Error("READONLY You can't write against a read only replica.");
+  };
+  redis.status = 'ready';
+  redis.emit('ready');
+  await kv.settled();
+  assert.equal(kv.shared, false, 'the first attempt failed');
+  redis.set = set;
+  const deadline = Date.now() + 2_000;
+  while (!kv.shared && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(kv.shared, true, 'retried on its own');
+});
+
+test('REDIS_OUTAGE_MODE=refuse: while Redis is unreachable every call is a retryable 429, a lease given back is not', async () => {
+  const redis = Object.assign(new EventEmitter(), { status: 'reconnecting', set: async () => 'OK', get: async () => null, ping: async () => 'PONG' });
+  const kv = createFailoverKv({
+    redis: redis as unknown as Redis,
+    primary: createMemoryKv({ now: () => 0 }),
+    prefix: 'test:',
+    logger: pino({ level: 'silent' }),
+    now: () => 0,
+    replayPrefixes: ['balance:'],
+    outageMode: 'refuse',
+  });
+  assert.equal(kv.shared, false);
+  await assert.rejects(kv.hold('balance:k', 'h1', -5, { min: 0 }), (error: any) => error.code === 'rate_limited' && error.retryAfterSeconds === 2);
+  await assert.rejects(kv.adjust('rpm:k', 1, { max: 10 }), (error: any) => error.code === 'rate_limited');
+  await kv.releaseLease('lease:k', 'holder');
+  await kv.close();
+});

@@ -40,7 +40,7 @@ export function registerAdminInsightRoutes(app: FastifyInstance, deps: AppDeps):
         // Requests still in the writer's batch belong in the chart the operator is looking at.
         await deps.usageWriter.flush();
         const to = Math.floor(deps.runtime.now() / bucketMs) * bucketMs + bucketMs;
-        const summary = await deps.store.usage.summarize({
+        const summary = await (deps.store.usageReads ?? deps.store.usage).summarize({
           from: to - span,
           to,
           bucketMs,

@@ -18,7 +18,7 @@ export function registerAdminLogRoutes(admin: FastifyInstance, deps: AppDeps): v
     const keyId = query.key === undefined ? undefined : ((await findKeyByReference(store, query.key))?.id ?? query.key);
     const channelId = query.channel === undefined ? undefined : ((await findChannelByReference(store, query.channel))?.id ?? query.channel);
     const [cursorTime, cursorId] = query.cursor === undefined ? [] : splitCursor(query.cursor);
-    const data = await store.usage.query({
+    const data = await (store.usageReads ?? store.usage).query({
       limit,
       ...(keyId === undefined ? {} : { keyId }),
       ...(query.group === undefined ? {} : { group: query.group }),

@@ -31,7 +31,7 @@ export function registerUsageStatsRoutes(app: FastifyInstance, deps: AppDeps): v
       throw invalidRequest(`from must be before to, and at most ${MAX_DAYS} days apart.`, 'from');
     }
     const by = query.by ?? 'key';
-    const rows = await deps.store.usage.aggregate({ from, to, by, ...(query.key === undefined ? {} : { keyId: query.key }) });
+    const rows = await (deps.store.usageReads ?? deps.store.usage).aggregate({ from, to, by, ...(query.key === undefined ? {} : { keyId: query.key }) });
     return {
       by,
       from: new Date(from).toISOString(),

@@ -1,6 +1,13 @@
 import { GatewayError } from '../core/gateway-error.ts';
 
-/** The retryable refusal of a call Redis did not answer in time on a live connection. */
+/** While Redis is unreachable (an outage, a failover): serve on per-instance counters, or refuse with a retryable 429. */
+export const REDIS_OUTAGE_MODES = ['local', 'refuse'] as const;
+export type RedisOutageMode = (typeof REDIS_OUTAGE_MODES)[number];
+
+export function unavailableError(): GatewayError {
+  return new GatewayError('rate_limited', "The gateway's shared counters are unreachable (Redis is failing over); retry in a few seconds.", { retryAfterSeconds: 2 });
+}
+
 export function slowAnswerError(cause: unknown): GatewayError {
   return new GatewayError('rate_limited', "The gateway's shared counters answered too slowly; retry in a second.", { retryAfterSeconds: 1, cause });
 }

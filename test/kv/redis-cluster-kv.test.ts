@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Cluster } from 'ioredis';
+import { createRedisKv } from '../../src/kv/create-redis-kv.ts';
+import { openRedis, waitForRedis } from '../../src/kv/open-redis.ts';
+import { runKvConformance } from './kv-conformance.ts';
+import { uniquePrefix } from '../scale/redis-test-support.ts';
+import { startClusterTopology, type ClusterTopology } from '../scale/redis-topology.ts';
+
+/**
+ * The Redis kv in a real six-node Cluster, with hash tags: every script's keys share a slot (a
+ * Cluster refuses a script whose keys are in different slots), and text lookups spanning slots
+ * are sent one key each. The same conformance suite as the memory and single-Redis kv.
+ */
+let topology: ClusterTopology;
+let cluster: Cluster;
+before(async () => {
+  topology = await startClusterTopology({ basePort: 7340 });
+  cluster = openRedis({ mode: 'cluster', nodes: [{ host: topology.nodes[0]!.host, port: topology.nodes[0]!.port }], tls: false }) as Cluster;
+  cluster.on('error', () => {});
+  assert.ok(await waitForRedis(cluster, 10_000), 'the cluster connection is ready');
+});
+after(async () => {
+  cluster.disconnect();
+  await topology.dispose();
+});
+
+runKvConformance('redis kv in a Cluster (hash tags)', async () => {
+  let time = 1_700_000_000_000;
+  const prefix = uniquePrefix('kv');
+  // KEYS answers for one node only: ask every primary.
+  const keys = async () => (await Promise.all(cluster.nodes('master').map((node) => node.keys(`${prefix}*`)))).flat();
+  return {
+    kv: createRedisKv(cluster, { prefix, now: () => time, hashTags: true }),
+    advanceTime: async (milliseconds) => {
+      time += milliseconds;
+      for (const key of await keys()) {
+        const remaining = await cluster.pttl(key);
+        if (remaining < 0) continue;
+        if (remaining <= milliseconds) await cluster.del(key);
+        else await cluster.pexpire(key, remaining - milliseconds);
+      }
+    },
+    dispose: async () => {
+      for (const key of await keys()) await cluster.del(key);
+    },
+  };
+});
+
+test('text keys of one lookup live in different slots, and a plain MGET across them is refused', async () => {
+  const prefix = uniquePrefix('slots');
+  const kv = createRedisKv(cluster, { prefix, hashTags: true });
+  const names = Array.from({ length: 8 }, (_, index) => `affinity:k:${index}`);
+  await kv.setTexts(names, 'channel-1', 60_000);
+  assert.deepEqual(await kv.getTexts([...names, 'affinity:k:absent']), [...names.map(() => 'channel-1'), undefined]);
+  const slots = new Set(await Promise.all(names.map((name) => cluster.call('CLUSTER', 'KEYSLOT', `${prefix}{${name}}`))));
+  assert.ok(slots.size > 1, 'the lookup spans several slots');
+  await assert.rejects(cluster.mget(...names.map((name) => `${prefix}{${name}}`)), /CROSSSLOT|slot/i);
+});
