@@ -5,10 +5,10 @@
 const LAYERS = [
   ['domain', 'core', 'sse'],
   ['protocols'],
-  ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream'],
+  ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream', 'mail'],
   ['schemas'],
   ['access', 'accounts'],
-  ['billing', 'config', 'cluster', 'reasoning'],
+  ['billing', 'config', 'cluster', 'reasoning', 'identity'],
   ['relay'],
   ['generation', 'responses'],
   ['server'],

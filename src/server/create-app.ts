@@ -15,6 +15,7 @@ import { registerPortalAdminRoutes } from './routes/portal-admin-routes.ts';
 import { registerAdminAccountRoutes } from './routes/admin-account-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerAdminPeopleRoutes } from './routes/admin-people-routes.ts';
+import { registerAdminTotpRoutes } from './routes/admin-totp-routes.ts';
 import { registerAdminAuthorization } from './routes/authorize-admin.ts';
 import { checkAdminRoutesDescribed, registerAdminOpenApiRoutes } from './routes/admin-openapi-routes.ts';
 import { registerConsoleRoutes } from './routes/console-routes.ts';
@@ -107,6 +108,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerAdminAuthorization(app, deps);
   registerAdminRoutes(app, deps);
   registerAdminPeopleRoutes(app, deps);
+  registerAdminTotpRoutes(app, deps);
   registerAdminAccountRoutes(app, deps);
   registerPortalAdminRoutes(app, deps);
   registerAccountRoutes(app, deps);

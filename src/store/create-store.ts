@@ -4,6 +4,7 @@ import { runMigrations } from './migrations/run-migrations.ts';
 import { openDatabase } from './open-database.ts';
 import { parseDatabaseUrl } from './parse-database-url.ts';
 import { createAuditLogRepository } from './repositories/audit-log-repository.ts';
+import { createIdentityRepository } from './repositories/identity-repository.ts';
 import { createAdminRepository } from './repositories/admin-repository.ts';
 import { createAccountSessionRepository } from './repositories/account-session-repository.ts';
 import { createApiKeyRepository } from './repositories/api-key-repository.ts';
@@ -73,6 +74,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     responses: createStoredResponseRepository(context),
     appliedBatches: createAppliedBatchRepository(context),
     admins: createAdminRepository(context),
+    identity: createIdentityRepository(context),
     async close() {
       await db.destroy();
     },

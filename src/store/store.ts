@@ -10,6 +10,7 @@ import type { AuditLogRepository } from './audit-log.ts';
 import type { NewUser, User, UserPatch } from '../domain/user.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
 import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
+import type { IdentityOwner, OneTimeToken, OneTimePurpose, SignInProvider, TotpFactor } from '../domain/identity.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 import type { UsageAggregateQuery, UsageAggregateRow, UsageLogQuery, UsageSummary, UsageSummaryQuery } from './usage-queries.ts';
@@ -204,6 +205,32 @@ export interface AdminRepository {
   deleteToken(id: string): Promise<boolean>;
 }
 
+/** Sign-in factors, one-time links, sign-in providers and sealed settings (issue 29). */
+export interface IdentityRepository {
+  findTotp(owner: IdentityOwner): Promise<TotpFactor | undefined>;
+  /** Replaces the owner's factor with a new, unconfirmed one. */
+  saveTotp(owner: IdentityOwner, secret: string, recoveryHashes: string[]): Promise<void>;
+  /** Records `step` as used if it is later than every step used before (true), confirming the factor when asked. */
+  acceptTotpStep(owner: IdentityOwner, step: number, confirm: boolean): Promise<boolean>;
+  /** Removes one unused recovery code of a confirmed factor; true for exactly one of concurrent uses. */
+  useRecoveryCode(owner: IdentityOwner, codeHash: string): Promise<boolean>;
+  deleteTotp(owner: IdentityOwner): Promise<boolean>;
+
+  createOneTimeToken(token: Omit<OneTimeToken, 'createdAt' | 'usedAt'>): Promise<void>;
+  /** Marks the link used if it is unused and unexpired at `now` and returns it; undefined otherwise (once, across instances). */
+  consumeOneTimeToken(tokenHash: string, purpose: OneTimePurpose, now: number): Promise<OneTimeToken | undefined>;
+  pruneOneTimeTokens(now: number): Promise<number>;
+
+  listProviders(): Promise<SignInProvider[]>;
+  findProvider(name: string): Promise<SignInProvider | undefined>;
+  saveProvider(provider: Omit<SignInProvider, 'createdAt' | 'updatedAt'>): Promise<SignInProvider>;
+  deleteProvider(name: string): Promise<boolean>;
+
+  /** A setting sealed with the gateway secret (SMTP password, captcha secret); undefined when unset. */
+  getSealedSetting(name: string): Promise<string | undefined>;
+  setSealedSetting(name: string, value: string): Promise<void>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   groups: GroupRepository;
@@ -227,6 +254,8 @@ export interface Store {
   appliedBatches: AppliedBatchRepository;
   /** Operator accounts, console sessions and minted admin tokens (issue 29). */
   admins: AdminRepository;
+  /** TOTP factors, one-time links, sign-in providers and sealed settings (issue 29). */
+  identity: IdentityRepository;
   close(): Promise<void>;
 }
 

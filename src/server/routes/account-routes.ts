@@ -33,6 +33,8 @@ import { accountDefaultGroup } from './account-settings.ts';
 import { isIpOrCidr } from '../../schemas/is-ip-or-cidr.ts';
 import { positiveUsd } from '../../schemas/field-rules.ts';
 import { diagnoseKey } from './diagnose-key.ts';
+import { registerAccountSecurityRoutes } from './account-security-routes.ts';
+import { requirePasswordSignIn } from '../../identity/second-factor.ts';
 
 export interface AccountRouteOptions {
   /** How long a session lives from sign-in (absolute; default 12 hours). */
@@ -48,7 +50,7 @@ const MAX_KEYS_PER_ACCOUNT = 50;
 // and "wrong password" take the same time (scrypt dominates either way).
 export const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
-const signInSchema = z.strictObject({ login: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
+const signInSchema = z.strictObject({ login: z.string().min(1).max(320), password: z.string().min(1).max(1024), totp: z.string().max(64).optional() });
 // The admin API's USD rule (one bound for every amount); a cap set here must be above 0, and null removes it.
 const capsSchema = z.strictObject({
   dailySpend: positiveUsd.nullable().optional(),
@@ -138,6 +140,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         if (!user || !user.passwordHash || !passwordOk || !user.enabled) {
           throw new GatewayError('sign_in_failed', 'That email or name and password do not match an enabled account.');
         }
+        await requirePasswordSignIn(store, now, { kind: 'user', id: user.id }, input.totp, admission.attempt);
         await admission.attempt.release();
         const token = newSessionSecret();
         const csrfToken = newSessionSecret();
@@ -166,6 +169,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           altPrefix: deps.settings.altPrefix,
         };
       });
+
+      registerAccountSecurityRoutes(account, deps, session);
 
       account.get('/keys', async (request): Promise<{ data: PortalKey[] }> => ({ data: (await myKeys(session(request).user)).map(accountKeyView) }));
 

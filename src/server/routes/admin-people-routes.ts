@@ -11,6 +11,7 @@ import { DUMMY_HASH, requireJson } from './account-routes.ts';
 import { param, withConflicts } from './admin-routes.ts';
 import { clearSessionCookie, CONSOLE_SESSION_COOKIE, hashSessionToken, newSessionSecret, sameOrigin, setSessionCookie } from './account-session-cookie.ts';
 import { clientIpOf } from './authenticate-request.ts';
+import { requirePasswordSignIn } from '../../identity/second-factor.ts';
 import type { AdminActor } from './authorize-admin.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './admin-people-schemas.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
@@ -48,6 +49,8 @@ export function registerAdminPeopleRoutes(app: FastifyInstance, deps: AppDeps): 
         if (!person || !passwordOk || !person.enabled) {
           throw new GatewayError('sign_in_failed', 'That name or e-mail and password do not match an enabled admin.');
         }
+        // "OIDC only" closes passwords for every person; GATEWAY_ADMIN_TOKEN stays the way in if a provider breaks.
+        await requirePasswordSignIn(store, now, { kind: 'admin', id: person.id }, input.totp, admission.attempt);
         await admission.attempt.release();
         const token = newSessionSecret();
         const csrfToken = newSessionSecret();
@@ -170,7 +173,7 @@ function tokenView(token: AdminToken) {
   };
 }
 
-function actorOf(request: FastifyRequest): AdminActor {
+export function actorOf(request: FastifyRequest): AdminActor {
   const actor = request.adminActor;
   if (!actor) throw new GatewayError('admin_unauthorized', 'Sign in to the console or send an admin token.');
   return actor;
