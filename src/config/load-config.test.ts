@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       adminToken: undefined,
       gatewaySecret: undefined,
       metricsToken: undefined,
+      publicUrl: undefined,
       configFile: undefined,
       workers: 1,
       drainTimeoutMs: 30_000,

@@ -23,6 +23,7 @@ import {
 import { summaryQuerySchema } from './routes/admin-insight-routes.ts';
 import { accountSettingsSchema, topUpSchema } from './routes/portal-admin-routes.ts';
 import { usageQuerySchema } from './routes/usage-stats-routes.ts';
+import { smtpSettingsSchema } from './routes/identity-schemas.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema, signInSettingsSchema, totpCodeSchema } from './routes/admin-people-schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -116,6 +117,8 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'POST', route: '/api/admin/me/totp/verify', permission: 'self', tag: 'admins', summary: 'Confirm the enrolment with the first code; sign-in then asks for `totp`', body: totpCodeSchema },
   { method: 'DELETE', route: '/api/admin/me/totp', permission: 'self', tag: 'admins', summary: 'Turn your TOTP off (needs a current code)', body: totpCodeSchema, status: 204 },
   { method: 'DELETE', route: '/api/admin/admins/:id/totp', permission: 'admins.write', tag: 'admins', summary: 'Clear an admin’s lost authenticator (ends their sessions)', status: 204 },
+  { method: 'GET', route: '/api/admin/smtp', permission: 'admins.read', tag: 'admins', summary: 'The SMTP server mail goes through (never its password)' },
+  { method: 'PATCH', route: '/api/admin/smtp', permission: 'admins.write', tag: 'admins', summary: 'Set the SMTP server; the password is sealed, omit it to keep the stored one', body: smtpSettingsSchema },
   { method: 'GET', route: '/api/admin/sign-in-settings', permission: 'admins.read', tag: 'admins', summary: 'The sign-in rules: TOTP required of admins, OIDC only' },
   { method: 'PATCH', route: '/api/admin/sign-in-settings', permission: 'admins.write', tag: 'admins', summary: 'Require TOTP of every admin; turn passwords off (OIDC only)', body: signInSettingsSchema },
 ];

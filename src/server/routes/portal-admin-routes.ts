@@ -9,12 +9,14 @@ import { userView } from './account-views.ts';
 import { microsToUsd, usdToMicros } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { groupName, usdChange } from '../../schemas/field-rules.ts';
+import { signUpSettingsSchema } from './identity-schemas.ts';
+import { patchSignUpSettings, readSignUpSettings, signUpSettingsView } from '../../identity/sign-up-settings.ts';
 
 export const topUpSchema = z.strictObject({
   amount: usdChange.refine((value) => value !== 0, 'must not be 0'),
   note: z.string().trim().min(1, 'is required: say why, it is kept in the audit trail').max(500),
 });
-export const accountSettingsSchema = z.strictObject({ defaultGroup: groupName.nullable() });
+export const accountSettingsSchema = z.strictObject({ defaultGroup: groupName.nullable().optional(), signUp: signUpSettingsSchema.optional() });
 
 /**
  * The operator's side of the account portal (issue 16), beside issue 15's accounts API:
@@ -46,14 +48,16 @@ export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): 
         return { data: (await store.walletAdjustments.listForUser(user.id)).map(adjustmentView) };
       });
 
-      admin.get('/account-settings', async () => ({ defaultGroup: await accountDefaultGroup(store) }));
+      admin.get('/account-settings', async () => ({ defaultGroup: await accountDefaultGroup(store), signUp: signUpSettingsView(await readSignUpSettings(store)) }));
       admin.patch('/account-settings', async (request) => {
         const input = parseAdminInput(accountSettingsSchema, request.body);
-        if (input.defaultGroup !== null && !(await store.groups.list()).some((group) => group.name === input.defaultGroup)) {
+        if (input.defaultGroup != null && !(await store.groups.list()).some((group) => group.name === input.defaultGroup)) {
           throw invalidRequest(`defaultGroup: group "${input.defaultGroup}" does not exist.`, 'defaultGroup');
         }
-        await setAccountDefaultGroup(store, input.defaultGroup);
-        return { defaultGroup: input.defaultGroup };
+        if (input.defaultGroup !== undefined) await setAccountDefaultGroup(store, input.defaultGroup);
+        // Self sign-up (issue 29): only the fields sent change; the captcha secret is sealed, never shown back.
+        if (input.signUp !== undefined) await patchSignUpSettings(store, input.signUp);
+        return { defaultGroup: await accountDefaultGroup(store), signUp: signUpSettingsView(await readSignUpSettings(store)) };
       });
     },
     { prefix: '/api/admin' },
