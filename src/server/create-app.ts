@@ -17,6 +17,7 @@ import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerAdminPeopleRoutes } from './routes/admin-people-routes.ts';
 import { registerAdminTotpRoutes } from './routes/admin-totp-routes.ts';
 import { registerAdminSmtpRoutes } from './routes/admin-smtp-routes.ts';
+import { registerAdminSessionRoutes } from './routes/admin-session-routes.ts';
 import { registerSignUpRoutes } from './routes/sign-up-routes.ts';
 import { registerAdminAuthorization } from './routes/authorize-admin.ts';
 import { checkAdminRoutesDescribed, registerAdminOpenApiRoutes } from './routes/admin-openapi-routes.ts';
@@ -112,6 +113,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerAdminPeopleRoutes(app, deps);
   registerAdminTotpRoutes(app, deps);
   registerAdminSmtpRoutes(app, deps);
+  registerAdminSessionRoutes(app, deps);
   registerAdminAccountRoutes(app, deps);
   registerPortalAdminRoutes(app, deps);
   registerAccountRoutes(app, deps);

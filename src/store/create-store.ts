@@ -5,6 +5,7 @@ import { openDatabase } from './open-database.ts';
 import { parseDatabaseUrl } from './parse-database-url.ts';
 import { createAuditLogRepository } from './repositories/audit-log-repository.ts';
 import { createIdentityRepository } from './repositories/identity-repository.ts';
+import { createSessionDeviceRepository } from './repositories/session-device-repository.ts';
 import { createAdminRepository } from './repositories/admin-repository.ts';
 import { createAccountSessionRepository } from './repositories/account-session-repository.ts';
 import { createApiKeyRepository } from './repositories/api-key-repository.ts';
@@ -75,6 +76,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     appliedBatches: createAppliedBatchRepository(context),
     admins: createAdminRepository(context),
     identity: createIdentityRepository(context),
+    sessionDevices: { portal: createSessionDeviceRepository(context, 'account_sessions'), console: createSessionDeviceRepository(context, 'admin_sessions') },
     async close() {
       await db.destroy();
     },

@@ -231,6 +231,30 @@ export interface IdentityRepository {
   setSealedSetting(name: string, value: string): Promise<void>;
 }
 
+/** One signed-in browser session as its owner sees it (issue 29). */
+export interface SessionDevice {
+  /** Public id: a prefix of the token's hash. */
+  id: string;
+  tokenHash: string;
+  userAgent: string | null;
+  clientIp: string | null;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+}
+
+/** The sessions of one kind (portal or console) by owner: listed, touched, revoked. */
+export interface SessionDeviceRepository {
+  /** Records use (at most once a minute); with `userAgent`, at sign-in, also the device. */
+  touch(tokenHash: string, at: number, userAgent?: string | null): Promise<void>;
+  /** The owner's unexpired sessions, newest first. */
+  list(ownerId: string, now: number): Promise<SessionDevice[]>;
+  /** Ends one of the owner's sessions by its public id; false when the owner has none such. */
+  revoke(ownerId: string, id: string): Promise<boolean>;
+  /** Ends every session of the owner (sign out everywhere); how many ended. */
+  revokeAll(ownerId: string): Promise<number>;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   groups: GroupRepository;
@@ -256,6 +280,8 @@ export interface Store {
   admins: AdminRepository;
   /** TOTP factors, one-time links, sign-in providers and sealed settings (issue 29). */
   identity: IdentityRepository;
+  /** The device view of the portal's and the console's sessions (issue 29). */
+  sessionDevices: { portal: SessionDeviceRepository; console: SessionDeviceRepository };
   close(): Promise<void>;
 }
 

@@ -33,7 +33,7 @@ import { accountDefaultGroup } from './account-settings.ts';
 import { isIpOrCidr } from '../../schemas/is-ip-or-cidr.ts';
 import { positiveUsd } from '../../schemas/field-rules.ts';
 import { diagnoseKey } from './diagnose-key.ts';
-import { registerAccountSecurityRoutes } from './account-security-routes.ts';
+import { registerAccountSecurityRoutes, userAgentOf } from './account-security-routes.ts';
 import { requirePasswordSignIn } from '../../identity/second-factor.ts';
 
 export interface AccountRouteOptions {
@@ -124,6 +124,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           throw new GatewayError('csrf_failed', 'The request lacks this session’s CSRF token (x-csrf-token). Reload the console and try again.');
         }
         signedIn.set(request, { user, tokenHash: row.tokenHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt });
+        await store.sessionDevices.portal.touch(row.tokenHash, now());
       });
 
       account.post('/session', async (request, reply): Promise<PortalSignIn> => {
@@ -147,6 +148,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         const createdAt = now();
         const expiresAt = createdAt + ttlMs;
         await store.accountSessions.create({ tokenHash: hashSessionToken(token), userId: user.id, csrfToken, clientIp: address, createdAt, expiresAt });
+        await store.sessionDevices.portal.touch(hashSessionToken(token), createdAt, userAgentOf(request));
         setSessionCookie(request, reply, token, Math.floor(ttlMs / 1000));
         return { user: await showUser(user), csrfToken, sessionExpiresAt: new Date(expiresAt).toISOString() };
       });

@@ -6,6 +6,8 @@ import type { AppDeps } from '../app-deps.ts';
 import type { User } from '../../domain/user.ts';
 import { totpCodeSchema } from './admin-people-schemas.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
+import { clearSessionCookie } from './account-session-cookie.ts';
+import type { SessionDevice } from '../../store/store.ts';
 
 /**
  * What an account holder does to their own sign-in (issue 29), inside the portal's session
@@ -21,6 +23,23 @@ export function registerAccountSecurityRoutes(account: FastifyInstance, deps: Ap
     await factors.confirm(ownerOf(request), code);
     return { totp: true };
   });
+  // Sessions: the owner sees where they are signed in and ends one, or all ("sign out everywhere").
+  const devices = deps.store.sessionDevices.portal;
+  account.get('/sessions', async (request) => {
+    const { user, tokenHash } = session(request);
+    return { data: (await devices.list(user.id, deps.runtime.now())).map((entry) => sessionView(entry, tokenHash)) };
+  });
+  account.delete('/sessions/:id', async (request, reply) => {
+    const id = (request.params as Record<string, string>).id ?? '';
+    if (!(await devices.revoke(session(request).user.id, id))) throw new GatewayError('not_found', `You have no session "${id}".`);
+    return reply.code(204).send();
+  });
+  account.delete('/sessions', async (request, reply) => {
+    await devices.revokeAll(session(request).user.id);
+    clearSessionCookie(request, reply);
+    return reply.code(204).send();
+  });
+
   account.delete('/totp', async (request, reply) => {
     const { code } = parseAdminInput(totpCodeSchema, request.body);
     // A current code, not just the session: whoever borrowed the browser cannot remove the factor.
@@ -28,4 +47,23 @@ export function registerAccountSecurityRoutes(account: FastifyInstance, deps: Ap
     await factors.disable(ownerOf(request));
     return reply.code(204).send();
   });
+}
+
+/** What a session shows its owner or an admin: never the cookie or its hash. */
+export function sessionView(session: SessionDevice, currentTokenHash?: string) {
+  return {
+    id: session.id,
+    device: session.userAgent,
+    address: session.clientIp,
+    createdAt: new Date(session.createdAt).toISOString(),
+    lastSeenAt: new Date(session.lastSeenAt).toISOString(),
+    expiresAt: new Date(session.expiresAt).toISOString(),
+    current: session.tokenHash === currentTokenHash,
+  };
+}
+
+/** The User-Agent a session signs in with, as the device people recognise it by. */
+export function userAgentOf(request: FastifyRequest): string | null {
+  const agent = request.headers['user-agent'];
+  return typeof agent === 'string' && agent !== '' ? agent.slice(0, 300) : null;
 }

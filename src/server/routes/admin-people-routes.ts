@@ -12,6 +12,7 @@ import { param, withConflicts } from './admin-routes.ts';
 import { clearSessionCookie, CONSOLE_SESSION_COOKIE, hashSessionToken, newSessionSecret, sameOrigin, setSessionCookie } from './account-session-cookie.ts';
 import { clientIpOf } from './authenticate-request.ts';
 import { requirePasswordSignIn } from '../../identity/second-factor.ts';
+import { userAgentOf } from './account-security-routes.ts';
 import type { AdminActor } from './authorize-admin.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './admin-people-schemas.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
@@ -57,6 +58,7 @@ export function registerAdminPeopleRoutes(app: FastifyInstance, deps: AppDeps): 
         const createdAt = now();
         const expiresAt = createdAt + SESSION_TTL_MS;
         await store.admins.createSession({ tokenHash: hashSessionToken(token), adminId: person.id, csrfToken, clientIp: address, createdAt, expiresAt });
+        await store.sessionDevices.console.touch(hashSessionToken(token), createdAt, userAgentOf(request));
         setSessionCookie(request, reply, token, Math.floor(SESSION_TTL_MS / 1000), CONSOLE_SESSION_COOKIE);
         deps.logger.info({ event: 'admin_sign_in', admin: person.name, clientIp: address }, `admin signed in: ${person.name}`);
         return { admin: adminView(person), csrfToken, sessionExpiresAt: new Date(expiresAt).toISOString() };

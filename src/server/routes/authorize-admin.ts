@@ -112,5 +112,6 @@ async function authenticateSession(deps: AppDeps, request: FastifyRequest, reply
   if (changesState && !csrfMatches(request.headers['x-csrf-token'], session.csrfToken)) {
     throw new GatewayError('csrf_failed', 'The request lacks this session’s CSRF token (x-csrf-token). Reload the console and try again.');
   }
+  await deps.store.sessionDevices.console.touch(session.tokenHash, deps.runtime.now());
   return { via: 'session', name: admin.name, role: admin.role, adminId: admin.id, session };
 }

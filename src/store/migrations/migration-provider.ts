@@ -13,6 +13,7 @@ import { usageTransportMigration } from './013-usage-transport.ts';
 import { imagePricesMigration } from './014-image-prices.ts';
 import { adminAccountsMigration } from './015-admin-accounts.ts';
 import { identityMigration } from './024-identity.ts';
+import { sessionDevicesMigration } from './025-session-devices.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -33,6 +34,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '014-image-prices': imagePricesMigration,
   '015-admin-accounts': adminAccountsMigration,
   '024-identity': identityMigration,
+  '025-session-devices': sessionDevicesMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
