@@ -23,7 +23,7 @@ import {
 import { summaryQuerySchema } from './routes/admin-insight-routes.ts';
 import { accountSettingsSchema, topUpSchema } from './routes/portal-admin-routes.ts';
 import { usageQuerySchema } from './routes/usage-stats-routes.ts';
-import { smtpSettingsSchema } from './routes/identity-schemas.ts';
+import { signInProviderSchema, smtpSettingsSchema } from './routes/identity-schemas.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema, signInSettingsSchema, totpCodeSchema } from './routes/admin-people-schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -125,6 +125,9 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'DELETE', route: '/api/admin/users/:id/sessions', permission: 'accounts.suspend', tag: 'users', summary: 'Sign an account out everywhere', status: 204 },
   { method: 'GET', route: '/api/admin/admins/:id/sessions', permission: 'admins.read', tag: 'admins', summary: 'An admin’s console sessions' },
   { method: 'DELETE', route: '/api/admin/admins/:id/sessions', permission: 'admins.write', tag: 'admins', summary: 'Sign an admin out everywhere', status: 204 },
+  { method: 'GET', route: '/api/admin/sign-in-providers', permission: 'admins.read', tag: 'admins', summary: 'OIDC providers people sign in with (never the client secret)' },
+  { method: 'POST', route: '/api/admin/sign-in-providers', permission: 'admins.write', tag: 'admins', summary: 'Add or change an OIDC provider (by name); the client secret is sealed', body: signInProviderSchema, status: 201 },
+  { method: 'DELETE', route: '/api/admin/sign-in-providers/:name', permission: 'admins.write', tag: 'admins', summary: 'Remove a sign-in provider', status: 204 },
   { method: 'GET', route: '/api/admin/smtp', permission: 'admins.read', tag: 'admins', summary: 'The SMTP server mail goes through (never its password)' },
   { method: 'PATCH', route: '/api/admin/smtp', permission: 'admins.write', tag: 'admins', summary: 'Set the SMTP server; the password is sealed, omit it to keep the stored one', body: smtpSettingsSchema },
   { method: 'GET', route: '/api/admin/sign-in-settings', permission: 'admins.read', tag: 'admins', summary: 'The sign-in rules: TOTP required of admins, OIDC only' },
