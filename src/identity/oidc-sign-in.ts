@@ -1,10 +1,6 @@
-import { GatewayError } from '../core/gateway-error.ts';
-import type { SignInAudience, SignInProvider } from '../domain/identity.ts';
-import type { Kv } from '../kv/kv.ts';
 import * as oidc from 'openid-client';
-
-/** How long a started sign-in may take at the provider. */
-const FLOW_TTL_MS = 10 * 60_000;
+import type { SignInAudience, SignInProvider } from '../domain/identity.ts';
+import { signInRefused as refused, type SignInFlows } from './sign-in-flows.ts';
 
 /** What a provider vouches for, after the code exchange and the ID token's checks. */
 export interface ExternalIdentity {
@@ -14,31 +10,21 @@ export interface ExternalIdentity {
   emailVerified: boolean;
 }
 
-interface PendingFlow {
-  provider: string;
-  audience: SignInAudience;
-  verifier: string;
-  nonce: string;
-}
-
 /**
- * OIDC sign-in, authorization code with PKCE (S256), through `openid-client` (issue 29). A started
- * flow (PKCE verifier, nonce, audience) waits in the shared kv under its random `state` for ten
- * minutes, so the callback may land on any instance; the callback consumes it with one bounded
- * increment, so a state (and the code that came with it) is good for one sign-in only.
+ * OIDC sign-in, authorization code with PKCE (S256) and a nonce, through `openid-client` (issue
+ * 29); the started flow waits in `SignInFlows` (shared kv, one use per state).
  */
 export class OidcSignIn {
   private readonly configurations = new Map<string, Promise<oidc.Configuration>>();
 
-  constructor(private readonly kv: Kv) {}
+  constructor(private readonly flows: SignInFlows) {}
 
   async start(provider: SignInProvider, audience: SignInAudience, redirectUri: string): Promise<{ url: string; state: string }> {
     const config = await this.configuration(provider);
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    const pending: PendingFlow = { provider: provider.name, audience, verifier, nonce };
-    await this.kv.setTexts([flowKey(state)], JSON.stringify(pending), FLOW_TTL_MS);
+    await this.flows.save(state, { provider: provider.name, audience, verifier, nonce });
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
       scope: 'openid email profile',
@@ -52,11 +38,7 @@ export class OidcSignIn {
 
   /** Exchanges the callback's code; refuses an unknown, expired, reused or foreign `state`. */
   async finish(provider: SignInProvider, callbackUrl: URL, state: string): Promise<{ identity: ExternalIdentity; audience: SignInAudience }> {
-    const [text] = await this.kv.getTexts([flowKey(state)]);
-    const pending = text === undefined ? undefined : (JSON.parse(text) as PendingFlow);
-    if (!pending || pending.provider !== provider.name) throw refused('The sign-in expired or did not start here: start it again.');
-    const first = await this.kv.adjust(`${flowKey(state)}:used`, 1, { max: 1, ttlMs: FLOW_TTL_MS });
-    if (!first.applied) throw refused('This sign-in link was already used: start the sign-in again.');
+    const pending = await this.flows.take(state, provider.name);
     const config = await this.configuration(provider);
     let claims: Record<string, unknown> | undefined;
     try {
@@ -85,12 +67,4 @@ export class OidcSignIn {
     }
     return found;
   }
-}
-
-function flowKey(state: string): string {
-  return `oidc:flow:${state}`;
-}
-
-function refused(message: string): GatewayError {
-  return new GatewayError('sign_in_failed', message);
 }

@@ -3,6 +3,8 @@ import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { SignInAudience, SignInProvider } from '../../domain/identity.ts';
 import { linkExternalIdentity } from '../../identity/link-external-identity.ts';
 import { OidcSignIn } from '../../identity/oidc-sign-in.ts';
+import { GithubSignIn } from '../../identity/github-sign-in.ts';
+import { SignInFlows } from '../../identity/sign-in-flows.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { userAgentOf } from './account-security-routes.ts';
 import { CONSOLE_SESSION_COOKIE, hashSessionToken, newSessionSecret, PORTAL_SESSION_COOKIE, setSessionCookie } from './account-session-cookie.ts';
@@ -20,14 +22,16 @@ const FLOW_COOKIE = 'switchyard_oauth';
  */
 export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
-  const flows = new OidcSignIn(deps.access.kv);
+  const flows = new SignInFlows(deps.access.kv);
+  const oidc = new OidcSignIn(flows);
+  const github = new GithubSignIn(flows);
 
   app.get('/api/auth/:name/start', async (request, reply) => {
     const provider = await providerOf(request);
     const audience = (request.query as Record<string, unknown>).audience;
     if (audience !== 'portal' && audience !== 'console') throw invalidRequest('audience: "portal" or "console".', 'audience');
     if (!provider.audiences.includes(audience)) throw new GatewayError('sign_in_method_disabled', `The provider "${provider.name}" does not sign people in to the ${audience}.`);
-    const { url, state } = await flows.start(provider, audience, callbackUrl(provider));
+    const { url, state } = await (provider.type === 'github' ? github : oidc).start(provider, audience, callbackUrl(provider));
     reply.header('set-cookie', `${FLOW_COOKIE}=${state}; Path=/api/auth; Max-Age=600; HttpOnly; SameSite=Lax${secure(request)}`);
     return reply.code(302).header('cache-control', 'no-store').header('location', url).send();
   });
@@ -37,8 +41,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     const query = request.query as Record<string, unknown>;
     const state = typeof query.state === 'string' ? query.state : '';
     if (state === '' || flowCookie(request) !== state) throw new GatewayError('sign_in_failed', 'This sign-in did not start in this browser (state mismatch): start it again.');
-    const current = new URL(request.url, callbackUrl(provider));
-    const { identity, audience } = await flows.finish(provider, current, state);
+    const { identity, audience } =
+      provider.type === 'github'
+        ? await github.finish(provider, typeof query.code === 'string' ? query.code : '', state, callbackUrl(provider))
+        : await oidc.finish(provider, new URL(request.url, callbackUrl(provider)), state);
     const who = await linkExternalIdentity(store, audience, identity);
     await openSession(request, reply, audience, who.kind === 'user' ? who.user.id : who.admin.id);
     deps.logger.info({ event: 'external_sign_in', provider: provider.name, audience, subject: identity.subject }, 'signed in through a provider');
@@ -48,7 +54,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   async function providerOf(request: FastifyRequest): Promise<SignInProvider> {
     const name = (request.params as Record<string, string>).name ?? '';
     const provider = await store.identity.findProvider(name);
-    if (!provider || provider.type !== 'oidc') throw new GatewayError('not_found', `No sign-in provider "${name}" exists.`);
+    if (!provider) throw new GatewayError('not_found', `No sign-in provider "${name}" exists.`);
     return provider;
   }
 
