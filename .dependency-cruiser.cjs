@@ -5,10 +5,10 @@
 const LAYERS = [
   ['domain', 'core', 'sse'],
   ['protocols'],
-  ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream'],
+  ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream', 'mail'],
   ['schemas'],
   ['access'],
-  ['billing', 'ledger', 'config', 'cluster', 'reasoning', 'accounts', 'notify'],
+  ['billing', 'ledger', 'config', 'cluster', 'reasoning', 'accounts', 'notify', 'identity'],
   ['relay'],
   ['generation', 'responses'],
   ['server'],

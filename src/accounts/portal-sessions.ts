@@ -2,7 +2,7 @@ import { GatewayError } from '../core/gateway-error.ts';
 import type { User } from '../domain/user.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { csrfMatches, hashSessionToken, newSessionSecret } from './session-secret.ts';
-import { normaliseLogin, type SignInThrottle } from './sign-in-throttle.ts';
+import { normaliseLogin, type PasswordCheck, type SignInThrottle } from './sign-in-throttle.ts';
 
 /** A signed-in portal session, as the portal's handlers see it. */
 export interface PortalSession {
@@ -23,6 +23,10 @@ export interface PortalSignInAttempt {
   login: string;
   password: string;
   ttlMs: number;
+  /** The browser's user agent, shown in the account's session list. */
+  userAgent?: string | null;
+  /** The rest of a password sign-in once the password matched (the second factor; see `PasswordCheck.afterPassword`). */
+  afterPassword?: PasswordCheck<User>['afterPassword'];
 }
 
 /**
@@ -37,6 +41,7 @@ export async function openPortalSession(deps: PortalDeps, throttle: SignInThrott
     find: (login) => findUserByLogin(deps, login),
     mismatch: 'That email or name and password do not match an enabled account.',
     throttled: (seconds) => `Too many failed sign-ins for this account or from this address; try again in ${seconds} seconds.`,
+    ...(attempt.afterPassword === undefined ? {} : { afterPassword: attempt.afterPassword }),
   });
   const token = newSessionSecret();
   const csrfToken = newSessionSecret();
@@ -44,6 +49,7 @@ export async function openPortalSession(deps: PortalDeps, throttle: SignInThrott
   const expiresAt = createdAt + attempt.ttlMs;
   const tokenHash = hashSessionToken(token);
   await deps.store.accountSessions.create({ tokenHash, userId: user.id, csrfToken, clientIp: attempt.address, createdAt, expiresAt });
+  await deps.store.sessionDevices.portal.touch(tokenHash, createdAt, attempt.userAgent);
   return { user, token, tokenHash, csrfToken, expiresAt };
 }
 

@@ -24,6 +24,11 @@ export interface PasswordCheck<T extends PasswordHolder> {
   mismatch: string;
   /** The 429's message, given the seconds to wait. */
   throttled(seconds: number): string;
+  /**
+   * Run after the password matched and before the attempt's places are given back: the rest of
+   * a password sign-in (passwords allowed, the second factor). A throw keeps the places taken.
+   */
+  afterPassword?(holder: T, attempt: SignInAttempt): Promise<void>;
 }
 
 export interface SignInThrottleOptions {
@@ -104,6 +109,7 @@ export class SignInThrottle {
     if (!admission.admitted) throw throttledError(check, admission.retryAfterSeconds);
     const passwordOk = await verifyPassword(check.password, holder?.passwordHash ?? DUMMY_HASH);
     if (!holder || !holder.passwordHash || !passwordOk || !holder.enabled) throw new GatewayError('sign_in_failed', check.mismatch);
+    await check.afterPassword?.(holder, admission.attempt);
     await admission.attempt.release();
     return holder;
   }

@@ -31,6 +31,8 @@ export interface Config {
   gatewaySecret: string | undefined;
   /** METRICS_TOKEN: read-only Bearer credential for GET /metrics. */
   metricsToken: string | undefined;
+  /** PUBLIC_URL: the gateway's address as people reach it; e-mailed links and OIDC callbacks are built on it. */
+  publicUrl: string | undefined;
   /** Path of the declarative YAML file (GATEWAY_CONFIG) applied at start-up. */
   configFile: string | undefined;
   /** Processes serving on this machine (a Node cluster when > 1). */
@@ -159,6 +161,10 @@ export const envSchema = z.object({
     check: (value) => value.length >= 16,
     expects: 'at least 16 characters (a read-only credential for GET /metrics)',
     secret: true,
+  }),
+  PUBLIC_URL: text({
+    check: (value) => /^https?:\/\/[^/?#\s]+\/?$/.test(value),
+    expects: 'an origin such as https://gateway.example.com (no path)',
   }),
   GATEWAY_CONFIG: text({ expects: 'a file path' }),
   // Unset: all CPUs in production with REDIS_URL, else 1; decided in loadConfig.

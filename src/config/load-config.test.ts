@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       adminToken: undefined,
       gatewaySecret: undefined,
       metricsToken: undefined,
+      publicUrl: undefined,
       configFile: undefined,
       workers: 1,
       drainTimeoutMs: 30_000,

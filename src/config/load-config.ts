@@ -33,6 +33,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: values.GATEWAY_ADMIN_TOKEN,
     gatewaySecret: values.GATEWAY_SECRET,
     metricsToken: values.METRICS_TOKEN,
+    publicUrl: values.PUBLIC_URL?.replace(/\/$/, ''),
     configFile: values.GATEWAY_CONFIG,
     // Unset: every CPU in production when Redis shares the state between workers; otherwise one
     // worker (the embedded default must serve anywhere; the start banner says how to use every core).

@@ -52,6 +52,16 @@ export const ERROR_CATALOG = {
   sign_in_failed: { status: 401, retryable: false },
   session_required: { status: 401, retryable: false },
   csrf_failed: { status: 403, retryable: false },
+  // Sign-in methods and self sign-up (issue 29)
+  /** The account has a confirmed TOTP factor: the sign-in needs its code (or a recovery code) in `totp`. */
+  totp_required: { status: 401, retryable: false },
+  /** The owner requires TOTP of every admin and this one has none yet: only enrolment and `self` routes answer. */
+  totp_enrolment_required: { status: 403, retryable: false },
+  /** Passwords are off ("OIDC only") or self sign-up is off: the route is closed by the operator's setting. */
+  sign_in_method_disabled: { status: 403, retryable: false },
+  captcha_failed: { status: 400, retryable: false },
+  /** A verification or reset link that was used, expired or never existed. */
+  link_invalid: { status: 400, retryable: false },
   not_found: { status: 404, retryable: false },
   conflict: { status: 409, retryable: false },
   internal_error: { status: 500, retryable: false },

@@ -1,6 +1,7 @@
 import type { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
 import type { LedgerWriter } from '../ledger/ledger-writer.ts';
 import type { Logger } from 'pino';
+import type { Mailer } from '../mail/mailer.ts';
 import type { AccessServices } from '../billing/access-services.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
@@ -32,6 +33,8 @@ export interface ServerSettings {
   blockPrivateUpstreams?: boolean;
   /** SHA-256 of METRICS_TOKEN, the read-only scrape credential for /metrics, when set. */
   metricsTokenHash?: string | undefined;
+  /** PUBLIC_URL without a trailing slash: the origin of e-mailed links and OIDC redirect URIs. */
+  publicUrl?: string | undefined;
   /** Responses over WebSocket (RESPONSES_WEBSOCKET…); absent: on, with the defaults. */
   responsesWebSocket?: ResponsesWebSocketSettings;
 }
@@ -57,6 +60,8 @@ export interface AppDeps {
   responses?: StatefulResponses;
   /** Conversation affinity (absent when AFFINITY_TTL_SECONDS is 0). */
   affinity?: ConversationAffinity;
+  /** Outgoing e-mail (sign-up, reset, alerts); absent: the SMTP settings in the store (`createStoreMailer`). */
+  mailer?: Mailer;
   /** The gateway's compaction items (POST /v1/responses/compact). */
   compaction?: CompactionSeal;
   /** Alerts (issue 30): rules and channels reload it, "send test" uses its sender. */

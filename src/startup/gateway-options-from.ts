@@ -17,6 +17,7 @@ export function gatewayOptionsFrom(config: Config, logger: Logger, applyConfig: 
     adminToken: config.adminToken,
     gatewaySecret: config.gatewaySecret,
     metricsToken: config.metricsToken,
+    publicUrl: config.publicUrl,
     bodyLimitBytes: config.bodyLimitBytes,
     altPrefix: config.altPrefix,
     upstream: {

@@ -22,6 +22,8 @@ export interface GatewayOptions {
   adminToken?: string | undefined;
   /** METRICS_TOKEN: a read-only Bearer credential for GET /metrics. */
   metricsToken?: string | undefined;
+  /** PUBLIC_URL: the origin e-mailed links and OIDC callbacks use; unset, self sign-up and OIDC cannot send people anywhere. */
+  publicUrl?: string | undefined;
   gatewaySecret?: string | undefined;
   bodyLimitBytes: number;
   altPrefix: string;

@@ -4,6 +4,8 @@ import { runMigrations } from './migrations/run-migrations.ts';
 import { openDatabase } from './open-database.ts';
 import { parseDatabaseUrl, type DatabaseSettings } from './parse-database-url.ts';
 import { createAuditLogRepository } from './repositories/audit-log-repository.ts';
+import { createIdentityRepository } from './repositories/identity-repository.ts';
+import { createSessionDeviceRepository } from './repositories/session-device-repository.ts';
 import { createAdminRepository } from './repositories/admin-repository.ts';
 import { createAccountSessionRepository } from './repositories/account-session-repository.ts';
 import { createApiKeyRepository } from './repositories/api-key-repository.ts';
@@ -90,6 +92,8 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     outbox: createNotificationOutboxRepository(context),
     announcements: createAnnouncementRepository(context),
     circuitHistory: createCircuitHistoryRepository(context),
+    identity: createIdentityRepository(context),
+    sessionDevices: { portal: createSessionDeviceRepository(context, 'account_sessions'), console: createSessionDeviceRepository(context, 'admin_sessions') },
     async close() {
       await db.destroy();
       await replica?.destroy();

@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AccountSessionsTable, WalletAdjustmentsTable } from './portal-tables.ts';
 import type { StoredResponsesTable } from './stored-responses-table.ts';
 import type { AppliedBatchesTable } from './applied-batches-table.ts';
+import type { OneTimeTokensTable, SignInProvidersTable, TotpFactorsTable } from './identity-tables.ts';
 import type { AdminSessionsTable, AdminsTable, AdminTokensTable } from './admin-tables.ts';
 import type {
   AnnouncementsTable,
@@ -49,6 +50,9 @@ export interface DatabaseSchema {
   notification_outbox: NotificationOutboxTable;
   announcements: AnnouncementsTable;
   circuit_history: CircuitHistoryTable;
+  totp_factors: TotpFactorsTable;
+  one_time_tokens: OneTimeTokensTable;
+  sign_in_providers: SignInProvidersTable;
 }
 
 export interface GroupsTable {

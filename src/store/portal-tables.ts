@@ -6,6 +6,9 @@ export interface AccountSessionsTable {
   client_ip: string | null;
   created_at: number;
   expires_at: number;
+  /** Migration 025: the User-Agent it signed in from, and when it was last used. */
+  user_agent?: string | null;
+  last_seen_at?: number | null;
 }
 
 export interface WalletAdjustmentsTable {

@@ -26,7 +26,8 @@ import { usageQuerySchema } from './usage-stats-routes.ts';
 import { announcementSchema, deliveryQuerySchema, notificationChannelSchema, notificationRuleSchema } from '../notification-schemas.ts';
 import { channelDiscountSchema, priceCatalogueSchema, priceHistoryQuerySchema } from './admin-price-version-routes.ts';
 import { billImportSchema, driftThresholdSchema, marginQuerySchema, reconciliationQuerySchema } from './admin-ledger-routes.ts';
-import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './admin-people-schemas.ts';
+import { signInProviderSchema, smtpSettingsSchema } from '../identity-schemas.ts';
+import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema, signInSettingsSchema, totpCodeSchema } from './admin-people-schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -143,4 +144,24 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'GET', route: '/api/admin/announcements', permission: 'accounts.read', tag: 'notifications', summary: 'List announcements, ended ones too' },
   { method: 'POST', route: '/api/admin/announcements', permission: 'announcements.write', tag: 'notifications', summary: 'Post an announcement to everyone, a group or an account, with an optional end', body: announcementSchema, status: 201 },
   { method: 'DELETE', route: '/api/admin/announcements/:id', permission: 'announcements.write', tag: 'notifications', summary: 'Remove an announcement', status: 204 },
+
+  { method: 'POST', route: '/api/admin/me/totp', permission: 'self', tag: 'admins', summary: 'Enrol your TOTP authenticator: {otpauthUrl, secret, recoveryCodes}, shown once' },
+  { method: 'POST', route: '/api/admin/me/totp/verify', permission: 'self', tag: 'admins', summary: 'Confirm the enrolment with the first code; sign-in then asks for `totp`', body: totpCodeSchema },
+  { method: 'DELETE', route: '/api/admin/me/totp', permission: 'self', tag: 'admins', summary: 'Turn your TOTP off (needs a current code)', body: totpCodeSchema, status: 204 },
+  { method: 'DELETE', route: '/api/admin/admins/:id/totp', permission: 'admins.write', tag: 'admins', summary: 'Clear an admin’s lost authenticator (ends their sessions)', status: 204 },
+  { method: 'GET', route: '/api/admin/me/sessions', permission: 'self', tag: 'admins', summary: 'Your console sessions: device, address, last seen' },
+  { method: 'DELETE', route: '/api/admin/me/sessions/:sessionId', permission: 'self', tag: 'admins', summary: 'End one of your console sessions', status: 204 },
+  { method: 'DELETE', route: '/api/admin/me/sessions', permission: 'self', tag: 'admins', summary: 'Sign out everywhere (every console session of yours)', status: 204 },
+  { method: 'GET', route: '/api/admin/users/:id/sessions', permission: 'accounts.read', tag: 'users', summary: 'An account’s portal sessions: device, address, last seen' },
+  { method: 'DELETE', route: '/api/admin/users/:id/sessions/:sessionId', permission: 'accounts.suspend', tag: 'users', summary: 'End one portal session of an account', status: 204 },
+  { method: 'DELETE', route: '/api/admin/users/:id/sessions', permission: 'accounts.suspend', tag: 'users', summary: 'Sign an account out everywhere', status: 204 },
+  { method: 'GET', route: '/api/admin/admins/:id/sessions', permission: 'admins.read', tag: 'admins', summary: 'An admin’s console sessions' },
+  { method: 'DELETE', route: '/api/admin/admins/:id/sessions', permission: 'admins.write', tag: 'admins', summary: 'Sign an admin out everywhere', status: 204 },
+  { method: 'GET', route: '/api/admin/sign-in-providers', permission: 'admins.read', tag: 'admins', summary: 'OIDC providers people sign in with (never the client secret)' },
+  { method: 'POST', route: '/api/admin/sign-in-providers', permission: 'admins.write', tag: 'admins', summary: 'Add or change an OIDC provider (by name); the client secret is sealed', body: signInProviderSchema, status: 201 },
+  { method: 'DELETE', route: '/api/admin/sign-in-providers/:name', permission: 'admins.write', tag: 'admins', summary: 'Remove a sign-in provider', status: 204 },
+  { method: 'GET', route: '/api/admin/smtp', permission: 'admins.read', tag: 'admins', summary: 'The SMTP server mail goes through (never its password)' },
+  { method: 'PATCH', route: '/api/admin/smtp', permission: 'admins.write', tag: 'admins', summary: 'Set the SMTP server; the password is sealed, omit it to keep the stored one', body: smtpSettingsSchema },
+  { method: 'GET', route: '/api/admin/sign-in-settings', permission: 'admins.read', tag: 'admins', summary: 'The sign-in rules: TOTP required of admins, OIDC only' },
+  { method: 'PATCH', route: '/api/admin/sign-in-settings', permission: 'admins.write', tag: 'admins', summary: 'Require TOTP of every admin; turn passwords off (OIDC only)', body: signInSettingsSchema },
 ];

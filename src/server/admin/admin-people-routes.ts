@@ -12,6 +12,8 @@ import { param, withConflicts } from './admin-route-helpers.ts';
 import { clearSessionCookie, CONSOLE_SESSION_COOKIE, sameOrigin, setSessionCookie } from '../session-cookie.ts';
 import { hashSessionToken, newSessionSecret } from '../../accounts/session-secret.ts';
 import { clientIpOf } from '../authenticate-request.ts';
+import { requirePasswordSignIn } from '../../identity/second-factor.ts';
+import { userAgentOf } from '../portal/account-security-routes.ts';
 import type { AdminActor } from './authorize-admin.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './admin-people-schemas.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
@@ -46,12 +48,15 @@ export function registerAdminPeopleRoutes(app: FastifyInstance, deps: AppDeps): 
           find: (login) => store.admins.find(login),
           mismatch: 'That name or e-mail and password do not match an enabled admin.',
           throttled: (seconds) => `Too many failed admin sign-ins for this admin or from this address; try again in ${seconds} seconds.`,
+          // "OIDC only" closes passwords for every person; GATEWAY_ADMIN_TOKEN stays the way in if a provider breaks.
+          afterPassword: (admin, attempt) => requirePasswordSignIn(store, now, { kind: 'admin', id: admin.id }, input.totp, attempt),
         });
         const token = newSessionSecret();
         const csrfToken = newSessionSecret();
         const createdAt = now();
         const expiresAt = createdAt + SESSION_TTL_MS;
         await store.admins.createSession({ tokenHash: hashSessionToken(token), adminId: person.id, csrfToken, clientIp: address, createdAt, expiresAt });
+        await store.sessionDevices.console.touch(hashSessionToken(token), createdAt, userAgentOf(request));
         setSessionCookie(request, reply, token, Math.floor(SESSION_TTL_MS / 1000), CONSOLE_SESSION_COOKIE);
         deps.logger.info({ event: 'admin_sign_in', admin: person.name, clientIp: address }, `admin signed in: ${person.name}`);
         return { admin: adminView(person), csrfToken, sessionExpiresAt: new Date(expiresAt).toISOString() };
@@ -168,7 +173,7 @@ function tokenView(token: AdminToken) {
   };
 }
 
-function actorOf(request: FastifyRequest): AdminActor {
+export function actorOf(request: FastifyRequest): AdminActor {
   const actor = request.adminActor;
   if (!actor) throw new GatewayError('admin_unauthorized', 'Sign in to the console or send an admin token.');
   return actor;

@@ -8,7 +8,9 @@ const role = z.enum(ADMIN_ROLES, { error: `must be one of ${ADMIN_ROLES.join(', 
 const adminName = z.string().trim().min(1).max(100).regex(/^[^@\s]+$/, 'must not contain "@" or spaces');
 const email = z.email('must be an e-mail address').max(320);
 
-export const adminSignInSchema = z.strictObject({ login: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
+export const adminSignInSchema = z.strictObject({ login: z.string().min(1).max(320), password: z.string().min(1).max(1024), totp: z.string().max(64).optional() });
+export const totpCodeSchema = z.strictObject({ code: z.string().trim().min(1).max(64) });
+export const signInSettingsSchema = z.strictObject({ requireAdminTotp: z.boolean(), oidcOnly: z.boolean() }).partial();
 export const adminCreateSchema = z.strictObject({ name: adminName, email, role, password });
 export const adminPatchSchema = z.strictObject({ name: adminName, email, role, password, enabled: z.boolean() }).partial();
 export const adminTokenCreateSchema = z.strictObject({ name: z.string().trim().min(1).max(100), role, expiresAt: instant });

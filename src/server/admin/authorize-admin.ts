@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { roleAllows, type AdminPermission } from '../../access/admin-permissions.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { AdminRole, AdminSession } from '../../domain/admin.ts';
+import { readSignInSettings } from '../../identity/sign-in-settings.ts';
 import { hashApiKey } from '../../access/hash-api-key.ts';
 import { ADMIN_OPERATIONS, type AdminOperation } from './admin-api-description.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -56,7 +57,16 @@ export function registerAdminAuthorization(app: FastifyInstance, deps: AppDeps):
     if (!roleAllows(actor.role, needed)) {
       throw new GatewayError('insufficient_role', `Your role (${actor.role}) does not allow ${request.method} ${request.routeOptions.url}: it needs the "${needed}" permission.`);
     }
+    if (needed !== 'self' && actor.via === 'session' && actor.adminId && (await lacksRequiredTotp(deps, actor.adminId))) {
+      throw new GatewayError('totp_enrolment_required', 'The owner requires two-factor sign-in of every admin: enrol an authenticator (POST /api/admin/me/totp, then /me/totp/verify) before anything else.');
+    }
   });
+}
+
+/** The owner's "TOTP for every admin" is on and this person has no confirmed factor yet. */
+async function lacksRequiredTotp(deps: AppDeps, adminId: string): Promise<boolean> {
+  if (!(await readSignInSettings(deps.store.settings)).requireAdminTotp) return false;
+  return (await deps.store.identity.findTotp({ kind: 'admin', id: adminId }))?.confirmedAt == null;
 }
 
 /** The operation's permission, or its narrower one when the body changes only the fields that one covers. */
@@ -103,5 +113,6 @@ async function authenticateSession(deps: AppDeps, request: FastifyRequest, reply
   if (changesState && !csrfMatches(request.headers['x-csrf-token'], session.csrfToken)) {
     throw new GatewayError('csrf_failed', 'The request lacks this session’s CSRF token (x-csrf-token). Reload the console and try again.');
   }
+  await deps.store.sessionDevices.console.touch(session.tokenHash, deps.runtime.now());
   return { via: 'session', name: admin.name, role: admin.role, adminId: admin.id, session };
 }

@@ -11,19 +11,22 @@ import { parseAdminInput } from '../parse-admin-input.ts';
 import { groupName, usdChange } from '../../schemas/field-rules.ts';
 import { readStatusPageSettings, saveStatusPageSettings } from '../../notify/status-page-settings.ts';
 import { statusPageSchema } from '../notification-schemas.ts';
+import { signUpSettingsSchema } from '../identity-schemas.ts';
+import { patchSignUpSettings, readSignUpSettings, signUpSettingsView } from '../../identity/sign-up-settings.ts';
 
 export const topUpSchema = z.strictObject({
   amount: usdChange.refine((value) => value !== 0, 'must not be 0'),
   note: z.string().trim().min(1, 'is required: say why, it is kept in the audit trail').max(500),
 });
-export const accountSettingsSchema = z.strictObject({ defaultGroup: groupName.nullable().optional(), statusPage: statusPageSchema.optional() });
+export const accountSettingsSchema = z.strictObject({ defaultGroup: groupName.nullable().optional(), statusPage: statusPageSchema.optional(), signUp: signUpSettingsSchema.optional() });
 
 /**
  * The operator's side of the account portal (issue 16), beside issue 15's accounts API:
  * - `POST /api/admin/users/:id/top-ups {amount, note}`: a signed wallet change applied
  *   atomically, recorded with its note in the wallet's audit trail; `GET` lists the trail.
- * - `GET/PATCH /api/admin/account-settings {defaultGroup, statusPage}`: the group accounts may create keys
- *   in without a subscription (null: none); the public status page (issue 30: `{enabled, showChannelNames?, title?}`).
+ * - `GET/PATCH /api/admin/account-settings {defaultGroup, statusPage, signUp}`: the group accounts may create keys
+ *   in without a subscription (null: none); the public status page (issue 30: `{enabled, showChannelNames?, title?}`);
+ *   self sign-up (issue 29).
  */
 export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
@@ -48,7 +51,11 @@ export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): 
         return { data: (await store.walletAdjustments.listForUser(user.id)).map(adjustmentView) };
       });
 
-      const settingsView = async () => ({ defaultGroup: await accountDefaultGroup(store), statusPage: await readStatusPageSettings(store.settings) });
+      const settingsView = async () => ({
+        defaultGroup: await accountDefaultGroup(store),
+        statusPage: await readStatusPageSettings(store.settings),
+        signUp: signUpSettingsView(await readSignUpSettings(store)),
+      });
       admin.get('/account-settings', settingsView);
       admin.patch('/account-settings', async (request) => {
         const input = parseAdminInput(accountSettingsSchema, request.body);
@@ -59,6 +66,8 @@ export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): 
           await setAccountDefaultGroup(store, input.defaultGroup);
         }
         if (input.statusPage !== undefined) await saveStatusPageSettings(store.settings, input.statusPage);
+        // Self sign-up: only the fields sent change; the captcha secret is sealed, never shown back.
+        if (input.signUp !== undefined) await patchSignUpSettings(store, input.signUp);
         return settingsView();
       });
     },

@@ -13,6 +13,8 @@ import { parseAdminInput } from '../parse-admin-input.ts';
 import { requireJson } from '../require-json.ts';
 import { clearSessionCookie, readSessionCookie, sameOrigin, setSessionCookie } from '../session-cookie.ts';
 import { registerAccountNotifyRoutes } from './account-notify-routes.ts';
+import { registerAccountSecurityRoutes, userAgentOf } from './account-security-routes.ts';
+import { requirePasswordSignIn } from '../../identity/second-factor.ts';
 import { keyCreateSchema, keyPatchSchema, redeemSchema, signInSchema } from './account-schemas.ts';
 
 export interface AccountRouteOptions {
@@ -63,12 +65,21 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           throw lookup.refusal;
         }
         signedIn.set(request, lookup.found);
+        await deps.store.sessionDevices.portal.touch(lookup.found.tokenHash, deps.runtime.now());
       });
 
       account.post('/session', async (request, reply): Promise<PortalSignIn> => {
         requireJson(request);
         const input = parseAdminInput(signInSchema, request.body);
-        const opened = await openPortalSession(deps, throttle, { ...input, address: clientIpOf(deps, request), ttlMs });
+        const { totp, ...credentials } = input;
+        const opened = await openPortalSession(deps, throttle, {
+          ...credentials,
+          address: clientIpOf(deps, request),
+          ttlMs,
+          userAgent: userAgentOf(request),
+          // "OIDC only" closes passwords; an enrolled authenticator must give its code.
+          afterPassword: (user, attempt) => requirePasswordSignIn(deps.store, () => deps.runtime.now(), { kind: 'user', id: user.id }, totp, attempt),
+        });
         setSessionCookie(request, reply, opened.token, Math.floor(ttlMs / 1000));
         return { user: await portalUser(deps, opened.user), csrfToken: opened.csrfToken, sessionExpiresAt: new Date(opened.expiresAt).toISOString() };
       });
@@ -92,6 +103,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         };
       });
 
+      registerAccountSecurityRoutes(account, deps, session);
       registerKeyRoutes(account, deps, session);
 
       account.post('/redeem', async (request): Promise<PortalRedeemAnswer> => {

@@ -3,7 +3,7 @@ import { positiveUsd } from '../../schemas/field-rules.ts';
 import { isIpOrCidr } from '../../schemas/is-ip-or-cidr.ts';
 
 /** The portal's bodies (issue 16). */
-export const signInSchema = z.strictObject({ login: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
+export const signInSchema = z.strictObject({ login: z.string().min(1).max(320), password: z.string().min(1).max(1024), totp: z.string().max(64).optional() });
 // The admin API's USD rule (schemas/field-rules.ts: one bound for every amount, 1e9); a cap set here must be above 0, and null removes it.
 const capsSchema = z.strictObject({
   dailySpend: positiveUsd.nullable().optional(),

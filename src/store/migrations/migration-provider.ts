@@ -19,6 +19,8 @@ import { mediaPricesMigration } from './034-media-prices.ts';
 import { priceVersionsMigration } from './016-price-versions.ts';
 import { ledgerMigration } from './017-ledger.ts';
 import { reconciliationMigration } from './018-reconciliation.ts';
+import { identityMigration } from './024-identity.ts';
+import { sessionDevicesMigration } from './025-session-devices.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -45,6 +47,8 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '016-price-versions': priceVersionsMigration,
   '017-ledger': ledgerMigration,
   '018-reconciliation': reconciliationMigration,
+  '024-identity': identityMigration,
+  '025-session-devices': sessionDevicesMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

@@ -16,6 +16,8 @@ export interface AccountSessionRepository {
   /** The session if it exists and has not expired at `now`. */
   find(tokenHash: string, now: number): Promise<AccountSession | undefined>;
   delete(tokenHash: string): Promise<void>;
+  /** Ends every session of one account (sign out everywhere, a password reset). */
+  deleteAllOf(userId: string): Promise<void>;
   /** Drops expired rows; returns how many. */
   prune(now: number): Promise<number>;
 }
@@ -51,6 +53,10 @@ export function createAccountSessionRepository({ db }: StoreContext): AccountSes
 
     async delete(tokenHash) {
       await db.deleteFrom('account_sessions').where('token_hash', '=', tokenHash).execute();
+    },
+
+    async deleteAllOf(userId) {
+      await db.deleteFrom('account_sessions').where('user_id', '=', userId).execute();
     },
 
     async prune(now) {
