@@ -1,13 +1,12 @@
 import { Agent, request } from 'undici';
 import type { NotificationChannel, NotificationDelivery } from '../domain/notification.ts';
 import { lookupPublicOnly, refusePrivateLiteral } from '../upstream/private-upstream-address.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { channelRequest } from './channel-request.ts';
 import { describeEvent, eventTitle } from './describe-event.ts';
 
-/** The e-mail port: the SMTP settings' mailer (src/mail/) is wired in at start-up. */
-export interface Mailer {
-  send(mail: { to: string; subject: string; text: string }): Promise<void>;
-}
+/** The e-mail port: the SMTP settings' mailer (src/mail/), wired in at start-up. */
+export type { Mailer };
 
 export interface NotificationSenderOptions {
   now: () => number;

@@ -1,5 +1,6 @@
 import { DEFAULT_AUTH_THROTTLE } from '../access/auth-failure-throttle.ts';
 import { LedgerWriter } from '../ledger/ledger-writer.ts';
+import { createStoreMailer } from '../mail/smtp-settings-store.ts';
 import { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
 import { createAccessServices, type AccessServices } from '../billing/access-services.ts';
 import { loadSpendBaseline } from '../billing/load-spend-baseline.ts';
@@ -103,7 +104,8 @@ function startGatewayNotifications({ options, store, snapshot, runtime, logger, 
     now: runtime.now,
     logger,
     isLeader: leader,
-    mailer: settings.mailer,
+    // E-mail alerts go through the operator's SMTP settings (PATCH /api/admin/smtp), read when a mail is sent.
+    mailer: settings.mailer ?? createStoreMailer(store),
     ...(settings.outboxPollMs === undefined ? {} : { outboxPollMs: settings.outboxPollMs }),
     ...(settings.scanIntervalMs === undefined ? {} : { scanIntervalMs: settings.scanIntervalMs }),
     allowPrivateAccountTargets: settings.allowPrivateAccountTargets ?? false,
