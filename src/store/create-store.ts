@@ -19,6 +19,10 @@ import { createPlanRepository } from './repositories/plan-repository.ts';
 import { createRedemptionCodeRepository } from './repositories/redemption-code-repository.ts';
 import { createSubscriptionRepository } from './repositories/subscription-repository.ts';
 import { createUserRepository } from './repositories/user-repository.ts';
+import { createOrderRepository } from './repositories/order-repository.ts';
+import { createPaymentProviderRepository } from './repositories/payment-provider-repository.ts';
+import { createReferralRepository } from './repositories/referral-repository.ts';
+import { createPromotionRepository } from './repositories/promotion-repository.ts';
 import { createSecretBox } from './secret-box.ts';
 import type { Store } from './store.ts';
 import type { StoreContext } from './store-context.ts';
@@ -73,6 +77,10 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     responses: createStoredResponseRepository(context),
     appliedBatches: createAppliedBatchRepository(context),
     admins: createAdminRepository(context),
+    orders: createOrderRepository(context),
+    paymentProviders: createPaymentProviderRepository(context),
+    referrals: createReferralRepository(context),
+    promotions: createPromotionRepository(context),
     async close() {
       await db.destroy();
     },

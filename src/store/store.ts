@@ -12,6 +12,10 @@ import type { StoredResponse } from '../domain/stored-response.ts';
 import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
+import type { OrderRepository } from './repositories/order-repository.ts';
+import type { PaymentProviderRepository } from './repositories/payment-provider-repository.ts';
+import type { ReferralRepository } from './repositories/referral-repository.ts';
+import type { PromotionRepository } from './repositories/promotion-repository.ts';
 import type { UsageAggregateQuery, UsageAggregateRow, UsageLogQuery, UsageSummary, UsageSummaryQuery } from './usage-queries.ts';
 
 /*
@@ -227,6 +231,11 @@ export interface Store {
   appliedBatches: AppliedBatchRepository;
   /** Operator accounts, console sessions and minted admin tokens (issue 29). */
   admins: AdminRepository;
+  /** Money in (issue 28): payment orders and debts, providers' settings, referral, promotion codes. */
+  orders: OrderRepository;
+  paymentProviders: PaymentProviderRepository;
+  referrals: ReferralRepository;
+  promotions: PromotionRepository;
   close(): Promise<void>;
 }
 

@@ -12,6 +12,8 @@ import { providerFeaturesMigration } from './010-provider-features.ts';
 import { usageTransportMigration } from './013-usage-transport.ts';
 import { imagePricesMigration } from './014-image-prices.ts';
 import { adminAccountsMigration } from './015-admin-accounts.ts';
+import { paymentOrdersMigration } from './020-payments-orders.ts';
+import { referralsPromotionsMigration } from './021-referrals-promotions.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -31,6 +33,8 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '013-usage-transport': usageTransportMigration,
   '014-image-prices': imagePricesMigration,
   '015-admin-accounts': adminAccountsMigration,
+  '020-payments-orders': paymentOrdersMigration,
+  '021-referrals-promotions': referralsPromotionsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
