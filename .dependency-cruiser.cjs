@@ -8,7 +8,7 @@ const LAYERS = [
   ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream'],
   ['schemas'],
   ['access', 'accounts'],
-  ['billing', 'config', 'cluster', 'reasoning'],
+  ['billing', 'config', 'cluster', 'reasoning', 'payments'],
   ['relay'],
   ['generation', 'responses'],
   ['server'],
