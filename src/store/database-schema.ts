@@ -266,6 +266,7 @@ export interface ReferralCodesTable {
   user_id: string;
   code: string;
   rate_percent: number | null;
+  device_fingerprint: string | null;
   created_at: number;
 }
 

@@ -13,6 +13,8 @@ export const referralsPromotionsMigration: Migration = {
       .addColumn('user_id', 'text', (column) => column.primaryKey())
       .addColumn('code', 'text', (column) => column.notNull().unique())
       .addColumn('rate_percent', 'real')
+      // The inviter's device cookie, last seen: an invitee signing up from it is the inviter.
+      .addColumn('device_fingerprint', 'text')
       .addColumn('created_at', 'bigint', (column) => column.notNull())
       .execute();
     await db.schema

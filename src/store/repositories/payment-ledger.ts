@@ -28,11 +28,12 @@ export interface PaymentLedger {
   createSubscription(subscription: NewSubscription): Promise<Subscription>;
   createRebate(rebate: NewRebate): Promise<void>;
   /**
-   * Claws back up to `micros` of the rebate an order earned: a held rebate shrinks; a credited
+   * Claws back the refunded share of the rebate an order earned (after the refund, `refundedMicros`
+   * of the order's `orderMicros` are refunded; the rebate keeps the rest): a held rebate shrinks; a credited
    * one is taken from the inviter's wallet as far as its stored balance goes, the rest becomes the
    * inviter's debt. Returns the inviter and the amount clawed (0 when the order earned none).
    */
-  clawRebate(orderId: string, micros: number): Promise<{ inviterId: string; clawedMicros: number } | undefined>;
+  clawRebate(orderId: string, share: { refundedMicros: number; orderMicros: number }): Promise<{ inviterId: string; clawedMicros: number } | undefined>;
   /** A line of the wallet's audit trail (amount 0 for a transition that moves no money). */
   note(userId: string, amountMicros: number, note: string): Promise<void>;
 }
@@ -81,10 +82,11 @@ export function paymentLedger(transaction: Transaction<DatabaseSchema>, time: nu
         })
         .execute();
     },
-    async clawRebate(orderId, micros) {
+    async clawRebate(orderId, share) {
       const rebate = await transaction.selectFrom('referral_rebates').selectAll().where('order_id', '=', orderId).executeTakeFirst();
       if (!rebate || rebate.status === 'refused') return undefined;
-      const claw = Math.min(micros, Number(rebate.amount_micros) - Number(rebate.clawed_micros));
+      const target = Math.round((Number(rebate.amount_micros) * share.refundedMicros) / share.orderMicros);
+      const claw = Math.min(target, Number(rebate.amount_micros)) - Number(rebate.clawed_micros);
       if (claw <= 0) return { inviterId: rebate.inviter_id, clawedMicros: 0 };
       const whole = Number(rebate.clawed_micros) + claw === Number(rebate.amount_micros);
       await transaction

@@ -27,7 +27,9 @@ export interface Invite {
 export interface ReferralRepository {
   /** The account's invite code, made on first ask (unique, 10 base62 characters). */
   codeOf(userId: string): Promise<{ code: string; ratePercent: number | null }>;
-  findCode(code: string): Promise<{ userId: string; ratePercent: number | null } | undefined>;
+  findCode(code: string): Promise<{ userId: string; ratePercent: number | null; deviceFingerprint: string | null } | undefined>;
+  /** Remembers the inviter's device cookie (hashed), for the self-referral check. */
+  noteDevice(userId: string, fingerprint: string): Promise<void>;
   /** The operator's rate for one inviter (null: the general rate). */
   setRateOverride(userId: string, ratePercent: number | null): Promise<void>;
   /** Records who invited the account; false when it already has an inviter. */
@@ -40,9 +42,9 @@ export interface ReferralRepository {
   /**
    * Credits every held rebate due at `time`, each by one conditional UPDATE (pending → credited)
    * with its wallet change in the same transaction, so instances racing over the same rebate
-   * credit it once. Returns how many this call credited.
+   * credit it once. Returns the inviters this call credited (one entry per rebate).
    */
-  releaseDue(time: number, limit?: number): Promise<number>;
+  releaseDue(time: number, limit?: number): Promise<string[]>;
 }
 
 export function createReferralRepository({ db, now, generateId }: StoreContext): ReferralRepository {
@@ -52,14 +54,18 @@ export function createReferralRepository({ db, now, generateId }: StoreContext):
       if (existing) return { code: existing.code, ratePercent: existing.rate_percent === null ? null : Number(existing.rate_percent) };
       await db
         .insertInto('referral_codes')
-        .values({ user_id: userId, code: randomBase62(10), rate_percent: null, created_at: now() })
+        .values({ user_id: userId, code: randomBase62(10), rate_percent: null, device_fingerprint: null, created_at: now() })
         .onConflict((conflict) => conflict.column('user_id').doNothing())
         .execute();
       return this.codeOf(userId);
     },
     async findCode(code) {
-      const row = await db.selectFrom('referral_codes').select(['user_id', 'rate_percent']).where('code', '=', code).executeTakeFirst();
-      return row && { userId: row.user_id, ratePercent: row.rate_percent === null ? null : Number(row.rate_percent) };
+      const row = await db.selectFrom('referral_codes').select(['user_id', 'rate_percent', 'device_fingerprint']).where('code', '=', code).executeTakeFirst();
+      return row && { userId: row.user_id, ratePercent: row.rate_percent === null ? null : Number(row.rate_percent), deviceFingerprint: row.device_fingerprint };
+    },
+    async noteDevice(userId, fingerprint) {
+      await this.codeOf(userId);
+      await db.updateTable('referral_codes').set({ device_fingerprint: fingerprint }).where('user_id', '=', userId).execute();
     },
     async setRateOverride(userId, ratePercent) {
       await this.codeOf(userId);
@@ -91,7 +97,7 @@ export function createReferralRepository({ db, now, generateId }: StoreContext):
     },
     async releaseDue(time, limit = 200) {
       const due = await db.selectFrom('referral_rebates').selectAll().where('status', '=', 'pending').where('release_at', '<=', time).limit(limit).execute();
-      let credited = 0;
+      const credited: string[] = [];
       for (const rebate of due) {
         const won = await db.transaction().execute(async (transaction) => {
           const result = await transaction
@@ -109,7 +115,7 @@ export function createReferralRepository({ db, now, generateId }: StoreContext):
           await ledger.note(rebate.inviter_id, amount, `referral rebate for order ${rebate.order_id} credited after its holding period`);
           return true;
         });
-        if (won) credited += 1;
+        if (won) credited.push(rebate.inviter_id);
       }
       return credited;
     },
