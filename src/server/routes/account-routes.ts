@@ -33,6 +33,7 @@ import { accountDefaultGroup } from './account-settings.ts';
 import { isIpOrCidr } from '../../schemas/is-ip-or-cidr.ts';
 import { positiveUsd } from '../../schemas/field-rules.ts';
 import { diagnoseKey } from './diagnose-key.ts';
+import { registerAccountOrderRoutes } from './account-order-routes.ts';
 
 export interface AccountRouteOptions {
   /** How long a session lives from sign-in (absolute; default 12 hours). */
@@ -164,8 +165,11 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           csrfToken,
           sessionExpiresAt: new Date(expiresAt).toISOString(),
           altPrefix: deps.settings.altPrefix,
+          debtUsd: microsToUsd(await store.orders.debtOf(user.id)),
         };
       });
+
+      registerAccountOrderRoutes(account, deps, (request) => session(request).user);
 
       account.get('/keys', async (request): Promise<{ data: PortalKey[] }> => ({ data: (await myKeys(session(request).user)).map(accountKeyView) }));
 
