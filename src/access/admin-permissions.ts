@@ -37,6 +37,11 @@ export const ADMIN_PERMISSIONS = [
   'admins.write',
   'tokens.read',
   'tokens.write',
+  'orders.read',
+  'orders.write',
+  'payment-providers.read',
+  'payment-providers.write',
+  'promotions.write',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
@@ -73,6 +78,10 @@ export const ROLE_PERMISSIONS: Readonly<Record<AdminRole, ReadonlySet<AdminPermi
     'subscriptions.suspend',
     'codes.read',
     'codes.write',
+    'orders.read',
+    'orders.write',
+    'payment-providers.read',
+    'promotions.write',
   ]),
   support: new Set<AdminPermission>([
     'self',

@@ -22,6 +22,8 @@ import {
 } from './routes/admin-schemas.ts';
 import { summaryQuerySchema } from './routes/admin-insight-routes.ts';
 import { accountSettingsSchema, topUpSchema } from './routes/portal-admin-routes.ts';
+import { orderQuerySchema, orderRefundSchema, promotionCreateSchema, referralOverrideSchema } from './routes/admin-payment-schemas.ts';
+import { PROVIDER_SETTINGS_SCHEMAS } from '../payments/provider-settings.ts';
 import { usageQuerySchema } from './routes/usage-stats-routes.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './routes/admin-people-schemas.ts';
 
@@ -112,4 +114,16 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'GET', route: '/api/admin/tokens', permission: 'tokens.read', tag: 'admins', summary: 'List minted admin tokens (never the tokens)' },
   { method: 'POST', route: '/api/admin/tokens', permission: 'tokens.write', tag: 'admins', summary: 'Mint a scoped, expiring admin token; it is in this answer only', body: adminTokenCreateSchema, status: 201 },
   { method: 'DELETE', route: '/api/admin/tokens/:id', permission: 'tokens.write', tag: 'admins', summary: 'Revoke an admin token', status: 204 },
+
+  { method: 'GET', route: '/api/admin/payment-providers', permission: 'payment-providers.read', tag: 'payments', summary: 'Payment providers (Stripe, Epay, manual) with secrets masked' },
+  { method: 'PATCH', route: '/api/admin/payment-providers/:name', permission: 'payment-providers.write', tag: 'payments', summary: "Change a provider's settings (stripe: secretKey, webhookSecret, apiBase; epay: pid, key, apiBase); secrets are encrypted at rest", body: PROVIDER_SETTINGS_SCHEMAS.stripe.or(PROVIDER_SETTINGS_SCHEMAS.epay).or(PROVIDER_SETTINGS_SCHEMAS.manual) },
+  { method: 'GET', route: '/api/admin/orders', permission: 'orders.read', tag: 'payments', summary: 'Payment orders, newest first (filters: status, user, provider, from, to)', query: orderQuerySchema },
+  { method: 'GET', route: '/api/admin/orders/export', permission: 'orders.read', tag: 'payments', summary: 'Orders and refunds as CSV, with a totals line', query: orderQuerySchema },
+  { method: 'GET', route: '/api/admin/orders/:id', permission: 'orders.read', tag: 'payments', summary: 'One order' },
+  { method: 'POST', route: '/api/admin/orders/:id/refund', permission: 'orders.write', tag: 'payments', summary: 'Refund all or part (amountUsd) of a credited order: unspent credit is taken back, the rest becomes debt', body: orderRefundSchema },
+  { method: 'POST', route: '/api/admin/orders/:id/mark-paid', permission: 'orders.write', tag: 'payments', summary: 'Mark a manual order paid (credits it once)' },
+  { method: 'GET', route: '/api/admin/promotion-codes', permission: 'orders.read', tag: 'payments', summary: 'Promotion codes and their use' },
+  { method: 'POST', route: '/api/admin/promotion-codes', permission: 'promotions.write', tag: 'payments', summary: 'Create a promotion code (percent or fixed, usage limit, expiry; one use per account)', body: promotionCreateSchema, status: 201 },
+  { method: 'DELETE', route: '/api/admin/promotion-codes/:code', permission: 'promotions.write', tag: 'payments', summary: 'Delete a promotion code', status: 204 },
+  { method: 'PATCH', route: '/api/admin/users/:id/referral', permission: 'account-settings.write', tag: 'payments', summary: "Override one inviter's referral rate (null: the general rate)", body: referralOverrideSchema },
 ];

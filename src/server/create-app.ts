@@ -12,6 +12,8 @@ import { guardConnections } from './guard-connections.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerAdminInsightRoutes } from './routes/admin-insight-routes.ts';
 import { registerPortalAdminRoutes } from './routes/portal-admin-routes.ts';
+import { registerAdminPaymentRoutes } from './routes/admin-payment-routes.ts';
+import { registerPaymentNotifyRoutes } from './routes/payment-notify-routes.ts';
 import { registerAdminAccountRoutes } from './routes/admin-account-routes.ts';
 import { registerAdminRoutes } from './routes/admin-routes.ts';
 import { registerAdminPeopleRoutes } from './routes/admin-people-routes.ts';
@@ -109,6 +111,8 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerAdminPeopleRoutes(app, deps);
   registerAdminAccountRoutes(app, deps);
   registerPortalAdminRoutes(app, deps);
+  registerAdminPaymentRoutes(app, deps);
+  registerPaymentNotifyRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerUsageStatsRoutes(app, deps);
   registerSelfServiceRoutes(app, deps);

@@ -9,12 +9,19 @@ import { userView } from './account-views.ts';
 import { microsToUsd, usdToMicros } from '../../domain/money.ts';
 import { parseAdminInput } from './parse-admin-input.ts';
 import { groupName, usdChange } from '../../schemas/field-rules.ts';
+import { exchangeRatesSchema, readPaymentSettings, referralRulesSchema, topUpRulesSchema, writePaymentSettings } from '../../payments/payment-settings.ts';
 
 export const topUpSchema = z.strictObject({
   amount: usdChange.refine((value) => value !== 0, 'must not be 0'),
   note: z.string().trim().min(1, 'is required: say why, it is kept in the audit trail').max(500),
 });
-export const accountSettingsSchema = z.strictObject({ defaultGroup: groupName.nullable() });
+export const accountSettingsSchema = z.strictObject({
+  defaultGroup: groupName.nullable().optional(),
+  // Money in (issue 28): each replaces the stored value as a whole.
+  topUp: topUpRulesSchema.optional(),
+  referral: referralRulesSchema.optional(),
+  exchangeRates: exchangeRatesSchema.optional(),
+});
 
 /**
  * The operator's side of the account portal (issue 16), beside issue 15's accounts API:
@@ -46,14 +53,17 @@ export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): 
         return { data: (await store.walletAdjustments.listForUser(user.id)).map(adjustmentView) };
       });
 
-      admin.get('/account-settings', async () => ({ defaultGroup: await accountDefaultGroup(store) }));
+      admin.get('/account-settings', async () => ({ defaultGroup: await accountDefaultGroup(store), ...(await readPaymentSettings(store)) }));
       admin.patch('/account-settings', async (request) => {
         const input = parseAdminInput(accountSettingsSchema, request.body);
-        if (input.defaultGroup !== null && !(await store.groups.list()).some((group) => group.name === input.defaultGroup)) {
-          throw invalidRequest(`defaultGroup: group "${input.defaultGroup}" does not exist.`, 'defaultGroup');
+        if (input.defaultGroup !== undefined) {
+          if (input.defaultGroup !== null && !(await store.groups.list()).some((group) => group.name === input.defaultGroup)) {
+            throw invalidRequest(`defaultGroup: group "${input.defaultGroup}" does not exist.`, 'defaultGroup');
+          }
+          await setAccountDefaultGroup(store, input.defaultGroup);
         }
-        await setAccountDefaultGroup(store, input.defaultGroup);
-        return { defaultGroup: input.defaultGroup };
+        await writePaymentSettings(store, input);
+        return { defaultGroup: await accountDefaultGroup(store), ...(await readPaymentSettings(store)) };
       });
     },
     { prefix: '/api/admin' },
