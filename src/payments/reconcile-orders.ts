@@ -6,14 +6,18 @@ import { creditOrder, settlePayment } from './settle-payment.ts';
 
 /** Pending orders this close to expiring (or past it) are asked about before they expire. */
 export const RECONCILE_AHEAD_MS = 10 * 60_000;
+/** An expired order is still asked about this long (a payer who paid late, a lost notification). */
+export const LATE_PAYMENT_MS = 24 * 3_600_000;
 
 /**
- * Asks the provider about one pending order: paid → settled (the same checks and conditional
- * writes as a notification); not paid and past its expiry → expired. Returns the order's status.
+ * Asks the provider about one pending (or lately expired) order: paid → settled (the same checks
+ * and conditional writes as a notification); not paid and past its expiry → expired. Returns the
+ * order's status.
  */
 export async function reconcileOrder(deps: PaymentDeps, order: Order): Promise<Order['status']> {
   const provider = await deps.provider(order.provider);
-  if (provider && order.status === 'pending') {
+  const askable = order.status === 'pending' || (order.status === 'expired' && deps.now() - order.expiresAt < LATE_PAYMENT_MS);
+  if (provider && askable) {
     const payment = await provider.queryOrder(order);
     if (payment && payment.orderId === order.id) return (await settlePayment(deps, order.provider, payment)).status;
   }

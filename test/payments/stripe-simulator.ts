@@ -24,7 +24,8 @@ export async function startStripeSimulator(options: { now?: () => number } = {})
   let url = '';
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-  const sign = (payload: string, at = Math.floor(now() / 1000), secret = webhookSecret) => `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${payload}`).digest('hex')}`;
+  // Signed at the wall clock: the stripe package checks the timestamp against it.
+  const sign = (payload: string, at = Math.floor(Date.now() / 1000), secret = webhookSecret) => `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${payload}`).digest('hex')}`;
   const eventFor = (session: Session, type = 'checkout.session.completed') =>
     JSON.stringify({ id: id('evt'), object: 'event', api_version: '2025-01-01', created: Math.floor(now() / 1000), livemode: false, type, data: { object: session } });
   const deliver = async (payload: string, header: string) => {

@@ -56,7 +56,7 @@ export function registerAccountOrderRoutes(account: FastifyInstance, deps: AppDe
     let order = await deps.store.orders.get((request.params as Record<string, string>).id ?? '');
     if (!order || order.userId !== userOf(request).id) throw new GatewayError('not_found', 'No such order on this account.');
     // The payer just came back from the checkout: ask the provider rather than wait for its notification.
-    if (order.status === 'pending') {
+    if (order.status === 'pending' || order.status === 'expired') {
       await reconcileOrder(payments, order).catch(() => undefined);
       order = (await deps.store.orders.get(order.id)) ?? order;
     }

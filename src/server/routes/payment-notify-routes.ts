@@ -20,6 +20,8 @@ const RECONCILE_INTERVAL_MS = 60_000;
 export function registerPaymentNotifyRoutes(app: FastifyInstance, deps: AppDeps): void {
   const payments = paymentDepsOf(deps);
   app.register(async (scope) => {
+    // Only in this scope: the bodies stay the bytes the provider signed.
+    scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
