@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PaymentProviderName } from '../domain/order.ts';
 import { httpUrl, secret } from '../schemas/field-rules.ts';
-import type { StoredPaymentProvider } from '../store/repositories/payment-provider-repository.ts';
+import type { StoredPaymentProvider } from '../store/payment-ports.ts';
 import { createEpayProvider } from './epay-provider.ts';
 import { createManualProvider } from './manual-provider.ts';
 import type { PaymentProvider } from './payment-provider.ts';

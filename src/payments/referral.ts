@@ -1,6 +1,6 @@
 import { invalidRequest } from '../core/gateway-error.ts';
 import type { Order } from '../domain/order.ts';
-import type { NewRebate } from '../store/repositories/payment-ledger.ts';
+import type { NewRebate, RebateStatus, ReferralRebate } from '../store/payment-ports.ts';
 import type { Store } from '../store/store.ts';
 import type { PaymentDeps } from './payment-deps.ts';
 import { readPaymentSettings } from './payment-settings.ts';
@@ -48,4 +48,9 @@ export async function releaseRebates(deps: PaymentDeps): Promise<number> {
   const inviters = await deps.store.referrals.releaseDue(deps.now());
   if (inviters.length > 0) await deps.walletsChanged([...new Set(inviters)]);
   return inviters.length;
+}
+
+/** The rebates' sum per status, for the portal (micro-USD, net of claw-backs). */
+export function sumRebates(rebates: ReferralRebate[], status: RebateStatus): number {
+  return rebates.filter((rebate) => rebate.status === status).reduce((sum, rebate) => sum + rebate.amountMicros - rebate.clawedMicros, 0);
 }

@@ -1,5 +1,5 @@
 import { usdToMicros } from '../domain/money.ts';
-import type { PromotionCode } from '../store/repositories/promotion-repository.ts';
+import type { PromotionCode } from '../store/payment-ports.ts';
 import type { TopUpRules } from './payment-settings.ts';
 
 /**

@@ -12,10 +12,7 @@ import type { StoredResponse } from '../domain/stored-response.ts';
 import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
-import type { OrderRepository } from './repositories/order-repository.ts';
-import type { PaymentProviderRepository } from './repositories/payment-provider-repository.ts';
-import type { ReferralRepository } from './repositories/referral-repository.ts';
-import type { PromotionRepository } from './repositories/promotion-repository.ts';
+import type { OrderRepository, PaymentProviderRepository, PromotionRepository, ReferralRepository } from './payment-ports.ts';
 import type { UsageAggregateQuery, UsageAggregateRow, UsageLogQuery, UsageSummary, UsageSummaryQuery } from './usage-queries.ts';
 
 /*

@@ -1,47 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { NewOrder, Order, OrderStatus, PaymentProviderName } from '../../domain/order.ts';
+import type { Order, OrderStatus, PaymentProviderName } from '../../domain/order.ts';
+import type { OrderChanges, OrderRepository } from '../payment-ports.ts';
 import type { PaymentOrdersTable } from '../database-schema.ts';
 import type { StoreContext } from '../store-context.ts';
-import { paymentLedger, type PaymentLedger } from './payment-ledger.ts';
-
-export interface OrderQuery {
-  userId?: string;
-  status?: OrderStatus;
-  provider?: PaymentProviderName;
-  /** Created at or after / before (epoch ms). */
-  from?: number;
-  to?: number;
-  limit?: number;
-}
-
-/** What a conditional transition writes besides the status. */
-export type OrderChanges = Partial<Pick<Order, 'paymentRef' | 'payerFingerprint' | 'paidAt' | 'creditedAt' | 'refundedMicros'>>;
-
-/**
- * Payment orders. Every change of status is one conditional UPDATE (`transition`): it names the
- * statuses (and, for refunds, the refunded amount) it expects, so of any number of concurrent
- * callers exactly one changes the row; only that caller's `apply` runs, in the same
- * transaction, to move money. Concurrent callers wait on the row lock (PostgreSQL re-checks the
- * condition after the winner commits) or on SQLite's single writer, as redemption codes do.
- */
-export interface OrderRepository {
-  create(order: NewOrder): Promise<Order>;
-  get(id: string): Promise<Order | undefined>;
-  findByProviderRef(provider: PaymentProviderName, providerRef: string): Promise<Order | undefined>;
-  list(query?: OrderQuery): Promise<Order[]>;
-  /** Pending orders created before `olderThan` (worth asking the provider about). */
-  listPending(olderThan: number, limit: number): Promise<Order[]>;
-  setCheckout(id: string, providerRef: string, checkoutUrl: string | null): Promise<void>;
-  transition(
-    id: string,
-    expect: { from: readonly OrderStatus[]; refundedMicros?: number },
-    to: OrderStatus,
-    changes: OrderChanges,
-    apply?: (order: Order, ledger: PaymentLedger) => Promise<void>,
-  ): Promise<Order | undefined>;
-  /** Each account's debt (a refund's shortfall), micro-USD; 0 when none. */
-  debtOf(userId: string): Promise<number>;
-}
+import { paymentLedger } from './payment-ledger.ts';
 
 export function createOrderRepository({ db, now, generateId }: StoreContext): OrderRepository {
   return {

@@ -1,42 +1,10 @@
 import { sql, type Transaction } from 'kysely';
-import type { NewSubscription, Subscription } from '../../domain/subscription.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
+import type { PaymentLedger } from '../payment-ports.ts';
 import type { IdPrefix } from '../generate-id.ts';
 import { randomBase62 } from '../random-base62.ts';
 import { addUserBalance } from './user-repository.ts';
 import { insertSubscription } from './subscription-repository.ts';
-
-/** A held referral rebate to create with the order that earned it. */
-export interface NewRebate {
-  orderId: string;
-  inviterId: string;
-  inviteeId: string;
-  amountMicros: number;
-  releaseAt: number;
-}
-
-/**
- * What an order's transition may change, inside the transaction of its conditional write: the
- * wallet, the debt, a subscription, a rebate, and the wallet's audit trail. Only the caller whose
- * write changed the order's row gets one, so each change happens exactly once.
- */
-export interface PaymentLedger {
-  addUserBalance(userId: string, deltaMicros: number): Promise<void>;
-  /** Takes up to `maxMicros` off the account's debt; returns how much it took. */
-  repayDebt(userId: string, maxMicros: number): Promise<number>;
-  addDebt(userId: string, micros: number): Promise<void>;
-  createSubscription(subscription: NewSubscription): Promise<Subscription>;
-  createRebate(rebate: NewRebate): Promise<void>;
-  /**
-   * Claws back the refunded share of the rebate an order earned (after the refund, `refundedMicros`
-   * of the order's `orderMicros` are refunded; the rebate keeps the rest): a held rebate shrinks; a credited
-   * one is taken from the inviter's wallet as far as its stored balance goes, the rest becomes the
-   * inviter's debt. Returns the inviter and the amount clawed (0 when the order earned none).
-   */
-  clawRebate(orderId: string, share: { refundedMicros: number; orderMicros: number }): Promise<{ inviterId: string; clawedMicros: number } | undefined>;
-  /** A line of the wallet's audit trail (amount 0 for a transition that moves no money). */
-  note(userId: string, amountMicros: number, note: string): Promise<void>;
-}
 
 export function paymentLedger(transaction: Transaction<DatabaseSchema>, time: number, generateId: (prefix: IdPrefix) => string): PaymentLedger {
   return {

@@ -1,19 +1,5 @@
+import type { PaymentProviderRepository, StoredPaymentProvider } from '../payment-ports.ts';
 import type { StoreContext } from '../store-context.ts';
-
-/** One payment provider's settings as stored: plain settings, and secrets (decrypted here, sealed at rest). */
-export interface StoredPaymentProvider {
-  name: string;
-  enabled: boolean;
-  settings: Record<string, unknown>;
-  secrets: Record<string, string>;
-  updatedAt: number;
-}
-
-export interface PaymentProviderRepository {
-  list(): Promise<StoredPaymentProvider[]>;
-  get(name: string): Promise<StoredPaymentProvider | undefined>;
-  save(provider: Omit<StoredPaymentProvider, 'updatedAt'>): Promise<StoredPaymentProvider>;
-}
 
 /** Secrets (Stripe's secret key and webhook secret, Epay's key) are sealed with the gateway secret, like channel secrets. */
 export function createPaymentProviderRepository({ db, now, secretBox }: StoreContext): PaymentProviderRepository {

@@ -1,30 +1,6 @@
 import { sql } from 'kysely';
+import type { PromotionCode, PromotionRepository } from '../payment-ports.ts';
 import type { StoreContext } from '../store-context.ts';
-
-/** A promotion code: `percent` off (value 1–100) or a `fixed` USD amount off (value in micro-USD). */
-export interface PromotionCode {
-  code: string;
-  kind: 'percent' | 'fixed';
-  value: number;
-  usageLimit: number | null;
-  usedCount: number;
-  expiresAt: number | null;
-  createdAt: number;
-}
-
-export interface PromotionRepository {
-  list(): Promise<PromotionCode[]>;
-  find(code: string): Promise<PromotionCode | undefined>;
-  /** StoreConflictError-free: false when the code exists. */
-  create(code: Omit<PromotionCode, 'usedCount' | 'createdAt'>): Promise<boolean>;
-  delete(code: string): Promise<boolean>;
-  /**
-   * Takes one use of the code for the account, in one transaction: the (code, account) primary key
-   * refuses a second use by the same account, and one conditional UPDATE refuses a use past the
-   * limit or the expiry. Returns why it was refused, or undefined when taken.
-   */
-  consume(code: string, userId: string, orderId: string, time: number): Promise<'used_by_account' | 'exhausted' | undefined>;
-}
 
 export function createPromotionRepository({ db, now }: StoreContext): PromotionRepository {
   const toCode = (row: { code: string; kind: string; value: number; usage_limit: number | null; used_count: number; expires_at: number | null; created_at: number }): PromotionCode => ({

@@ -1,51 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { ReferralRebatesTable } from '../database-schema.ts';
 import { randomBase62 } from '../random-base62.ts';
+import type { RebateStatus, ReferralRebate, ReferralRepository } from '../payment-ports.ts';
 import type { StoreContext } from '../store-context.ts';
 import { paymentLedger } from './payment-ledger.ts';
-
-export type RebateStatus = 'pending' | 'credited' | 'clawed_back' | 'refused';
-
-export interface ReferralRebate {
-  id: string;
-  orderId: string;
-  inviterId: string;
-  inviteeId: string;
-  amountMicros: number;
-  clawedMicros: number;
-  status: RebateStatus;
-  releaseAt: number;
-  creditedAt: number | null;
-  createdAt: number;
-}
-
-export interface Invite {
-  inviteeId: string;
-  createdAt: number;
-}
-
-export interface ReferralRepository {
-  /** The account's invite code, made on first ask (unique, 10 base62 characters). */
-  codeOf(userId: string): Promise<{ code: string; ratePercent: number | null }>;
-  findCode(code: string): Promise<{ userId: string; ratePercent: number | null; deviceFingerprint: string | null } | undefined>;
-  /** Remembers the inviter's device cookie (hashed), for the self-referral check. */
-  noteDevice(userId: string, fingerprint: string): Promise<void>;
-  /** The operator's rate for one inviter (null: the general rate). */
-  setRateOverride(userId: string, ratePercent: number | null): Promise<void>;
-  /** Records who invited the account; false when it already has an inviter. */
-  attach(inviteeId: string, inviterId: string, fingerprint: string | null): Promise<boolean>;
-  inviterOf(inviteeId: string): Promise<{ inviterId: string; fingerprint: string | null } | undefined>;
-  invitesOf(inviterId: string): Promise<Invite[]>;
-  rebatesOf(inviterId: string): Promise<ReferralRebate[]>;
-  /** Fingerprints of the orders an account paid (the self-referral check). */
-  payerFingerprintsOf(userId: string): Promise<string[]>;
-  /**
-   * Credits every held rebate due at `time`, each by one conditional UPDATE (pending → credited)
-   * with its wallet change in the same transaction, so instances racing over the same rebate
-   * credit it once. Returns the inviters this call credited (one entry per rebate).
-   */
-  releaseDue(time: number, limit?: number): Promise<string[]>;
-}
 
 export function createReferralRepository({ db, now, generateId }: StoreContext): ReferralRepository {
   return {
@@ -120,11 +78,6 @@ export function createReferralRepository({ db, now, generateId }: StoreContext):
       return credited;
     },
   };
-}
-
-/** The rebates' sum per status, for the portal (micro-USD, net of claw-backs). */
-export function sumRebates(rebates: ReferralRebate[], status: RebateStatus): number {
-  return rebates.filter((rebate) => rebate.status === status).reduce((sum, rebate) => sum + rebate.amountMicros - rebate.clawedMicros, 0);
 }
 
 function toRebate(row: Selectable<ReferralRebatesTable>): ReferralRebate {
