@@ -103,4 +103,18 @@ describe('Stripe payments against the Stripe simulator (SQLite)', { timeout: 120
     const providers = JSON.stringify(await world.harness.admin('GET', '/payment-providers'));
     assert.ok(!providers.includes(world.stripe.secretKey) && !providers.includes(world.stripe.webhookSecret) && !providers.includes(world.epay.key), providers);
   });
+
+  test('a monthly statement shows top-ups, bonuses, refunds and the closing balance, as JSON and CSV', async () => {
+    const gus = await world.account('gus');
+    const order = await gus.json('POST', '/orders', { provider: 'stripe', amountUsd: 100 }, 201);
+    await world.stripe.pay(sessionOf(order));
+    await world.harness.admin('POST', `/orders/${order.id}/refund`, { amountUsd: 50 });
+    const month = ((await gus.json('GET', `/orders/${order.id}`)).creditedAt as string).slice(0, 7);
+    const statement = await gus.json('GET', `/statements/${month}`);
+    assert.deepEqual([statement.topUpsMicros, statement.bonusesMicros, statement.refundsMicros, statement.closingBalanceMicros], [100_000_000, 10_000_000, -55_000_000, 55_000_000]);
+    const csv = await (await gus.call('GET', `/statements/${month}?format=csv`)).text();
+    assert.match(csv, /money in,top-ups,,100\.000000/);
+    assert.match(csv, new RegExp(`balance,closing ${month},,55\\.000000`));
+    assert.equal((await gus.call('GET', '/statements/2026-13')).status, 400);
+  });
 });

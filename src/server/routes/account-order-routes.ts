@@ -5,6 +5,7 @@ import { PAYMENT_PROVIDERS } from '../../domain/order.ts';
 import { microsToUsd, usdToMicros } from '../../domain/money.ts';
 import type { User } from '../../domain/user.ts';
 import { createOrder } from '../../payments/create-order.ts';
+import { buildStatement, monthRange, statementCsv } from '../../payments/build-statement.ts';
 import { reconcileOrder } from '../../payments/reconcile-orders.ts';
 import { releaseRebates, sumRebates } from '../../payments/referral.ts';
 import { readPaymentSettings } from '../../payments/payment-settings.ts';
@@ -60,6 +61,19 @@ export function registerAccountOrderRoutes(account: FastifyInstance, deps: AppDe
       order = (await deps.store.orders.get(order.id)) ?? order;
     }
     return orderView(order);
+  });
+
+  // A monthly statement: JSON for the printable page, `?format=csv` for a spreadsheet.
+  account.get('/statements/:month', async (request, reply) => {
+    const month = (request.params as Record<string, string>).month ?? '';
+    const range = monthRange(month);
+    if (!range) throw new GatewayError('invalid_request', 'The month is YYYY-MM, e.g. 2026-11.', { param: 'month' });
+    const user = userOf(request);
+    const statement = await buildStatement(deps.store, user, month, range, await deps.access.wallets.available(user), deps.runtime.now());
+    if ((request.query as Record<string, unknown>).format === 'csv') {
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="statement-${month}.csv"`).send(statementCsv(statement));
+    }
+    return statement;
   });
 
   account.get('/referral', async (request) => {
