@@ -47,7 +47,20 @@ export async function refundOrder(deps: PaymentDeps, orderId: string, amountMicr
     throw error;
   }
   if (!refunded) throw new GatewayError('conflict', `Order ${order.id} changed while refunding (another refund?); reload it and try again.`);
+  if (order.planId && status === 'refunded') await suspendPlanOf(deps, order);
   const inviter = await deps.store.referrals.inviterOf(order.userId);
   await deps.walletsChanged(inviter ? [order.userId, inviter.inviterId] : [order.userId]);
   return refunded;
+}
+
+/**
+ * A plan refunded in full stops: the subscription its order started (same account and plan,
+ * created in the crediting transaction, so within moments of `creditedAt`) is suspended.
+ */
+async function suspendPlanOf(deps: PaymentDeps, order: Order): Promise<void> {
+  const credited = order.creditedAt ?? 0;
+  const started = (await deps.store.subscriptions.list({ userId: order.userId }))
+    .filter((entry) => entry.planId === order.planId && Math.abs(entry.createdAt - credited) < 60_000)
+    .sort((a, b) => Math.abs(a.createdAt - credited) - Math.abs(b.createdAt - credited))[0];
+  if (started) await deps.store.subscriptions.update(started.id, { suspended: true });
 }

@@ -46,6 +46,11 @@ describe('referral rebates (SQLite, injected clock)', { timeout: 120_000 }, () =
     assert.deepEqual(await world.balanceOf(ann.id), { balance: 2, debtUsd: 0 }, 'the 5 rebate of the refunded top-up is clawed back');
     mine = await ann.json('GET', '/referral');
     assert.equal(mine.creditedUsd, 2);
+
+    await world.harness.admin('POST', `/orders/${plan.id}/refund`, {});
+    const bobNow = await signIn(world.harness.url, bob.id, 'invitee-bob');
+    assert.equal((await bobNow.json('GET', '')).subscriptions[0].status, 'suspended', 'a plan refunded in full stops');
+    assert.deepEqual(await world.balanceOf(ann.id), { balance: 0, debtUsd: 0 }, 'its rebate is clawed back too');
   });
 
   test('a per-inviter override replaces the general rate', async () => {
