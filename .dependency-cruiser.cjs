@@ -8,7 +8,7 @@ const LAYERS = [
   ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream', 'mail'],
   ['schemas'],
   ['access'],
-  ['billing', 'ledger', 'config', 'cluster', 'reasoning', 'accounts', 'notify', 'identity'],
+  ['billing', 'ledger', 'config', 'cluster', 'reasoning', 'accounts', 'notify', 'identity', 'payments'],
   ['relay'],
   ['generation', 'responses'],
   ['server'],

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { AccountHomePage } from './pages/account-home-page.tsx';
 import { AccountKeysPage } from './pages/account-keys-page.tsx';
 import { AccountRedeemPage } from './pages/account-redeem-page.tsx';
+import { AccountTopUpPage } from './pages/account-top-up-page.tsx';
+import { OrdersPage } from './pages/orders-page.tsx';
 import { AccountUsagePage } from './pages/account-usage-page.tsx';
 import { CodesPage } from './pages/codes-page.tsx';
 import { PlansPage } from './pages/plans-page.tsx';
@@ -42,6 +44,7 @@ const OPERATOR_PAGES: PageEntry[] = [
   { path: '/plans', label: 'Plans', render: (session) => <PlansPage session={session} /> },
   { path: '/subscriptions', label: 'Subscriptions', render: (session) => <SubscriptionsPage session={session} /> },
   { path: '/codes', label: 'Codes', render: (session) => <CodesPage session={session} /> },
+  { path: '/orders', label: 'Orders', render: (session) => <OrdersPage session={session} /> },
   { path: '/logs', label: 'Logs', render: (session) => <LogsPage session={session} /> },
   { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
   { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
@@ -70,6 +73,7 @@ const ACCOUNT_PAGES: PageEntry[] = [
   { path: '/', label: 'Home', render: (session) => <AccountHomePage session={asAccount(session)} /> },
   { path: '/keys', label: 'Keys', render: (session) => <AccountKeysPage session={asAccount(session)} /> },
   { path: '/redeem', label: 'Redeem', render: (session) => <AccountRedeemPage session={asAccount(session)} /> },
+  { path: '/orders', label: 'Top up', render: (session) => <AccountTopUpPage session={asAccount(session)} /> },
   { path: '/usage', label: 'Usage', render: (session) => <AccountUsagePage session={asAccount(session)} /> },
   { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
 ];

@@ -40,6 +40,11 @@ export const ADMIN_PERMISSIONS = [
   'notifications.read',
   'notifications.write',
   'announcements.write',
+  'orders.read',
+  'orders.write',
+  'payment-providers.read',
+  'payment-providers.write',
+  'promotions.write',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
 
@@ -78,6 +83,10 @@ export const ROLE_PERMISSIONS: Readonly<Record<AdminRole, ReadonlySet<AdminPermi
     'codes.read',
     'codes.write',
     'notifications.read',
+    'orders.read',
+    'orders.write',
+    'payment-providers.read',
+    'promotions.write',
   ]),
   support: new Set<AdminPermission>([
     'self',

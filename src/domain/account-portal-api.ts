@@ -53,6 +53,8 @@ export interface PortalAccountView {
   csrfToken: string;
   sessionExpiresAt: string;
   altPrefix: string;
+  /** What a refund could not take back from the wallet (issue 28); repaid first by the next top-up. */
+  debtUsd: number;
 }
 
 export interface PortalSignIn {

@@ -12,6 +12,8 @@ import { guardConnections } from './guard-connections.ts';
 import { registerAccountRoutes } from './portal/account-routes.ts';
 import { registerAdminInsightRoutes } from './admin/admin-insight-routes.ts';
 import { registerPortalAdminRoutes } from './admin/portal-admin-routes.ts';
+import { registerAdminPaymentRoutes } from './admin/admin-payment-routes.ts';
+import { registerPaymentNotifyRoutes } from './payment-notify-routes.ts';
 import { registerAdminAccountRoutes } from './admin/admin-account-routes.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerAdminNotificationRoutes } from './admin/admin-notification-routes.ts';
@@ -128,6 +130,8 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerAdminNotificationRoutes(app, deps);
   registerAnnouncementRoutes(app, deps);
   registerStatusRoutes(app, deps);
+  registerAdminPaymentRoutes(app, deps);
+  registerPaymentNotifyRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerSignUpRoutes(app, deps);
   registerAuthRoutes(app, deps);

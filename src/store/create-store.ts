@@ -26,6 +26,10 @@ import { createUserRepository } from './repositories/user-repository.ts';
 import { createNotificationRepository } from './repositories/notification-repository.ts';
 import { createNotificationOutboxRepository } from './repositories/notification-outbox-repository.ts';
 import { createAnnouncementRepository, createCircuitHistoryRepository } from './repositories/announcement-repository.ts';
+import { createOrderRepository } from './repositories/order-repository.ts';
+import { createPaymentProviderRepository } from './repositories/payment-provider-repository.ts';
+import { createReferralRepository } from './repositories/referral-repository.ts';
+import { createPromotionRepository } from './repositories/promotion-repository.ts';
 import { createSecretBox } from './secret-box.ts';
 import type { Store } from './store.ts';
 import type { StoreContext } from './store-context.ts';
@@ -94,6 +98,10 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     circuitHistory: createCircuitHistoryRepository(context),
     identity: createIdentityRepository(context),
     sessionDevices: { portal: createSessionDeviceRepository(context, 'account_sessions'), console: createSessionDeviceRepository(context, 'admin_sessions') },
+    orders: createOrderRepository(context),
+    paymentProviders: createPaymentProviderRepository(context),
+    referrals: createReferralRepository(context),
+    promotions: createPromotionRepository(context),
     async close() {
       await db.destroy();
       await replica?.destroy();

@@ -28,6 +28,7 @@ import type {
 import type { NotificationRepository } from './repositories/notification-repository.ts';
 import type { NotificationOutboxRepository } from './repositories/notification-outbox-repository.ts';
 import type { AnnouncementRepository, CircuitHistoryRepository } from './repositories/announcement-repository.ts';
+import type { OrderRepository, PaymentProviderRepository, PromotionRepository, ReferralRepository } from './payment-ports.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -325,6 +326,11 @@ export interface Store {
   identity: IdentityRepository;
   /** The device view of the portal's and the console's sessions (issue 29). */
   sessionDevices: { portal: SessionDeviceRepository; console: SessionDeviceRepository };
+  /** Money in (issue 28): payment orders and debts, providers' settings, referral, promotion codes. */
+  orders: OrderRepository;
+  paymentProviders: PaymentProviderRepository;
+  referrals: ReferralRepository;
+  promotions: PromotionRepository;
   close(): Promise<void>;
 }
 

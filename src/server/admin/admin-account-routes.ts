@@ -18,7 +18,8 @@ import {
   userCreateSchema,
   userPatchSchema,
 } from './admin-schemas.ts';
-import { usdToMicros } from '../../domain/money.ts';
+import { microsToUsd, usdToMicros } from '../../domain/money.ts';
+import { attachReferral } from '../../payments/referral.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
 
 const DAY = 86_400_000;
@@ -32,7 +33,7 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AppDeps):
   const { store } = deps;
   const changed = () => deps.snapshot.reload();
   const now = () => deps.runtime.now();
-  const showUser = async (user: User) => userView(user, await deps.access.wallets.available(user));
+  const showUser = async (user: User) => ({ ...userView(user, await deps.access.wallets.available(user)), debtUsd: microsToUsd(await store.orders.debtOf(user.id)) });
   const showSubscription = async (subscription: Subscription) => {
     const plan = (await store.plans.find(subscription.planId)) as Plan;
     const user = await store.users.find(subscription.userId);
@@ -47,6 +48,9 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AppDeps):
       admin.get('/users/:id', async (request) => showUser(await findUser(deps, param(request, 'id'))));
       admin.post('/users', async (request, reply) => {
         const input = parseAdminInput(userCreateSchema, request.body);
+        if (input.referralCode !== undefined && !(await store.referrals.findCode(input.referralCode))) {
+          throw invalidRequest('referralCode: no account has this invite code.', 'referralCode');
+        }
         const user = await withConflicts(async () =>
           store.users.create({
             name: input.name,
@@ -56,6 +60,7 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AppDeps):
             enabled: input.enabled ?? true,
           }),
         );
+        if (input.referralCode !== undefined) await attachReferral(store, user.id, input.referralCode, null);
         await changed();
         return reply.code(201).send(await showUser(user));
       });

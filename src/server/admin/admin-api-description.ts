@@ -28,6 +28,8 @@ import { channelDiscountSchema, priceCatalogueSchema, priceHistoryQuerySchema } 
 import { billImportSchema, driftThresholdSchema, marginQuerySchema, reconciliationQuerySchema } from './admin-ledger-routes.ts';
 import { signInProviderSchema, smtpSettingsSchema } from '../identity-schemas.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema, signInSettingsSchema, totpCodeSchema } from './admin-people-schemas.ts';
+import { orderQuerySchema, orderRefundSchema, promotionCreateSchema, referralOverrideSchema } from './admin-payment-schemas.ts';
+import { PROVIDER_SETTINGS_SCHEMAS } from '../../payments/provider-settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -164,4 +166,16 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'PATCH', route: '/api/admin/smtp', permission: 'admins.write', tag: 'admins', summary: 'Set the SMTP server; the password is sealed, omit it to keep the stored one', body: smtpSettingsSchema },
   { method: 'GET', route: '/api/admin/sign-in-settings', permission: 'admins.read', tag: 'admins', summary: 'The sign-in rules: TOTP required of admins, OIDC only' },
   { method: 'PATCH', route: '/api/admin/sign-in-settings', permission: 'admins.write', tag: 'admins', summary: 'Require TOTP of every admin; turn passwords off (OIDC only)', body: signInSettingsSchema },
+
+  { method: 'GET', route: '/api/admin/payment-providers', permission: 'payment-providers.read', tag: 'payments', summary: 'Payment providers (Stripe, Epay, manual) with secrets masked' },
+  { method: 'PATCH', route: '/api/admin/payment-providers/:name', permission: 'payment-providers.write', tag: 'payments', summary: "Change a provider's settings (stripe: secretKey, webhookSecret, apiBase; epay: pid, key, apiBase); secrets are encrypted at rest", body: PROVIDER_SETTINGS_SCHEMAS.stripe.or(PROVIDER_SETTINGS_SCHEMAS.epay).or(PROVIDER_SETTINGS_SCHEMAS.manual) },
+  { method: 'GET', route: '/api/admin/orders', permission: 'orders.read', tag: 'payments', summary: 'Payment orders, newest first (filters: status, user, provider, from, to)', query: orderQuerySchema },
+  { method: 'GET', route: '/api/admin/orders/export', permission: 'orders.read', tag: 'payments', summary: 'Orders and refunds as CSV, with a totals line', query: orderQuerySchema },
+  { method: 'GET', route: '/api/admin/orders/:id', permission: 'orders.read', tag: 'payments', summary: 'One order' },
+  { method: 'POST', route: '/api/admin/orders/:id/refund', permission: 'orders.write', tag: 'payments', summary: 'Refund all or part (amountUsd) of a credited order: unspent credit is taken back, the rest becomes debt', body: orderRefundSchema },
+  { method: 'POST', route: '/api/admin/orders/:id/mark-paid', permission: 'orders.write', tag: 'payments', summary: 'Mark a manual order paid (credits it once)' },
+  { method: 'GET', route: '/api/admin/promotion-codes', permission: 'orders.read', tag: 'payments', summary: 'Promotion codes and their use' },
+  { method: 'POST', route: '/api/admin/promotion-codes', permission: 'promotions.write', tag: 'payments', summary: 'Create a promotion code (percent or fixed, usage limit, expiry; one use per account)', body: promotionCreateSchema, status: 201 },
+  { method: 'DELETE', route: '/api/admin/promotion-codes/:code', permission: 'promotions.write', tag: 'payments', summary: 'Delete a promotion code', status: 204 },
+  { method: 'PATCH', route: '/api/admin/users/:id/referral', permission: 'account-settings.write', tag: 'payments', summary: "Override one inviter's referral rate (null: the general rate)", body: referralOverrideSchema },
 ];

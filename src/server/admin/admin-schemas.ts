@@ -66,9 +66,14 @@ export const auditQuerySchema = z.object({
 export const channelTestSchema = z.strictObject({ model: modelName.optional() });
 
 // Accounts
-export const userCreateSchema = z.strictObject(userFields);
+export const userCreateSchema = z.strictObject({
+  ...userFields,
+  /** The inviter's invite code (issue 28): the new account belongs to that inviter. */
+  referralCode: z.string().trim().min(1).max(64).optional(),
+});
 
 export const userPatchSchema = userCreateSchema
+  .omit({ referralCode: true })
   .partial()
   .extend({ balanceDelta: usdChange.optional() })
   .refine((value) => value.balance === undefined || value.balanceDelta === undefined, {

@@ -13,12 +13,21 @@ import { readStatusPageSettings, saveStatusPageSettings } from '../../notify/sta
 import { statusPageSchema } from '../notification-schemas.ts';
 import { signUpSettingsSchema } from '../identity-schemas.ts';
 import { patchSignUpSettings, readSignUpSettings, signUpSettingsView } from '../../identity/sign-up-settings.ts';
+import { exchangeRatesSchema, readPaymentSettings, referralRulesSchema, topUpRulesSchema, writePaymentSettings } from '../../payments/payment-settings.ts';
 
 export const topUpSchema = z.strictObject({
   amount: usdChange.refine((value) => value !== 0, 'must not be 0'),
   note: z.string().trim().min(1, 'is required: say why, it is kept in the audit trail').max(500),
 });
-export const accountSettingsSchema = z.strictObject({ defaultGroup: groupName.nullable().optional(), statusPage: statusPageSchema.optional(), signUp: signUpSettingsSchema.optional() });
+export const accountSettingsSchema = z.strictObject({
+  defaultGroup: groupName.nullable().optional(),
+  statusPage: statusPageSchema.optional(),
+  signUp: signUpSettingsSchema.optional(),
+  // Money in (issue 28): each replaces the stored value as a whole.
+  topUp: topUpRulesSchema.optional(),
+  referral: referralRulesSchema.optional(),
+  exchangeRates: exchangeRatesSchema.optional(),
+});
 
 /**
  * The operator's side of the account portal (issue 16), beside issue 15's accounts API:
@@ -55,6 +64,7 @@ export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): 
         defaultGroup: await accountDefaultGroup(store),
         statusPage: await readStatusPageSettings(store.settings),
         signUp: signUpSettingsView(await readSignUpSettings(store)),
+        ...(await readPaymentSettings(store)),
       });
       admin.get('/account-settings', settingsView);
       admin.patch('/account-settings', async (request) => {
@@ -68,6 +78,7 @@ export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): 
         if (input.statusPage !== undefined) await saveStatusPageSettings(store.settings, input.statusPage);
         // Self sign-up: only the fields sent change; the captcha secret is sealed, never shown back.
         if (input.signUp !== undefined) await patchSignUpSettings(store, input.signUp);
+        await writePaymentSettings(store, input);
         return settingsView();
       });
     },

@@ -15,6 +15,8 @@ import { clearSessionCookie, readSessionCookie, sameOrigin, setSessionCookie } f
 import { registerAccountNotifyRoutes } from './account-notify-routes.ts';
 import { registerAccountSecurityRoutes, userAgentOf } from './account-security-routes.ts';
 import { requirePasswordSignIn } from '../../identity/second-factor.ts';
+import { registerAccountOrderRoutes } from './account-order-routes.ts';
+import { microsToUsd } from '../../domain/money.ts';
 import { keyCreateSchema, keyPatchSchema, redeemSchema, signInSchema } from './account-schemas.ts';
 
 export interface AccountRouteOptions {
@@ -100,10 +102,12 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           csrfToken,
           sessionExpiresAt: new Date(expiresAt).toISOString(),
           altPrefix: deps.settings.altPrefix,
+          debtUsd: microsToUsd(await deps.store.orders.debtOf(user.id)),
         };
       });
 
       registerAccountSecurityRoutes(account, deps, session);
+      registerAccountOrderRoutes(account, deps, (request) => session(request).user);
       registerKeyRoutes(account, deps, session);
 
       account.post('/redeem', async (request): Promise<PortalRedeemAnswer> => {

@@ -21,6 +21,8 @@ import { ledgerMigration } from './017-ledger.ts';
 import { reconciliationMigration } from './018-reconciliation.ts';
 import { identityMigration } from './024-identity.ts';
 import { sessionDevicesMigration } from './025-session-devices.ts';
+import { paymentOrdersMigration } from './020-payments-orders.ts';
+import { referralsPromotionsMigration } from './021-referrals-promotions.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -49,6 +51,8 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '018-reconciliation': reconciliationMigration,
   '024-identity': identityMigration,
   '025-session-devices': sessionDevicesMigration,
+  '020-payments-orders': paymentOrdersMigration,
+  '021-referrals-promotions': referralsPromotionsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

@@ -1,0 +1,138 @@
+import { useState } from 'preact/hooks';
+import { AsyncView } from '../components/async-view.tsx';
+import { ErrorNotice } from '../components/error-notice.tsx';
+import { PageHead } from '../components/page-head.tsx';
+import { accountCall } from '../lib/account-api.ts';
+import { dateTime, usd } from '../lib/format.ts';
+import { inputValue } from '../lib/input-value.ts';
+import type { Session } from '../lib/session.ts';
+import { useResource } from '../lib/use-resource.ts';
+import { useSubmit } from '../lib/use-submit.ts';
+
+interface OrderRow {
+  id: string;
+  provider: string;
+  status: string;
+  amountUsd: number;
+  creditUsd: number;
+  bonusUsd: number;
+  refundedUsd: number;
+  currency: string;
+  chargeAmount: number;
+  checkoutUrl: string | null;
+  createdAt: string;
+}
+
+interface Referral {
+  code: string;
+  link: string;
+  ratePercent: number;
+  holdDays: number;
+  pendingUsd: number;
+  creditedUsd: number;
+  invites: number;
+}
+
+type AccountSession = Extract<Session, { role: 'account' }>;
+
+/** Top up the wallet through a payment provider, follow the orders (receipts), and the invite link with its rebates. */
+export function AccountTopUpPage(props: { session: AccountSession }) {
+  const data = useResource(async () => {
+    const [orders, referral] = await Promise.all([accountCall<{ data: OrderRow[] }>(props.session, '/orders'), accountCall<Referral>(props.session, '/referral')]);
+    return { orders: orders.data, referral };
+  }, [props.session.csrf]);
+  const [provider, setProvider] = useState('stripe');
+  const [amount, setAmount] = useState('10');
+  const [promotion, setPromotion] = useState('');
+  const submission = useSubmit();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    await submission.run(async () => {
+      const order = await accountCall<OrderRow>(props.session, '/orders', {
+        method: 'POST',
+        body: { provider, amountUsd: Number(amount), ...(promotion.trim() ? { promotionCode: promotion.trim() } : {}) },
+      });
+      if (order.checkoutUrl) window.location.assign(order.checkoutUrl);
+      else data.reload();
+    });
+  };
+  return (
+    <section>
+      <PageHead title="Top up" onRefresh={data.reload} />
+      <form class="card form" onSubmit={submit} style={{ maxWidth: '36rem' }} data-top-up-form>
+        <label>
+          Pay with
+          <select name="provider" value={provider} onChange={(event) => setProvider(inputValue(event))}>
+            <option value="stripe">Card (Stripe)</option>
+            <option value="epay">Alipay / WeChat Pay (Epay)</option>
+            <option value="manual">Bank transfer (the operator confirms)</option>
+          </select>
+        </label>
+        <label>
+          Amount (USD)
+          <input name="amount" type="number" min="0" step="0.01" value={amount} onInput={(event) => setAmount(inputValue(event))} />
+        </label>
+        <label>
+          Promotion code (optional)
+          <input name="promotion" value={promotion} autoComplete="off" onInput={(event) => setPromotion(inputValue(event))} />
+        </label>
+        {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
+        <div class="actions">
+          <button type="submit" class="primary" disabled={submission.busy}>
+            Pay
+          </button>
+        </div>
+      </form>
+      <AsyncView resource={data} what="orders">
+        {(loaded) => (
+          <>
+            <div class="card" data-referral>
+              <h2>Invite others</h2>
+              <p>
+                Your link: <code>{loaded.referral.link}</code>. You earn {loaded.referral.ratePercent}% of what the people you invite pay, credited after {loaded.referral.holdDays} days.
+              </p>
+              <p>
+                Invited: {loaded.referral.invites} · pending {usd(loaded.referral.pendingUsd)} · credited <span data-rebate-credited>{usd(loaded.referral.creditedUsd)}</span>
+              </p>
+            </div>
+            <table class="table" data-orders>
+              <thead>
+                <tr>
+                  <th>Order</th>
+                  <th>Date</th>
+                  <th>Paid</th>
+                  <th>Credit</th>
+                  <th>Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {loaded.orders.map((order) => (
+                  <tr key={order.id} data-order={order.id}>
+                    <td>
+                      <code>{order.id}</code>
+                    </td>
+                    <td>{dateTime(order.createdAt)}</td>
+                    <td>
+                      {usd(order.amountUsd)} ({order.chargeAmount.toFixed(2)} {order.currency.toUpperCase()})
+                    </td>
+                    <td>{usd(order.creditUsd)}</td>
+                    <td data-status>
+                      {order.status}
+                      {order.refundedUsd > 0 ? `, ${usd(order.refundedUsd)} refunded` : ''}
+                      {order.status === 'pending' && order.checkoutUrl && (
+                        <>
+                          {' '}
+                          <a href={order.checkoutUrl}>pay</a>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
