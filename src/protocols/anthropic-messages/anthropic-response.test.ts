@@ -45,7 +45,7 @@ describe('Anthropic responses', () => {
         { type: 'tool-call', callId: 'toolu_02', name: 'get_weather', arguments: '{"city":"Rome"}' },
       ],
       finishReason: { unified: 'tool-calls', raw: 'tool_use' },
-      usage: { inputTokens: 115, outputTokens: 20, cacheReadTokens: 100, cacheWriteTokens: 5 },
+      usage: { inputTokens: 115, outputTokens: 20, cacheReadTokens: 100, cacheWriteTokens: 5, cacheWrite1hTokens: 0 },
     });
     assert.deepEqual(warnings, []);
   });
