@@ -12,6 +12,7 @@ import { providerFeaturesMigration } from './010-provider-features.ts';
 import { usageTransportMigration } from './013-usage-transport.ts';
 import { imagePricesMigration } from './014-image-prices.ts';
 import { adminAccountsMigration } from './015-admin-accounts.ts';
+import { usageLogFilterIndexesMigration } from './037-usage-log-filter-indexes.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -31,6 +32,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '013-usage-transport': usageTransportMigration,
   '014-image-prices': imagePricesMigration,
   '015-admin-accounts': adminAccountsMigration,
+  '037-usage-log-filter-indexes': usageLogFilterIndexesMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
