@@ -21,7 +21,7 @@ describe('admin accounts with roles (issue 29)', () => {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${harness.url}/api/admin${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const text = await response.text();
-    return { status: response.status, text, json: (text === '' ? undefined : JSON.parse(text)) as Json, headers: response.headers };
+    return { status: response.status, text, json: (text === '' || !response.headers.get('content-type')?.includes('json') ? undefined : JSON.parse(text)) as Json, headers: response.headers };
   };
   const signIn = async (login: string, password: string) => {
     const response = await call({}, 'POST', '/session', { login, password });

@@ -13,6 +13,7 @@ import { usageTransportMigration } from './013-usage-transport.ts';
 import { imagePricesMigration } from './014-image-prices.ts';
 import { adminAccountsMigration } from './015-admin-accounts.ts';
 import { usageLogFilterIndexesMigration } from './037-usage-log-filter-indexes.ts';
+import { usageSummaryCoveringIndexMigration } from './038-usage-summary-covering-index.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -33,6 +34,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '014-image-prices': imagePricesMigration,
   '015-admin-accounts': adminAccountsMigration,
   '037-usage-log-filter-indexes': usageLogFilterIndexesMigration,
+  '038-usage-summary-covering-index': usageSummaryCoveringIndexMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
