@@ -380,6 +380,17 @@ describe('admin API: prices and logs', () => {
     assert.deepEqual((await harness.admin('GET', '/logs?status=404')).data.map((entry: { model: string }) => entry.model), ['not-served']);
     assert.equal((await harness.admin('GET', `/logs?key=${key.id}`)).data.length, 3);
     assert.deepEqual((await harness.admin('GET', '/logs?key=key_nobody')).data, []);
+
+    // The same rows as streamed CSV, with the same filters.
+    const exported = await fetch(`${harness.url}/api/admin/logs/export?model=m-one`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    assert.equal(exported.status, 200);
+    assert.match(exported.headers.get('content-type') ?? '', /^text\/csv/);
+    const lines = (await exported.text()).split('\r\n');
+    assert.match(lines[0] as string, /^time,request_id,key_id,key_name,group,model,/);
+    assert.match(lines[1] as string, new RegExp(`^\\d{4}-[^,]+,req_[^,]+,${key.id},logger,default,m-one,`));
+    assert.deepEqual(lines.slice(2), ['']);
+    const refused = await fetch(`${harness.url}/api/admin/logs/export?status=abc`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    assert.equal(refused.status, 400);
   });
 });
 

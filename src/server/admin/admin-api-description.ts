@@ -9,6 +9,7 @@ import {
   groupPatchSchema,
   keyCreateSchema,
   keyPatchSchema,
+  logExportQuerySchema,
   logQuerySchema,
   planCreateSchema,
   planPatchSchema,
@@ -94,6 +95,7 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'POST', route: '/api/admin/prices/channels/:channel/discount', permission: 'prices.write', tag: 'prices', summary: "A channel's cost as a discount off the catalogue", body: channelDiscountSchema, status: 201 },
 
   { method: 'GET', route: '/api/admin/logs', permission: 'logs.read', tag: 'observability', summary: 'Usage log, newest first, paged by cursor', query: logQuerySchema },
+  { method: 'GET', route: '/api/admin/logs/export', permission: 'logs.read', tag: 'observability', summary: 'The usage log as CSV, newest first, streamed (same filters, no paging)', query: logExportQuerySchema },
   { method: 'GET', route: '/api/admin/audit', permission: 'audit.read', tag: 'observability', summary: 'Audit log of admin changes, newest first', query: auditQuerySchema },
   { method: 'GET', route: '/api/admin/usage', permission: 'usage.read', tag: 'observability', summary: 'Totals per UTC day by key, model or payer', query: usageQuerySchema },
   { method: 'GET', route: '/api/admin/insight/summary', permission: 'usage.read', tag: 'observability', summary: 'Totals, a time series and the top models and keys', query: summaryQuerySchema },

@@ -56,6 +56,9 @@ export const logQuerySchema = z.object({
     .optional(),
 });
 
+/** The logs page's filters without its paging: the export is every matching row. */
+export const logExportQuerySchema = logQuerySchema.omit({ limit: true, cursor: true });
+
 export const auditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   kind: z.enum(['group', 'channel', 'key', 'price', 'admin', 'admin-token']).optional(),

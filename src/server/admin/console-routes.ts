@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -37,7 +38,6 @@ const SECURITY_HEADERS = {
  */
 export function registerConsoleRoutes(app: FastifyInstance, _deps: AppDeps, directory = DEFAULT_CONSOLE_DIRECTORY): void {
   const root = resolve(directory);
-  const cache = new Map<string, Buffer>();
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = decodePath((request.params as Record<string, string | undefined>)['*'] ?? '');
@@ -47,17 +47,18 @@ export function registerConsoleRoutes(app: FastifyInstance, _deps: AppDeps, dire
     }
     const index = resolve(root, 'index.html');
     const isPage = file === index || extname(file) === '';
-    const found = (await isFile(file)) ? file : isPage ? index : undefined;
+    const found = (await fileSize(file)) !== undefined ? file : isPage ? index : undefined;
     if (found === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
-    const body = await readCached(cache, found);
-    if (body === undefined) return reply.code(503).headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    const size = await fileSize(found);
+    if (size === undefined) return reply.code(503).headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
 
     const immutable = found.startsWith(resolve(root, 'assets') + sep);
     return reply
       .headers(SECURITY_HEADERS)
       .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
       .type(CONTENT_TYPES[extname(found)] ?? 'application/octet-stream')
-      .send(body);
+      .header('content-length', size)
+      .send(createReadStream(found));
   };
 
   app.get('/console', serve);
@@ -69,22 +70,15 @@ function decodePath(raw: string): string | undefined {
   return raw.includes('\0') ? undefined : raw;
 }
 
-async function isFile(path: string): Promise<boolean> {
+/**
+ * The file's size, or undefined when it is not a file. Files are streamed from disk on every
+ * request, never held: the console is a few hundred KB that most deployments open rarely, and
+ * the page cache keeps what is read often (idle memory, issue 33).
+ */
+async function fileSize(path: string): Promise<number | undefined> {
   try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Files of a build never change while the gateway runs, except `index.html` during development. */
-async function readCached(cache: Map<string, Buffer>, path: string): Promise<Buffer | undefined> {
-  const cached = cache.get(path);
-  if (cached) return cached;
-  try {
-    const body = await readFile(path);
-    if (!path.endsWith('index.html')) cache.set(path, body);
-    return body;
+    const info = await stat(path);
+    return info.isFile() ? info.size : undefined;
   } catch {
     return undefined;
   }

@@ -23,6 +23,8 @@ import { identityMigration } from './024-identity.ts';
 import { sessionDevicesMigration } from './025-session-devices.ts';
 import { paymentOrdersMigration } from './020-payments-orders.ts';
 import { referralsPromotionsMigration } from './021-referrals-promotions.ts';
+import { usageLogFilterIndexesMigration } from './037-usage-log-filter-indexes.ts';
+import { usageSummaryCoveringIndexMigration } from './038-usage-summary-covering-index.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -53,6 +55,8 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '025-session-devices': sessionDevicesMigration,
   '020-payments-orders': paymentOrdersMigration,
   '021-referrals-promotions': referralsPromotionsMigration,
+  '037-usage-log-filter-indexes': usageLogFilterIndexesMigration,
+  '038-usage-summary-covering-index': usageSummaryCoveringIndexMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { UsageLogsTable } from '../database-schema.ts';
 import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../../domain/usage-log-entry.ts';
 import type { UsageLogRepository } from '../store.ts';
@@ -11,6 +11,8 @@ import { channelWindow, spendWindow, statusFigures } from './usage-windows.ts';
 /** 30 columns × 200 rows stays well inside SQLite's and PostgreSQL's bound-parameter limits. */
 const ROWS_PER_STATEMENT = 200;
 export const DEFAULT_USAGE_QUERY_LIMIT = 100;
+/** Rows one pruning statement deletes: ~10-30 ms on SQLite, so a usage batch waits at most that. */
+const PRUNE_BATCH_ROWS = 2_000;
 
 /**
  * `request_id` is the primary key and inserts ignore duplicates, so the usage writer can retry a
@@ -51,12 +53,13 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
         const before = query.before;
         const beforeId = query.beforeRequestId;
         // With the request id the cursor is exact: rows in the same millisecond are neither skipped nor repeated.
+        // A row-value comparison, not `time < t or (time = t and id < i)`: both databases seek
+        // the (…, time, request_id) index to it, where the OR made SQLite scan from the newest
+        // row (386 ms for a page 45 days deep in 1M rows, and a month's export page by page).
         select =
           beforeId === undefined
             ? select.where('time', '<', before)
-            : select.where((where) =>
-                where.or([where('time', '<', before), where.and([where('time', '=', before), where('request_id', '<', beforeId)])]),
-              );
+            : select.where(sql<boolean>`(time, request_id) < (${before}, ${beforeId})`);
       }
       const rows = await select.orderBy('time', 'desc').orderBy('request_id', 'desc').limit(limit).execute();
       return rows.map(toEntry);
@@ -64,9 +67,21 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
 
     summarize: (query) => summarizeUsage(db, query),
 
+    /**
+     * In batches of PRUNE_BATCH_ROWS, the event loop free between them: one DELETE of a month of
+     * rows would hold SQLite's write lock (and the event loop: better-sqlite3 is synchronous)
+     * or PostgreSQL's row locks for seconds, and the usage writer's batches would wait behind it.
+     */
     async pruneBefore(time) {
-      const result = await db.deleteFrom('usage_logs').where('time', '<', time).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      let deleted = 0;
+      for (;;) {
+        const oldest = db.selectFrom('usage_logs').select('request_id').where('time', '<', time).limit(PRUNE_BATCH_ROWS);
+        const result = await db.deleteFrom('usage_logs').where('request_id', 'in', oldest).executeTakeFirst();
+        const batch = Number(result.numDeletedRows);
+        deleted += batch;
+        if (batch < PRUNE_BATCH_ROWS) return deleted;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
 
     aggregate: (query) => aggregateUsage(db, query),

@@ -115,6 +115,30 @@ export function describeUsage(context: ConformanceContext): void {
       assert.deepEqual(await context.store.usage.query({}), []);
     });
 
+    test('the keyset cursor walks every row once, ties in one millisecond included', async () => {
+      const entries = Array.from({ length: 250 }, (_, index) =>
+        usageEntry({ requestId: `tie_${String(index).padStart(3, '0')}`, time: START_TIME + Math.floor(index / 7) }),
+      );
+      await context.store.usage.insertMany(entries);
+      const seen: string[] = [];
+      let cursor: { before?: number; beforeRequestId?: string } = {};
+      for (;;) {
+        const page = await context.store.usage.query({ limit: 30, ...cursor });
+        seen.push(...page.map((entry) => entry.requestId));
+        if (page.length < 30) break;
+        const last = page.at(-1)!;
+        cursor = { before: last.time, beforeRequestId: last.requestId };
+      }
+      assert.deepEqual(seen, entries.map((entry) => entry.requestId).reverse());
+    });
+
+    test('pruneBefore deletes more rows than one batch, all of them, and keeps the rest', async () => {
+      const old = Array.from({ length: 4_500 }, (_, index) => usageEntry({ requestId: `old_${index}`, time: START_TIME - 1 - (index % 50) }));
+      await context.store.usage.insertMany([...old, usageEntry({ requestId: 'kept', time: START_TIME })]);
+      assert.equal(await context.store.usage.pruneBefore(START_TIME), 4_500);
+      assert.deepEqual((await context.store.usage.query({})).map((entry) => entry.requestId), ['kept']);
+    });
+
     test('pruneBefore deletes strictly older entries and returns how many', async () => {
       await context.store.usage.insertMany([
         usageEntry({ requestId: 'old1', time: START_TIME - 2 }),
