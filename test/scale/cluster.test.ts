@@ -40,7 +40,7 @@ describe('WORKERS=2', () => {
   test('refuses to start without Redis, saying which state would be wrong and what to set', async () => {
     const { exited, output } = spawnGateway({ WORKERS: '2', PORT: String(await freePort()), DATABASE_URL: `sqlite:${join(directory, 'refused.db')}` });
     assert.equal(await exited, 2);
-    assert.match(output(), /WORKERS=2 needs REDIS_URL/);
+    assert.match(output(), /WORKERS=2 needs Redis \(REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES\)/);
     assert.match(output(), /balances/);
     assert.match(output(), /Set REDIS_URL=redis:\/\//);
   });
