@@ -1,4 +1,4 @@
-import type { PaymentProviderName } from '../domain/order.ts';
+import type { Order, PaymentProviderName } from '../domain/order.ts';
 import type { User } from '../domain/user.ts';
 import type { Store } from '../store/store.ts';
 import type { PaymentProvider } from './payment-provider.ts';
@@ -17,6 +17,8 @@ export interface PaymentDeps {
   walletsChanged(userIds: string[]): Promise<void>;
   /** The wallet's spendable balance now (kv), micro-USD: what a refund may take back. */
   available(user: User): Promise<number>;
+  /** Told once per transition that won (credited, refunded): the alerting's `order.paid` / `order.refunded`. */
+  orderChanged?(event: 'order.paid' | 'order.refunded', order: Order): void;
 }
 
 /** The providers as stored, opened on each use (settings change rarely; a checkout is not a hot path). */

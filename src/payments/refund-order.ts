@@ -50,6 +50,7 @@ export async function refundOrder(deps: PaymentDeps, orderId: string, amountMicr
   if (order.planId && status === 'refunded') await suspendPlanOf(deps, order);
   const inviter = await deps.store.referrals.inviterOf(order.userId);
   await deps.walletsChanged(inviter ? [order.userId, inviter.inviterId] : [order.userId]);
+  deps.orderChanged?.('order.refunded', refunded);
   return refunded;
 }
 

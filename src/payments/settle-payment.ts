@@ -61,6 +61,9 @@ export async function creditOrder(deps: PaymentDeps, orderId: string): Promise<O
     }
     if (rebate) await ledger.createRebate(rebate);
   });
-  if (credited) await deps.walletsChanged([credited.userId]);
+  if (credited) {
+    await deps.walletsChanged([credited.userId]);
+    deps.orderChanged?.('order.paid', credited);
+  }
   return credited;
 }

@@ -1,4 +1,5 @@
 import { storedProviders, type PaymentDeps } from '../payments/payment-deps.ts';
+import { microsToUsd } from '../domain/money.ts';
 import type { AppDeps } from './app-deps.ts';
 
 /**
@@ -13,6 +14,10 @@ export function paymentDepsOf(deps: AppDeps): PaymentDeps {
     now,
     provider: storedProviders(deps.store, now),
     available: (user) => deps.access.wallets.available(user),
+    orderChanged(event, order) {
+      const data = { subject: order.id, userId: order.userId, provider: order.provider, status: order.status, amountUsd: microsToUsd(order.amountMicros), refundedUsd: microsToUsd(order.refundedMicros) };
+      void deps.notifications?.notifier.emitNotification(event, data, order.amountMicros);
+    },
     async walletsChanged(userIds) {
       await deps.snapshot.reload();
       for (const id of userIds) {
