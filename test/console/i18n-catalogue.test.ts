@@ -24,7 +24,6 @@ const NOT_YET_CONVERTED = new Set<string>([
   'pages/groups-card.tsx',
   'pages/key-form.tsx',
   'pages/keys-page.tsx',
-  'pages/log-detail.tsx',
   'pages/logs-page.tsx',
   'pages/matrix-page.tsx',
   'pages/overview-page.tsx',
@@ -32,9 +31,7 @@ const NOT_YET_CONVERTED = new Set<string>([
   'pages/plans-page.tsx',
   'pages/pricing-page.tsx',
   'pages/subscriptions-page.tsx',
-  'pages/target-picker.tsx',
   'pages/user-detail.tsx',
-  'pages/user-form.tsx',
   'pages/users-page.tsx',
 ]);
 
