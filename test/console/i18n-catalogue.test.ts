@@ -25,7 +25,6 @@ const NOT_YET_CONVERTED = new Set<string>([
   'pages/logs-page.tsx',
   'pages/overview-page.tsx',
   'pages/plans-page.tsx',
-  'pages/pricing-page.tsx',
   'pages/subscriptions-page.tsx',
   'pages/user-detail.tsx',
   'pages/users-page.tsx',

@@ -479,6 +479,25 @@ export const en = {
     save: 'Save key',
     create: 'Create key',
   },
+  pricing: {
+    saved: 'Price for {{model}} saved.',
+    multiplierSet: 'Multiplier of {{group}} set to {{value}}.',
+    title: 'Pricing',
+    what: 'prices',
+    modelPrices: 'Model prices (USD per million tokens)',
+    none: 'No prices set: requests are served at zero cost.',
+    model: 'Model',
+    input: 'Input',
+    output: 'Output',
+    cacheRead: 'Cache read',
+    cacheWrite: 'Cache write',
+    formLabel: 'Set a model\'s price',
+    save: 'Save price',
+    multipliers: 'Group multipliers',
+    multipliersIntro: 'A group pays list price × its multiplier.',
+    multiplierOf: 'Multiplier of {{group}}',
+    set: 'Set',
+  },
 };
 
 /** Every catalogue has this shape: the same keys, each a string. */
