@@ -498,6 +498,32 @@ export const en = {
     multiplierOf: 'Multiplier of {{group}}',
     set: 'Set',
   },
+  admins: {
+    created: 'Admin {{name}} ({{role}}) created.',
+    title: 'Admins',
+    name: 'Name',
+    email: 'E-mail',
+    role: 'Role',
+    enabled: 'Enabled',
+    yes: 'yes',
+    no: 'no',
+    new: 'New admin',
+    password: 'Password',
+    create: 'Create admin',
+  },
+  announcements: {
+    title: 'Announcements',
+    noticeTitle: 'Title',
+    message: 'Message',
+    audience: 'Audience',
+    audienceHint: 'all, group:<name> or account:<name>',
+    ends: 'Ends',
+    post: 'Post',
+    what: 'the announcements',
+    none: 'No announcements.',
+    until: ', until {{time}}',
+    remove: 'Remove',
+  },
 };
 
 /** Every catalogue has this shape: the same keys, each a string. */
