@@ -21,8 +21,6 @@ const NOT_YET_CONVERTED = new Set<string>([
   'pages/groups-card.tsx',
   'pages/keys-page.tsx',
   'pages/logs-page.tsx',
-  'pages/overview-page.tsx',
-  'pages/plans-page.tsx',
   'pages/subscriptions-page.tsx',
   'pages/user-detail.tsx',
   'pages/users-page.tsx',
