@@ -23,7 +23,6 @@ const NOT_YET_CONVERTED = new Set<string>([
   'pages/logs-page.tsx',
   'pages/subscriptions-page.tsx',
   'pages/user-detail.tsx',
-  'pages/users-page.tsx',
 ]);
 
 type Tree = { [key: string]: string | Tree };
