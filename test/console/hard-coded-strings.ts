@@ -35,7 +35,11 @@ export const ALLOWED_TEXT = new Set([
   'p95',
   'English',
   '简体中文',
-  '203.0.113.0/24, 2001:db8::/32', // an example of address ranges
+  // Examples typed in the reader's own field: address ranges, a region, a project, a model map line.
+  '203.0.113.0/24, 2001:db8::/32',
+  'us-east-1',
+  'my-gcp-project',
+  'public-name=upstream-name',
 ]);
 
 /** Elements whose text is code or a literal the reader types, not prose. */
