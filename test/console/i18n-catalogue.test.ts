@@ -15,7 +15,6 @@ const CONSOLE_SOURCE = fileURLToPath(new URL('../../console/src/', import.meta.u
  */
 const NOT_YET_CONVERTED = new Set<string>([
   'pages/alerts-page.tsx',
-  'pages/codes-page.tsx',
   'pages/groups-card.tsx',
   'pages/keys-page.tsx',
   'pages/logs-page.tsx',
