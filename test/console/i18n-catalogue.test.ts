@@ -16,7 +16,6 @@ const CONSOLE_SOURCE = fileURLToPath(new URL('../../console/src/', import.meta.u
 const NOT_YET_CONVERTED = new Set<string>([
   'pages/alerts-page.tsx',
   'pages/groups-card.tsx',
-  'pages/logs-page.tsx',
   'pages/subscriptions-page.tsx',
   'pages/user-detail.tsx',
 ]);
