@@ -17,7 +17,6 @@ const NOT_YET_CONVERTED = new Set<string>([
   'pages/alerts-page.tsx',
   'pages/groups-card.tsx',
   'pages/subscriptions-page.tsx',
-  'pages/user-detail.tsx',
 ]);
 
 type Tree = { [key: string]: string | Tree };
