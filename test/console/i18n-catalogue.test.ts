@@ -15,7 +15,6 @@ const CONSOLE_SOURCE = fileURLToPath(new URL('../../console/src/', import.meta.u
  */
 const NOT_YET_CONVERTED = new Set<string>([
   'pages/alerts-page.tsx',
-  'pages/subscriptions-page.tsx',
 ]);
 
 type Tree = { [key: string]: string | Tree };
