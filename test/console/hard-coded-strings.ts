@@ -40,6 +40,7 @@ export const ALLOWED_TEXT = new Set([
   'us-east-1',
   'my-gcp-project',
   'public-name=upstream-name',
+  'https://…',
 ]);
 
 /** Elements whose text is code or a literal the reader types, not prose. */

@@ -9,13 +9,11 @@ import { hardCodedStrings, tsxFiles, usedKeys } from './hard-coded-strings.ts';
 const CONSOLE_SOURCE = fileURLToPath(new URL('../../console/src/', import.meta.url));
 
 /**
- * Pages not yet moved onto the catalogue (issue 30 item 5 converts them one by one). The test
- * fails when a listed file has become clean, so the list only ever shrinks; any file not listed
- * must have no hard-coded words at all.
+ * Pages not yet moved onto the catalogue (paths below console/src/). Every page on main is
+ * converted, so it is empty; a page merged before its conversion may be listed here for a while.
+ * The test fails when a listed file has become clean, so the list only ever shrinks.
  */
-const NOT_YET_CONVERTED = new Set<string>([
-  'pages/alerts-page.tsx',
-]);
+const NOT_YET_CONVERTED = new Set<string>([]);
 
 type Tree = { [key: string]: string | Tree };
 function flatten(tree: Tree, prefix = ''): Map<string, string> {
