@@ -960,6 +960,21 @@ export const en = {
     accountHolder: 'the account holder (e-mail)',
     addRule: 'Add rule',
   },
+  channelState: {
+    healthy: 'healthy',
+    degraded: 'degraded',
+    failing: 'failing',
+    circuitOpen: 'circuit open',
+    disabled: 'disabled',
+    untested: 'untested',
+    testPassed: 'the test just passed',
+    testFailed: 'the test just failed (below)',
+    byOperator: 'disabled by the operator',
+    noCalls: 'no calls in the last {{window}}',
+    noCallsLast: 'no calls in the last {{window}}; last success {{ago}}',
+    success: 'Success',
+    successWindow: 'Success (last {{window}})',
+  },
 };
 
 /** Every catalogue has this shape: the same keys, each a string. */

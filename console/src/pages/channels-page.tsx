@@ -5,7 +5,7 @@ import { Drawer } from '../components/drawer.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
 import { ApiError, call } from '../lib/api.ts';
-import { channelStatus, lastErrorText, successHeader, successText, type ChannelTestOutcome } from '../lib/channel-status.ts';
+import { channelStateName, channelStatus, lastErrorText, successHeader, successText, type ChannelTestOutcome } from '../lib/channel-status.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { DASH, list, ms } from '../lib/format.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
@@ -158,7 +158,7 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
         </td>
         <td data-label={t('channels.state')}>
           <span class={`badge ${status.tone}`} data-health={channel.name}>
-            {status.label}
+            {channelStateName(status.label)}
           </span>
           {status.reason && <div class="small-text muted">{status.reason}</div>}
         </td>
