@@ -10,6 +10,8 @@ import { CodesPage } from './pages/codes-page.tsx';
 import { PlansPage } from './pages/plans-page.tsx';
 import { SubscriptionsPage } from './pages/subscriptions-page.tsx';
 import { UsersPage } from './pages/users-page.tsx';
+import { LanguageSwitcher } from './components/language-switcher.tsx';
+import { t } from './i18n/i18n.ts';
 import { signOutAccount } from './lib/account-api.ts';
 import { call, SESSION_ENDED_EVENT, setConsoleCsrf } from './lib/api.ts';
 import { AdminsPage } from './pages/admins-page.tsx';
@@ -31,54 +33,55 @@ import { loadSession, saveSession, type Session } from './lib/session.ts';
 
 interface PageEntry {
   path: string;
+  /** Catalogue key of the page's name in the page list. */
   label: string;
   render: (session: Session) => preact.JSX.Element;
 }
 
 const OPERATOR_PAGES: PageEntry[] = [
-  { path: '/', label: 'Overview', render: (session) => <OverviewPage session={session} /> },
-  { path: '/matrix', label: 'Groups & models', render: (session) => <MatrixPage session={session} /> },
-  { path: '/channels', label: 'Channels', render: (session) => <ChannelsPage session={session} /> },
-  { path: '/keys', label: 'Keys', render: (session) => <KeysPage session={session} /> },
-  { path: '/users', label: 'Users', render: (session) => <UsersPage session={session} /> },
-  { path: '/plans', label: 'Plans', render: (session) => <PlansPage session={session} /> },
-  { path: '/subscriptions', label: 'Subscriptions', render: (session) => <SubscriptionsPage session={session} /> },
-  { path: '/codes', label: 'Codes', render: (session) => <CodesPage session={session} /> },
-  { path: '/orders', label: 'Orders', render: (session) => <OrdersPage session={session} /> },
-  { path: '/logs', label: 'Logs', render: (session) => <LogsPage session={session} /> },
-  { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
-  { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
-  { path: '/pricing', label: 'Pricing', render: (session) => <PricingPage session={session} /> },
-  { path: '/margin', label: 'Margin', render: (session) => <MarginPage session={session} /> },
-  { path: '/audit', label: 'Audit log', render: (session) => <AuditPage session={session} /> },
-  { path: '/alerts', label: 'Alerts', render: (session) => <AlertsPage session={session} /> },
-  { path: '/announcements', label: 'Announcements', render: (session) => <AnnouncementsPage session={session} /> },
+  { path: '/', label: 'nav.overview', render: (session) => <OverviewPage session={session} /> },
+  { path: '/matrix', label: 'nav.matrix', render: (session) => <MatrixPage session={session} /> },
+  { path: '/channels', label: 'nav.channels', render: (session) => <ChannelsPage session={session} /> },
+  { path: '/keys', label: 'nav.keys', render: (session) => <KeysPage session={session} /> },
+  { path: '/users', label: 'nav.users', render: (session) => <UsersPage session={session} /> },
+  { path: '/plans', label: 'nav.plans', render: (session) => <PlansPage session={session} /> },
+  { path: '/subscriptions', label: 'nav.subscriptions', render: (session) => <SubscriptionsPage session={session} /> },
+  { path: '/codes', label: 'nav.codes', render: (session) => <CodesPage session={session} /> },
+  { path: '/orders', label: 'nav.orders', render: (session) => <OrdersPage session={session} /> },
+  { path: '/logs', label: 'nav.logs', render: (session) => <LogsPage session={session} /> },
+  { path: '/connect', label: 'nav.connect', render: (session) => <ConnectPage session={session} /> },
+  { path: '/check', label: 'nav.check', render: (session) => <ModelCheckPage session={session} /> },
+  { path: '/pricing', label: 'nav.pricing', render: (session) => <PricingPage session={session} /> },
+  { path: '/margin', label: 'nav.margin', render: (session) => <MarginPage session={session} /> },
+  { path: '/audit', label: 'nav.audit', render: (session) => <AuditPage session={session} /> },
+  { path: '/alerts', label: 'nav.alerts', render: (session) => <AlertsPage session={session} /> },
+  { path: '/announcements', label: 'nav.announcements', render: (session) => <AnnouncementsPage session={session} /> },
 ];
 
 /** The owner's pages: the break-glass token is an owner, and so is a signed-in owner. */
-const OWNER_PAGES: PageEntry[] = [{ path: '/admins', label: 'Admins', render: (session) => <AdminsPage session={session} /> }];
+const OWNER_PAGES: PageEntry[] = [{ path: '/admins', label: 'nav.admins', render: (session) => <AdminsPage session={session} /> }];
 const operatorPages = (session: Extract<Session, { role: 'operator' }>) =>
   session.admin === undefined || session.admin.role === 'owner' ? [...OPERATOR_PAGES, ...OWNER_PAGES] : OPERATOR_PAGES;
 
 const KEY_PAGES: PageEntry[] = [
-  { path: '/', label: 'My key', render: (session) => <MyKeyPage session={session} /> },
-  { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
-  { path: '/check', label: 'Model check', render: (session) => <ModelCheckPage session={session} /> },
+  { path: '/', label: 'nav.myKey', render: (session) => <MyKeyPage session={session} /> },
+  { path: '/connect', label: 'nav.connect', render: (session) => <ConnectPage session={session} /> },
+  { path: '/check', label: 'nav.check', render: (session) => <ModelCheckPage session={session} /> },
 ];
 
 type AccountSession = Extract<Session, { role: 'account' }>;
 const asAccount = (session: Session) => session as AccountSession;
 
 const ACCOUNT_PAGES: PageEntry[] = [
-  { path: '/', label: 'Home', render: (session) => <AccountHomePage session={asAccount(session)} /> },
-  { path: '/keys', label: 'Keys', render: (session) => <AccountKeysPage session={asAccount(session)} /> },
-  { path: '/redeem', label: 'Redeem', render: (session) => <AccountRedeemPage session={asAccount(session)} /> },
-  { path: '/orders', label: 'Top up', render: (session) => <AccountTopUpPage session={asAccount(session)} /> },
-  { path: '/usage', label: 'Usage', render: (session) => <AccountUsagePage session={asAccount(session)} /> },
-  { path: '/connect', label: 'Connect a client', render: (session) => <ConnectPage session={session} /> },
+  { path: '/', label: 'nav.home', render: (session) => <AccountHomePage session={asAccount(session)} /> },
+  { path: '/keys', label: 'nav.keys', render: (session) => <AccountKeysPage session={asAccount(session)} /> },
+  { path: '/redeem', label: 'nav.redeem', render: (session) => <AccountRedeemPage session={asAccount(session)} /> },
+  { path: '/orders', label: 'nav.topUp', render: (session) => <AccountTopUpPage session={asAccount(session)} /> },
+  { path: '/usage', label: 'nav.usage', render: (session) => <AccountUsagePage session={asAccount(session)} /> },
+  { path: '/connect', label: 'nav.connect', render: (session) => <ConnectPage session={session} /> },
 ];
 
-const ROLE_LABEL: Record<Session['role'], string> = { operator: 'Operator', key: 'Key holder', account: 'Account' };
+const ROLE_LABEL: Record<Session['role'], string> = { operator: 'app.roleOperator', key: 'app.roleKey', account: 'app.roleAccount' };
 
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
@@ -122,14 +125,15 @@ export function App() {
   return (
     <div class="layout">
       <a class="skip-link" href="#main">
-        Skip to content
+        {t('app.skip')}
       </a>
       <header class={`topbar${menuOpen ? ' menu-open' : ''}`}>
         <span class="brand">Switchyard</span>
         <button type="button" class="small menu-toggle" aria-expanded={menuOpen} aria-controls="pages-nav" onClick={() => setMenuOpen((open) => !open)}>
-          <span aria-hidden="true">☰</span> Menu{page ? <span class="menu-current">: {page.label}</span> : null}
+          <span aria-hidden="true">☰</span> {t('app.menu')}
+          {page ? <span class="menu-current">: {t(page.label)}</span> : null}
         </button>
-        <nav aria-label="Pages" id="pages-nav">
+        <nav aria-label={t('app.pages')} id="pages-nav">
           <ul>
             {pages.map((entry) => (
               <li key={entry.path}>
@@ -138,19 +142,20 @@ export function App() {
                   aria-current={entry === page ? 'page' : undefined}
                   onClick={(event) => followLink(event, entry.path)}
                 >
-                  {entry.label}
+                  {t(entry.label)}
                 </a>
               </li>
             ))}
           </ul>
         </nav>
         <span class="who">
-          {ROLE_LABEL[session.role]}
+          {t(ROLE_LABEL[session.role])}
           {session.role === 'account' && `: ${session.name}`}
           {session.role === 'operator' && session.admin && `: ${session.admin.name} (${session.admin.role})`}
         </span>
+        <LanguageSwitcher />
         <button type="button" class="small" onClick={signOut}>
-          Sign out
+          {t('app.signOut')}
         </button>
       </header>
       <main id="main" tabIndex={-1}>
@@ -158,13 +163,12 @@ export function App() {
           page.render(session)
         ) : (
           <section>
-            <h1>Page not found</h1>
+            <h1>{t('app.notFound')}</h1>
             <p>
-              There is no console page at <code>{path}</code>.{' '}
+              {t('app.notFoundText')} <code>{path}</code>{' '}
               <a href="/console/" onClick={(event) => followLink(event, '/')}>
-                Go to the start page
+                {t('app.goStart')}
               </a>
-              .
             </p>
           </section>
         )}

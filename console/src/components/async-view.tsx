@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { Resource } from '../lib/use-resource.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Loading and error states said in words; children render once data is there. */
 export function AsyncView<T>(props: { resource: Resource<T>; what: string; children: (data: T) => ComponentChildren }) {
@@ -7,11 +8,9 @@ export function AsyncView<T>(props: { resource: Resource<T>; what: string; child
   if (resource.error) {
     return (
       <div class="notice error" role="alert">
-        <p>
-          Could not load {what}: {resource.error.message}
-        </p>
+        <p>{t('common.couldNotLoad', { what, message: resource.error.message })}</p>
         <button type="button" onClick={resource.reload}>
-          Try again
+          {t('common.tryAgain')}
         </button>
       </div>
     );
@@ -19,7 +18,7 @@ export function AsyncView<T>(props: { resource: Resource<T>; what: string; child
   if (resource.data === undefined) {
     return (
       <p class="muted" role="status">
-        Loading {what}…
+        {t('common.loading', { what })}
       </p>
     );
   }

@@ -1,6 +1,7 @@
 import type { CheckStep } from '../lib/model-check.ts';
+import { t } from '../i18n/i18n.ts';
 
-const MARK = { pass: '✓ pass', fail: '✗ fail', warn: '! check', info: 'i note' } as const;
+const MARK = { pass: 'check.pass', fail: 'check.fail', warn: 'check.warn', info: 'check.info' } as const;
 
 /** The five steps, each with its verdict in words (not colour alone). */
 export function CheckList(props: { steps: CheckStep[]; source: string }) {
@@ -9,7 +10,7 @@ export function CheckList(props: { steps: CheckStep[]; source: string }) {
       <ol>
         {props.steps.map((step) => (
           <li key={step.title} class={`verdict-${step.verdict}`} data-verdict={step.verdict}>
-            <span class="verdict">{MARK[step.verdict]}</span>
+            <span class="verdict">{t(MARK[step.verdict])}</span>
             <div>
               <strong>{step.title.replace(/^\d+\.\s*/, '')}</strong>
               <p>{step.detail}</p>
@@ -17,7 +18,7 @@ export function CheckList(props: { steps: CheckStep[]; source: string }) {
           </li>
         ))}
       </ol>
-      <p class="muted small-text">Checked by {props.source}.</p>
+      <p class="muted small-text">{t('check.checkedBy', { source: props.source })}</p>
     </div>
   );
 }

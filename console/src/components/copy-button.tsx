@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n/i18n.ts';
 
 /** Copies text; says whether it worked, since clipboard access can be refused. */
 export function CopyButton(props: { text: string; label?: string }) {
@@ -14,7 +15,7 @@ export function CopyButton(props: { text: string; label?: string }) {
   };
   return (
     <button type="button" class="small" onClick={copy} aria-live="polite">
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select and copy by hand' : (props.label ?? 'Copy')}
+      {state === 'copied' ? t('common.copied') : state === 'failed' ? t('common.copyFailed') : (props.label ?? t('common.copy'))}
     </button>
   );
 }
@@ -25,7 +26,7 @@ export function CopyBlock(props: { text: string; label: string }) {
     <div class="copy-block">
       <div class="copy-head">
         <span>{props.label}</span>
-        <CopyButton text={props.text} label={`Copy ${props.label.toLowerCase()}`} />
+        <CopyButton text={props.text} label={t('common.copyThing', { thing: props.label.toLowerCase() })} />
       </div>
       <pre tabIndex={0}>
         <code>{props.text}</code>

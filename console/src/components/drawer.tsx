@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
+import { t } from '../i18n/i18n.ts';
 
 /** A side panel as a modal dialog: Escape closes it, focus moves in and returns on close. */
 export function Drawer(props: { title: string; onClose: () => void; children: ComponentChildren }) {
@@ -22,7 +23,7 @@ export function Drawer(props: { title: string; onClose: () => void; children: Co
         <div class="drawer-head">
           <h2>{props.title}</h2>
           <button type="button" class="small" onClick={props.onClose}>
-            Close
+            {t('common.close')}
           </button>
         </div>
         {props.children}

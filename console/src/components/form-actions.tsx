@@ -1,12 +1,14 @@
+import { t } from '../i18n/i18n.ts';
+
 /** An edit form's buttons: submit (showing it is busy while saving) and cancel. */
 export function FormActions(props: { busy: boolean; submitLabel: string; onCancel: () => void }) {
   return (
     <div class="actions">
       <button type="submit" class="primary" disabled={props.busy}>
-        {props.busy ? 'Saving…' : props.submitLabel}
+        {props.busy ? t('common.saving') : props.submitLabel}
       </button>
       <button type="button" onClick={props.onCancel}>
-        Cancel
+        {t('common.cancel')}
       </button>
     </div>
   );

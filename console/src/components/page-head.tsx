@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { t } from '../i18n/i18n.ts';
 
 /** A page's title bar: the heading, the page's own controls, and Refresh last. */
 export function PageHead(props: { title: string; onRefresh: () => void; children?: ComponentChildren }) {
@@ -7,7 +8,7 @@ export function PageHead(props: { title: string; onRefresh: () => void; children
       <h1>{props.title}</h1>
       {props.children}
       <button type="button" class="small" onClick={props.onRefresh}>
-        Refresh
+        {t('common.refresh')}
       </button>
     </div>
   );

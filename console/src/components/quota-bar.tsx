@@ -1,4 +1,5 @@
 import { dateTime, usd } from '../lib/format.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** One quota window: used of quota as a bar, in words too (colour is never the only signal). */
 export function QuotaBar(props: { label: string; used: number; quota: number | null; resetsAt?: string | null | undefined }) {
@@ -11,15 +12,15 @@ export function QuotaBar(props: { label: string; used: number; quota: number | n
       <div class="quota-head">
         <span>{props.label}</span>
         <span class="num" data-quota-text>
-          {usd(used)} of {quota === null ? 'no limit' : usd(quota)} used
-          {left !== null && ` · ${usd(left)} left`}
+          {t('quota.usedOf', { used: usd(used), quota: quota === null ? t('quota.noLimit') : usd(quota) })}
+          {left !== null && t('quota.left', { left: usd(left) })}
         </span>
       </div>
       {quota !== null && (
         <div
           class="quota-track"
           role="progressbar"
-          aria-label={`${props.label}: ${usd(used)} of ${usd(quota)} used`}
+          aria-label={t('quota.aria', { label: props.label, used: usd(used), quota: usd(quota) })}
           aria-valuemin={0}
           aria-valuemax={quota}
           aria-valuenow={Math.min(used, quota)}
@@ -27,8 +28,8 @@ export function QuotaBar(props: { label: string; used: number; quota: number | n
           <div class="quota-fill" style={{ width: `${(share * 100).toFixed(1)}%` }} />
         </div>
       )}
-      {props.resetsAt && <div class="small-text muted">Resets {dateTime(props.resetsAt)}</div>}
-      {tone === 'over' && <div class="small-text quota-warning">Used up{props.resetsAt ? ' until it resets' : ''}.</div>}
+      {props.resetsAt && <div class="small-text muted">{t('quota.resets', { time: dateTime(props.resetsAt) })}</div>}
+      {tone === 'over' && <div class="small-text quota-warning">{props.resetsAt ? t('quota.usedUpUntilReset') : t('quota.usedUp')}</div>}
     </div>
   );
 }

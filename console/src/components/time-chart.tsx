@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { t } from '../i18n/i18n.ts';
 
 export interface ChartSeries {
   label: string;
@@ -39,7 +40,7 @@ export function TimeChart(props: { title: string; times: number[]; series: Chart
   return (
     <figure class="chart">
       <figcaption>{props.title}</figcaption>
-      <div ref={host} role="img" aria-label={`${props.title} chart`} data-chart={props.title} />
+      <div ref={host} role="img" aria-label={t('chart.aria', { title: props.title })} data-chart={props.title} />
     </figure>
   );
 }

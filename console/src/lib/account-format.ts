@@ -7,8 +7,24 @@ export type Quota = Partial<Record<QuotaWindow, number | null>>;
 
 /** A name or id, or the record itself: the contract accepts either and answers may carry either. */
 export type Ref = string | { id?: string; name?: string } | null | undefined;
+import { t } from '../i18n/i18n.ts';
 
-export const WINDOW_LABEL: Record<QuotaWindow, string> = { daily: 'Today', weekly: 'This week', monthly: 'This month', total: 'Whole term' };
+/** Read at render time (getters), so a window's name follows the language chosen. */
+export const WINDOW_LABEL: Record<QuotaWindow, string> = {
+  get daily() {
+    return t('window.daily');
+  },
+  get weekly() {
+    return t('window.weekly');
+  },
+  get monthly() {
+    return t('window.monthly');
+  },
+  get total() {
+    return t('window.total');
+  },
+};
+const PER_WINDOW = { daily: 'window.perDaily', weekly: 'window.perWeekly', monthly: 'window.perMonthly', total: 'window.perTotal' } as const;
 
 /** The id a reference carries (a bare string is taken as an id or name, as the API accepts both). */
 export function refId(ref: Ref): string {
@@ -38,8 +54,8 @@ export function quotaOf(subscription: Subscription, plan: Plan | undefined, wind
 export function quotaText(quota: Quota): string {
   const parts = (['daily', 'weekly', 'monthly', 'total'] as const)
     .filter((window) => quota[window] !== undefined && quota[window] !== null)
-    .map((window) => `${usd(quota[window])} ${window === 'total' ? 'in total' : window === 'daily' ? 'a day' : window === 'weekly' ? 'a week' : 'a month'}`);
-  return parts.length > 0 ? parts.join(', ') : 'no quota (unlimited)';
+    .map((window) => t(PER_WINDOW[window], { amount: usd(quota[window]) }));
+  return parts.length > 0 ? parts.join(t('common.listSeparator')) : t('window.unlimited');
 }
 
 /** The highest share of any quota used, 0..1+, or null when the subscription has no quota. */
@@ -59,11 +75,11 @@ export function codeState(code: RedemptionCodeRecord, users?: Map<string, { name
   if (code.state === 'used' || code.usedAt) {
     // The admin API names the redeemer as {user, key}: the account, or the key for a key without one.
     const by = code.usedBy;
-    const who = by?.user ? refName(by.user, users) : by?.key ? `key ${by.key}` : DASH;
-    return { state: 'used', detail: `by ${who}${code.usedAt ? `, ${dateTime(code.usedAt)}` : ''}` };
+    const who = by?.user ? refName(by.user, users) : by?.key ? t('window.codeKey', { key: by.key }) : DASH;
+    return { state: 'used', detail: `${t('window.codeUsedBy', { who })}${code.usedAt ? t('window.codeUsedAt', { time: dateTime(code.usedAt) }) : ''}` };
   }
-  if (code.state === 'expired' || (code.expiresAt && Date.parse(code.expiresAt) <= Date.now())) return { state: 'expired', detail: code.expiresAt ? `since ${dateTime(code.expiresAt)}` : '' };
-  return { state: code.state, detail: code.expiresAt ? `until ${dateTime(code.expiresAt)}` : 'no expiry' };
+  if (code.state === 'expired' || (code.expiresAt && Date.parse(code.expiresAt) <= Date.now())) return { state: 'expired', detail: code.expiresAt ? t('window.codeSince', { time: dateTime(code.expiresAt) }) : '' };
+  return { state: code.state, detail: code.expiresAt ? t('window.codeUntil', { time: dateTime(code.expiresAt) }) : t('window.codeNoExpiry') };
 }
 
 /** Days and hours until a time, for "expires in". */
@@ -71,10 +87,10 @@ export function timeUntil(iso: string | null | undefined, now = Date.now()): str
   if (!iso) return DASH;
   const ms = Date.parse(iso) - now;
   if (Number.isNaN(ms)) return iso;
-  if (ms <= 0) return 'passed';
+  if (ms <= 0) return t('window.passed');
   const hours = Math.round(ms / 3_600_000);
-  if (hours < 48) return `in ${hours} h`;
-  return `in ${Math.round(hours / 24)} days`;
+  if (hours < 48) return t('window.inHours', { count: hours });
+  return t('window.inDays', { count: Math.round(hours / 24) });
 }
 
 /** Money field text → a number, or undefined when empty; NaN stays NaN for the caller to refuse. */

@@ -1,5 +1,6 @@
 import { ago, DASH, percent, windowLength } from './format.ts';
 import type { Channel } from './types.ts';
+import { t } from '../i18n/i18n.ts';
 
 export interface ChannelStatus {
   /** Would routing send traffic here now? */
@@ -36,13 +37,13 @@ export function channelStatus(channel: Channel, test?: ChannelTestOutcome | null
   const health = channel.health;
   if (test && channel.enabled && (!health || health.status === 'untested')) {
     return test.ok
-      ? { usable: true, label: 'healthy', tone: 'ok', reason: 'the test just passed' }
-      : { usable: true, label: 'failing', tone: 'down', reason: 'the test just failed (below)' };
+      ? { usable: true, label: 'healthy', tone: 'ok', reason: t('channelState.testPassed') }
+      : { usable: true, label: 'failing', tone: 'down', reason: t('channelState.testFailed') };
   }
   if (!health) {
     return channel.enabled
       ? { usable: true, label: 'untested', tone: 'idle', reason: null }
-      : { usable: false, label: 'disabled', tone: 'idle', reason: 'disabled by the operator' };
+      : { usable: false, label: 'disabled', tone: 'idle', reason: t('channelState.byOperator') };
   }
   return {
     usable: channel.enabled && health.status !== 'circuit open',
@@ -50,6 +51,21 @@ export function channelStatus(channel: Channel, test?: ChannelTestOutcome | null
     tone: TONES[health.status] ?? 'warn',
     reason: health.statusReason ?? null,
   };
+}
+
+const STATE_KEYS: Record<string, string> = {
+  healthy: 'channelState.healthy',
+  degraded: 'channelState.degraded',
+  failing: 'channelState.failing',
+  'circuit open': 'channelState.circuitOpen',
+  disabled: 'channelState.disabled',
+  untested: 'channelState.untested',
+};
+
+/** The badge's word in the reader's language (`label` stays the gateway's word, for tone and tests). */
+export function channelStateName(label: string): string {
+  const key = STATE_KEYS[label];
+  return key ? t(key) : label;
 }
 
 export function lastErrorText(channel: Channel): string | null {
@@ -67,12 +83,12 @@ export function successText(channel: Channel, now = Date.now()): { value: string
   if (!health) return { value: DASH, note: null };
   if (health.successRate !== null) return { value: percent(health.successRate), note: null };
   const window = windowLength(health.successWindowMs);
-  if (health.lastSuccessAt !== null) return { value: DASH, note: `no calls in the last ${window}; last success ${ago(health.lastSuccessAt, now)}` };
-  return { value: DASH, note: `no calls in the last ${window}` };
+  if (health.lastSuccessAt !== null) return { value: DASH, note: t('channelState.noCallsLast', { window, ago: ago(health.lastSuccessAt, now) }) };
+  return { value: DASH, note: t('channelState.noCalls', { window }) };
 }
 
 /** The column header names the window, so an empty cell reads as "nothing lately", not "never". */
 export function successHeader(channels: readonly Channel[]): string {
   const windowMs = channels.find((channel) => channel.health)?.health?.successWindowMs;
-  return windowMs === undefined ? 'Success' : `Success (last ${windowLength(windowMs)})`;
+  return windowMs === undefined ? t('channelState.success') : t('channelState.successWindow', { window: windowLength(windowMs) });
 }

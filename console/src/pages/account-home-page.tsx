@@ -11,15 +11,17 @@ import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { ModelCheckCard } from './account-model-check.tsx';
 import { AccountAnnouncements } from './account-announcements.tsx';
+import { statusName } from '../i18n/status-name.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** An account's home: the wallet, each subscription's windows, and what blocks them, in words. */
 export function AccountHomePage(props: { session: Extract<Session, { role: 'account' }> }) {
   const account = useResource(() => loadAccount(props.session), [props.session.csrf]);
   return (
     <section>
-      <PageHead title="Home" onRefresh={account.reload} />
+      <PageHead title={t('home.title')} onRefresh={account.reload} />
       <AccountAnnouncements session={props.session} />
-      <AsyncView resource={account} what="your account">
+      <AsyncView resource={account} what={t('home.what')}>
         {(view) => <HomeView view={view} session={props.session} />}
       </AsyncView>
     </section>
@@ -32,54 +34,54 @@ function HomeView({ view, session }: { view: AccountView; session: Extract<Sessi
     <>
       {!view.user.enabled && (
         <p class="notice error" role="alert">
-          Your account is disabled by the operator: every key of yours is refused. Ask the operator to enable it.
+          {t('home.disabled')}
         </p>
       )}
       {blocked.map(({ subscription, problem }) => (
         <p class="notice error" role="alert" key={subscription.id} data-blocked={subscription.id}>
-          <strong>{subscription.planName ?? 'Your subscription'}</strong>: {problem}
+          <strong>{subscription.planName ?? t('home.yourSubscription')}</strong>: {problem}
         </p>
       ))}
       <div class="cards">
         <dl class="stat card">
-          <dt>Wallet</dt>
+          <dt>{t('home.wallet')}</dt>
           <dd data-wallet>{usd(view.user.balance)}</dd>
         </dl>
         <dl class="stat card">
-          <dt>Active subscriptions</dt>
+          <dt>{t('home.activeSubscriptions')}</dt>
           <dd>{view.subscriptions.filter((subscription) => subscription.status === 'active').length}</dd>
         </dl>
         <dl class="stat card">
-          <dt>Signed in as</dt>
+          <dt>{t('home.signedInAs')}</dt>
           <dd class="small-text">
             {view.user.name}
             {view.user.email ? ` (${view.user.email})` : ''}
           </dd>
         </dl>
       </div>
-      <h2>Subscriptions</h2>
+      <h2>{t('home.subscriptions')}</h2>
       {view.subscriptions.length === 0 ? (
         <p class="notice">
-          You have no subscription yet. If you have a code,{' '}
+          {t('home.noSubscription')}{' '}
           <a href="/console/redeem" onClick={(event) => followLink(event, '/redeem')}>
-            redeem it
+            {t('home.redeemIt')}
           </a>
-          ; otherwise ask the operator for one.
-          {view.groups.some((group) => group.via === 'default') && ' Meanwhile you can use the operator’s default group, paid from your wallet.'}
+          {t('home.otherwiseAsk')}
+          {view.groups.some((group) => group.via === 'default') && t('home.meanwhileDefault')}
         </p>
       ) : (
         <div class="two-columns">
           {view.subscriptions.map((subscription) => (
             <article class="card sub-card" key={subscription.id} data-subscription={subscription.planName ?? subscription.id}>
               <h3>
-                {subscription.planName ?? 'Subscription'}{' '}
+                {subscription.planName ?? t('home.subscription')}{' '}
                 <span class={`badge ${subscription.status === 'active' ? 'ok' : subscription.status === 'suspended' ? 'warn' : 'down'}`} data-status>
-                  {subscription.status}
+                  {statusName(subscription.status)}
                 </span>
               </h3>
               <p class="small-text muted">
-                Group {subscription.group ?? '—'} · {dateTime(subscription.startsAt)} → {dateTime(subscription.expiresAt)} (
-                {subscription.status === 'expired' ? 'ended' : `ends ${timeUntil(subscription.expiresAt)}`})
+                {t('home.groupTerm', { group: subscription.group ?? '—', start: dateTime(subscription.startsAt), end: dateTime(subscription.expiresAt) })}{' '}
+                {subscription.status === 'expired' ? t('home.ended') : t('home.ends', { when: timeUntil(subscription.expiresAt) })}
               </p>
               {QUOTA_WINDOWS.filter((window) => subscription.quota?.[window] !== undefined && subscription.quota?.[window] !== null).map((window) => (
                 <QuotaBar
@@ -91,7 +93,7 @@ function HomeView({ view, session }: { view: AccountView; session: Extract<Sessi
                 />
               ))}
               {QUOTA_WINDOWS.every((window) => subscription.quota?.[window] === undefined || subscription.quota?.[window] === null) && (
-                <p class="muted small-text">No quota: use is limited only by the term.</p>
+                <p class="muted small-text">{t('home.noQuota')}</p>
               )}
             </article>
           ))}
@@ -105,17 +107,17 @@ function HomeView({ view, session }: { view: AccountView; session: Extract<Sessi
 /** Why a subscription stops requests, in the account holder's words (the gateway's 403 codes). */
 export function problemOf(subscription: AccountView['subscriptions'][number]): string | null {
   if (subscription.status === 'suspended') {
-    return 'the operator suspended this subscription, so requests in its group are refused (subscription_suspended). Only the operator can resume it: contact them.';
+    return t('home.suspended');
   }
   if (subscription.status === 'expired' || (subscription.expiresAt !== null && Date.parse(subscription.expiresAt) <= Date.now())) {
-    return `this subscription expired on ${dateTime(subscription.expiresAt)} (subscription_expired). Redeem a new code or ask the operator to extend it.`;
+    return t('home.expired', { time: dateTime(subscription.expiresAt) });
   }
   for (const window of QUOTA_WINDOWS) {
     const quota = subscription.quota?.[window];
     if (quota === undefined || quota === null) continue;
     if ((subscription.usage?.[window] ?? 0) >= quota) {
-      const reset = window === 'total' ? 'it does not reset before the term ends' : `it resets ${dateTime(subscription.resetsAt?.[window] ?? null)}`;
-      return `the ${window} quota of ${usd(quota)} is used up (subscription_quota_exhausted); ${reset}.`;
+      const reset = window === 'total' ? t('home.noReset') : t('home.resets', { time: dateTime(subscription.resetsAt?.[window] ?? null) });
+      return t('home.exhausted', { window: t(`windowName.${window}`), quota: usd(quota), reset });
     }
   }
   return null;

@@ -14,12 +14,14 @@ import { inputValue } from '../lib/input-value.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
 type AccountSession = Extract<Session, { role: 'account' }>;
+/** Each cap's field, its label's catalogue key, and its per-period key. */
 const CAPS = [
-  ['dailySpend', 'Daily spend cap (USD)'],
-  ['weeklySpend', 'Weekly spend cap (USD)'],
-  ['monthlySpend', 'Monthly spend cap (USD)'],
+  ['dailySpend', 'accountKeys.dailyCap', 'accountKeys.perDay'],
+  ['weeklySpend', 'accountKeys.weeklyCap', 'accountKeys.perWeek'],
+  ['monthlySpend', 'accountKeys.monthlyCap', 'accountKeys.perMonth'],
 ] as const;
 
 /** The account's own keys: create (shown once), revoke, and each key's spend caps and IP fence. */
@@ -33,34 +35,34 @@ export function AccountKeysPage(props: { session: AccountSession }) {
   const [message, setMessage] = useState<string | null>(null);
 
   const revoke = async (key: AccountKey) => {
-    if (!confirm(`Revoke key "${key.name}"? Clients using it are refused at once; this cannot be undone.`)) return;
+    if (!confirm(t('accountKeys.confirmRevoke', { name: key.name }))) return;
     try {
       await accountCall(props.session, `/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' });
-      setMessage(`Key ${key.name} revoked.`);
+      setMessage(t('accountKeys.revoked', { name: key.name }));
       data.reload();
     } catch (error) {
-      setMessage(`Could not revoke ${key.name}: ${errorMessage(error)}`);
+      setMessage(t('accountKeys.couldNotRevoke', { name: key.name, message: errorMessage(error) }));
     }
   };
 
   return (
     <section>
-      <PageHead title="Keys" onRefresh={data.reload}>
+      <PageHead title={t('accountKeys.title')} onRefresh={data.reload}>
         <button type="button" class="primary" onClick={() => setPanel({ mode: 'create' })}>
-          Create key
+          {t('accountKeys.create')}
         </button>
       </PageHead>
       {secret && (
         <div class="notice secret" role="alert" data-secret-panel>
           <p>
-            <strong>Key “{secret.name}” created.</strong> Copy it now: it is shown this once and cannot be shown again.
+            <strong>{t('accountKeys.created', { name: secret.name })}</strong> {t('accountKeys.copyNow')}
           </p>
           <div class="secret-line">
             <code data-secret>{secret.value}</code>
-            <CopyButton text={secret.value} label="Copy key" />
+            <CopyButton text={secret.value} label={t('accountKeys.copyKey')} />
           </div>
           <button type="button" class="small" onClick={() => setSecret(null)}>
-            I have copied it — hide
+            {t('accountKeys.hide')}
           </button>
         </div>
       )}
@@ -69,56 +71,54 @@ export function AccountKeysPage(props: { session: AccountSession }) {
           {message}
         </p>
       )}
-      <AsyncView resource={data} what="your keys">
+      <AsyncView resource={data} what={t('accountKeys.what')}>
         {({ account, keys }) => (
           <>
             {keys.length === 0 ? (
               <p class="notice">
-                No keys yet.{' '}
-                {account.groups.length === 0
-                  ? 'You have no active subscription and the operator offers no default group, so there is nothing a key could use yet: redeem a code first.'
-                  : 'Create one and paste it into your client.'}
+                {t('accountKeys.none')}{' '}
+                {account.groups.length === 0 ? t('accountKeys.nothingToUse') : t('accountKeys.createOne')}
               </p>
             ) : (
               <div class="table-wrap">
                 <table class="stacked">
-                  <caption class="visually-hidden">Your keys</caption>
+                  <caption class="visually-hidden">{t('accountKeys.caption')}</caption>
                   <thead>
                     <tr>
-                      <th scope="col">Key</th>
-                      <th scope="col">Group</th>
-                      <th scope="col" class="num">Spent</th>
-                      <th scope="col">Spend caps</th>
-                      <th scope="col">IP fence</th>
-                      <th scope="col">Actions</th>
+                      <th scope="col">{t('accountKeys.key')}</th>
+                      <th scope="col">{t('accountKeys.group')}</th>
+                      <th scope="col" class="num">{t('accountKeys.spent')}</th>
+                      <th scope="col">{t('accountKeys.caps')}</th>
+                      <th scope="col">{t('accountKeys.fence')}</th>
+                      <th scope="col">{t('accountKeys.actions')}</th>
                     </tr>
                   </thead>
                   <tbody>
                     {keys.map((key) => (
                       <tr key={key.id} data-key={key.name}>
-                        <td data-label="Key">
+                        <td data-label={t('accountKeys.key')}>
                           <strong>{key.name}</strong>
                           <div class="small-text muted">
-                            <code>{key.keyHint}</code> · created {dateTime(key.createdAt)}
+                            <code>{key.keyHint}</code> · {t('accountKeys.createdAt', { time: dateTime(key.createdAt) })}
                           </div>
                         </td>
-                        <td data-label="Group">{key.group}</td>
-                        <td class="num" data-label="Spent">
+                        <td data-label={t('accountKeys.group')}>{key.group}</td>
+                        <td class="num" data-label={t('accountKeys.spent')}>
                           {usd(key.spent)}
                         </td>
-                        <td class="small-text" data-label="Spend caps">
+                        <td class="small-text" data-label={t('accountKeys.caps')}>
                           {capsText(key)}
                         </td>
-                        <td class="small-text" data-label="IP fence">
-                          {list(key.allowedIps, 'any address')}
+                        <td class="small-text" data-label={t('accountKeys.fence')}>
+                          {list(key.allowedIps, t('accountKeys.anyAddress'))}
                         </td>
                         <td>
                           <div class="actions">
                             <button type="button" class="small" onClick={() => setPanel({ mode: 'edit', key })}>
-                              Limits of {key.name}
+                              {t('accountKeys.limitsOf', { name: key.name })}
                             </button>
                             <button type="button" class="small danger" onClick={() => revoke(key)}>
-                              Revoke
+                              {t('accountKeys.revoke')}
                             </button>
                           </div>
                         </td>
@@ -129,7 +129,7 @@ export function AccountKeysPage(props: { session: AccountSession }) {
               </div>
             )}
             {panel && (
-              <Drawer title={panel.mode === 'create' ? 'Create a key' : `Limits of key ${panel.key.name}`} onClose={() => setPanel(null)}>
+              <Drawer title={panel.mode === 'create' ? t('accountKeys.createTitle') : t('accountKeys.limitsOfKey', { name: panel.key.name })} onClose={() => setPanel(null)}>
                 <AccountKeyForm
                   session={props.session}
                   account={account}
@@ -140,7 +140,7 @@ export function AccountKeysPage(props: { session: AccountSession }) {
                     if (created) {
                       setSecret(created);
                       setMessage(null);
-                    } else setMessage('Key limits saved.');
+                    } else setMessage(t('accountKeys.limitsSaved'));
                     data.reload();
                   }}
                 />
@@ -154,8 +154,8 @@ export function AccountKeysPage(props: { session: AccountSession }) {
 }
 
 function capsText(key: AccountKey): string {
-  const parts = CAPS.filter(([field]) => key.limits[field] !== undefined && key.limits[field] !== null).map(([field]) => `${usd(key.limits[field])}/${field.replace('Spend', '').replace('daily', 'day').replace('weekly', 'week').replace('monthly', 'month')}`);
-  return parts.length ? parts.join(', ') : 'none';
+  const parts = CAPS.filter(([field]) => key.limits[field] !== undefined && key.limits[field] !== null).map(([field, , per]) => t(per, { amount: usd(key.limits[field]) }));
+  return parts.length ? parts.join(t('common.listSeparator')) : t('accountKeys.noCaps');
 }
 
 function AccountKeyForm(props: {
@@ -175,7 +175,7 @@ function AccountKeyForm(props: {
   if (!existing && props.account.groups.length === 0) {
     return (
       <p class="notice">
-        There is no group you can make a key for: you need an active subscription (redeem a code) or the operator must offer a default group for accounts.
+        {t('accountKeys.noGroup')}
       </p>
     );
   }
@@ -185,7 +185,7 @@ function AccountKeyForm(props: {
     const limits: Record<string, number | null> = {};
     for (const [field, label] of CAPS) {
       const value = moneyInput(caps[field] ?? '');
-      if (value !== undefined && (!Number.isFinite(value) || value <= 0)) return submission.setError(`${label}: a positive amount, or empty for no cap.`);
+      if (value !== undefined && (!Number.isFinite(value) || value <= 0)) return submission.setError(t('accountKeys.capInvalid', { label: t(label) }));
       limits[field] = value ?? null;
     }
     const body = { allowedIps: ips.trim() === '' ? null : splitList(ips), limits };
@@ -205,16 +205,16 @@ function AccountKeyForm(props: {
       {!existing && (
         <>
           <label>
-            Name
+            {t('accountKeys.name')}
             <input name="name" value={name} onInput={(event) => setName(inputValue(event))} required maxLength={100} />
-            <span class="hint">For you, e.g. the client or machine it is for.</span>
+            <span class="hint">{t('accountKeys.nameHint')}</span>
           </label>
           <label>
-            Group
+            {t('accountKeys.group')}
             <select name="group" value={group} onChange={(event) => setGroup(inputValue(event))}>
               {props.account.groups.map((entry) => (
                 <option key={entry.name} value={entry.name}>
-                  {entry.name} — {entry.via === 'subscription' ? 'your subscription' : 'paid from your wallet'} ({entry.models.length} model{entry.models.length === 1 ? '' : 's'})
+                  {entry.name} — {entry.via === 'subscription' ? t('accountKeys.viaSubscription') : t('accountKeys.viaWallet')} ({t('accountKeys.models', { count: entry.models.length })})
                 </option>
               ))}
             </select>
@@ -222,23 +222,23 @@ function AccountKeyForm(props: {
         </>
       )}
       <label>
-        IP fence
+        {t('accountKeys.fence')}
         <input name="allowedIps" value={ips} placeholder="203.0.113.0/24, 2001:db8::/32" onInput={(event) => setIps(inputValue(event))} />
-        <span class="hint">Only these addresses or ranges may use the key. Empty: any address.</span>
+        <span class="hint">{t('accountKeys.fenceHint')}</span>
       </label>
       <fieldset>
-        <legend>Spend caps for this key (empty: none)</legend>
+        <legend>{t('accountKeys.capsLegend')}</legend>
         <div class="row wrap">
           {CAPS.map(([field, label]) => (
             <label key={field}>
-              {label}
+              {t(label)}
               <input name={field} type="number" min="0" step="0.01" value={caps[field]} onInput={(event) => setCaps((current) => ({ ...current, [field]: inputValue(event) }))} />
             </label>
           ))}
         </div>
       </fieldset>
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
-      <FormActions busy={submission.busy} submitLabel={existing ? 'Save limits' : 'Create key'} onCancel={props.onCancel} />
+      <FormActions busy={submission.busy} submitLabel={existing ? t('accountKeys.saveLimits') : t('accountKeys.create')} onCancel={props.onCancel} />
     </form>
   );
 }

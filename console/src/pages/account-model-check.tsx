@@ -8,6 +8,7 @@ import { inputValue } from '../lib/input-value.ts';
 import { runModelCheck, type CheckStep } from '../lib/model-check.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** "Why is my model refused?": the gateway's model check for one of the account's keys. */
 export function ModelCheckCard(props: { session: Extract<Session, { role: 'account' }>; view: AccountView }) {
@@ -26,22 +27,22 @@ export function ModelCheckCard(props: { session: Extract<Session, { role: 'accou
     try {
       setResult(await runModelCheck({ kind: 'openai-sdk', model: model || models[0] || '', root: location.origin, altPrefix: props.view.altPrefix, account: { csrf: props.session.csrf, keyId: chosen.id } }));
     } catch (error) {
-      setResult(`The check could not run: ${errorMessage(error)}`);
+      setResult(t('modelCheck.couldNotRun', { message: errorMessage(error) }));
     }
   };
 
   return (
-    <form class="card" onSubmit={run} aria-label="Why is a model refused?">
-      <h2>Why is a request refused?</h2>
+    <form class="card" onSubmit={run} aria-label={t('modelCheck.formLabel')}>
+      <h2>{t('modelCheck.heading')}</h2>
       {keys.error ? (
-        <ErrorNotice>Could not load your keys: {keys.error.message}</ErrorNotice>
+        <ErrorNotice>{t('modelCheck.couldNotLoadKeys', { message: keys.error.message })}</ErrorNotice>
       ) : list.length === 0 ? (
-        <p class="muted">Create a key first; then this check tells you, step by step, why a model is refused.</p>
+        <p class="muted">{t('modelCheck.createKeyFirst')}</p>
       ) : (
         <>
           <div class="filters">
             <label>
-              Key
+              {t('modelCheck.key')}
               <select name="check-key" value={chosen?.id ?? ''} onChange={(event) => setKeyId(inputValue(event))}>
                 {list.map((key) => (
                   <option key={key.id} value={key.id}>
@@ -51,7 +52,7 @@ export function ModelCheckCard(props: { session: Extract<Session, { role: 'accou
               </select>
             </label>
             <label>
-              Model
+              {t('modelCheck.model')}
               <input name="check-model" list="account-models" value={model} placeholder={models[0] ?? ''} onInput={(event) => setModel(inputValue(event))} />
               <datalist id="account-models">
                 {models.map((name) => (
@@ -61,7 +62,7 @@ export function ModelCheckCard(props: { session: Extract<Session, { role: 'accou
             </label>
           </div>
           <button type="submit" class="primary" disabled={result === 'running'}>
-            {result === 'running' ? 'Checking…' : 'Check'}
+            {result === 'running' ? t('modelCheck.checking') : t('modelCheck.check')}
           </button>
         </>
       )}

@@ -8,6 +8,7 @@ import { inputValue } from '../lib/input-value.ts';
 import { followLink } from '../lib/router.ts';
 import type { Session } from '../lib/session.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
 interface RedeemAnswer {
   kind: 'balance' | 'subscription';
@@ -24,42 +25,42 @@ export function AccountRedeemPage(props: { session: Extract<Session, { role: 'ac
   const submit = async (event: Event) => {
     event.preventDefault();
     setResult(null);
-    if (code.trim() === '') return submission.setError('Paste the code you were given.');
+    if (code.trim() === '') return submission.setError(t('redeem.paste'));
     await submission.run(
       async () => {
         const answer = await accountCall<RedeemAnswer>(props.session, '/redeem', { method: 'POST', body: { code: code.trim() } });
         setCode('');
         if (answer.kind === 'balance') {
-          setResult(`Added ${usd(answer.amount ?? 0)} to your wallet${answer.balance !== undefined ? `; it now holds ${usd(answer.balance)}` : ''}.`);
+          setResult(answer.balance !== undefined ? t('redeem.addedNow', { amount: usd(answer.amount ?? 0), balance: usd(answer.balance) }) : t('redeem.added', { amount: usd(answer.amount ?? 0) }));
         } else {
           const sub = answer.subscription;
-          setResult(`Subscription ${sub?.planName ?? ''} is active${sub?.expiresAt ? ` until ${dateTime(sub.expiresAt)}` : ''}. You can now create keys in its group.`);
+          setResult(sub?.expiresAt ? t('redeem.subscribedUntil', { plan: sub?.planName ?? '', time: dateTime(sub.expiresAt) }) : t('redeem.subscribed', { plan: sub?.planName ?? '' }));
         }
       },
-      (caught) => (caught instanceof ApiError && caught.code === 'invalid_redemption_code' ? `That code cannot be redeemed: ${caught.message}` : errorMessage(caught)),
+      (caught) => (caught instanceof ApiError && caught.code === 'invalid_redemption_code' ? t('redeem.refused', { message: caught.message }) : errorMessage(caught)),
     );
   };
   return (
     <section>
-      <h1>Redeem a code</h1>
+      <h1>{t('redeem.title')}</h1>
       <form class="card form" onSubmit={submit} style={{ maxWidth: '36rem' }}>
         <label>
-          Code
+          {t('redeem.code')}
           <input name="code" value={code} autoComplete="off" spellcheck={false} onInput={(event) => setCode(inputValue(event))} />
-          <span class="hint">A code adds money to your wallet or starts a subscription. Each code works once.</span>
+          <span class="hint">{t('redeem.hint')}</span>
         </label>
         {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
         {result && (
           <p class="notice success" role="status" data-redeem-result>
             {result}{' '}
             <a href="/console/" onClick={(event) => followLink(event, '/')}>
-              See your home page
+              {t('redeem.seeHome')}
             </a>
           </p>
         )}
         <div class="actions">
           <button type="submit" class="primary" disabled={submission.busy}>
-            {submission.busy ? 'Redeeming…' : 'Redeem'}
+            {submission.busy ? t('redeem.redeeming') : t('redeem.redeem')}
           </button>
         </div>
       </form>

@@ -6,6 +6,7 @@ import { inputValue } from '../lib/input-value.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
 interface AdminRow {
   id: string;
@@ -31,7 +32,7 @@ export function AdminsPage(props: { session: Session }) {
     await submission.run(async () => {
       const created = await call<AdminRow>('/api/admin/admins', { method: 'POST', bearer, body: form });
       setForm({ name: '', email: '', role: 'support', password: '' });
-      setDone(`Admin ${created.name} (${created.role}) created.`);
+      setDone(t('admins.created', { name: created.name, role: created.role }));
       admins.reload();
     });
   };
@@ -39,15 +40,15 @@ export function AdminsPage(props: { session: Session }) {
 
   return (
     <section>
-      <PageHead title="Admins" onRefresh={admins.reload} />
+      <PageHead title={t('admins.title')} onRefresh={admins.reload} />
       {admins.error && <ErrorNotice>{admins.error.message}</ErrorNotice>}
       <table>
         <thead>
           <tr>
-            <th>Name</th>
-            <th>E-mail</th>
-            <th>Role</th>
-            <th>Enabled</th>
+            <th>{t('admins.name')}</th>
+            <th>{t('admins.email')}</th>
+            <th>{t('admins.role')}</th>
+            <th>{t('admins.enabled')}</th>
           </tr>
         </thead>
         <tbody>
@@ -56,23 +57,23 @@ export function AdminsPage(props: { session: Session }) {
               <td>{admin.name}</td>
               <td>{admin.email}</td>
               <td>{admin.role}</td>
-              <td>{admin.enabled ? 'yes' : 'no'}</td>
+              <td>{admin.enabled ? t('admins.yes') : t('admins.no')}</td>
             </tr>
           ))}
         </tbody>
       </table>
       <form class="card" onSubmit={create}>
-        <h2>New admin</h2>
+        <h2>{t('admins.new')}</h2>
         <label>
-          Name
+          {t('admins.name')}
           <input name="name" value={form.name} onInput={field('name')} required />
         </label>
         <label>
-          E-mail
+          {t('admins.email')}
           <input name="email" type="email" value={form.email} onInput={field('email')} required />
         </label>
         <label>
-          Role
+          {t('admins.role')}
           <select name="role" value={form.role} onChange={field('role')}>
             {ROLES.map((role) => (
               <option key={role} value={role}>
@@ -82,13 +83,13 @@ export function AdminsPage(props: { session: Session }) {
           </select>
         </label>
         <label>
-          Password
+          {t('admins.password')}
           <input name="password" type="password" autoComplete="new-password" minLength={8} value={form.password} onInput={field('password')} required />
         </label>
         {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
         {done && <p role="status">{done}</p>}
         <button type="submit" class="primary" disabled={submission.busy}>
-          Create admin
+          {t('admins.create')}
         </button>
       </form>
     </section>

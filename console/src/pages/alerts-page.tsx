@@ -7,6 +7,7 @@ import { CHANNEL_TYPES, type AlertChannel, type AlertDelivery, type AlertEvent, 
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
 interface AlertsData {
   channels: AlertChannel[];
@@ -33,8 +34,8 @@ export function AlertsPage(props: { session: Session }) {
   );
   return (
     <section>
-      <PageHead title="Alerts" onRefresh={data.reload} />
-      <AsyncView resource={data} what="the alerts">
+      <PageHead title={t('alerts.title')} onRefresh={data.reload} />
+      <AsyncView resource={data} what={t('alerts.what')}>
         {(view) => <AlertsView view={view} bearer={bearer} reload={data.reload} />}
       </AsyncView>
     </section>
@@ -49,7 +50,7 @@ function AlertsView({ view, bearer, reload }: { view: AlertsData; bearer: string
   const test = (channel: AlertChannel) =>
     submit.run(async () => {
       const answer = await admin('POST', `/notification-channels/${channel.id}/test`);
-      setTested((current) => ({ ...current, [channel.id]: answer.delivered ? 'Delivered' : `Not delivered: ${answer.error}` }));
+      setTested((current) => ({ ...current, [channel.id]: answer.delivered ? t('alerts.delivered') : t('alerts.notDelivered', { error: answer.error }) }));
     });
   const names = new Map(view.channels.map((channel) => [channel.id, channel.name]));
   return (
@@ -59,15 +60,15 @@ function AlertsView({ view, bearer, reload }: { view: AlertsData; bearer: string
           {submit.error}
         </p>
       )}
-      <h2>Channels</h2>
+      <h2>{t('alerts.channels')}</h2>
       <div class="table-wrap">
         <table>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Address</th>
-              <th scope="col">Test</th>
+              <th scope="col">{t('alerts.name')}</th>
+              <th scope="col">{t('alerts.type')}</th>
+              <th scope="col">{t('alerts.address')}</th>
+              <th scope="col">{t('alerts.test')}</th>
             </tr>
           </thead>
           <tbody>
@@ -78,7 +79,7 @@ function AlertsView({ view, bearer, reload }: { view: AlertsData; bearer: string
                 <td class="small-text">{channel.url ?? channel.to ?? '–'}</td>
                 <td>
                   <button type="button" class="small" disabled={submit.busy} onClick={() => void test(channel)}>
-                    Send test
+                    {t('alerts.sendTest')}
                   </button>{' '}
                   <span class="small-text">{tested[channel.id]}</span>
                 </td>
@@ -89,7 +90,7 @@ function AlertsView({ view, bearer, reload }: { view: AlertsData; bearer: string
       </div>
       {generatedSecret && (
         <p class="notice" role="status">
-          The webhook's signing secret, shown only now: <code data-generated-secret>{generatedSecret}</code>
+          {t('alerts.secretNow')} <code data-generated-secret>{generatedSecret}</code>
         </p>
       )}
       <ChannelForm
@@ -103,29 +104,30 @@ function AlertsView({ view, bearer, reload }: { view: AlertsData; bearer: string
         }
       />
 
-      <h2>Rules</h2>
+      <h2>{t('alerts.rules')}</h2>
       <ul>
         {view.rules.map((rule) => (
           <li key={rule.id} data-alert-rule={rule.event}>
-            <code>{rule.event}</code> {rule.threshold === null ? '(default threshold)' : `at ${rule.threshold}`} → {rule.channels.map((id) => names.get(id) ?? id).join(', ')} ({rule.audience}){' '}
+            <code>{rule.event}</code> {rule.threshold === null ? t('alerts.defaultThreshold') : t('alerts.at', { threshold: rule.threshold })} → {rule.channels.map((id) => names.get(id) ?? id).join(', ')} ({rule.audience}){' '}
             <button type="button" class="small" onClick={() => void submit.run(async () => void (await admin('DELETE', `/notification-rules/${rule.id}`), reload()))}>
-              Remove
+              {t('alerts.remove')}
             </button>
           </li>
         ))}
       </ul>
       <RuleForm events={view.events} channels={view.channels} busy={submit.busy} onSave={(body) => submit.run(async () => void (await admin('POST', '/notification-rules', body), reload()))} />
 
-      <h2>Dead letters</h2>
+      <h2>{t('alerts.dead')}</h2>
       {view.dead.length === 0 ? (
-        <p class="muted">No undelivered messages.</p>
+        <p class="muted">{t('alerts.noDead')}</p>
       ) : (
         <ul>
           {view.dead.map((delivery) => (
             <li key={delivery.id} data-dead-letter={delivery.id}>
-              {dateTime(delivery.createdAt)} <code>{delivery.event}</code> to {names.get(delivery.channelId) ?? delivery.channelId}: {delivery.lastError} ({delivery.attempts} attempts){' '}
+              {dateTime(delivery.createdAt)} <code>{delivery.event}</code>{' '}
+              {t('alerts.deadLine', { channel: names.get(delivery.channelId) ?? delivery.channelId, error: delivery.lastError, attempts: delivery.attempts })}{' '}
               <button type="button" class="small" onClick={() => void submit.run(async () => void (await admin('POST', `/notification-deliveries/${delivery.id}/retry`), reload()))}>
-                Retry
+                {t('alerts.retry')}
               </button>
             </li>
           ))}
@@ -148,7 +150,7 @@ function ChannelForm(props: { busy: boolean; onSave: (body: Record<string, strin
       }}
     >
       <label>
-        Type{' '}
+        {t('alerts.type')}{' '}
         <select value={fields.type} onChange={set('type')}>
           {CHANNEL_TYPES.map((type) => (
             <option key={type}>{type}</option>
@@ -156,19 +158,19 @@ function ChannelForm(props: { busy: boolean; onSave: (body: Record<string, strin
         </select>
       </label>
       <label>
-        Name <input value={fields.name} onInput={set('name')} required />
+        {t('alerts.name')} <input value={fields.name} onInput={set('name')} required />
       </label>
       <label>
-        Address <input value={fields.url} onInput={set('url')} placeholder="https://…" />
+        {t('alerts.address')} <input value={fields.url} onInput={set('url')} placeholder="https://…" />
       </label>
       <label>
-        Secret or bot token <input type="password" value={fields.secret} onInput={set('secret')} autocomplete="off" />
+        {t('alerts.secret')} <input type="password" value={fields.secret} onInput={set('secret')} autocomplete="off" />
       </label>
       <label>
-        To (e-mail or chat id) <input value={fields.to} onInput={set('to')} />
+        {t('alerts.to')} <input value={fields.to} onInput={set('to')} />
       </label>
       <button type="submit" class="primary" disabled={props.busy}>
-        Add channel
+        {t('alerts.addChannel')}
       </button>
     </form>
   );
@@ -191,7 +193,7 @@ function RuleForm(props: { events: AlertEvent[]; channels: AlertChannel[]; busy:
       }}
     >
       <label>
-        Event{' '}
+        {t('alerts.event')}{' '}
         <select value={event} onChange={(change) => setEvent((change.target as HTMLSelectElement).value)}>
           {props.events.map((entry) => (
             <option key={entry.event}>{entry.event}</option>
@@ -199,11 +201,11 @@ function RuleForm(props: { events: AlertEvent[]; channels: AlertChannel[]; busy:
         </select>
       </label>
       <label>
-        Threshold{chosen?.unit ? ` (${chosen.unit}, default ${chosen.defaultThreshold})` : ''}{' '}
+        {chosen?.unit ? t('alerts.thresholdUnit', { unit: chosen.unit, value: chosen.defaultThreshold }) : t('alerts.threshold')}{' '}
         <input value={threshold} inputMode="decimal" disabled={!chosen?.unit} onInput={(change) => setThreshold((change.target as HTMLInputElement).value)} />
       </label>
       <label>
-        Channel{' '}
+        {t('alerts.channel')}{' '}
         <select value={channel} onChange={(change) => setChannel((change.target as HTMLSelectElement).value)}>
           {props.channels.map((entry) => (
             <option key={entry.id} value={entry.id}>
@@ -213,14 +215,14 @@ function RuleForm(props: { events: AlertEvent[]; channels: AlertChannel[]; busy:
         </select>
       </label>
       <label>
-        Audience{' '}
+        {t('alerts.audience')}{' '}
         <select value={audience} onChange={(change) => setAudience((change.target as HTMLSelectElement).value)}>
-          <option value="operator">operators</option>
-          <option value="account">the account holder (e-mail)</option>
+          <option value="operator">{t('alerts.operators')}</option>
+          <option value="account">{t('alerts.accountHolder')}</option>
         </select>
       </label>
       <button type="submit" class="primary" disabled={props.busy || channel === ''}>
-        Add rule
+        {t('alerts.addRule')}
       </button>
     </form>
   );

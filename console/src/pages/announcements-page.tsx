@@ -7,6 +7,7 @@ import type { Announcement } from '../lib/notify-types.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Notices for the portal home and for key holders (`GET /api/announcements`): post, list, remove. */
 export function AnnouncementsPage(props: { session: Session }) {
@@ -25,7 +26,7 @@ export function AnnouncementsPage(props: { session: Session }) {
   const remove = (id: string) => submit.run(async () => void (await call(`/api/admin/announcements/${id}`, { method: 'DELETE', bearer }), list.reload()));
   return (
     <section>
-      <PageHead title="Announcements" onRefresh={list.reload} />
+      <PageHead title={t('announcements.title')} onRefresh={list.reload} />
       <form
         class="card"
         onSubmit={(event) => {
@@ -34,16 +35,16 @@ export function AnnouncementsPage(props: { session: Session }) {
         }}
       >
         <label>
-          Title <input value={form.title} onInput={set('title')} required maxLength={200} />
+          {t('announcements.noticeTitle')} <input value={form.title} onInput={set('title')} required maxLength={200} />
         </label>
         <label>
-          Message <textarea value={form.body} onInput={set('body')} required rows={4} />
+          {t('announcements.message')} <textarea value={form.body} onInput={set('body')} required rows={4} />
         </label>
         <label>
-          Audience <input value={form.audience} onInput={set('audience')} placeholder="all, group:<name> or account:<name>" />
+          {t('announcements.audience')} <input value={form.audience} onInput={set('audience')} placeholder={t('announcements.audienceHint')} />
         </label>
         <label>
-          Ends <input type="datetime-local" value={form.endsAt} onInput={set('endsAt')} />
+          {t('announcements.ends')} <input type="datetime-local" value={form.endsAt} onInput={set('endsAt')} />
         </label>
         {submit.error && (
           <p class="notice error" role="alert">
@@ -51,21 +52,21 @@ export function AnnouncementsPage(props: { session: Session }) {
           </p>
         )}
         <button type="submit" class="primary" disabled={submit.busy}>
-          Post
+          {t('announcements.post')}
         </button>
       </form>
-      <AsyncView resource={list} what="the announcements">
+      <AsyncView resource={list} what={t('announcements.what')}>
         {(rows) =>
           rows.length === 0 ? (
-            <p class="muted">No announcements.</p>
+            <p class="muted">{t('announcements.none')}</p>
           ) : (
             <ul class="announcements">
               {rows.map((row) => (
                 <li key={row.id} data-announcement={row.title}>
-                  <strong>{row.title}</strong> <span class="small-text muted">({row.audience}, {dateTime(row.createdAt)}{row.endsAt ? `, until ${dateTime(row.endsAt)}` : ''})</span>
+                  <strong>{row.title}</strong> <span class="small-text muted">({row.audience}, {dateTime(row.createdAt)}{row.endsAt ? t('announcements.until', { time: dateTime(row.endsAt) }) : ''})</span>
                   <p>{row.body}</p>
                   <button type="button" class="small" onClick={() => void remove(row.id)}>
-                    Remove
+                    {t('announcements.remove')}
                   </button>
                 </li>
               ))}

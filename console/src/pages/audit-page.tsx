@@ -4,6 +4,7 @@ import { call } from '../lib/api.ts';
 import { DASH, dateTime } from '../lib/format.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { AuditEntry, PagedAnswer } from '../lib/types.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Every change made through the admin API (console, CLI or curl): who, what, before → after. */
 export function AuditPage(props: { session: Session }) {
@@ -31,25 +32,25 @@ export function AuditPage(props: { session: Session }) {
 
   return (
     <section>
-      <PageHead title="Audit log" onRefresh={() => setGeneration((value) => value + 1)} />
-      <p class="muted small-text">Every change made through the admin API, newest first. Secrets appear masked, as the API shows them.</p>
+      <PageHead title={t('audit.title')} onRefresh={() => setGeneration((value) => value + 1)} />
+      <p class="muted small-text">{t('audit.intro')}</p>
       {error && (
         <p class="notice error" role="alert">
-          Could not load the audit log: {error}
+          {t('audit.couldNotLoad', { error })}
         </p>
       )}
       {!loading && !error && rows.length === 0 ? (
-        <p class="notice">No changes yet.</p>
+        <p class="notice">{t('audit.none')}</p>
       ) : (
         <div class="table-wrap">
           <table class="audit">
             <thead>
               <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Change</th>
-                <th scope="col">Target</th>
-                <th scope="col">Who</th>
-                <th scope="col">Before → after</th>
+                <th scope="col">{t('audit.time')}</th>
+                <th scope="col">{t('audit.change')}</th>
+                <th scope="col">{t('audit.target')}</th>
+                <th scope="col">{t('audit.who')}</th>
+                <th scope="col">{t('audit.beforeAfter')}</th>
               </tr>
             </thead>
             <tbody>
@@ -62,7 +63,7 @@ export function AuditPage(props: { session: Session }) {
                   <td>{entry.targetName ?? entry.targetId}</td>
                   <td class="small-text">
                     {entry.actor}
-                    {entry.clientIp ? ` from ${entry.clientIp}` : ''}
+                    {entry.clientIp ? t('audit.from', { ip: entry.clientIp }) : ''}
                     {entry.userAgent ? <div class="muted">{shortAgent(entry.userAgent)}</div> : null}
                   </td>
                   <td class="small-text">
@@ -75,10 +76,10 @@ export function AuditPage(props: { session: Session }) {
         </div>
       )}
       <div class="actions pager">
-        <span class="muted small-text">{loading ? 'Loading…' : `${rows.length} change${rows.length === 1 ? '' : 's'} shown`}</span>
+        <span class="muted small-text">{loading ? t('audit.loading') : t('audit.shown', { count: rows.length })}</span>
         {next && (
           <button type="button" onClick={() => void load(next)} disabled={loading}>
-            Load older changes
+            {t('audit.older')}
           </button>
         )}
       </div>
@@ -95,7 +96,7 @@ function Changes(props: { before: unknown; after: unknown }) {
   if (!before && !after) return <>{DASH}</>;
   if (!before || !after) {
     const record = after ?? before ?? {};
-    const verb = after ? 'created' : 'deleted';
+    const verb = after ? t('audit.created') : t('audit.deleted');
     return (
       <span>
         {verb}: {Object.entries(record).filter(([name]) => !IGNORED.has(name) && name !== 'id').slice(0, 6).map(([name, value]) => `${name} ${show(value)}`).join(', ')}
@@ -105,7 +106,7 @@ function Changes(props: { before: unknown; after: unknown }) {
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
     (name) => !IGNORED.has(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]),
   );
-  if (names.length === 0) return <span class="muted">no visible change</span>;
+  if (names.length === 0) return <span class="muted">{t('audit.noVisible')}</span>;
   return (
     <ul class="changes">
       {names.map((name) => (

@@ -6,23 +6,25 @@ import { splitList } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
 import type { Channel, Group } from '../lib/types.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
+/** Each kind, its name (a product name, or a catalogue key where it has words), and its usual address. */
 const PROVIDERS = [
-  ['openai', 'OpenAI or OpenAI-compatible', 'https://api.openai.com/v1'],
+  ['openai', 'channelForm.openai', 'https://api.openai.com/v1'],
   ['anthropic', 'Anthropic', 'https://api.anthropic.com'],
   ['gemini', 'Gemini', 'https://generativelanguage.googleapis.com'],
   ['azure', 'Azure OpenAI', 'https://NAME.openai.azure.com'],
-  ['vertex', 'Google Vertex AI', 'derived from the region'],
-  ['bedrock', 'AWS Bedrock', 'derived from the region'],
-  ['cohere', 'Cohere (rerank)', 'https://api.cohere.com'],
-  ['jina', 'Jina AI (rerank, embeddings)', 'https://api.jina.ai'],
+  ['vertex', 'Google Vertex AI', 'channelForm.fromRegion'],
+  ['bedrock', 'AWS Bedrock', 'channelForm.fromRegion'],
+  ['cohere', 'channelForm.cohere', 'https://api.cohere.com'],
+  ['jina', 'channelForm.jina', 'https://api.jina.ai'],
 ] as const;
 
 /** What each kind's secret is, said where the operator types it. */
 const SECRET_HINTS: Record<string, string> = {
-  azure: 'The resource key (sent as api-key).',
-  vertex: 'Paste the whole service-account JSON key file.',
-  bedrock: 'ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN], or a Bedrock API key.',
+  azure: 'channelForm.azureSecret',
+  vertex: 'channelForm.vertexSecret',
+  bedrock: 'channelForm.bedrockSecret',
 };
 
 /** Create or edit a channel. The upstream secret is write-only: an edit leaves it as it is unless a new one is typed. */
@@ -55,7 +57,7 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
     for (const line of modelMap.split('\n')) {
       if (line.trim() === '') continue;
       const [from, to] = line.split('=').map((part) => part.trim());
-      if (!from || !to) return submission.setError(`Model map line "${line}" must look like public-name=upstream-name.`);
+      if (!from || !to) return submission.setError(t('channelForm.badMap', { line }));
       map[from] = to;
     }
     const body: Record<string, unknown> = {
@@ -81,53 +83,54 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
     });
   };
 
-  const placeholder = PROVIDERS.find(([value]) => value === provider)?.[2] ?? '';
+  const address = PROVIDERS.find(([value]) => value === provider)?.[2] ?? '';
+  const placeholder = address.startsWith('channelForm.') ? t(address) : address;
   return (
     <form onSubmit={submit} class="form">
       <label>
-        Name
+        {t('channelForm.name')}
         <input name="name" value={name} onInput={(event) => setName(inputValue(event))} required />
       </label>
       <label>
-        Provider
+        {t('channelForm.provider')}
         <select name="provider" value={provider} onChange={(event) => setProvider(inputValue(event))}>
           {PROVIDERS.map(([kind, label]) => (
             <option value={kind} key={kind}>
-              {label}
+              {label.startsWith('channelForm.') ? t(label) : label}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Base address
+        {t('channelForm.baseUrl')}
         <input name="baseUrl" type="url" value={baseUrl} placeholder={placeholder} onInput={(event) => setBaseUrl(inputValue(event))} required={!regional} />
         <span class="hint">
           {regional
-            ? 'Optional: leave empty for the public regional endpoint; set it for a private or VPC endpoint.'
-            : "As the provider's SDK takes it: OpenAI-compatible hosts end in /v1, Anthropic, Gemini and Azure are the root."}
+            ? t('channelForm.regionalHint')
+            : t('channelForm.baseHint')}
         </span>
       </label>
       {regional && (
         <label>
-          Region
-          <input name="region" value={region} placeholder={provider === 'vertex' ? 'us-east5 or global' : 'us-east-1'} onInput={(event) => setRegion(inputValue(event))} required />
+          {t('channelForm.region')}
+          <input name="region" value={region} placeholder={provider === 'vertex' ? t('channelForm.vertexRegion') : 'us-east-1'} onInput={(event) => setRegion(inputValue(event))} required />
         </label>
       )}
       {provider === 'vertex' && (
         <label>
-          Project
+          {t('channelForm.project')}
           <input name="project" value={project} placeholder="my-gcp-project" onInput={(event) => setProject(inputValue(event))} required />
         </label>
       )}
       {provider === 'azure' && (
         <label>
-          API version
+          {t('channelForm.apiVersion')}
           <input name="apiVersion" value={apiVersion} placeholder="2024-10-21" onInput={(event) => setApiVersion(inputValue(event))} />
-          <span class="hint">Leave empty for the current GA version. The model map names each model's deployment.</span>
+          <span class="hint">{t('channelForm.apiVersionHint')}</span>
         </label>
       )}
       <label>
-        Upstream API key
+        {t('channelForm.upstreamKey')}
         <input
           name="apiKey"
           type="password"
@@ -135,17 +138,17 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
           value={apiKey}
           onInput={(event) => setApiKey(inputValue(event))}
           required={!existing}
-          placeholder={existing ? `${existing.apiKeyCount} key(s) stored; type to replace` : ''}
+          placeholder={existing ? t('channelForm.stored', { count: existing.apiKeyCount }) : ''}
         />
-        {SECRET_HINTS[provider] && <span class="hint">{SECRET_HINTS[provider]}</span>}
+        {SECRET_HINTS[provider] && <span class="hint">{t(SECRET_HINTS[provider])}</span>}
       </label>
       <label>
-        Models
+        {t('channelForm.models')}
         <textarea name="models" rows={2} value={models} onInput={(event) => setModels(inputValue(event))} required />
-        <span class="hint">Public model names, separated by commas or new lines.</span>
+        <span class="hint">{t('channelForm.modelsHint')}</span>
       </label>
       <fieldset>
-        <legend>Groups</legend>
+        <legend>{t('channelForm.groups')}</legend>
         {props.groups.map((group) => (
           <label class="inline" key={group.name}>
             <input
@@ -164,23 +167,23 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
         ))}
       </fieldset>
       <label>
-        Model map (optional)
+        {t('channelForm.modelMap')}
         <textarea name="modelMap" rows={2} value={modelMap} placeholder="public-name=upstream-name" onInput={(event) => setModelMap(inputValue(event))} />
       </label>
       <div class="row">
         <label>
-          Priority
+          {t('channelForm.priority')}
           <input name="priority" type="number" step="1" value={priority} onInput={(event) => setPriority(inputValue(event))} />
-          <span class="hint">Higher tiers are tried first.</span>
+          <span class="hint">{t('channelForm.priorityHint')}</span>
         </label>
         <label>
-          Weight
+          {t('channelForm.weight')}
           <input name="weight" type="number" min="0" step="1" value={weight} onInput={(event) => setWeight(inputValue(event))} />
-          <span class="hint">Share of traffic inside a tier.</span>
+          <span class="hint">{t('channelForm.weightHint')}</span>
         </label>
       </div>
       <label class="inline">
-        <input type="checkbox" name="enabled" checked={enabled} onChange={(event) => setEnabled((event.target as HTMLInputElement).checked)} /> Enabled
+        <input type="checkbox" name="enabled" checked={enabled} onChange={(event) => setEnabled((event.target as HTMLInputElement).checked)} /> {t('channelForm.enabled')}
       </label>
       {provider === 'openai' && (
         <label class="inline">
@@ -190,11 +193,11 @@ export function ChannelForm(props: { token: string; groups: Group[]; channel?: C
             checked={supportsResponses}
             onChange={(event) => setSupportsResponses((event.target as HTMLInputElement).checked)}
           />{' '}
-          Host also serves the Responses API (/responses)
+          {t('channelForm.responses')}
         </label>
       )}
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
-      <FormActions busy={submission.busy} submitLabel={existing ? 'Save channel' : 'Create channel'} onCancel={props.onCancel} />
+      <FormActions busy={submission.busy} submitLabel={existing ? t('channelForm.save') : t('channelForm.create')} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -5,13 +5,14 @@ import { Drawer } from '../components/drawer.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { loadAdminData, type AdminData } from '../lib/admin-data.ts';
 import { ApiError, call } from '../lib/api.ts';
-import { channelStatus, lastErrorText, successHeader, successText, type ChannelTestOutcome } from '../lib/channel-status.ts';
+import { channelStateName, channelStatus, lastErrorText, successHeader, successText, type ChannelTestOutcome } from '../lib/channel-status.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { DASH, list, ms } from '../lib/format.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { Channel } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { ChannelForm } from './channel-form.tsx';
+import { t } from '../i18n/i18n.ts';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; channel: Channel } | null;
 
@@ -23,9 +24,9 @@ export function ChannelsPage(props: { session: Session }) {
 
   return (
     <section>
-      <PageHead title="Channels" onRefresh={data.reload}>
+      <PageHead title={t('channels.title')} onRefresh={data.reload}>
         <button type="button" class="primary" onClick={() => setEditing({ mode: 'create' })}>
-          Add channel
+          {t('channels.add')}
         </button>
       </PageHead>
       {message && (
@@ -33,20 +34,20 @@ export function ChannelsPage(props: { session: Session }) {
           {message}
         </p>
       )}
-      <AsyncView resource={data} what="channels">
+      <AsyncView resource={data} what={t('channels.what')}>
         {(admin) => (
           <>
             <UnpricedWarning admin={admin} />
             <ChannelTable admin={admin} token={token} onEdit={(channel) => setEditing({ mode: 'edit', channel })} onChanged={data.reload} onMessage={setMessage} />
             {editing && (
-              <Drawer title={editing.mode === 'create' ? 'Add a channel' : `Edit channel ${editing.channel.name}`} onClose={() => setEditing(null)}>
+              <Drawer title={editing.mode === 'create' ? t('channels.addTitle') : t('channels.editTitle', { name: editing.channel.name })} onClose={() => setEditing(null)}>
                 <ChannelForm
                   token={token}
                   groups={admin.groups}
                   {...(editing.mode === 'edit' ? { channel: editing.channel } : {})}
                   onCancel={() => setEditing(null)}
                   onSaved={() => {
-                    setMessage(editing.mode === 'create' ? 'Channel created.' : 'Channel saved.');
+                    setMessage(editing.mode === 'create' ? t('channels.created') : t('channels.saved'));
                     setEditing(null);
                     data.reload();
                   }}
@@ -61,23 +62,23 @@ export function ChannelsPage(props: { session: Session }) {
 }
 
 function ChannelTable(props: { admin: AdminData; token: string; onEdit: (channel: Channel) => void; onChanged: () => void; onMessage: (text: string) => void }) {
-  if (props.admin.channels.length === 0) return <p class="notice">No channels yet. Add one to route requests to an upstream.</p>;
+  if (props.admin.channels.length === 0) return <p class="notice">{t('channels.none')}</p>;
   return (
     <div class="table-wrap">
       <table class="stacked">
         <thead>
           <tr>
-            <th scope="col">Channel</th>
-            <th scope="col">Models</th>
-            <th scope="col">Groups</th>
-            <th scope="col" class="num">Priority / weight</th>
-            <th scope="col">State</th>
-            <th scope="col" class="num" title="Share of calls that succeeded within the gateway's rolling window">
+            <th scope="col">{t('channels.channel')}</th>
+            <th scope="col">{t('channels.models')}</th>
+            <th scope="col">{t('channels.groups')}</th>
+            <th scope="col" class="num">{t('channels.priority')}</th>
+            <th scope="col">{t('channels.state')}</th>
+            <th scope="col" class="num" title={t('channels.successTitle')}>
               {successHeader(props.admin.channels)}
             </th>
             <th scope="col" class="num">p50 / p95</th>
-            <th scope="col">Last error</th>
-            <th scope="col">Actions</th>
+            <th scope="col">{t('channels.lastError')}</th>
+            <th scope="col">{t('channels.actions')}</th>
           </tr>
         </thead>
         <tbody>
@@ -112,28 +113,28 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
         ok: false,
         text:
           error instanceof ApiError && (error.status === 404 || error.status === 405)
-            ? 'Channel test is not available on this gateway version (POST /api/admin/channels/:id/test answered 404).'
-            : `Test failed: ${errorMessage(error)}`,
+            ? t('channels.testMissing')
+            : t('channels.testFailedWith', { message: errorMessage(error) }),
       });
     }
   };
   const toggle = async () => {
     try {
       await call(path, { method: 'PATCH', body: { enabled: !channel.enabled }, bearer: token });
-      props.onMessage(`Channel ${channel.name} ${channel.enabled ? 'disabled' : 'enabled'}.`);
+      props.onMessage(t(channel.enabled ? 'channels.disabled' : 'channels.enabled', { name: channel.name }));
       props.onChanged();
     } catch (error) {
-      props.onMessage(`Could not change ${channel.name}: ${errorMessage(error)}`);
+      props.onMessage(t('channels.couldNotChange', { name: channel.name, message: errorMessage(error) }));
     }
   };
   const remove = async () => {
-    if (!confirm(`Delete channel "${channel.name}"? Requests stop going to it at once.`)) return;
+    if (!confirm(t('channels.confirmDelete', { name: channel.name }))) return;
     try {
       await call(path, { method: 'DELETE', bearer: token });
-      props.onMessage(`Channel ${channel.name} deleted.`);
+      props.onMessage(t('channels.deleted', { name: channel.name }));
       props.onChanged();
     } catch (error) {
-      props.onMessage(`Could not delete ${channel.name}: ${errorMessage(error)}`);
+      props.onMessage(t('channels.couldNotDelete', { name: channel.name, message: errorMessage(error) }));
     }
   };
 
@@ -146,18 +147,18 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
             {channel.provider} · <span class="break">{channel.baseUrl}</span>
           </div>
         </td>
-        <td class="small-text" data-label="Models">
+        <td class="small-text" data-label={t('channels.models')}>
           {list(channel.models)}
         </td>
-        <td class="small-text" data-label="Groups">
+        <td class="small-text" data-label={t('channels.groups')}>
           {list(channel.groups)}
         </td>
-        <td class="num" data-label="Priority / weight">
+        <td class="num" data-label={t('channels.priority')}>
           {channel.priority} / {channel.weight}
         </td>
-        <td data-label="State">
+        <td data-label={t('channels.state')}>
           <span class={`badge ${status.tone}`} data-health={channel.name}>
-            {status.label}
+            {channelStateName(status.label)}
           </span>
           {status.reason && <div class="small-text muted">{status.reason}</div>}
         </td>
@@ -168,22 +169,22 @@ function ChannelRow(props: { channel: Channel; token: string; onEdit: (channel: 
         <td class="num" data-label="p50 / p95">
           {ms(health?.latencyP50)} / {ms(health?.latencyP95)}
         </td>
-        <td class="small-text" data-label="Last error">
+        <td class="small-text" data-label={t('channels.lastError')}>
           {lastErrorText(channel) ?? DASH}
         </td>
         <td>
           <div class="actions">
             <button type="button" class="small" onClick={runTest} disabled={test === 'running'}>
-              {test === 'running' ? 'Testing…' : 'Test'}
+              {test === 'running' ? t('channels.testing') : t('channels.test')}
             </button>
             <button type="button" class="small" onClick={toggle}>
-              {channel.enabled ? 'Disable' : 'Enable'}
+              {channel.enabled ? t('channels.disable') : t('channels.enable')}
             </button>
             <button type="button" class="small" onClick={() => props.onEdit(channel)}>
-              Edit
+              {t('channels.edit')}
             </button>
             <button type="button" class="small danger" onClick={remove}>
-              Delete
+              {t('channels.delete')}
             </button>
           </div>
         </td>
@@ -208,9 +209,9 @@ function describeTest(result: Record<string, unknown>): TestResult {
   const rawError = result.error;
   const error = typeof rawError === 'string' ? rawError : rawError && typeof rawError === 'object' ? String((rawError as { message?: unknown }).message ?? JSON.stringify(rawError)) : null;
   const ok = typeof result.ok === 'boolean' ? result.ok : error === null && (status === undefined || status < 400);
-  const parts = [ok ? 'Test passed' : 'Test failed'];
-  if (status !== undefined) parts.push(`status ${status}`);
+  const parts = [ok ? t('channels.testPassed') : t('channels.testFailed')];
+  if (status !== undefined) parts.push(t('channels.status', { status }));
   if (latency !== undefined) parts.push(ms(latency));
-  if (typeof result.model === 'string') parts.push(`model ${result.model}`);
+  if (typeof result.model === 'string') parts.push(t('channels.model', { model: result.model }));
   return { ok, text: `${parts.join(' · ')}${error ? ` — ${error}` : ''}` };
 }

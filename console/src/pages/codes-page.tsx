@@ -11,6 +11,8 @@ import { inputValue } from '../lib/input-value.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { statusName } from '../i18n/status-name.ts';
+import { t } from '../i18n/i18n.ts';
 
 interface Batch {
   codes: string[];
@@ -32,9 +34,9 @@ export function CodesPage(props: { session: Session }) {
 
   return (
     <section>
-      <PageHead title="Redemption codes" onRefresh={data.reload} />
+      <PageHead title={t('codes.title')} onRefresh={data.reload} />
       {batch && <BatchPanel batch={batch} onDismiss={() => setBatch(null)} />}
-      <AsyncView resource={data} what="redemption codes">
+      <AsyncView resource={data} what={t('codes.what')}>
         {(loaded) => {
           const plans = indexById(loaded.plans);
           const users = indexById(loaded.users);
@@ -49,32 +51,32 @@ export function CodesPage(props: { session: Session }) {
                   data.reload();
                 }}
               />
-              <h2>Codes issued</h2>
+              <h2>{t('codes.issued')}</h2>
               <div class="filters">
                 <label>
-                  State
+                  {t('codes.state')}
                   <select name="state" value={filter} onChange={(event) => setFilter(inputValue(event))}>
-                    <option value="">Any</option>
-                    <option value="unused">Unused</option>
-                    <option value="used">Used</option>
-                    <option value="expired">Expired</option>
+                    <option value="">{t('codes.any')}</option>
+                    <option value="unused">{t('codes.unused')}</option>
+                    <option value="used">{t('codes.used')}</option>
+                    <option value="expired">{t('codes.expired')}</option>
                   </select>
                 </label>
               </div>
               {loaded.codes.length === 0 ? (
-                <p class="notice">No codes yet. Generate a batch above; the codes themselves are shown only then.</p>
+                <p class="notice">{t('codes.none')}</p>
               ) : shown.length === 0 ? (
-                <p class="notice">No {filter} codes.</p>
+                <p class="notice">{t('codes.noneInState', { state: statusName(filter) })}</p>
               ) : (
                 <div class="table-wrap">
                   <table class="stacked">
-                    <caption class="visually-hidden">Redemption codes</caption>
+                    <caption class="visually-hidden">{t('codes.caption')}</caption>
                     <thead>
                       <tr>
-                        <th scope="col">Kind</th>
-                        <th scope="col">Value</th>
-                        <th scope="col">State</th>
-                        <th scope="col">Created</th>
+                        <th scope="col">{t('codes.kind')}</th>
+                        <th scope="col">{t('codes.value')}</th>
+                        <th scope="col">{t('codes.state')}</th>
+                        <th scope="col">{t('codes.created')}</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -82,15 +84,15 @@ export function CodesPage(props: { session: Session }) {
                         const state = codeState(code, users);
                         return (
                           <tr key={code.id ?? index} data-code-state={state.state}>
-                            <td data-label="Kind">
+                            <td data-label={t('codes.kind')}>
                               {code.kind}
                             </td>
-                            <td data-label="Value">{code.kind === 'balance' ? usd(code.amount ?? null) : `plan ${code.planName ?? refName(code.plan ?? null, plans)}`}</td>
-                            <td data-label="State">
-                              <span class={`badge ${state.state === 'unused' ? 'ok' : state.state === 'used' ? 'warn' : 'down'}`}>{state.state}</span>{' '}
+                            <td data-label={t('codes.value')}>{code.kind === 'balance' ? usd(code.amount ?? null) : t('codes.plan', { name: code.planName ?? refName(code.plan ?? null, plans) })}</td>
+                            <td data-label={t('codes.state')}>
+                              <span class={`badge ${state.state === 'unused' ? 'ok' : state.state === 'used' ? 'warn' : 'down'}`}>{statusName(state.state)}</span>{' '}
                               <span class="small-text">{state.detail}</span>
                             </td>
-                            <td class="small-text" data-label="Created">
+                            <td class="small-text" data-label={t('codes.created')}>
                               {dateTime(code.createdAt ?? null)}
                             </td>
                           </tr>
@@ -118,39 +120,39 @@ function GenerateForm(props: { api: AdminApi; plans: Plan[]; onGenerated: (batch
   const submit = async (event: Event) => {
     event.preventDefault();
     const howMany = Number(count);
-    if (!Number.isInteger(howMany) || howMany < 1 || howMany > 1000) return submission.setError('Generate between 1 and 1000 codes at a time.');
+    if (!Number.isInteger(howMany) || howMany < 1 || howMany > 1000) return submission.setError(t('codes.badCount'));
     const value = moneyInput(amount);
-    if (kind === 'balance' && (value === undefined || !Number.isFinite(value) || value <= 0)) return submission.setError('A balance code adds a positive amount of USD.');
-    if (kind === 'subscription' && !plan) return submission.setError('Create a plan first: a subscription code grants one.');
+    if (kind === 'balance' && (value === undefined || !Number.isFinite(value) || value <= 0)) return submission.setError(t('codes.badAmount'));
+    if (kind === 'subscription' && !plan) return submission.setError(t('codes.needPlan'));
     const expiry = expiresAt ? new Date(expiresAt).toISOString() : null;
     await submission.run(async () => {
       const body = kind === 'balance' ? { kind, amount: value, count: howMany } : { kind, plan, count: howMany };
       const answer = await props.api.generateCodes({ ...body, ...(expiry ? { expiresAt: expiry } : {}) });
       const planName = props.plans.find((entry) => entry.id === plan)?.name ?? plan;
-      props.onGenerated({ codes: answer.codes, what: kind === 'balance' ? `${usd(value ?? 0)} wallet credit` : `plan ${planName}`, expiresAt: expiry });
+      props.onGenerated({ codes: answer.codes, what: kind === 'balance' ? t('codes.walletCredit', { amount: usd(value ?? 0) }) : t('codes.plan', { name: planName }), expiresAt: expiry });
     });
   };
   return (
-    <form class="card form" onSubmit={submit} aria-label="Generate codes">
-      <h2>Generate a batch</h2>
+    <form class="card form" onSubmit={submit} aria-label={t('codes.generate')}>
+      <h2>{t('codes.generateBatch')}</h2>
       <div class="row wrap">
         <label>
-          Kind
+          {t('codes.kind')}
           <select name="kind" value={kind} onChange={(event) => setKind(inputValue(event) as 'balance' | 'subscription')}>
-            <option value="balance">Wallet credit (balance)</option>
-            <option value="subscription">Subscription to a plan</option>
+            <option value="balance">{t('codes.kindBalance')}</option>
+            <option value="subscription">{t('codes.kindSubscription')}</option>
           </select>
         </label>
         {kind === 'balance' ? (
           <label>
-            Amount (USD)
+            {t('codes.amount')}
             <input name="amount" type="number" min="0.01" step="0.01" value={amount} onInput={(event) => setAmount(inputValue(event))} />
           </label>
         ) : (
           <label>
-            Plan
+            {t('codes.planLabel')}
             <select name="plan" value={plan} onChange={(event) => setPlan(inputValue(event))}>
-              {props.plans.length === 0 && <option value="">No plans yet</option>}
+              {props.plans.length === 0 && <option value="">{t('codes.noPlans')}</option>}
               {props.plans.map((entry) => (
                 <option key={entry.id} value={entry.id}>
                   {entry.name}
@@ -160,18 +162,18 @@ function GenerateForm(props: { api: AdminApi; plans: Plan[]; onGenerated: (batch
           </label>
         )}
         <label>
-          How many
+          {t('codes.howMany')}
           <input name="count" type="number" min="1" max="1000" step="1" value={count} onInput={(event) => setCount(inputValue(event))} />
         </label>
         <label>
-          Expires (optional)
+          {t('codes.expires')}
           <input name="expiresAt" type="datetime-local" value={expiresAt} onInput={(event) => setExpiresAt(inputValue(event))} />
         </label>
       </div>
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
       <div class="actions">
         <button type="submit" class="primary" disabled={submission.busy}>
-          {submission.busy ? 'Generating…' : 'Generate codes'}
+          {submission.busy ? t('codes.generating') : t('codes.generate')}
         </button>
       </div>
     </form>
@@ -196,22 +198,22 @@ function BatchPanel(props: { batch: Batch; onDismiss: () => void }) {
     <div class="notice secret" role="alert" data-code-batch>
       <p>
         <strong>
-          {batch.codes.length} code{batch.codes.length === 1 ? '' : 's'} for {batch.what}.
+          {t('codes.batch', { count: batch.codes.length, what: batch.what })}
         </strong>{' '}
-        Copy or download them now: they are shown this once and stored only as hashes.
+        {t('codes.copyNow')}
       </p>
-      <div class="code-list" tabIndex={0} aria-label="The new codes" data-codes>
+      <div class="code-list" tabIndex={0} aria-label={t('codes.newCodes')} data-codes>
         {batch.codes.map((code) => (
           <div key={code}>{code}</div>
         ))}
       </div>
       <div class="actions">
-        <CopyButton text={all} label="Copy all" />
+        <CopyButton text={all} label={t('codes.copyAll')} />
         <button type="button" class="small" onClick={download}>
-          Download CSV
+          {t('codes.download')}
         </button>
         <button type="button" class="small" onClick={props.onDismiss}>
-          I have saved them — hide
+          {t('codes.hide')}
         </button>
       </div>
     </div>

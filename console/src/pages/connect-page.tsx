@@ -11,14 +11,15 @@ import { runModelCheck, type CheckStep } from '../lib/model-check.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { initialTarget, loadTargetContext, secretFor, TargetPicker, type Target, type TargetContext } from './target-picker.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** Copy-ready set-up for every client kind in the specification's base-address table. */
 export function ConnectPage(props: { session: Session }) {
   const context = useResource(() => loadTargetContext(props.session), [props.session]);
   return (
     <section>
-      <h1>Connect a client</h1>
-      <AsyncView resource={context} what="your keys and models">
+      <h1>{t('connect.title')}</h1>
+      <AsyncView resource={context} what={t('connect.what')}>
         {(loaded) => <ConnectView context={loaded} />}
       </AsyncView>
     </section>
@@ -34,11 +35,11 @@ function ConnectView({ context }: { context: TargetContext }) {
   return (
     <>
       <p class="muted">
-        One address serves every client; what you enter depends on the client. The key is masked on screen;
-        {secret ? ' the copy buttons put the full key in your clipboard.' : ' paste your key where <API_KEY> stands.'}
+        {t('connect.intro')}
+        {secret ? t('connect.copyFull') : t('connect.pasteKey')}
       </p>
       <TargetPicker context={context} target={target} onChange={setTarget} showKind={false} />
-      {context.role === 'key' && context.view.problem && <ErrorNotice>This key is refused right now: {context.view.problem}</ErrorNotice>}
+      {context.role === 'key' && context.view.problem && <ErrorNotice>{t('myKey.refused', { problem: context.view.problem })}</ErrorNotice>}
       <div class="client-list">
         {CLIENT_KINDS.map((kind) => (
           <ClientCard key={kind} kind={kind} root={root} secret={secret} model={model} altPrefix={altPrefix} context={context} target={target} />
@@ -68,14 +69,14 @@ function ClientCard(props: { kind: ClientKind; root: string; secret: string | un
         }),
       );
     } catch (error) {
-      setCheck(`The check could not run: ${errorMessage(error)}`);
+      setCheck(t('modelCheck.couldNotRun', { message: errorMessage(error) }));
     }
   };
   return (
     <article class="card client" data-client={props.kind} aria-labelledby={`client-${props.kind}`}>
       <h2 id={`client-${props.kind}`}>{shown.label}</h2>
       <p>
-        Address: <code data-address>{shown.address}</code> <CopyButton text={shown.address} label="Copy address" />
+        {t('connect.address')} <code data-address>{shown.address}</code> <CopyButton text={shown.address} label={t('connect.copyAddress')} />
       </p>
       <p class="muted small-text">{shown.addressNote}</p>
       {shown.blocks.map(([title, text], index) => (
@@ -87,7 +88,7 @@ function ClientCard(props: { kind: ClientKind; root: string; secret: string | un
         </p>
       ))}
       <button type="button" class="small" onClick={test} disabled={check === 'running' || !props.target.model}>
-        {check === 'running' ? 'Checking…' : 'Test this'}
+        {check === 'running' ? t('modelCheck.checking') : t('connect.testThis')}
       </button>
       {typeof check === 'string' && check !== 'running' && <ErrorNotice>{check}</ErrorNotice>}
       {check && typeof check === 'object' && <CheckList steps={check.steps} source={check.source} />}
@@ -101,7 +102,7 @@ function CopyBlockMasked(props: { title: string; shown: string; copied: string }
     <div class="copy-block">
       <div class="copy-head">
         <span>{props.title}</span>
-        <CopyButton text={props.copied} label={`Copy ${props.title}`} />
+        <CopyButton text={props.copied} label={t('common.copyThing', { thing: props.title })} />
       </div>
       <pre tabIndex={0}>
         <code>{props.shown}</code>

@@ -10,11 +10,12 @@ import { inputValue } from '../lib/input-value.ts';
 import type { Group, ListAnswer } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
 const MODES: Array<[BillingMode, string]> = [
-  ['balance', 'Balance: charged to the wallet or key balance'],
-  ['subscription', 'Subscription: needs an active subscription; only its quotas pay'],
-  ['subscription_then_balance', 'Subscription, then balance: quotas first, then the wallet'],
+  ['balance', 'groups.modeBalance'],
+  ['subscription', 'groups.modeSubscription'],
+  ['subscription_then_balance', 'groups.modeBoth'],
 ];
 
 /** Routing and new keys fall back to it, so the gateway refuses to rename or delete it. */
@@ -47,79 +48,78 @@ export function GroupsCard(props: { token: string; onChanged: () => void }) {
   const setBilling = async (group: string, billing: BillingMode) => {
     try {
       await call(`/api/admin/groups/${encodeURIComponent(group)}`, { method: 'PATCH', body: { billing }, bearer: props.token });
-      done(`Group ${group} now bills by ${billing.replace(/_/g, ' ')}.`);
+      done(t('groups.billsBy', { group, mode: t(`groups.short_${billing}`) }));
     } catch (error) {
-      failed(`Could not change ${group}`, error);
+      failed(t('groups.couldNotChange', { group }), error);
     }
   };
   const remove = async (group: string) => {
-    if (!confirm(`Delete group "${group}"? Channels stop serving it; a group that keys or plans still use cannot be deleted.`)) return;
+    if (!confirm(t('groups.confirmDelete', { group }))) return;
     try {
       await call(`/api/admin/groups/${encodeURIComponent(group)}`, { method: 'DELETE', bearer: props.token });
-      done(`Group ${group} deleted.`);
+      done(t('groups.deleted', { group }));
     } catch (error) {
-      failed(`Could not delete ${group}`, error);
+      failed(t('groups.couldNotDelete', { group }), error);
     }
   };
   const setDefault = async (group: string) => {
     try {
       await api.setAccountSettings({ defaultGroup: group === '' ? null : group });
-      done(group ? `Accounts may create keys in ${group} without a subscription.` : 'Accounts need a subscription to create keys.');
+      done(group ? t('groups.defaultSet', { group }) : t('groups.defaultNone'));
     } catch (error) {
-      failed('Could not change the default group', error);
+      failed(t('groups.couldNotDefault'), error);
     }
   };
 
   return (
     <div class="card" data-groups>
       <div class="card-head">
-        <h2>Groups</h2>
+        <h2>{t('groups.title')}</h2>
         <button type="button" class="primary" onClick={() => setEditing({ mode: 'create' })}>
-          New group
+          {t('groups.new')}
         </button>
       </div>
       <p class="muted small-text">
-        A key belongs to one group; the group decides which models it may use (the channels serving it), its price multiplier
-        and how its requests are paid.
+        {t('groups.intro')}
       </p>
       {message && (message.error ? <ErrorNotice>{message.text}</ErrorNotice> : <p class="notice success" role="status">{message.text}</p>)}
-      {data.error && <ErrorNotice>Could not load the groups: {data.error.message}</ErrorNotice>}
+      {data.error && <ErrorNotice>{t('groups.couldNotLoad', { message: data.error.message })}</ErrorNotice>}
       {data.data && (
         <>
           <div class="table-wrap">
             <table class="stacked">
               <thead>
                 <tr>
-                  <th scope="col">Group</th>
-                  <th scope="col">Billing mode</th>
-                  <th scope="col" class="num">Price ×</th>
-                  <th scope="col">Actions</th>
+                  <th scope="col">{t('groups.group')}</th>
+                  <th scope="col">{t('groups.billing')}</th>
+                  <th scope="col" class="num">{t('groups.price')}</th>
+                  <th scope="col">{t('groups.actions')}</th>
                 </tr>
               </thead>
               <tbody>
                 {data.data.groups.map((group) => (
                   <tr key={group.name} data-group={group.name}>
-                    <td data-label="Group">
+                    <td data-label={t('groups.group')}>
                       <strong>{group.name}</strong>
                       {group.description && <div class="small-text muted">{group.description}</div>}
                     </td>
                     <td>
                       <label>
-                        <span class="visually-hidden">Billing mode of {group.name}</span>
+                        <span class="visually-hidden">{t('groups.billingOf', { group: group.name })}</span>
                         <BillingModeSelect name={`billing-${group.name}`} value={group.billing} onChange={(mode) => setBilling(group.name, mode)} />
                       </label>
                     </td>
-                    <td class="num" data-label="Price ×">
+                    <td class="num" data-label={t('groups.price')}>
                       {group.priceMultiplier}
                     </td>
                     <td>
                       <div class="actions">
-                        <button type="button" class="small" onClick={() => setEditing({ mode: 'edit', group })} aria-label={`Edit or rename ${group.name}`}>
-                          Edit
+                        <button type="button" class="small" onClick={() => setEditing({ mode: 'edit', group })} aria-label={t('groups.editLabel', { group: group.name })}>
+                          {t('groups.edit')}
                         </button>
                         {group.name !== DEFAULT_GROUP && (
-                          <button type="button" class="small danger" onClick={() => remove(group.name)} aria-label={`Delete ${group.name}`}>
-                            Delete
+                          <button type="button" class="small danger" onClick={() => remove(group.name)} aria-label={t('groups.deleteLabel', { group: group.name })}>
+                            {t('groups.delete')}
                           </button>
                         )}
                       </div>
@@ -131,9 +131,9 @@ export function GroupsCard(props: { token: string; onChanged: () => void }) {
           </div>
           {data.data.settings && (
             <label class="inline wrap" style={{ marginTop: '0.75rem' }}>
-              Default group for accounts (keys without a subscription):
+              {t('groups.defaultGroup')}
               <select name="account-default-group" value={data.data.settings.defaultGroup ?? ''} onChange={(event) => setDefault(inputValue(event))}>
-                <option value="">None: a subscription is needed</option>
+                <option value="">{t('groups.noDefault')}</option>
                 {data.data.groups.map((group) => (
                   <option key={group.name} value={group.name}>
                     {group.name}
@@ -145,7 +145,7 @@ export function GroupsCard(props: { token: string; onChanged: () => void }) {
         </>
       )}
       {editing && (
-        <Drawer title={editing.mode === 'create' ? 'Create a group' : `Edit group ${editing.group.name}`} onClose={() => setEditing(null)}>
+        <Drawer title={editing.mode === 'create' ? t('groups.createTitle') : t('groups.editTitle', { group: editing.group.name })} onClose={() => setEditing(null)}>
           <GroupForm
             token={props.token}
             {...(editing.mode === 'edit' ? { group: editing.group } : {})}
@@ -174,15 +174,15 @@ function GroupForm(props: { token: string; group?: Group; onSaved: (message: str
   const submit = async (event: Event) => {
     event.preventDefault();
     const priceMultiplier = Number(multiplier);
-    if (multiplier.trim() === '' || !Number.isFinite(priceMultiplier) || priceMultiplier < 0) return submission.setError('The price multiplier must be a number, 0 or more (1 = list price).');
+    if (multiplier.trim() === '' || !Number.isFinite(priceMultiplier) || priceMultiplier < 0) return submission.setError(t('groups.badMultiplier'));
     const body = { name: name.trim(), description: description.trim(), priceMultiplier, billing };
     await submission.run(async () => {
       if (existing) {
         const saved = await call<Group>(`/api/admin/groups/${encodeURIComponent(existing.name)}`, { method: 'PATCH', body, bearer: props.token });
-        props.onSaved(saved.name === existing.name ? `Group ${saved.name} saved.` : `Group ${existing.name} renamed to ${saved.name}; its keys, channels and plans follow.`);
+        props.onSaved(saved.name === existing.name ? t('groups.saved', { group: saved.name }) : t('groups.renamed', { from: existing.name, to: saved.name }));
       } else {
         const created = await call<Group>('/api/admin/groups', { method: 'POST', body, bearer: props.token });
-        props.onSaved(`Group ${created.name} created.`);
+        props.onSaved(t('groups.created', { group: created.name }));
       }
     });
   };
@@ -190,31 +190,31 @@ function GroupForm(props: { token: string; group?: Group; onSaved: (message: str
   return (
     <form class="form" onSubmit={submit}>
       <label>
-        Name
+        {t('groups.name')}
         <input name="name" value={name} onInput={(event) => setName(inputValue(event))} required disabled={locked} autoComplete="off" />
         <span class="hint">
           {locked
-            ? 'The default group keeps its name: routing and new keys fall back to it.'
+            ? t('groups.lockedHint')
             : existing
-              ? 'A new name renames the group; its keys, channels and plans follow. Past usage keeps the old name.'
-              : 'Letters, digits, dots, dashes and underscores.'}
+              ? t('groups.renameHint')
+              : t('groups.nameHint')}
         </span>
       </label>
       <label>
-        Description (optional)
+        {t('groups.description')}
         <input name="description" value={description} onInput={(event) => setDescription(inputValue(event))} />
       </label>
       <label>
-        Price multiplier
+        {t('groups.multiplier')}
         <input name="priceMultiplier" type="number" min="0" step="0.01" value={multiplier} onInput={(event) => setMultiplier(inputValue(event))} />
-        <span class="hint">1 = list price; 0.8 = 20 % off.</span>
+        <span class="hint">{t('groups.multiplierHint')}</span>
       </label>
       <label>
-        Billing mode
+        {t('groups.billing')}
         <BillingModeSelect name="billing" value={billing} onChange={setBilling} />
       </label>
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
-      <FormActions busy={submission.busy} submitLabel={existing ? 'Save group' : 'Create group'} onCancel={props.onCancel} />
+      <FormActions busy={submission.busy} submitLabel={existing ? t('groups.save') : t('groups.create')} onCancel={props.onCancel} />
     </form>
   );
 }
@@ -224,7 +224,7 @@ function BillingModeSelect(props: { name: string; value: BillingMode; onChange: 
     <select name={props.name} value={props.value} onChange={(event) => props.onChange(inputValue(event) as BillingMode)}>
       {MODES.map(([mode, label]) => (
         <option key={mode} value={mode}>
-          {label}
+          {t(label)}
         </option>
       ))}
     </select>

@@ -6,14 +6,16 @@ import { splitList } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
 import type { ApiKeyRecord, Group, KeyLimits } from '../lib/types.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
+/** Each limit's field, its label's catalogue key, and its input step. */
 const LIMIT_FIELDS: Array<[keyof KeyLimits, string, string]> = [
-  ['requestsPerMinute', 'Requests per minute', '1'],
-  ['tokensPerMinute', 'Tokens per minute', '1'],
-  ['concurrentRequests', 'Concurrent requests', '1'],
-  ['dailySpend', 'Daily spend cap (USD)', '0.01'],
-  ['weeklySpend', 'Weekly spend cap (USD)', '0.01'],
-  ['monthlySpend', 'Monthly spend cap (USD)', '0.01'],
+  ['requestsPerMinute', 'keyForm.rpm', '1'],
+  ['tokensPerMinute', 'keyForm.tpm', '1'],
+  ['concurrentRequests', 'keyForm.concurrent', '1'],
+  ['dailySpend', 'keyForm.daily', '0.01'],
+  ['weeklySpend', 'keyForm.weekly', '0.01'],
+  ['monthlySpend', 'keyForm.monthly', '0.01'],
 ];
 
 /** Create or edit a key. On create the answer carries the secret, handed to `onCreated` once. */
@@ -65,46 +67,46 @@ export function KeyForm(props: {
   return (
     <form onSubmit={submit} class="form">
       <label>
-        Name
+        {t('keyForm.name')}
         <input name="name" value={name} onInput={(event) => setName(inputValue(event))} required />
       </label>
       <label>
-        Group
+        {t('keyForm.group')}
         <select name="group" value={group} onChange={(event) => setGroup(inputValue(event))}>
           {props.groups.map((entry) => (
             <option value={entry.name} key={entry.name}>
               {entry.name}
-              {entry.priceMultiplier !== 1 ? ` (price ×${entry.priceMultiplier})` : ''}
+              {entry.priceMultiplier !== 1 ? t('keyForm.priceTimes', { multiplier: entry.priceMultiplier }) : ''}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Expires
+        {t('keyForm.expires')}
         <input name="expiresAt" type="datetime-local" value={expiresAt} onInput={(event) => setExpiresAt(inputValue(event))} />
-        <span class="hint">Empty: never expires.</span>
+        <span class="hint">{t('keyForm.neverHint')}</span>
       </label>
       <label>
-        Balance (USD)
+        {t('keyForm.balance')}
         <input name="balance" type="number" min="0" step="0.01" value={balance} onInput={(event) => setBalance(inputValue(event))} />
-        <span class="hint">Empty: unlimited.</span>
+        <span class="hint">{t('keyForm.unlimitedHint')}</span>
       </label>
       <label>
-        Allowed models
+        {t('keyForm.models')}
         <input name="allowedModels" value={allowedModels} onInput={(event) => setAllowedModels(inputValue(event))} />
-        <span class="hint">Empty: every model of the group. Comma-separated.</span>
+        <span class="hint">{t('keyForm.modelsHint')}</span>
       </label>
       <label>
-        Allowed IPs
+        {t('keyForm.ips')}
         <input name="allowedIps" value={allowedIps} placeholder="203.0.113.0/24, 2001:db8::/32" onInput={(event) => setAllowedIps(inputValue(event))} />
-        <span class="hint">Empty: any address.</span>
+        <span class="hint">{t('keyForm.ipsHint')}</span>
       </label>
       <fieldset>
-        <legend>Rate limits and spend caps (empty: none)</legend>
+        <legend>{t('keyForm.limits')}</legend>
         <div class="row wrap">
           {LIMIT_FIELDS.map(([field, label, step]) => (
             <label key={field}>
-              {label}
+              {t(label)}
               <input
                 name={field}
                 type="number"
@@ -118,7 +120,7 @@ export function KeyForm(props: {
         </div>
       </fieldset>
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
-      <FormActions busy={submission.busy} submitLabel={existing ? 'Save key' : 'Create key'} onCancel={props.onCancel} />
+      <FormActions busy={submission.busy} submitLabel={existing ? t('keyForm.save') : t('keyForm.create')} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { call } from '../lib/api.ts';
 import { count, dateTime, ms, usd } from '../lib/format.ts';
 import type { ApiKeyRecord, ListAnswer, LogEntry, UsageSummary } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** One key's last 7 days and its latest requests. */
 export function KeyUsage(props: { token: string; apiKey: ApiKeyRecord }) {
@@ -16,35 +17,35 @@ export function KeyUsage(props: { token: string; apiKey: ApiKeyRecord }) {
     [id],
   );
   return (
-    <AsyncView resource={data} what="this key's usage">
+    <AsyncView resource={data} what={t('keyUsage.what')}>
       {([summary, logs]) => (
         <>
           <dl class="facts">
-            <dt>Requests (7 days)</dt>
+            <dt>{t('keyUsage.requests7')}</dt>
             <dd>{count(summary.totals.requests)}</dd>
-            <dt>Errors</dt>
+            <dt>{t('keyUsage.errors')}</dt>
             <dd>{count(summary.totals.errors)}</dd>
-            <dt>Tokens in / out</dt>
+            <dt>{t('usage.tokensInOut')}</dt>
             <dd>
               {count(summary.totals.inputTokens)} / {count(summary.totals.outputTokens)}
             </dd>
-            <dt>Cost (7 days)</dt>
+            <dt>{t('keyUsage.cost7')}</dt>
             <dd>{usd(summary.totals.cost)}</dd>
-            <dt>Spent in total</dt>
+            <dt>{t('keyUsage.spentTotal')}</dt>
             <dd>{usd(props.apiKey.spent)}</dd>
           </dl>
-          <h3>Latest requests</h3>
+          <h3>{t('keyUsage.latest')}</h3>
           {logs.data.length === 0 ? (
-            <p class="muted">No requests yet.</p>
+            <p class="muted">{t('keyUsage.none')}</p>
           ) : (
             <div class="table-wrap">
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Model</th>
-                    <th scope="col" class="num">Status</th>
-                    <th scope="col" class="num">Latency</th>
+                    <th scope="col">{t('usage.time')}</th>
+                    <th scope="col">{t('usage.model')}</th>
+                    <th scope="col" class="num">{t('usage.status')}</th>
+                    <th scope="col" class="num">{t('usage.latency')}</th>
                   </tr>
                 </thead>
                 <tbody>

@@ -13,13 +13,14 @@ import type { ApiKeyRecord } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { KeyForm } from './key-form.tsx';
 import { KeyUsage } from './key-usage.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** What pays a key without a balance of its own (the answer's `paysFrom`): never "unlimited" for an account's key. */
 const PAYS_FROM: Record<ApiKeyRecord['paysFrom'], string> = {
-  key_balance: 'key balance',
-  wallet: "owner's wallet",
-  subscription: 'subscription',
-  unlimited: 'unlimited',
+  key_balance: 'keys.paysKey',
+  wallet: 'keys.paysWallet',
+  subscription: 'keys.paysSubscription',
+  unlimited: 'keys.paysUnlimited',
 };
 
 type Panel = { mode: 'create' } | { mode: 'edit'; key: ApiKeyRecord } | { mode: 'usage'; key: ApiKeyRecord } | null;
@@ -36,37 +37,37 @@ export function KeysPage(props: { session: Session }) {
     const path = `/api/admin/keys/${encodeURIComponent(key.id)}`;
     try {
       if (action === 'delete') {
-        if (!confirm(`Revoke key "${key.name}" for good? Clients using it are refused at once.`)) return;
+        if (!confirm(t('keys.confirmRevoke', { name: key.name }))) return;
         await call(path, { method: 'DELETE', bearer: token });
-        setMessage(`Key ${key.name} revoked.`);
+        setMessage(t('keys.revoked', { name: key.name }));
       } else {
         await call(path, { method: 'PATCH', body: { enabled: !key.enabled }, bearer: token });
-        setMessage(`Key ${key.name} ${key.enabled ? 'disabled' : 'enabled'}.`);
+        setMessage(t(key.enabled ? 'keys.disabled' : 'keys.enabled', { name: key.name }));
       }
       data.reload();
     } catch (error) {
-      setMessage(`Could not change ${key.name}: ${errorMessage(error)}`);
+      setMessage(t('keys.couldNotChange', { name: key.name, message: errorMessage(error) }));
     }
   };
 
   return (
     <section>
-      <PageHead title="Keys" onRefresh={data.reload}>
+      <PageHead title={t('keys.title')} onRefresh={data.reload}>
         <button type="button" class="primary" onClick={() => setPanel({ mode: 'create' })}>
-          Create key
+          {t('keys.create')}
         </button>
       </PageHead>
       {secret && (
         <div class="notice secret" role="alert" data-secret-panel>
           <p>
-            <strong>Key “{secret.name}” created.</strong> Copy the secret now: it is shown this once and cannot be shown again.
+            <strong>{t('keys.created', { name: secret.name })}</strong> {t('keys.copyNow')}
           </p>
           <div class="secret-line">
             <code data-secret>{secret.value}</code>
-            <CopyButton text={secret.value} label="Copy key" />
+            <CopyButton text={secret.value} label={t('keys.copyKey')} />
           </div>
           <button type="button" class="small" onClick={() => setSecret(null)}>
-            I have copied it — hide
+            {t('keys.hide')}
           </button>
         </div>
       )}
@@ -75,26 +76,26 @@ export function KeysPage(props: { session: Session }) {
           {message}
         </p>
       )}
-      <AsyncView resource={data} what="keys">
+      <AsyncView resource={data} what={t('keys.what')}>
         {(admin) => (
           <>
             <UnpricedWarning admin={admin} />
             {admin.keys.length === 0 ? (
-              <p class="notice">No keys yet. Create one and hand it to a client.</p>
+              <p class="notice">{t('keys.none')}</p>
             ) : (
               <div class="table-wrap">
                 <table>
                   <thead>
                     <tr>
-                      <th scope="col">Key</th>
-                      <th scope="col">Group</th>
-                      <th scope="col">Owner</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Expires</th>
-                      <th scope="col" class="num">Pays from / spent</th>
-                      <th scope="col">Limits</th>
-                      <th scope="col">Allowed models / IPs</th>
-                      <th scope="col">Actions</th>
+                      <th scope="col">{t('keys.key')}</th>
+                      <th scope="col">{t('keys.group')}</th>
+                      <th scope="col">{t('keys.owner')}</th>
+                      <th scope="col">{t('keys.state')}</th>
+                      <th scope="col">{t('keys.expires')}</th>
+                      <th scope="col" class="num">{t('keys.pays')}</th>
+                      <th scope="col">{t('keys.limits')}</th>
+                      <th scope="col">{t('keys.allowed')}</th>
+                      <th scope="col">{t('keys.actions')}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -107,31 +108,31 @@ export function KeysPage(props: { session: Session }) {
                           </div>
                         </td>
                         <td>{key.group}</td>
-                        <td>{key.owner ? key.owner.name : <span class="muted">operator</span>}</td>
+                        <td>{key.owner ? key.owner.name : <span class="muted">{t('keys.operator')}</span>}</td>
                         <td>
-                          <span class={`badge ${keyState(key) === 'active' ? 'ok' : 'down'}`}>{keyState(key)}</span>
+                          <span class={`badge ${keyState(key) === 'active' ? 'ok' : 'down'}`}>{t(KEY_STATE_LABEL[keyState(key)])}</span>
                         </td>
-                        <td class="small-text">{key.expiresAt ? dateTime(key.expiresAt) : 'never'}</td>
+                        <td class="small-text">{key.expiresAt ? dateTime(key.expiresAt) : t('keys.never')}</td>
                         <td class="num">
-                          {key.balance !== null ? usd(key.balance) : PAYS_FROM[key.paysFrom]} / {usd(key.spent)}
+                          {key.balance !== null ? usd(key.balance) : t(PAYS_FROM[key.paysFrom])} / {usd(key.spent)}
                         </td>
                         <td class="small-text">{limitsText(key)}</td>
                         <td class="small-text">
-                          {list(key.allowedModels, 'all models')} · {list(key.allowedIps, 'any IP')}
+                          {list(key.allowedModels, t('keys.allModels'))} · {list(key.allowedIps, t('keys.anyIp'))}
                         </td>
                         <td>
                           <div class="actions">
                             <button type="button" class="small" onClick={() => setPanel({ mode: 'usage', key })}>
-                              Usage
+                              {t('keys.usage')}
                             </button>
                             <button type="button" class="small" onClick={() => setPanel({ mode: 'edit', key })}>
-                              Edit
+                              {t('keys.edit')}
                             </button>
                             <button type="button" class="small" onClick={() => act(key, 'toggle')}>
-                              {key.enabled ? 'Disable' : 'Enable'}
+                              {key.enabled ? t('keys.disable') : t('keys.enable')}
                             </button>
                             <button type="button" class="small danger" onClick={() => act(key, 'delete')}>
-                              Revoke
+                              {t('keys.revoke')}
                             </button>
                           </div>
                         </td>
@@ -142,14 +143,14 @@ export function KeysPage(props: { session: Session }) {
               </div>
             )}
             {panel && panel.mode !== 'usage' && (
-              <Drawer title={panel.mode === 'create' ? 'Create a key' : `Edit key ${panel.key.name}`} onClose={() => setPanel(null)}>
+              <Drawer title={panel.mode === 'create' ? t('keys.createTitle') : t('keys.editTitle', { name: panel.key.name })} onClose={() => setPanel(null)}>
                 <KeyForm
                   token={token}
                   groups={admin.groups}
                   {...(panel.mode === 'edit' ? { apiKey: panel.key } : {})}
                   onCancel={() => setPanel(null)}
                   onSaved={() => {
-                    setMessage('Key saved.');
+                    setMessage(t('keys.saved'));
                     setPanel(null);
                     data.reload();
                   }}
@@ -163,7 +164,7 @@ export function KeysPage(props: { session: Session }) {
               </Drawer>
             )}
             {panel?.mode === 'usage' && (
-              <Drawer title={`Usage of key ${panel.key.name}`} onClose={() => setPanel(null)}>
+              <Drawer title={t('keys.usageTitle', { name: panel.key.name })} onClose={() => setPanel(null)}>
                 <KeyUsage token={token} apiKey={panel.key} />
               </Drawer>
             )}
@@ -174,7 +175,10 @@ export function KeysPage(props: { session: Session }) {
   );
 }
 
-function keyState(key: ApiKeyRecord): string {
+type KeyState = 'disabled' | 'expired' | 'no balance' | 'active';
+const KEY_STATE_LABEL: Record<KeyState, string> = { disabled: 'keys.stateDisabled', expired: 'keys.stateExpired', 'no balance': 'keys.stateNoBalance', active: 'keys.stateActive' };
+
+function keyState(key: ApiKeyRecord): KeyState {
   if (!key.enabled) return 'disabled';
   if (key.expiresAt && Date.parse(key.expiresAt) <= Date.now()) return 'expired';
   if (key.balance !== null && key.balance <= 0) return 'no balance';
@@ -184,12 +188,12 @@ function keyState(key: ApiKeyRecord): string {
 function limitsText(key: ApiKeyRecord): string {
   const { limits } = key;
   const parts = [
-    limits.requestsPerMinute !== undefined && `${limits.requestsPerMinute} req/min`,
-    limits.tokensPerMinute !== undefined && `${limits.tokensPerMinute} tok/min`,
-    limits.concurrentRequests !== undefined && `${limits.concurrentRequests} at once`,
-    limits.dailySpend !== undefined && `${usd(limits.dailySpend)}/day`,
-    limits.weeklySpend !== undefined && `${usd(limits.weeklySpend)}/week`,
-    limits.monthlySpend !== undefined && `${usd(limits.monthlySpend)}/month`,
+    limits.requestsPerMinute !== undefined && t('keys.rpm', { count: limits.requestsPerMinute }),
+    limits.tokensPerMinute !== undefined && t('keys.tpm', { count: limits.tokensPerMinute }),
+    limits.concurrentRequests !== undefined && t('keys.concurrent', { count: limits.concurrentRequests }),
+    limits.dailySpend !== undefined && t('keys.perDay', { amount: usd(limits.dailySpend) }),
+    limits.weeklySpend !== undefined && t('keys.perWeek', { amount: usd(limits.weeklySpend) }),
+    limits.monthlySpend !== undefined && t('keys.perMonth', { amount: usd(limits.monthlySpend) }),
   ].filter(Boolean);
-  return parts.length > 0 ? parts.join(', ') : 'none';
+  return parts.length > 0 ? parts.join(t('common.listSeparator')) : t('keys.noLimits');
 }

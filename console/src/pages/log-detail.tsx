@@ -2,23 +2,24 @@ import { Fragment } from 'preact';
 import { count, DASH, dateTime, ms, usd, visibleName } from '../lib/format.ts';
 import type { LogEntry } from '../lib/types.ts';
 import { logCost } from './logs-page.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** Everything one log row holds, with its warnings and the retry chain spelled out. */
 export function LogDetail({ entry }: { entry: LogEntry }) {
   const facts: Array<[string, string]> = [
-    ['Time', dateTime(entry.time)],
-    ['Status', `${entry.status}${entry.errorCode ? ` · ${entry.errorCode}` : ''}`],
-    ['Key', `${entry.keyName ?? DASH}${entry.keyId ? ` (${entry.keyId})` : ''}`],
-    ['Group', entry.group ?? DASH],
-    ['Model asked / sent upstream', `${visibleName(entry.model)} → ${visibleName(entry.upstreamModel)}`],
-    ['Channel', entry.channelName ?? DASH],
-    ['Protocols (client → upstream)', `${entry.clientProtocol ?? DASH} → ${entry.upstreamProtocol ?? DASH}${entry.surface ? ` via /${entry.surface}` : ''}`],
-    ['Streamed', entry.stream ? 'yes' : 'no'],
-    ['Tokens in / out', `${count(entry.inputTokens)} / ${count(entry.outputTokens)}`],
-    ['Cache read / write, reasoning', `${count(entry.cacheReadTokens)} / ${count(entry.cacheWriteTokens)}, ${count(entry.reasoningTokens)}`],
-    ['Cost', usd(logCost(entry))],
-    ['Latency / time to first token', `${ms(entry.latencyMs)} / ${ms(entry.ttftMs)}`],
-    ['Client IP', entry.clientIp ?? DASH],
+    [t('logDetail.time'), dateTime(entry.time)],
+    [t('logDetail.status'), `${entry.status}${entry.errorCode ? ` · ${entry.errorCode}` : ''}`],
+    [t('logDetail.key'), `${entry.keyName ?? DASH}${entry.keyId ? ` (${entry.keyId})` : ''}`],
+    [t('logDetail.group'), entry.group ?? DASH],
+    [t('logDetail.model'), `${visibleName(entry.model)} → ${visibleName(entry.upstreamModel)}`],
+    [t('logDetail.channel'), entry.channelName ?? DASH],
+    [t('logDetail.protocols'), `${entry.clientProtocol ?? DASH} → ${entry.upstreamProtocol ?? DASH}${entry.surface ? t('logDetail.via', { surface: entry.surface }) : ''}`],
+    [t('logDetail.streamed'), entry.stream ? t('logDetail.yes') : t('logDetail.no')],
+    [t('logDetail.tokens'), `${count(entry.inputTokens)} / ${count(entry.outputTokens)}`],
+    [t('logDetail.cache'), `${count(entry.cacheReadTokens)} / ${count(entry.cacheWriteTokens)}, ${count(entry.reasoningTokens)}`],
+    [t('logDetail.cost'), usd(logCost(entry))],
+    [t('logDetail.latency'), `${ms(entry.latencyMs)} / ${ms(entry.ttftMs)}`],
+    [t('logDetail.ip'), entry.clientIp ?? DASH],
   ];
   return (
     <div>
@@ -35,9 +36,9 @@ export function LogDetail({ entry }: { entry: LogEntry }) {
           </Fragment>
         ))}
       </dl>
-      <h3>Warnings</h3>
+      <h3>{t('logDetail.warnings')}</h3>
       {entry.warnings.length === 0 ? (
-        <p class="muted">None: nothing in the request was dropped or changed.</p>
+        <p class="muted">{t('logDetail.noWarnings')}</p>
       ) : (
         <ul data-warnings>
           {entry.warnings.map((warning, index) => (
@@ -47,16 +48,16 @@ export function LogDetail({ entry }: { entry: LogEntry }) {
           ))}
         </ul>
       )}
-      <h3>Attempts</h3>
+      <h3>{t('logDetail.attempts')}</h3>
       {entry.attempts.length === 0 ? (
-        <p class="muted">No upstream was called (the gateway answered by itself).</p>
+        <p class="muted">{t('logDetail.noAttempts')}</p>
       ) : (
         <ol class="attempts" data-attempts>
           {entry.attempts.map((attempt, index) => (
             <li key={index}>
-              <strong>{attempt.channelName}</strong> — {attempt.status === null ? 'no answer' : `status ${attempt.status}`}
+              <strong>{attempt.channelName}</strong> — {attempt.status === null ? t('logDetail.noAnswer') : t('logDetail.statusN', { status: attempt.status })}
               {attempt.errorCode ? ` · ${attempt.errorCode}` : ''} · {ms(attempt.latencyMs)}
-              {index < entry.attempts.length - 1 ? ' → retried on the next channel' : ''}
+              {index < entry.attempts.length - 1 ? t('logDetail.retried') : ''}
             </li>
           ))}
         </ol>

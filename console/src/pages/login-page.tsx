@@ -7,6 +7,8 @@ import { inputValue } from '../lib/input-value.ts';
 import { loadKeyHolderView } from '../lib/key-holder.ts';
 import type { Session } from '../lib/session.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { LanguageSwitcher } from '../components/language-switcher.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** How one signs in: a named admin (`person`) ends up an operator session riding on the console cookie. */
 type Role = Session['role'] | 'person';
@@ -26,8 +28,8 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
     event.preventDefault();
     const withPassword = role === 'account' || role === 'person';
     const value = withPassword ? secret : secret.trim();
-    if (withPassword && login.trim() === '') return submission.setError(role === 'person' ? 'Enter your admin name or e-mail.' : 'Enter your email or account name.');
-    if (value === '') return submission.setError(role === 'operator' ? 'Enter the admin token.' : role === 'key' ? 'Enter your API key.' : 'Enter your password.');
+    if (withPassword && login.trim() === '') return submission.setError(role === 'person' ? t('login.needAdminLogin') : t('login.needAccountLogin'));
+    if (value === '') return submission.setError(role === 'operator' ? t('login.needToken') : role === 'key' ? t('login.needKey') : t('login.needPassword'));
     await submission.run(
       async () => {
         if (role === 'account') {
@@ -50,11 +52,11 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
       (caught) => {
         if (caught instanceof ApiError && caught.status === 429) return caught.message;
         if (!(caught instanceof ApiError) || caught.status !== 401) return errorMessage(caught);
-        if (role === 'account') return 'That email or name and password do not match an enabled account.';
-        if (role === 'person') return 'That name or e-mail and password do not match an enabled admin.';
+        if (role === 'account') return t('login.badAccount');
+        if (role === 'person') return t('login.badAdmin');
         return role === 'operator'
-          ? 'That admin token was not accepted. It is GATEWAY_ADMIN_TOKEN, printed when the gateway first started.'
-          : 'That API key was not recognised. Paste the complete key, as it was shown when it was created.';
+          ? t('login.badToken')
+          : t('login.badKey');
       },
     );
   };
@@ -67,36 +69,39 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
 
   return (
     <main class="login" id="main">
-      <h1>Switchyard console</h1>
+      <div class="login-language">
+        <LanguageSwitcher />
+      </div>
+      <h1>{t('login.title')}</h1>
       {props.sessionEnded && (
         <p class="notice" role="status">
-          Your session ended (it expired or you signed out elsewhere). Sign in again.
+          {t('login.sessionEnded')}
         </p>
       )}
       <form onSubmit={submit} class="card">
         <fieldset>
-          <legend>Sign in as</legend>
+          <legend>{t('login.signInAs')}</legend>
           <label class="inline">
-            <input type="radio" name="role" checked={role === 'account'} onChange={() => choose('account')} /> Account (email or name + password)
+            <input type="radio" name="role" checked={role === 'account'} onChange={() => choose('account')} /> {t('login.asAccount')}
           </label>
           <label class="inline">
-            <input type="radio" name="role" checked={role === 'person'} onChange={() => choose('person')} /> Admin (name or e-mail + password)
+            <input type="radio" name="role" checked={role === 'person'} onChange={() => choose('person')} /> {t('login.asPerson')}
           </label>
           <label class="inline">
-            <input type="radio" name="role" checked={role === 'operator'} onChange={() => choose('operator')} /> Operator (admin token)
+            <input type="radio" name="role" checked={role === 'operator'} onChange={() => choose('operator')} /> {t('login.asOperator')}
           </label>
           <label class="inline">
-            <input type="radio" name="role" checked={role === 'key'} onChange={() => choose('key')} /> Key holder (your API key)
+            <input type="radio" name="role" checked={role === 'key'} onChange={() => choose('key')} /> {t('login.asKey')}
           </label>
         </fieldset>
         {(role === 'account' || role === 'person') && (
           <label>
-            {role === 'person' ? 'Name or e-mail' : 'Email or name'}
+            {role === 'person' ? t('login.nameOrEmail') : t('login.emailOrName')}
             <input name="login" autoComplete="username" value={login} onInput={(event) => setLogin(inputValue(event))} required />
           </label>
         )}
         <label>
-          {role === 'operator' ? 'Admin token' : role === 'key' ? 'API key' : 'Password'}
+          {role === 'operator' ? t('login.adminToken') : role === 'key' ? t('login.apiKey') : t('login.password')}
           <input
             type="password"
             name="secret"
@@ -108,12 +113,12 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
         </label>
         <p class="muted small-text">
           {role === 'account' || role === 'person'
-            ? 'The gateway keeps you signed in with a cookie scripts cannot read, sent only to this site; it ends when you sign out or after 12 hours.'
-            : 'Kept only in this browser tab (session storage) and sent as a Bearer header; never stored in a cookie.'}
+            ? t('login.cookieNote')
+            : t('login.bearerNote')}
         </p>
         {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
         <button type="submit" class="primary" disabled={submission.busy}>
-          {submission.busy ? 'Checking…' : 'Sign in'}
+          {submission.busy ? t('login.checking') : t('login.signIn')}
         </button>
       </form>
     </main>

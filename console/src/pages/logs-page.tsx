@@ -8,6 +8,8 @@ import { attemptChain, logsCsv } from '../lib/logs-csv.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { LogEntry, PagedAnswer } from '../lib/types.ts';
 import { LogDetail } from './log-detail.tsx';
+import { explainErrorCode } from '../i18n/api-errors.ts';
+import { t } from '../i18n/i18n.ts';
 
 interface Filters {
   key: string;
@@ -71,7 +73,7 @@ export function LogsPage(props: { session: Session }) {
   };
 
   const exportCsv = async () => {
-    setExporting('Gathering rows…');
+    setExporting(t('logs.gathering'));
     try {
       const rows: LogEntry[] = [];
       let cursor: string | null = null;
@@ -79,16 +81,16 @@ export function LogsPage(props: { session: Session }) {
         const answer: PagedAnswer<LogEntry> = await fetchPage(cursor, 1000);
         rows.push(...answer.data);
         cursor = answer.next ?? null;
-        setExporting(`Gathering rows… ${rows.length}`);
+        setExporting(t('logs.gatheringCount', { count: rows.length }));
       } while (cursor && rows.length < EXPORT_LIMIT);
       const link = document.createElement('a');
       link.href = URL.createObjectURL(new Blob([logsCsv(rows)], { type: 'text/csv' }));
       link.download = `switchyard-logs-${new Date().toISOString().slice(0, 19).replaceAll(':', '')}.csv`;
       link.click();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-      setExporting(`Exported ${rows.length} rows${cursor ? ` (the first ${EXPORT_LIMIT}; narrow the filters for the rest)` : ''}.`);
+      setExporting(cursor ? t('logs.exportedFirst', { count: rows.length, limit: EXPORT_LIMIT }) : t('logs.exported', { count: rows.length }));
     } catch (error) {
-      setExporting(`Export failed: ${(error as Error).message}`);
+      setExporting(t('logs.exportFailed', { message: (error as Error).message }));
     }
   };
 
@@ -106,25 +108,25 @@ export function LogsPage(props: { session: Session }) {
 
   return (
     <section>
-      <PageHead title="Logs" onRefresh={() => setGeneration((value) => value + 1)} />
+      <PageHead title={t('logs.title')} onRefresh={() => setGeneration((value) => value + 1)} />
       <form
         class="filters"
-        aria-label="Filter the logs"
+        aria-label={t('logs.filter')}
         onSubmit={(event) => {
           event.preventDefault();
           setFilters(draft);
         }}
       >
-        {field('key', 'Key (name or id)')}
-        {field('model', 'Model')}
-        {field('channel', 'Channel (name or id)')}
-        {field('group', 'Group')}
-        {field('status', 'Status', 'number')}
-        {field('from', 'From', 'datetime-local')}
-        {field('to', 'To', 'datetime-local')}
+        {field('key', t('logs.fKey'))}
+        {field('model', t('logs.fModel'))}
+        {field('channel', t('logs.fChannel'))}
+        {field('group', t('logs.fGroup'))}
+        {field('status', t('logs.fStatus'), 'number')}
+        {field('from', t('logs.fFrom'), 'datetime-local')}
+        {field('to', t('logs.fTo'), 'datetime-local')}
         <div class="actions">
           <button type="submit" class="primary">
-            Apply filters
+            {t('logs.apply')}
           </button>
           <button
             type="button"
@@ -133,10 +135,10 @@ export function LogsPage(props: { session: Session }) {
               setFilters(EMPTY);
             }}
           >
-            Clear
+            {t('logs.clear')}
           </button>
-          <button type="button" onClick={() => void exportCsv()} disabled={exporting?.startsWith('Gathering') ?? false}>
-            Export CSV
+          <button type="button" onClick={() => void exportCsv()} disabled={exporting?.startsWith(t('logs.gathering')) ?? false}>
+            {t('logs.export')}
           </button>
         </div>
       </form>
@@ -147,35 +149,35 @@ export function LogsPage(props: { session: Session }) {
       )}
       {loaded.error && (
         <p class="notice error" role="alert">
-          Could not load the logs: {loaded.error}
+          {t('logs.couldNotLoad', { error: loaded.error })}
         </p>
       )}
       {!loaded.loading && !loaded.error && loaded.rows.length === 0 ? (
-        <p class="notice">No requests match. Requests appear here a moment after they finish.</p>
+        <p class="notice">{t('logs.none')}</p>
       ) : (
         <div class="table-wrap">
           <table class="logs">
             <thead>
               <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Key</th>
-                <th scope="col">Model</th>
-                <th scope="col">Channel</th>
-                <th scope="col">Tries</th>
-                <th scope="col" class="num">Status</th>
-                <th scope="col">Code</th>
-                <th scope="col" class="num">Tokens in / out</th>
-                <th scope="col" class="num">Cost</th>
-                <th scope="col" class="num">Latency</th>
-                <th scope="col" class="num">TTFT</th>
-                <th scope="col">Detail</th>
+                <th scope="col">{t('logs.time')}</th>
+                <th scope="col">{t('logs.key')}</th>
+                <th scope="col">{t('logs.model')}</th>
+                <th scope="col">{t('logs.channel')}</th>
+                <th scope="col">{t('logs.tries')}</th>
+                <th scope="col" class="num">{t('logs.status')}</th>
+                <th scope="col">{t('logs.code')}</th>
+                <th scope="col" class="num">{t('logs.tokens')}</th>
+                <th scope="col" class="num">{t('logs.cost')}</th>
+                <th scope="col" class="num">{t('logs.latency')}</th>
+                <th scope="col" class="num">{t('logs.ttft')}</th>
+                <th scope="col">{t('logs.detail')}</th>
               </tr>
             </thead>
             <tbody>
               {loaded.rows.map((entry) => (
                 <tr key={entry.requestId} class={entry.status >= 400 ? 'row-error' : ''} data-request={entry.requestId}>
                   <td class="small-text">{dateTime(entry.time)}</td>
-                  <td>{entry.keyName ?? <span class="muted">(no key)</span>}</td>
+                  <td>{entry.keyName ?? <span class="muted">{t('logs.noKey')}</span>}</td>
                   <td>
                     <code>{visibleName(entry.model)}</code>
                   </td>
@@ -184,7 +186,9 @@ export function LogsPage(props: { session: Session }) {
                     <Tries entry={entry} />
                   </td>
                   <td class="num">{entry.status}</td>
-                  <td class="small-text">{entry.errorCode ?? DASH}</td>
+                  <td class="small-text" title={explainErrorCode(entry.errorCode) ?? undefined}>
+                    {entry.errorCode ?? DASH}
+                  </td>
                   <td class="num">
                     {count(entry.inputTokens)} / {count(entry.outputTokens)}
                   </td>
@@ -192,9 +196,9 @@ export function LogsPage(props: { session: Session }) {
                   <td class="num">{ms(entry.latencyMs)}</td>
                   <td class="num">{ms(entry.ttftMs)}</td>
                   <td>
-                    <button type="button" class="small" onClick={() => setOpen(entry)} aria-label={`Details of request ${entry.requestId}`}>
-                      Details
-                      {entry.warnings.length > 0 ? ` (${entry.warnings.length} warning${entry.warnings.length > 1 ? 's' : ''})` : ''}
+                    <button type="button" class="small" onClick={() => setOpen(entry)} aria-label={t('logs.detailsOf', { id: entry.requestId })}>
+                      {t('logs.details')}
+                      {entry.warnings.length > 0 ? t('logs.warnings', { count: entry.warnings.length }) : ''}
                     </button>
                   </td>
                 </tr>
@@ -205,16 +209,16 @@ export function LogsPage(props: { session: Session }) {
       )}
       <div class="actions pager">
         <span class="muted small-text" data-row-count>
-          {loaded.loading ? 'Loading…' : `${loaded.rows.length} request${loaded.rows.length === 1 ? '' : 's'} shown${loaded.next ? '; older ones exist' : ''}`}
+          {loaded.loading ? t('logs.loading') : `${t('logs.shown', { count: loaded.rows.length })}${loaded.next ? t('logs.olderExist') : ''}`}
         </span>
         {loaded.next && (
           <button type="button" onClick={() => void loadOlder()} disabled={loaded.loading}>
-            Load older requests
+            {t('logs.older')}
           </button>
         )}
       </div>
       {open && (
-        <Drawer title={`Request ${open.requestId}`} onClose={() => setOpen(null)}>
+        <Drawer title={t('logs.request', { id: open.requestId })} onClose={() => setOpen(null)}>
           <LogDetail entry={open} />
         </Drawer>
       )}
@@ -234,7 +238,7 @@ function Tries(props: { entry: LogEntry }) {
       {attempts.map((attempt, index) => (
         <span key={index} class={attempt.errorCode === null ? '' : 'failed-try'}>
           {index > 0 ? ' → ' : ''}
-          {attempt.channelName} {attempt.errorCode ?? attempt.status ?? 'ok'}
+          {attempt.channelName} {attempt.errorCode ?? attempt.status ?? t('logs.ok')}
         </span>
       ))}
     </span>

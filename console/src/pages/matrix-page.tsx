@@ -7,6 +7,7 @@ import { buildModelMatrix, cellKey, type ModelMatrix } from '../lib/model-matrix
 import { followLink } from '../lib/router.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** The specification's "group or channel available" at a glance. */
 export function MatrixPage(props: { session: Session }) {
@@ -17,12 +18,11 @@ export function MatrixPage(props: { session: Session }) {
   }, [bearer]);
   return (
     <section>
-      <PageHead title="Groups & models" onRefresh={data.reload} />
+      <PageHead title={t('matrix.title')} onRefresh={data.reload} />
       <p class="muted">
-        Each cell: usable channels / channels serving the model in that group, the group's price (list price × the group's
-        multiplier, USD per million input / output tokens) and the channels behind it.
+        {t('matrix.intro')}
       </p>
-      <AsyncView resource={data} what="the group × model matrix">
+      <AsyncView resource={data} what={t('matrix.what')}>
         {(matrix) => <MatrixTable matrix={matrix} />}
       </AsyncView>
       <GroupsCard token={bearer} onChanged={data.reload} />
@@ -34,21 +34,21 @@ function MatrixTable({ matrix }: { matrix: ModelMatrix }) {
   if (matrix.models.length === 0) {
     return (
       <p class="notice">
-        No channel serves any model yet.{' '}
+        {t('matrix.noModels')}{' '}
         <a href="/console/channels" onClick={(event) => followLink(event, '/channels')}>
-          Add a channel
+          {t('matrix.addChannel')}
         </a>{' '}
-        to make models available.
+        {t('matrix.toMake')}
       </p>
     );
   }
   return (
     <div class="table-wrap">
       <table class="matrix stacked">
-        <caption class="visually-hidden">Availability of each model in each group</caption>
+        <caption class="visually-hidden">{t('matrix.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Model</th>
+            <th scope="col">{t('matrix.model')}</th>
             {matrix.groups.map((group) => (
               <th scope="col" key={group.name}>
                 {group.name}
@@ -70,7 +70,7 @@ function MatrixTable({ matrix }: { matrix: ModelMatrix }) {
                   if (!cell) {
                     return (
                       <td key={group.name} class="cell-none" data-cell={`${group.name}/${model}`} data-label={group.name}>
-                        not offered
+                        {t('matrix.notOffered')}
                       </td>
                     );
                   }
@@ -78,10 +78,10 @@ function MatrixTable({ matrix }: { matrix: ModelMatrix }) {
                   return (
                     <td key={group.name} class={`cell-${state}`} data-cell={`${group.name}/${model}`} data-label={group.name}>
                       <strong>
-                        {cell.usable === 0 ? 'unavailable' : 'available'} {cell.usable}/{cell.total}
+                        {cell.usable === 0 ? t('matrix.unavailable') : t('matrix.available')} {cell.usable}/{cell.total}
                       </strong>
                       <div class="small-text">
-                        {price ? `${usd(price.input * group.priceMultiplier)} / ${usd(price.output * group.priceMultiplier)}` : 'no price set'}
+                        {price ? `${usd(price.input * group.priceMultiplier)} / ${usd(price.output * group.priceMultiplier)}` : t('matrix.noPrice')}
                       </div>
                       <div class="small-text muted">
                         {cell.channels.map((channel) => `${channel.name}${channel.usable ? '' : ` (${channel.label})`}`).join(', ')}

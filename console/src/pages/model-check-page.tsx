@@ -7,15 +7,16 @@ import { runModelCheck, STEP_TITLES, type CheckStep } from '../lib/model-check.t
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { initialTarget, loadTargetContext, secretFor, TargetPicker, type Target, type TargetContext } from './target-picker.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** The specification's model check, run live for a key, a model name as typed, and a client. */
 export function ModelCheckPage(props: { session: Session }) {
   const context = useResource(() => loadTargetContext(props.session), [props.session]);
   return (
     <section>
-      <h1>Model check</h1>
-      <p class="muted">When a model is not usable, these five checks, in this order, find out why.</p>
-      <AsyncView resource={context} what="your keys and models">
+      <h1>{t('checkPage.title')}</h1>
+      <p class="muted">{t('checkPage.intro')}</p>
+      <AsyncView resource={context} what={t('connect.what')}>
         {(loaded) => <CheckView context={loaded} />}
       </AsyncView>
     </section>
@@ -42,14 +43,14 @@ function CheckView({ context }: { context: TargetContext }) {
         }),
       );
     } catch (error) {
-      setResult(`The check could not run: ${errorMessage(error)}`);
+      setResult(t('modelCheck.couldNotRun', { message: errorMessage(error) }));
     }
   };
   return (
     <form onSubmit={run}>
       <TargetPicker context={context} target={target} onChange={setTarget} freeModel />
       <button type="submit" class="primary" disabled={result === 'running' || target.model === ''}>
-        {result === 'running' ? 'Checking…' : 'Run the check'}
+        {result === 'running' ? t('modelCheck.checking') : t('checkPage.run')}
       </button>
       {typeof result === 'string' && result !== 'running' && <ErrorNotice>{result}</ErrorNotice>}
       {result && typeof result === 'object' ? (

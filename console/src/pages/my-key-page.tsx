@@ -6,6 +6,8 @@ import { loadKeyHolderView, type KeyHolderView } from '../lib/key-holder.ts';
 import { followLink } from '../lib/router.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
+import { explainErrorCode } from '../i18n/api-errors.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** A key holder's home: group, models, balance and limits, usage. Read-only. */
 export function MyKeyPage(props: { session: Session }) {
@@ -13,8 +15,8 @@ export function MyKeyPage(props: { session: Session }) {
   const view = useResource(() => loadKeyHolderView(key), [key]);
   return (
     <section>
-      <PageHead title="My key" onRefresh={view.reload} />
-      <AsyncView resource={view} what="your key">
+      <PageHead title={t('myKey.title')} onRefresh={view.reload} />
+      <AsyncView resource={view} what={t('myKey.what')}>
         {(data) => <KeyView view={data} />}
       </AsyncView>
     </section>
@@ -24,35 +26,34 @@ export function MyKeyPage(props: { session: Session }) {
 function KeyView({ view }: { view: KeyHolderView }) {
   return (
     <>
-      {view.problem && <ErrorNotice>This key is refused right now: {view.problem}</ErrorNotice>}
+      {view.problem && <ErrorNotice>{t('myKey.refused', { problem: view.problem })}</ErrorNotice>}
       {view.source === 'models' && (
         <p class="notice" role="note">
-          Balance, limits, expiry and usage are not available for key holders on this gateway version (/api/me is missing); the models below
-          come from the model list.
+          {t('myKey.noMe')}
         </p>
       )}
       <div class="two-columns">
         <div class="card">
-          <h2>Key</h2>
+          <h2>{t('myKey.key')}</h2>
           <dl class="facts">
-            <dt>Name</dt>
+            <dt>{t('myKey.name')}</dt>
             <dd>{view.name ?? DASH}</dd>
-            <dt>Group</dt>
+            <dt>{t('myKey.group')}</dt>
             <dd data-group>{view.group ?? DASH}</dd>
-            <dt>Balance</dt>
-            <dd>{view.balance === undefined ? DASH : usd(view.balance, 'unlimited')}</dd>
-            <dt>Spent</dt>
+            <dt>{t('myKey.balance')}</dt>
+            <dd>{view.balance === undefined ? DASH : usd(view.balance, t('myKey.unlimited'))}</dd>
+            <dt>{t('myKey.spent')}</dt>
             <dd>{view.spent === undefined ? DASH : usd(view.spent)}</dd>
-            <dt>Expires</dt>
-            <dd>{view.expiresAt === undefined ? DASH : view.expiresAt === null ? 'never' : dateTime(view.expiresAt)}</dd>
-            <dt>Limits</dt>
-            <dd>{view.limits === undefined ? DASH : view.limits.length === 0 ? 'none' : view.limits.join('; ')}</dd>
+            <dt>{t('myKey.expires')}</dt>
+            <dd>{view.expiresAt === undefined ? DASH : view.expiresAt === null ? t('myKey.never') : dateTime(view.expiresAt)}</dd>
+            <dt>{t('myKey.limits')}</dt>
+            <dd>{view.limits === undefined ? DASH : view.limits.length === 0 ? t('myKey.none') : view.limits.join('; ')}</dd>
           </dl>
         </div>
         <div class="card">
-          <h2>Models you can use</h2>
+          <h2>{t('myKey.models')}</h2>
           {view.models.length === 0 ? (
-            <p class="muted">No models are available to this key.</p>
+            <p class="muted">{t('myKey.noModels')}</p>
           ) : (
             <ul class="model-list" data-models>
               {view.models.map((model) => (
@@ -64,18 +65,18 @@ function KeyView({ view }: { view: KeyHolderView }) {
           )}
           <p>
             <a href="/console/connect" onClick={(event) => followLink(event, '/connect')}>
-              Set up a client
+              {t('myKey.setUp')}
             </a>{' '}
             ·{' '}
             <a href="/console/check" onClick={(event) => followLink(event, '/check')}>
-              Run the model check
+              {t('myKey.runCheck')}
             </a>
           </p>
         </div>
       </div>
       {view.usage !== undefined && view.usage !== null && (
         <div class="card">
-          <h2>Recent usage</h2>
+          <h2>{t('myKey.recentUsage')}</h2>
           <UsageBlock usage={view.usage} />
         </div>
       )}
@@ -92,12 +93,12 @@ function UsageBlock({ usage }: { usage: unknown }) {
         <table>
           <thead>
             <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Model</th>
-              <th scope="col" class="num">Status</th>
-              <th scope="col">Code</th>
-              <th scope="col" class="num">Tokens in / out</th>
-              <th scope="col" class="num">Cost</th>
+              <th scope="col">{t('usage.time')}</th>
+              <th scope="col">{t('usage.model')}</th>
+              <th scope="col" class="num">{t('usage.status')}</th>
+              <th scope="col">{t('myKey.code')}</th>
+              <th scope="col" class="num">{t('usage.tokensInOut')}</th>
+              <th scope="col" class="num">{t('usage.cost')}</th>
             </tr>
           </thead>
           <tbody>
@@ -108,7 +109,9 @@ function UsageBlock({ usage }: { usage: unknown }) {
                   <code>{visibleName(row.model)}</code>
                 </td>
                 <td class="num">{row.status}</td>
-                <td class="small-text">{row.errorCode ?? DASH}</td>
+                <td class="small-text" title={explainErrorCode(row.errorCode) ?? undefined}>
+                  {row.errorCode ?? DASH}
+                </td>
                 <td class="num">
                   {count(row.inputTokens)} / {count(row.outputTokens)}
                 </td>
@@ -156,7 +159,7 @@ function UsageBlock({ usage }: { usage: unknown }) {
       </dl>
     );
   }
-  return <p class="muted">No usage yet.</p>;
+  return <p class="muted">{t('myKey.noUsage')}</p>;
 }
 
 interface UsageRow {

@@ -3,18 +3,20 @@ import { AsyncView } from '../components/async-view.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { TimeChart } from '../components/time-chart.tsx';
 import { call } from '../lib/api.ts';
-import { count, DASH, ms, usd, visibleName } from '../lib/format.ts';
+import { count, DASH, ms, numberLocale, usd, visibleName } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
 import { loadOpenStreams } from '../lib/open-streams.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import type { UsageSummary } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
+import { t } from '../i18n/i18n.ts';
 
+/** Each range's API value and its label's catalogue key. */
 const RANGES = [
-  ['1h', 'Last hour'],
-  ['24h', 'Last 24 hours'],
-  ['7d', 'Last 7 days'],
-  ['30d', 'Last 30 days'],
+  ['1h', 'overview.lastHour'],
+  ['24h', 'overview.last24h'],
+  ['7d', 'overview.last7d'],
+  ['30d', 'overview.last30d'],
 ] as const;
 
 export function OverviewPage(props: { session: Session }) {
@@ -25,19 +27,19 @@ export function OverviewPage(props: { session: Session }) {
 
   return (
     <section>
-      <PageHead title="Overview" onRefresh={summary.reload}>
+      <PageHead title={t('overview.title')} onRefresh={summary.reload}>
         <label class="inline">
-          Range{' '}
+          {t('overview.range')}{' '}
           <select value={range} onChange={(event) => setRange(inputValue(event))}>
             {RANGES.map(([value, label]) => (
               <option value={value} key={value}>
-                {label}
+                {t(label)}
               </option>
             ))}
           </select>
         </label>
       </PageHead>
-      <AsyncView resource={summary} what="usage">
+      <AsyncView resource={summary} what={t('overview.what')}>
         {(data) => <SummaryView data={data} openStreams={openStreams.data ?? null} />}
       </AsyncView>
     </section>
@@ -51,14 +53,14 @@ function SummaryView(props: { data: UsageSummary; openStreams: number | null }) 
     return {
       times,
       requests: [
-        { label: 'Requests', values: data.series.map((point) => point.requests), color: '#2563eb' },
-        { label: 'Errors', values: data.series.map((point) => point.errors), color: '#dc2626' },
+        { label: t('overview.requests'), values: data.series.map((point) => point.requests), color: '#2563eb' },
+        { label: t('overview.errors'), values: data.series.map((point) => point.errors), color: '#dc2626' },
       ],
       tokens: [
-        { label: 'Input tokens', values: data.series.map((point) => point.inputTokens), color: '#7c3aed' },
-        { label: 'Output tokens', values: data.series.map((point) => point.outputTokens), color: '#0891b2' },
+        { label: t('overview.inputTokens'), values: data.series.map((point) => point.inputTokens), color: '#7c3aed' },
+        { label: t('overview.outputTokens'), values: data.series.map((point) => point.outputTokens), color: '#0891b2' },
       ],
-      cost: [{ label: 'Cost (USD)', values: data.series.map((point) => point.cost), color: '#059669' }],
+      cost: [{ label: t('overview.costUsd'), values: data.series.map((point) => point.cost), color: '#059669' }],
       latency: [
         { label: 'p50', values: data.series.map((point) => point.latencyP50Ms), color: '#d97706' },
         { label: 'p95', values: data.series.map((point) => point.latencyP95Ms), color: '#be123c' },
@@ -68,23 +70,23 @@ function SummaryView(props: { data: UsageSummary; openStreams: number | null }) 
   const { totals } = data;
   return (
     <>
-      <dl class="cards" aria-label="Totals for the range">
-        <Card label="Requests" value={count(totals.requests)} />
-        <Card label="Errors" value={`${count(totals.errors)}${totals.requests ? ` (${((totals.errors / totals.requests) * 100).toFixed(1)} %)` : ''}`} />
-        <Card label="Tokens in / out" value={`${count(totals.inputTokens)} / ${count(totals.outputTokens)}`} />
-        <Card label="Cost" value={usd(totals.cost)} />
-        <Card label="Latency p50 / p95" value={`${ms(totals.latencyP50Ms)} / ${ms(totals.latencyP95Ms)}`} />
-        <Card label="Open streams" value={props.openStreams === null ? DASH : count(props.openStreams)} />
+      <dl class="cards" aria-label={t('overview.totals')}>
+        <Card label={t('overview.requests')} value={count(totals.requests)} />
+        <Card label={t('overview.errors')} value={`${count(totals.errors)}${totals.requests ? ` (${((totals.errors / totals.requests) * 100).toFixed(1)} %)` : ''}`} />
+        <Card label={t('overview.tokensInOut')} value={`${count(totals.inputTokens)} / ${count(totals.outputTokens)}`} />
+        <Card label={t('overview.cost')} value={usd(totals.cost)} />
+        <Card label={t('overview.latency')} value={`${ms(totals.latencyP50Ms)} / ${ms(totals.latencyP95Ms)}`} />
+        <Card label={t('overview.openStreams')} value={props.openStreams === null ? DASH : count(props.openStreams)} />
       </dl>
       <div class="chart-grid">
-        <TimeChart title="Requests and errors" times={charts.times} series={charts.requests} />
-        <TimeChart title="Tokens" times={charts.times} series={charts.tokens} format={compact} />
-        <TimeChart title="Cost" times={charts.times} series={charts.cost} format={(value) => usd(value)} />
-        <TimeChart title="Latency" times={charts.times} series={charts.latency} format={(value) => ms(value)} />
+        <TimeChart title={t('overview.requestsErrors')} times={charts.times} series={charts.requests} />
+        <TimeChart title={t('overview.tokens')} times={charts.times} series={charts.tokens} format={compact} />
+        <TimeChart title={t('overview.cost')} times={charts.times} series={charts.cost} format={(value) => usd(value)} />
+        <TimeChart title={t('overview.latencyChart')} times={charts.times} series={charts.latency} format={(value) => ms(value)} />
       </div>
       <div class="two-columns">
-        <TopTable title="Top models" rows={data.topModels} nameHeader="Model" noneLabel="(no model: refused before routing)" />
-        <TopTable title="Top keys" rows={data.topKeys} nameHeader="Key" noneLabel="(no key: refused before authentication)" />
+        <TopTable title={t('overview.topModels')} rows={data.topModels} nameHeader={t('overview.model')} noneLabel={t('overview.noModel')} />
+        <TopTable title={t('overview.topKeys')} rows={data.topKeys} nameHeader={t('overview.key')} noneLabel={t('overview.noKey')} />
       </div>
     </>
   );
@@ -104,17 +106,17 @@ function TopTable(props: { title: string; nameHeader: string; rows: UsageSummary
     <div class="card">
       <h2>{props.title}</h2>
       {props.rows.length === 0 ? (
-        <p class="muted">No requests in this range.</p>
+        <p class="muted">{t('overview.none')}</p>
       ) : (
         <div class="table-wrap">
           <table>
             <thead>
               <tr>
                 <th scope="col">{props.nameHeader}</th>
-                <th scope="col" class="num">Requests</th>
-                <th scope="col" class="num">Errors</th>
-                <th scope="col" class="num">Tokens</th>
-                <th scope="col" class="num">Cost</th>
+                <th scope="col" class="num">{t('overview.requests')}</th>
+                <th scope="col" class="num">{t('overview.errors')}</th>
+                <th scope="col" class="num">{t('overview.tokens')}</th>
+                <th scope="col" class="num">{t('overview.cost')}</th>
               </tr>
             </thead>
             <tbody>
@@ -136,5 +138,5 @@ function TopTable(props: { title: string; nameHeader: string; rows: UsageSummary
 }
 
 function compact(value: number): string {
-  return Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+  return Intl.NumberFormat(numberLocale(), { notation: 'compact', maximumFractionDigits: 1 }).format(value);
 }

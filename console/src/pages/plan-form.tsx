@@ -8,12 +8,14 @@ import type { AdminApi } from '../lib/accounts-admin.ts';
 import { inputValue } from '../lib/input-value.ts';
 import type { Group } from '../lib/types.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
+/** Catalogue keys of each quota field's label. */
 const QUOTA_LABEL: Record<QuotaWindow, string> = {
-  daily: 'Daily quota (USD, UTC day)',
-  weekly: 'Weekly quota (USD, ISO week)',
-  monthly: 'Monthly quota (USD, calendar month)',
-  total: 'Quota for the whole term (USD)',
+  daily: 'planForm.daily',
+  weekly: 'planForm.weekly',
+  monthly: 'planForm.monthly',
+  total: 'planForm.total',
 };
 
 /** Create or edit a plan. Empty quota fields mean no limit for that window. */
@@ -32,16 +34,16 @@ export function PlanForm(props: { api: AdminApi; groups: Group[]; plan?: Plan; o
   const submit = async (event: Event) => {
     event.preventDefault();
     const duration = Number(days);
-    if (!Number.isInteger(duration) || duration < 1) return submission.setError('The term is a whole number of days, 1 or more.');
+    if (!Number.isInteger(duration) || duration < 1) return submission.setError(t('planForm.badTerm'));
     const quotaBody: Record<string, number | null> = {};
     for (const window of QUOTA_WINDOWS) {
       const value = moneyInput(quota[window]);
-      if (value !== undefined && (!Number.isFinite(value) || value <= 0)) return submission.setError(`${QUOTA_LABEL[window]}: a positive number of USD, or empty for no limit.`);
+      if (value !== undefined && (!Number.isFinite(value) || value <= 0)) return submission.setError(t('planForm.badQuota', { label: t(QUOTA_LABEL[window]) }));
       if (value !== undefined) quotaBody[window] = value;
       else if (existing) quotaBody[window] = null;
     }
     const listPrice = moneyInput(price);
-    if (listPrice !== undefined && (!Number.isFinite(listPrice) || listPrice < 0)) return submission.setError('The price is a number of USD, 0 or more, or empty.');
+    if (listPrice !== undefined && (!Number.isFinite(listPrice) || listPrice < 0)) return submission.setError(t('planForm.badPrice'));
     const body: Record<string, unknown> = {
       name: name.trim(),
       group,
@@ -59,11 +61,11 @@ export function PlanForm(props: { api: AdminApi; groups: Group[]; plan?: Plan; o
   return (
     <form class="form" onSubmit={submit}>
       <label>
-        Name
+        {t('planForm.name')}
         <input name="name" value={name} onInput={(event) => setName(inputValue(event))} required />
       </label>
       <label>
-        Group
+        {t('planForm.group')}
         <select name="group" value={group} onChange={(event) => setGroup(inputValue(event))}>
           {props.groups.map((entry) => (
             <option key={entry.name} value={entry.name}>
@@ -71,18 +73,18 @@ export function PlanForm(props: { api: AdminApi; groups: Group[]; plan?: Plan; o
             </option>
           ))}
         </select>
-        <span class="hint">Subscribers may create keys in this group while the subscription is active.</span>
+        <span class="hint">{t('planForm.groupHint')}</span>
       </label>
       <label>
-        Term (days)
+        {t('planForm.term')}
         <input name="durationDays" type="number" min="1" step="1" value={days} onInput={(event) => setDays(inputValue(event))} required />
       </label>
       <fieldset>
-        <legend>Quotas (empty: no limit for that window)</legend>
+        <legend>{t('planForm.quotas')}</legend>
         <div class="row wrap">
           {QUOTA_WINDOWS.map((window) => (
             <label key={window}>
-              {QUOTA_LABEL[window]}
+              {t(QUOTA_LABEL[window])}
               <input
                 name={`quota-${window}`}
                 type="number"
@@ -96,16 +98,16 @@ export function PlanForm(props: { api: AdminApi; groups: Group[]; plan?: Plan; o
         </div>
       </fieldset>
       <label>
-        List price (USD, optional)
+        {t('planForm.price')}
         <input name="price" type="number" min="0" step="0.01" value={price} onInput={(event) => setPrice(inputValue(event))} />
-        <span class="hint">Shown to you and in codes; Switchyard takes no payments.</span>
+        <span class="hint">{t('planForm.priceHint')}</span>
       </label>
       <label>
-        Description
+        {t('planForm.description')}
         <textarea name="description" rows={2} value={description} onInput={(event) => setDescription(inputValue(event))} />
       </label>
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
-      <FormActions busy={submission.busy} submitLabel={existing ? 'Save plan' : 'Create plan'} onCancel={props.onCancel} />
+      <FormActions busy={submission.busy} submitLabel={existing ? t('planForm.save') : t('planForm.create')} onCancel={props.onCancel} />
     </form>
   );
 }

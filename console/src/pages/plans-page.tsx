@@ -12,6 +12,7 @@ import { bearerOf, type Session } from '../lib/session.ts';
 import type { Group, ListAnswer } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { PlanForm } from './plan-form.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** What the operator sells: plans with their group, term, quotas and price, and how many hold each. */
 export function PlansPage(props: { session: Session }) {
@@ -29,21 +30,21 @@ export function PlansPage(props: { session: Session }) {
   const [message, setMessage] = useState<string | null>(null);
 
   const remove = async (plan: Plan) => {
-    if (!confirm(`Delete plan "${plan.name}"? Existing subscriptions must have ended first.`)) return;
+    if (!confirm(t('plans.confirmDelete', { name: plan.name }))) return;
     try {
       await api.deletePlan(plan.id);
-      setMessage(`Plan ${plan.name} deleted.`);
+      setMessage(t('plans.deleted', { name: plan.name }));
       data.reload();
     } catch (error) {
-      setMessage(`Could not delete ${plan.name}: ${errorMessage(error)}`);
+      setMessage(t('plans.couldNotDelete', { name: plan.name, message: errorMessage(error) }));
     }
   };
 
   return (
     <section>
-      <PageHead title="Plans" onRefresh={data.reload}>
+      <PageHead title={t('plans.title')} onRefresh={data.reload}>
         <button type="button" class="primary" onClick={() => setPanel({})}>
-          Create plan
+          {t('plans.create')}
         </button>
       </PageHead>
       {message && (
@@ -51,24 +52,24 @@ export function PlansPage(props: { session: Session }) {
           {message}
         </p>
       )}
-      <AsyncView resource={data} what="plans">
+      <AsyncView resource={data} what={t('plans.what')}>
         {(loaded) => (
           <>
             {loaded.plans.length === 0 ? (
-              <p class="notice">No plans yet. A plan sells access to one group for a number of days, with quotas per day, week, month or term.</p>
+              <p class="notice">{t('plans.none')}</p>
             ) : (
               <div class="table-wrap">
                 <table class="stacked">
-                  <caption class="visually-hidden">Plans</caption>
+                  <caption class="visually-hidden">{t('plans.caption')}</caption>
                   <thead>
                     <tr>
-                      <th scope="col">Plan</th>
-                      <th scope="col">Group</th>
-                      <th scope="col" class="num">Term</th>
-                      <th scope="col">Quotas</th>
-                      <th scope="col" class="num">Price</th>
-                      <th scope="col" class="num">Subscriptions (active / all)</th>
-                      <th scope="col">Actions</th>
+                      <th scope="col">{t('plans.plan')}</th>
+                      <th scope="col">{t('plans.group')}</th>
+                      <th scope="col" class="num">{t('plans.term')}</th>
+                      <th scope="col">{t('plans.quotas')}</th>
+                      <th scope="col" class="num">{t('plans.price')}</th>
+                      <th scope="col" class="num">{t('plans.subscriptions')}</th>
+                      <th scope="col">{t('plans.actions')}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -77,30 +78,30 @@ export function PlansPage(props: { session: Session }) {
                       const active = held.filter((subscription) => subscription.status === 'active').length;
                       return (
                         <tr key={plan.id} data-plan={plan.name}>
-                          <td data-label="Plan">
+                          <td data-label={t('plans.plan')}>
                             <strong>{plan.name}</strong>
                             {plan.description && <div class="small-text muted">{plan.description}</div>}
                           </td>
-                          <td data-label="Group">{refName(plan.group)}</td>
-                          <td class="num" data-label="Term">
-                            {plan.durationDays} days
+                          <td data-label={t('plans.group')}>{refName(plan.group)}</td>
+                          <td class="num" data-label={t('plans.term')}>
+                            {t('plans.days', { count: plan.durationDays })}
                           </td>
-                          <td class="small-text" data-label="Quotas">
+                          <td class="small-text" data-label={t('plans.quotas')}>
                             {quotaText(plan.quota ?? {})}
                           </td>
-                          <td class="num" data-label="Price">
-                            {usd(plan.price, 'not listed')}
+                          <td class="num" data-label={t('plans.price')}>
+                            {usd(plan.price, t('plans.notListed'))}
                           </td>
-                          <td class="num" data-label="Subscriptions" data-subscription-count>
+                          <td class="num" data-label={t('plans.subscriptionsShort')} data-subscription-count>
                             {active} / {held.length}
                           </td>
                           <td>
                             <div class="actions">
                               <button type="button" class="small" onClick={() => setPanel({ plan })}>
-                                Edit {plan.name}
+                                {t('plans.edit', { name: plan.name })}
                               </button>
                               <button type="button" class="small danger" onClick={() => remove(plan)}>
-                                Delete
+                                {t('plans.delete')}
                               </button>
                             </div>
                           </td>
@@ -112,14 +113,14 @@ export function PlansPage(props: { session: Session }) {
               </div>
             )}
             {panel && (
-              <Drawer title={panel.plan ? `Edit plan ${panel.plan.name}` : 'Create a plan'} onClose={() => setPanel(null)}>
+              <Drawer title={panel.plan ? t('plans.editPlan', { name: panel.plan.name }) : t('plans.createTitle')} onClose={() => setPanel(null)}>
                 <PlanForm
                   api={api}
                   groups={loaded.groups}
                   {...(panel.plan ? { plan: panel.plan } : {})}
                   onCancel={() => setPanel(null)}
                   onSaved={(plan, created) => {
-                    setMessage(`Plan ${plan.name} ${created ? 'created' : 'saved'}.`);
+                    setMessage(t(created ? 'plans.created' : 'plans.saved', { name: plan.name }));
                     setPanel(null);
                     data.reload();
                   }}

@@ -8,6 +8,7 @@ import { DASH, usd } from '../lib/format.ts';
 import { inputValue } from '../lib/input-value.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** Per-model list prices (USD per million tokens) and each group's multiplier. */
 export function PricingPage(props: { session: Session }) {
@@ -26,7 +27,7 @@ export function PricingPage(props: { session: Session }) {
         bearer: token,
         body: { model: form.model.trim(), input: Number(form.input), output: Number(form.output), cacheRead: optional(form.cacheRead), cacheWrite: optional(form.cacheWrite) },
       });
-      setMessage({ ok: true, text: `Price for ${form.model.trim()} saved.` });
+      setMessage({ ok: true, text: t('pricing.saved', { model: form.model.trim() }) });
       data.reload();
     } catch (error) {
       setMessage({ ok: false, text: errorMessage(error) });
@@ -35,7 +36,7 @@ export function PricingPage(props: { session: Session }) {
   const setMultiplier = async (group: string, value: string) => {
     try {
       await call(`/api/admin/groups/${encodeURIComponent(group)}`, { method: 'PATCH', bearer: token, body: { priceMultiplier: Number(value) } });
-      setMessage({ ok: true, text: `Multiplier of ${group} set to ${value}.` });
+      setMessage({ ok: true, text: t('pricing.multiplierSet', { group, value }) });
       data.reload();
     } catch (error) {
       setMessage({ ok: false, text: errorMessage(error) });
@@ -58,13 +59,13 @@ export function PricingPage(props: { session: Session }) {
 
   return (
     <section>
-      <h1>Pricing</h1>
+      <h1>{t('pricing.title')}</h1>
       {message && (
         <p class={`notice ${message.ok ? 'success' : 'error'}`} role="status">
           {message.text}
         </p>
       )}
-      <AsyncView resource={data} what="prices">
+      <AsyncView resource={data} what={t('pricing.what')}>
         {(admin) => (
           <>
           <UnpricedWarning
@@ -76,19 +77,19 @@ export function PricingPage(props: { session: Session }) {
           />
           <div class="two-columns">
             <div class="card">
-              <h2>Model prices (USD per million tokens)</h2>
+              <h2>{t('pricing.modelPrices')}</h2>
               {admin.prices.length === 0 ? (
-                <p class="muted">No prices set: requests are served at zero cost.</p>
+                <p class="muted">{t('pricing.none')}</p>
               ) : (
                 <div class="table-wrap">
                   <table>
                     <thead>
                       <tr>
-                        <th scope="col">Model</th>
-                        <th scope="col" class="num">Input</th>
-                        <th scope="col" class="num">Output</th>
-                        <th scope="col" class="num">Cache read</th>
-                        <th scope="col" class="num">Cache write</th>
+                        <th scope="col">{t('pricing.model')}</th>
+                        <th scope="col" class="num">{t('pricing.input')}</th>
+                        <th scope="col" class="num">{t('pricing.output')}</th>
+                        <th scope="col" class="num">{t('pricing.cacheRead')}</th>
+                        <th scope="col" class="num">{t('pricing.cacheWrite')}</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -107,20 +108,20 @@ export function PricingPage(props: { session: Session }) {
                   </table>
                 </div>
               )}
-              <form class="filters" onSubmit={save} aria-label="Set a model's price">
-                {input('model', 'Model', 'text')}
-                {input('input', 'Input')}
-                {input('output', 'Output')}
-                {input('cacheRead', 'Cache read')}
-                {input('cacheWrite', 'Cache write')}
+              <form class="filters" onSubmit={save} aria-label={t('pricing.formLabel')}>
+                {input('model', t('pricing.model'), 'text')}
+                {input('input', t('pricing.input'))}
+                {input('output', t('pricing.output'))}
+                {input('cacheRead', t('pricing.cacheRead'))}
+                {input('cacheWrite', t('pricing.cacheWrite'))}
                 <button type="submit" class="primary">
-                  Save price
+                  {t('pricing.save')}
                 </button>
               </form>
             </div>
             <div class="card">
-              <h2>Group multipliers</h2>
-              <p class="muted small-text">A group pays list price × its multiplier.</p>
+              <h2>{t('pricing.multipliers')}</h2>
+              <p class="muted small-text">{t('pricing.multipliersIntro')}</p>
               <table>
                 <tbody>
                   {admin.groups.map((group) => (
@@ -136,11 +137,11 @@ export function PricingPage(props: { session: Session }) {
                           }}
                         >
                           <label class="visually-hidden" for={`multiplier-${group.name}`}>
-                            Multiplier of {group.name}
+                            {t('pricing.multiplierOf', { group: group.name })}
                           </label>
                           <input id={`multiplier-${group.name}`} name="multiplier" type="number" min="0.0001" step="any" value={group.priceMultiplier} />
                           <button type="submit" class="small">
-                            Set
+                            {t('pricing.set')}
                           </button>
                         </form>
                       </td>

@@ -15,6 +15,8 @@ import { inputValue } from '../lib/input-value.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { statusName } from '../i18n/status-name.ts';
+import { t } from '../i18n/i18n.ts';
 
 const NEAR = 0.8;
 
@@ -35,18 +37,18 @@ export function SubscriptionsPage(props: { session: Session }) {
   const setState = async (subscription: Subscription, next: 'active' | 'suspended', name: string) => {
     try {
       await api.updateSubscription(subscription.id, { status: next });
-      setMessage(`${name}: subscription ${next === 'suspended' ? 'suspended; its keys are refused with subscription_suspended' : 'resumed'}.`);
+      setMessage(t(next === 'suspended' ? 'subscriptions.suspended' : 'subscriptions.resumed', { name }));
       data.reload();
     } catch (error) {
-      setMessage(`Could not change the subscription: ${errorMessage(error)}`);
+      setMessage(t('subscriptions.couldNotChange', { message: errorMessage(error) }));
     }
   };
 
   return (
     <section>
-      <PageHead title="Subscriptions" onRefresh={data.reload}>
+      <PageHead title={t('subscriptions.title')} onRefresh={data.reload}>
         <button type="button" class="primary" onClick={() => setGranting(true)}>
-          Grant subscription
+          {t('subscriptions.grant')}
         </button>
       </PageHead>
       {message && (
@@ -54,7 +56,7 @@ export function SubscriptionsPage(props: { session: Session }) {
           {message}
         </p>
       )}
-      <AsyncView resource={data} what="subscriptions">
+      <AsyncView resource={data} what={t('subscriptions.what')}>
         {(loaded) => {
           const plans = indexById(loaded.plans);
           const users = indexById(loaded.users);
@@ -68,35 +70,35 @@ export function SubscriptionsPage(props: { session: Session }) {
             <>
               <div class="filters">
                 <label>
-                  Status
+                  {t('subscriptions.status')}
                   <select name="status" value={status} onChange={(event) => setStatus(inputValue(event))}>
-                    <option value="">Any</option>
-                    <option value="active">Active</option>
-                    <option value="suspended">Suspended</option>
-                    <option value="expired">Expired</option>
+                    <option value="">{t('subscriptions.any')}</option>
+                    <option value="active">{t('subscriptions.active')}</option>
+                    <option value="suspended">{t('subscriptions.suspendedOption')}</option>
+                    <option value="expired">{t('subscriptions.expired')}</option>
                   </select>
                 </label>
                 <label class="inline">
-                  <input type="checkbox" name="near" checked={nearOnly} onChange={(event) => setNearOnly((event.target as HTMLInputElement).checked)} /> Only near
-                  ({NEAR * 100} %+) or over a quota
+                  <input type="checkbox" name="near" checked={nearOnly} onChange={(event) => setNearOnly((event.target as HTMLInputElement).checked)} />{' '}
+                  {t('subscriptions.nearOnly', { percent: NEAR * 100 })}
                 </label>
               </div>
               {loaded.subscriptions.length === 0 ? (
-                <p class="notice">No subscriptions yet. Grant one here, or generate subscription codes for users to redeem.</p>
+                <p class="notice">{t('subscriptions.none')}</p>
               ) : shown.length === 0 ? (
-                <p class="notice">No subscription matches these filters{nearOnly ? ': nobody is near a quota' : ''}.</p>
+                <p class="notice">{nearOnly ? t('subscriptions.noMatchNear') : t('subscriptions.noMatch')}</p>
               ) : (
                 <div class="table-wrap">
                   <table class="stacked">
-                    <caption class="visually-hidden">Subscriptions</caption>
+                    <caption class="visually-hidden">{t('subscriptions.caption')}</caption>
                     <thead>
                       <tr>
-                        <th scope="col">User</th>
-                        <th scope="col">Plan / group</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Term</th>
-                        <th scope="col">Quota use</th>
-                        <th scope="col">Actions</th>
+                        <th scope="col">{t('subscriptions.user')}</th>
+                        <th scope="col">{t('subscriptions.planGroup')}</th>
+                        <th scope="col">{t('subscriptions.status')}</th>
+                        <th scope="col">{t('subscriptions.term')}</th>
+                        <th scope="col">{t('subscriptions.quotaUse')}</th>
+                        <th scope="col">{t('subscriptions.actions')}</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -105,22 +107,22 @@ export function SubscriptionsPage(props: { session: Session }) {
                         const userName = subscription.userName ?? refName(subscription.user, users);
                         return (
                           <tr key={subscription.id} data-subscription={`${userName}/${plan?.name ?? refName(subscription.plan)}`}>
-                            <td data-label="User">
+                            <td data-label={t('subscriptions.user')}>
                               <strong>{userName}</strong>
                             </td>
-                            <td data-label="Plan">
+                            <td data-label={t('subscriptions.plan')}>
                               {subscription.planName ?? refName(subscription.plan, plans)}
-                              <div class="small-text muted">group {refName(subscription.group)}</div>
+                              <div class="small-text muted">{t('subscriptions.group', { group: refName(subscription.group) })}</div>
                             </td>
-                            <td data-label="Status">
+                            <td data-label={t('subscriptions.status')}>
                               <span class={`badge ${subscription.status === 'active' ? 'ok' : subscription.status === 'suspended' ? 'warn' : 'down'}`} data-status>
-                                {subscription.status}
+                                {statusName(subscription.status)}
                               </span>
                             </td>
-                            <td class="small-text" data-label="Term">
+                            <td class="small-text" data-label={t('subscriptions.term')}>
                               {dateTime(subscription.startsAt)} → {dateTime(subscription.expiresAt)}
                             </td>
-                            <td data-label="Quota use" style={{ minWidth: '14rem' }}>
+                            <td data-label={t('subscriptions.quotaUse')} style={{ minWidth: '14rem' }}>
                               {QUOTA_WINDOWS.filter((window) => quotaOf(subscription, plan, window) !== null).map((window) => (
                                 <QuotaBar
                                   key={window}
@@ -130,21 +132,21 @@ export function SubscriptionsPage(props: { session: Session }) {
                                   resetsAt={window === 'total' ? null : subscription.resetsAt?.[window]}
                                 />
                               ))}
-                              {QUOTA_WINDOWS.every((window) => quotaOf(subscription, plan, window) === null) && <span class="muted small-text">no quota</span>}
+                              {QUOTA_WINDOWS.every((window) => quotaOf(subscription, plan, window) === null) && <span class="muted small-text">{t('subscriptions.noQuota')}</span>}
                             </td>
                             <td>
                               <div class="actions">
                                 {subscription.status === 'suspended' ? (
                                   <button type="button" class="small" onClick={() => setState(subscription, 'active', userName)}>
-                                    Resume
+                                    {t('subscriptions.resume')}
                                   </button>
                                 ) : subscription.status === 'active' ? (
                                   <button type="button" class="small danger" onClick={() => setState(subscription, 'suspended', userName)}>
-                                    Suspend
+                                    {t('subscriptions.suspend')}
                                   </button>
                                 ) : null}
                                 <button type="button" class="small" onClick={() => setExtending(subscription)}>
-                                  Extend
+                                  {t('subscriptions.extend')}
                                 </button>
                               </div>
                             </td>
@@ -156,7 +158,7 @@ export function SubscriptionsPage(props: { session: Session }) {
                 </div>
               )}
               {granting && (
-                <Drawer title="Grant a subscription" onClose={() => setGranting(false)}>
+                <Drawer title={t('subscriptions.grantTitle')} onClose={() => setGranting(false)}>
                   <GrantForm
                     api={api}
                     users={loaded.users}
@@ -171,7 +173,7 @@ export function SubscriptionsPage(props: { session: Session }) {
                 </Drawer>
               )}
               {extending && (
-                <Drawer title="Extend a subscription" onClose={() => setExtending(null)}>
+                <Drawer title={t('subscriptions.extendTitle')} onClose={() => setExtending(null)}>
                   <ExtendForm
                     api={api}
                     subscription={extending}
@@ -198,7 +200,7 @@ function GrantForm(props: { api: AdminApi; users: User[]; plans: Plan[]; onDone:
   const [startsAt, setStartsAt] = useState('');
   const submission = useSubmit();
   if (props.users.length === 0 || props.plans.length === 0) {
-    return <p class="notice">{props.users.length === 0 ? 'Create a user first (Users page).' : 'Create a plan first (Plans page).'}</p>;
+    return <p class="notice">{props.users.length === 0 ? t('subscriptions.needUser') : t('subscriptions.needPlan')}</p>;
   }
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -206,13 +208,13 @@ function GrantForm(props: { api: AdminApi; users: User[]; plans: Plan[]; onDone:
       await props.api.grant({ user, plan, ...(startsAt ? { startsAt: new Date(startsAt).toISOString() } : {}) });
       const userName = props.users.find((entry) => entry.id === user)?.name ?? user;
       const planName = props.plans.find((entry) => entry.id === plan)?.name ?? plan;
-      props.onDone(`${userName} now has ${planName}.`);
+      props.onDone(t('subscriptions.granted', { user: userName, plan: planName }));
     });
   };
   return (
     <form class="form" onSubmit={submit}>
       <label>
-        User
+        {t('subscriptions.user')}
         <select name="user" value={user} onChange={(event) => setUser(inputValue(event))}>
           {props.users.map((entry) => (
             <option key={entry.id} value={entry.id}>
@@ -223,22 +225,22 @@ function GrantForm(props: { api: AdminApi; users: User[]; plans: Plan[]; onDone:
         </select>
       </label>
       <label>
-        Plan
+        {t('subscriptions.plan')}
         <select name="plan" value={plan} onChange={(event) => setPlan(inputValue(event))}>
           {props.plans.map((entry) => (
             <option key={entry.id} value={entry.id}>
-              {entry.name} ({refName(entry.group)}, {entry.durationDays} days)
+              {t('subscriptions.planOption', { name: entry.name, group: refName(entry.group), count: entry.durationDays })}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Starts at (optional)
+        {t('subscriptions.startsAt')}
         <input name="startsAt" type="datetime-local" value={startsAt} onInput={(event) => setStartsAt(inputValue(event))} />
-        <span class="hint">Empty: now. It runs for the plan's term.</span>
+        <span class="hint">{t('subscriptions.startsHint')}</span>
       </label>
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
-      <FormActions busy={submission.busy} submitLabel="Grant" onCancel={props.onCancel} />
+      <FormActions busy={submission.busy} submitLabel={t('subscriptions.grantButton')} onCancel={props.onCancel} />
     </form>
   );
 }
@@ -250,25 +252,25 @@ function ExtendForm(props: { api: AdminApi; subscription: Subscription; onDone: 
   const submit = async (event: Event) => {
     event.preventDefault();
     const count = Number(days);
-    if (!Number.isInteger(count) || count === 0) return submission.setError('Enter a whole number of days (negative shortens the term).');
+    if (!Number.isInteger(count) || count === 0) return submission.setError(t('subscriptions.badDays'));
     // Extending an expired subscription counts from now, so the days bought are days of use.
     const base = Math.max(current, count > 0 ? Date.now() : current);
     const expiresAt = new Date(base + count * 86_400_000).toISOString();
     await submission.run(async () => {
       await props.api.updateSubscription(props.subscription.id, { expiresAt, ...(props.subscription.status === 'expired' ? { status: 'active' } : {}) });
-      props.onDone(`Subscription now runs until ${dateTime(expiresAt)}.`);
+      props.onDone(t('subscriptions.runsUntil', { time: dateTime(expiresAt) }));
     });
   };
   return (
     <form class="form" onSubmit={submit}>
-      <p>Now ends {dateTime(props.subscription.expiresAt)}.</p>
+      <p>{t('subscriptions.nowEnds', { time: dateTime(props.subscription.expiresAt) })}</p>
       <label>
-        Add days
+        {t('subscriptions.addDays')}
         <input name="days" type="number" step="1" value={days} onInput={(event) => setDays(inputValue(event))} />
-        <span class="hint">Counted from the current end, or from now if it has already ended.</span>
+        <span class="hint">{t('subscriptions.addDaysHint')}</span>
       </label>
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
-      <FormActions busy={submission.busy} submitLabel="Extend" onCancel={props.onCancel} />
+      <FormActions busy={submission.busy} submitLabel={t('subscriptions.extendButton')} onCancel={props.onCancel} />
     </form>
   );
 }

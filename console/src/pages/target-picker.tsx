@@ -6,6 +6,7 @@ import { buildModelMatrix, modelsOfGroup } from '../lib/model-matrix.ts';
 import { loadAccount, loadAccountKeys } from '../lib/account-api.ts';
 import { type PortalKey as AccountKey, type PortalAccountView as AccountView } from '../../../src/domain/account-portal-api.ts';
 import type { Session } from '../lib/session.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** What the connect page and the model check are about: which key, which model, which client. */
 export interface Target {
@@ -56,9 +57,9 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
       {context.role === 'account' && (
         <>
           <label>
-            Your key
+            {t('picker.yourKey')}
             <select name="key" value={target.keyId} onChange={(event) => set({ keyId: inputValue(event), model: modelsFor(context, inputValue(event))[0] ?? '' })}>
-              <option value="">{context.keys.length ? 'Choose a key…' : 'No keys yet: create one first'}</option>
+              <option value="">{context.keys.length ? t('picker.chooseKey') : t('picker.noKeys')}</option>
               {context.keys.map((key) => (
                 <option value={key.id} key={key.id}>
                   {key.name} ({key.group}, {key.keyHint})
@@ -67,7 +68,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
             </select>
           </label>
           <label>
-            Key secret (optional, to fill in the snippets)
+            {t('picker.secretSnippets')}
             <input name="pastedKey" type="password" autoComplete="off" value={target.pastedKey} onInput={(event) => set({ pastedKey: inputValue(event) })} />
           </label>
         </>
@@ -75,9 +76,9 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
       {context.role === 'operator' && (
         <>
           <label>
-            Key
+            {t('picker.key')}
             <select name="key" value={target.keyId} onChange={(event) => set({ keyId: inputValue(event), model: '' })}>
-              <option value="">Choose a key…</option>
+              <option value="">{t('picker.chooseKey')}</option>
               {context.admin.keys.map((key) => (
                 <option value={key.id} key={key.id}>
                   {key.name} ({key.group}, {key.keyHint})
@@ -86,7 +87,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
             </select>
           </label>
           <label>
-            Key secret (optional, for live tests)
+            {t('picker.secretLive')}
             <input
               name="pastedKey"
               type="password"
@@ -98,7 +99,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
         </>
       )}
       <label>
-        Model
+        {t('picker.model')}
         {props.freeModel ? (
           <>
             <input name="model" list="model-options" value={target.model} onInput={(event) => set({ model: inputValue(event) })} />
@@ -110,7 +111,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
           </>
         ) : (
           <select name="model" value={target.model} onChange={(event) => set({ model: inputValue(event) })}>
-            <option value="">{models.length ? 'Choose a model…' : 'No models for this key'}</option>
+            <option value="">{models.length ? t('picker.chooseModel') : t('picker.noModels')}</option>
             {models.map((model) => (
               <option value={model} key={model}>
                 {model}
@@ -121,7 +122,7 @@ export function TargetPicker(props: { context: TargetContext; target: Target; on
       </label>
       {props.showKind !== false && (
         <label>
-          Client
+          {t('picker.client')}
           <select name="kind" value={target.kind} onChange={(event) => set({ kind: inputValue(event) as ClientKind })}>
             {CLIENT_KINDS.map((kind) => (
               <option value={kind} key={kind}>

@@ -8,6 +8,8 @@ import { inputValue } from '../lib/input-value.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
 import { ownedBy, type UsersData } from './users-page.tsx';
+import { statusName } from '../i18n/status-name.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** One user: wallet with top-up and its audit trail, keys, subscriptions. */
 export function UserDetail(props: { api: AdminApi; user: User; data: UsersData; onChanged: () => void }) {
@@ -25,11 +27,11 @@ export function UserDetail(props: { api: AdminApi; user: User; data: UsersData; 
     event.preventDefault();
     setDone(null);
     const value = moneyInput(amount);
-    if (value === undefined || !Number.isFinite(value) || value === 0) return submission.setError('Enter a non-zero amount in USD: positive adds to the wallet, negative takes away.');
-    if (note.trim() === '') return submission.setError('Say why in the note: it is kept in the audit trail.');
+    if (value === undefined || !Number.isFinite(value) || value === 0) return submission.setError(t('userDetail.badAmount'));
+    if (note.trim() === '') return submission.setError(t('userDetail.needNote'));
     await submission.run(async () => {
       const answer = await api.topUp(user.id, value, note.trim());
-      setDone(`${value > 0 ? 'Added' : 'Took'} ${usd(Math.abs(value))}; the wallet is now ${usd(answer.user.balance)}.`);
+      setDone(t(value > 0 ? 'userDetail.added' : 'userDetail.took', { amount: usd(Math.abs(value)), balance: usd(answer.user.balance) }));
       setAmount('');
       setNote('');
       trail.reload();
@@ -40,27 +42,27 @@ export function UserDetail(props: { api: AdminApi; user: User; data: UsersData; 
   return (
     <div class="stack">
       <dl class="facts">
-        <dt>Email</dt>
-        <dd>{user.email ?? 'none'}</dd>
-        <dt>Wallet</dt>
+        <dt>{t('userDetail.email')}</dt>
+        <dd>{user.email ?? t('userDetail.none')}</dd>
+        <dt>{t('userDetail.wallet')}</dt>
         <dd data-wallet>{usd(user.balance)}</dd>
-        <dt>State</dt>
-        <dd>{user.enabled ? 'enabled' : 'disabled'}</dd>
-        <dt>Id</dt>
+        <dt>{t('userDetail.state')}</dt>
+        <dd>{user.enabled ? t('status.enabled') : t('status.disabled')}</dd>
+        <dt>{t('userDetail.id')}</dt>
         <dd>
           <code>{user.id}</code>
         </dd>
       </dl>
-      <form class="form card" onSubmit={topUp} aria-label="Top up the wallet">
-        <h3>Top up or correct the wallet</h3>
+      <form class="form card" onSubmit={topUp} aria-label={t('userDetail.topUpLabel')}>
+        <h3>{t('userDetail.topUp')}</h3>
         <div class="row wrap">
           <label>
-            Amount (USD, signed)
+            {t('userDetail.amount')}
             <input name="amount" type="number" step="0.01" value={amount} onInput={(event) => setAmount(inputValue(event))} />
           </label>
           <label>
-            Note
-            <input name="note" value={note} maxLength={500} onInput={(event) => setNote(inputValue(event))} placeholder="Invoice 2026-114 paid" />
+            {t('userDetail.note')}
+            <input name="note" value={note} maxLength={500} onInput={(event) => setNote(inputValue(event))} placeholder={t('userDetail.notePlaceholder')} />
           </label>
         </div>
         {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
@@ -71,18 +73,18 @@ export function UserDetail(props: { api: AdminApi; user: User; data: UsersData; 
         )}
         <div class="actions">
           <button type="submit" class="primary" disabled={submission.busy}>
-            {submission.busy ? 'Saving…' : 'Apply'}
+            {submission.busy ? t('userDetail.saving') : t('userDetail.apply')}
           </button>
         </div>
       </form>
       <div>
-        <h3>Audit trail</h3>
+        <h3>{t('userDetail.trail')}</h3>
         {trail.error ? (
-          <ErrorNotice>Could not load the audit trail: {trail.error.message}</ErrorNotice>
+          <ErrorNotice>{t('userDetail.couldNotLoad', { message: trail.error.message })}</ErrorNotice>
         ) : trail.data === undefined ? (
-          <p class="muted">Loading…</p>
+          <p class="muted">{t('userDetail.loading')}</p>
         ) : trail.data.length === 0 ? (
-          <p class="muted">No manual top-ups or corrections yet.</p>
+          <p class="muted">{t('userDetail.noTrail')}</p>
         ) : (
           <ul class="sub-list" data-audit>
             {trail.data.map((entry) => (
@@ -90,7 +92,7 @@ export function UserDetail(props: { api: AdminApi; user: User; data: UsersData; 
                 <strong>{entry.amount > 0 ? '+' : '−'}{usd(Math.abs(entry.amount))}</strong> · {entry.note}
                 <div class="small-text muted">
                   {dateTime(entry.time)}
-                  {entry.balanceAfter !== null && ` · wallet after: ${usd(entry.balanceAfter)}`}
+                  {entry.balanceAfter !== null && t('userDetail.walletAfter', { amount: usd(entry.balanceAfter) })}
                 </div>
               </li>
             ))}
@@ -98,29 +100,30 @@ export function UserDetail(props: { api: AdminApi; user: User; data: UsersData; 
         )}
       </div>
       <div>
-        <h3>Keys</h3>
+        <h3>{t('userDetail.keys')}</h3>
         {keys.length === 0 ? (
-          <p class="muted">No keys. The user can create their own in the portal.</p>
+          <p class="muted">{t('userDetail.noKeys')}</p>
         ) : (
           <ul class="sub-list">
             {keys.map((key) => (
               <li key={key.id}>
-                <strong>{key.name}</strong> <code>{key.keyHint}</code> · group {key.group} · spent {usd(key.spent)}
-                {!key.enabled && ' · disabled'}
+                <strong>{key.name}</strong> <code>{key.keyHint}</code>
+                {t('userDetail.keyLine', { group: key.group, spent: usd(key.spent) })}
+                {!key.enabled && t('userDetail.disabled')}
               </li>
             ))}
           </ul>
         )}
       </div>
       <div>
-        <h3>Subscriptions</h3>
+        <h3>{t('userDetail.subscriptions')}</h3>
         {subscriptions.length === 0 ? (
-          <p class="muted">None. Grant one on the Subscriptions page, or give them a subscription code.</p>
+          <p class="muted">{t('userDetail.noSubscriptions')}</p>
         ) : (
           <ul class="sub-list">
             {subscriptions.map((subscription) => (
               <li key={subscription.id}>
-                <strong>{refName(subscription.plan, plans)}</strong> ({refName(subscription.group)}) · {subscription.status} · until {dateTime(subscription.expiresAt)}
+                <strong>{refName(subscription.plan, plans)}</strong> ({refName(subscription.group)}) · {statusName(subscription.status)} · {t('userDetail.until', { time: dateTime(subscription.expiresAt) })}
               </li>
             ))}
           </ul>

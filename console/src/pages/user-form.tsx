@@ -6,6 +6,7 @@ import { type AdminUserView as User } from '../../../src/domain/account-admin-ap
 import type { AdminApi } from '../lib/accounts-admin.ts';
 import { inputValue } from '../lib/input-value.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** A new account: a unique name, optional email and password (for the portal), a starting wallet. */
 export function UserForm(props: { api: AdminApi; onCreated: (user: User) => void; onCancel: () => void }) {
@@ -17,8 +18,8 @@ export function UserForm(props: { api: AdminApi; onCreated: (user: User) => void
   const submit = async (event: Event) => {
     event.preventDefault();
     const amount = moneyInput(balance);
-    if (amount !== undefined && (!Number.isFinite(amount) || amount < 0)) return submission.setError('The starting wallet must be a number of USD, 0 or more.');
-    if (password !== '' && password.length < 8) return submission.setError('A password needs at least 8 characters (or leave it empty: the user then cannot sign in to the portal).');
+    if (amount !== undefined && (!Number.isFinite(amount) || amount < 0)) return submission.setError(t('userForm.badWallet'));
+    if (password !== '' && password.length < 8) return submission.setError(t('userForm.shortPassword'));
     await submission.run(async () => {
       const user = await props.api.createUser({
         name: name.trim(),
@@ -32,26 +33,26 @@ export function UserForm(props: { api: AdminApi; onCreated: (user: User) => void
   return (
     <form class="form" onSubmit={submit}>
       <label>
-        Name
+        {t('userForm.name')}
         <input name="name" value={name} onInput={(event) => setName(inputValue(event))} required autoComplete="off" />
-        <span class="hint">Unique; the user may sign in with it.</span>
+        <span class="hint">{t('userForm.nameHint')}</span>
       </label>
       <label>
-        Email (optional)
+        {t('userForm.email')}
         <input name="email" type="email" value={email} onInput={(event) => setEmail(inputValue(event))} autoComplete="off" />
       </label>
       <label>
-        Password (optional)
+        {t('userForm.password')}
         <input name="password" type="password" value={password} onInput={(event) => setPassword(inputValue(event))} autoComplete="new-password" />
-        <span class="hint">Stored hashed; never shown again. Without one the user cannot sign in to the portal.</span>
+        <span class="hint">{t('userForm.passwordHint')}</span>
       </label>
       <label>
-        Starting wallet (USD)
+        {t('userForm.wallet')}
         <input name="balance" type="number" min="0" step="0.01" value={balance} onInput={(event) => setBalance(inputValue(event))} />
-        <span class="hint">Empty: $0.</span>
+        <span class="hint">{t('userForm.walletHint')}</span>
       </label>
       {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
-      <FormActions busy={submission.busy} submitLabel="Create user" onCancel={props.onCancel} />
+      <FormActions busy={submission.busy} submitLabel={t('userForm.create')} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -15,6 +15,8 @@ import type { ApiKeyRecord, ListAnswer } from '../lib/types.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { UserDetail } from './user-detail.tsx';
 import { UserForm } from './user-form.tsx';
+import { statusName } from '../i18n/status-name.ts';
+import { t } from '../i18n/i18n.ts';
 
 export interface UsersData {
   users: User[];
@@ -43,18 +45,18 @@ export function UsersPage(props: { session: Session }) {
   const toggle = async (user: User) => {
     try {
       await api.updateUser(user.id, { enabled: !user.enabled });
-      setMessage(`User ${user.name} ${user.enabled ? 'disabled: their keys are refused' : 'enabled'}.`);
+      setMessage(t(user.enabled ? 'users.disabled' : 'users.enabled', { name: user.name }));
       data.reload();
     } catch (error) {
-      setMessage(`Could not change ${user.name}: ${errorMessage(error)}`);
+      setMessage(t('users.couldNotChange', { name: user.name, message: errorMessage(error) }));
     }
   };
 
   return (
     <section>
-      <PageHead title="Users" onRefresh={data.reload}>
+      <PageHead title={t('users.title')} onRefresh={data.reload}>
         <button type="button" class="primary" onClick={() => setPanel({ mode: 'create' })}>
-          Create user
+          {t('users.create')}
         </button>
       </PageHead>
       {message && (
@@ -62,7 +64,7 @@ export function UsersPage(props: { session: Session }) {
           {message}
         </p>
       )}
-      <AsyncView resource={data} what="users">
+      <AsyncView resource={data} what={t('users.what')}>
         {(loaded) => {
           const needle = search.trim().toLowerCase();
           const shown = loaded.users.filter((user) => !needle || user.name.toLowerCase().includes(needle) || (user.email ?? '').toLowerCase().includes(needle) || user.id === needle);
@@ -71,25 +73,25 @@ export function UsersPage(props: { session: Session }) {
           return (
             <>
               <label class="search">
-                Search by name or email
+                {t('users.search')}
                 <input type="search" name="search" value={search} onInput={(event) => setSearch(inputValue(event))} />
               </label>
               {loaded.users.length === 0 ? (
-                <p class="notice">No users yet. Create one, then grant a subscription or hand them a redemption code.</p>
+                <p class="notice">{t('users.none')}</p>
               ) : shown.length === 0 ? (
-                <p class="notice">No user matches “{search}”.</p>
+                <p class="notice">{t('users.noMatch', { search })}</p>
               ) : (
                 <div class="table-wrap">
                   <table class="stacked">
-                    <caption class="visually-hidden">Users</caption>
+                    <caption class="visually-hidden">{t('users.caption')}</caption>
                     <thead>
                       <tr>
-                        <th scope="col">User</th>
-                        <th scope="col" class="num">Wallet</th>
-                        <th scope="col">Keys</th>
-                        <th scope="col">Subscriptions</th>
-                        <th scope="col">State</th>
-                        <th scope="col">Actions</th>
+                        <th scope="col">{t('users.user')}</th>
+                        <th scope="col" class="num">{t('users.wallet')}</th>
+                        <th scope="col">{t('users.keys')}</th>
+                        <th scope="col">{t('users.subscriptions')}</th>
+                        <th scope="col">{t('users.state')}</th>
+                        <th scope="col">{t('users.actions')}</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -98,31 +100,31 @@ export function UsersPage(props: { session: Session }) {
                         const subscriptions = loaded.subscriptions.filter((subscription) => ownedBy(subscription.user, user));
                         return (
                           <tr key={user.id} data-user={user.name}>
-                            <td data-label="User">
+                            <td data-label={t('users.user')}>
                               <strong>{user.name}</strong>
-                              <div class="small-text muted">{user.email ?? 'no email'}</div>
+                              <div class="small-text muted">{user.email ?? t('users.noEmail')}</div>
                             </td>
-                            <td class="num" data-label="Wallet" data-wallet>
+                            <td class="num" data-label={t('users.wallet')} data-wallet>
                               {usd(user.balance)}
                             </td>
-                            <td data-label="Keys" class="small-text">
-                              {keys.length === 0 ? 'none' : keys.map((key) => key.name).join(', ')}
+                            <td data-label={t('users.keys')} class="small-text">
+                              {keys.length === 0 ? t('users.noneShort') : keys.map((key) => key.name).join(', ')}
                             </td>
-                            <td data-label="Subscriptions" class="small-text">
+                            <td data-label={t('users.subscriptions')} class="small-text">
                               {subscriptions.length === 0
-                                ? 'none'
-                                : subscriptions.map((subscription) => `${refName(subscription.plan, plans)} (${subscription.status})`).join(', ')}
+                                ? t('users.noneShort')
+                                : subscriptions.map((subscription) => `${refName(subscription.plan, plans)} (${statusName(subscription.status)})`).join(', ')}
                             </td>
-                            <td data-label="State">
-                              <span class={`badge ${user.enabled ? 'ok' : 'down'}`}>{user.enabled ? 'enabled' : 'disabled'}</span>
+                            <td data-label={t('users.state')}>
+                              <span class={`badge ${user.enabled ? 'ok' : 'down'}`}>{user.enabled ? t('status.enabled') : t('status.disabled')}</span>
                             </td>
                             <td>
                               <div class="actions">
                                 <button type="button" class="small" onClick={() => setPanel({ mode: 'detail', userId: user.id })}>
-                                  Open {user.name}
+                                  {t('users.open', { name: user.name })}
                                 </button>
                                 <button type="button" class="small" onClick={() => toggle(user)}>
-                                  {user.enabled ? 'Disable' : 'Enable'}
+                                  {user.enabled ? t('users.disable') : t('users.enable')}
                                 </button>
                               </div>
                             </td>
@@ -134,12 +136,12 @@ export function UsersPage(props: { session: Session }) {
                 </div>
               )}
               {panel?.mode === 'create' && (
-                <Drawer title="Create a user" onClose={() => setPanel(null)}>
+                <Drawer title={t('users.createTitle')} onClose={() => setPanel(null)}>
                   <UserForm
                     api={api}
                     onCancel={() => setPanel(null)}
                     onCreated={(user) => {
-                      setMessage(`User ${user.name} created.`);
+                      setMessage(t('users.created', { name: user.name }));
                       setPanel(null);
                       data.reload();
                     }}
@@ -147,7 +149,7 @@ export function UsersPage(props: { session: Session }) {
                 </Drawer>
               )}
               {detail && (
-                <Drawer title={`User ${detail.name}`} onClose={() => setPanel(null)}>
+                <Drawer title={t('users.userTitle', { name: detail.name })} onClose={() => setPanel(null)}>
                   <UserDetail api={api} user={detail} data={loaded} onChanged={data.reload} />
                 </Drawer>
               )}

@@ -1,0 +1,8 @@
+import { t } from './i18n.ts';
+
+const KNOWN = new Set(['active', 'suspended', 'expired', 'used', 'unused', 'revoked', 'disabled', 'enabled']);
+
+/** A record's state as the API names it, in the reader's language (an unknown state stays as sent). */
+export function statusName(state: string): string {
+  return KNOWN.has(state) ? t(`status.${state}`) : state;
+}

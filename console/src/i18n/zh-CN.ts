@@ -1,0 +1,13 @@
+import type { Catalogue } from './en.ts';
+import { zhCNCommon } from './zh-CN-common.ts';
+import { zhCNPortal } from './zh-CN-portal.ts';
+import { zhCNAdmin } from './zh-CN-admin.ts';
+import { zhCNBusiness } from './zh-CN-business.ts';
+import { zhCNRecords } from './zh-CN-records.ts';
+
+/**
+ * 简体中文目录：与 en.ts 键完全相同。术语沿用运营者惯用译法：渠道 channel、分组 group、
+ * 密钥 key、额度 quota、钱包 wallet、订阅 subscription、兑换码 redemption code、用量 usage。
+ * 中文没有单复数之分，`_one` 与 `_other` 写同一句。
+ */
+export const zhCN: Catalogue = { ...zhCNCommon, ...zhCNPortal, ...zhCNAdmin, ...zhCNBusiness, ...zhCNRecords };
