@@ -6,3 +6,10 @@ const KNOWN = new Set(['active', 'suspended', 'expired', 'used', 'unused', 'revo
 export function statusName(state: string): string {
   return KNOWN.has(state) ? t(`status.${state}`) : state;
 }
+
+const ORDER_STATES = new Set(['pending', 'paid', 'credited', 'expired', 'refunded', 'partially_refunded']);
+
+/** A payment order's state as the API names it, in the reader's language (an unknown state stays as sent). */
+export function orderStatusName(state: string): string {
+  return ORDER_STATES.has(state) ? t(`orderStatus.${state}`) : state;
+}

@@ -8,6 +8,8 @@ import { inputValue } from '../lib/input-value.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
+import { orderStatusName } from '../i18n/status-name.ts';
 
 interface OrderRow {
   id: string;
@@ -58,51 +60,52 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
   };
   return (
     <section>
-      <PageHead title="Top up" onRefresh={data.reload} />
+      <PageHead title={t('topUp.title')} onRefresh={data.reload} />
       <form class="card form" onSubmit={submit} style={{ maxWidth: '36rem' }} data-top-up-form>
         <label>
-          Pay with
+          {t('topUp.payWith')}
           <select name="provider" value={provider} onChange={(event) => setProvider(inputValue(event))}>
-            <option value="stripe">Card (Stripe)</option>
-            <option value="epay">Alipay / WeChat Pay (Epay)</option>
-            <option value="manual">Bank transfer (the operator confirms)</option>
+            <option value="stripe">{t('topUp.stripe')}</option>
+            <option value="epay">{t('topUp.epay')}</option>
+            <option value="manual">{t('topUp.manual')}</option>
           </select>
         </label>
         <label>
-          Amount (USD)
+          {t('topUp.amount')}
           <input name="amount" type="number" min="0" step="0.01" value={amount} onInput={(event) => setAmount(inputValue(event))} />
         </label>
         <label>
-          Promotion code (optional)
+          {t('topUp.promotion')}
           <input name="promotion" value={promotion} autoComplete="off" onInput={(event) => setPromotion(inputValue(event))} />
         </label>
         {submission.error && <ErrorNotice>{submission.error}</ErrorNotice>}
         <div class="actions">
           <button type="submit" class="primary" disabled={submission.busy}>
-            Pay
+            {t('topUp.pay')}
           </button>
         </div>
       </form>
-      <AsyncView resource={data} what="orders">
+      <AsyncView resource={data} what={t('topUp.what')}>
         {(loaded) => (
           <>
             <div class="card" data-referral>
-              <h2>Invite others</h2>
+              <h2>{t('topUp.invite')}</h2>
               <p>
-                Your link: <code>{loaded.referral.link}</code>. You earn {loaded.referral.ratePercent}% of what the people you invite pay, credited after {loaded.referral.holdDays} days.
+                {t('topUp.yourLink')} <code>{loaded.referral.link}</code>
+                {t('topUp.earn', { rate: loaded.referral.ratePercent, days: loaded.referral.holdDays })}
               </p>
               <p>
-                Invited: {loaded.referral.invites} · pending {usd(loaded.referral.pendingUsd)} · credited <span data-rebate-credited>{usd(loaded.referral.creditedUsd)}</span>
+                {t('topUp.invited', { invites: loaded.referral.invites, pending: usd(loaded.referral.pendingUsd) })} {t('topUp.credited')} <span data-rebate-credited>{usd(loaded.referral.creditedUsd)}</span>
               </p>
             </div>
             <table class="table" data-orders>
               <thead>
                 <tr>
-                  <th>Order</th>
-                  <th>Date</th>
-                  <th>Paid</th>
-                  <th>Credit</th>
-                  <th>Status</th>
+                  <th>{t('topUp.order')}</th>
+                  <th>{t('topUp.date')}</th>
+                  <th>{t('topUp.paid')}</th>
+                  <th>{t('topUp.credit')}</th>
+                  <th>{t('topUp.status')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -117,12 +120,12 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
                     </td>
                     <td>{usd(order.creditUsd)}</td>
                     <td data-status>
-                      {order.status}
-                      {order.refundedUsd > 0 ? `, ${usd(order.refundedUsd)} refunded` : ''}
+                      {orderStatusName(order.status)}
+                      {order.refundedUsd > 0 ? t('topUp.refunded', { amount: usd(order.refundedUsd) }) : ''}
                       {order.status === 'pending' && order.checkoutUrl && (
                         <>
                           {' '}
-                          <a href={order.checkoutUrl}>pay</a>
+                          <a href={order.checkoutUrl}>{t('topUp.payLink')}</a>
                         </>
                       )}
                     </td>

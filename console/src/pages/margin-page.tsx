@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { PageHead } from '../components/page-head.tsx';
 import { call } from '../lib/api.ts';
-import { usd } from '../lib/format.ts';
+import { list, usd } from '../lib/format.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
+import { t } from '../i18n/i18n.ts';
 
 type Dimension = 'model' | 'channel' | 'group' | 'account';
 
@@ -61,7 +62,7 @@ export function MarginPage(props: { session: Session }) {
 
   const download = async (format: 'csv' | 'jsonl') => {
     const response = await fetch(query(format), { headers: token ? { authorization: `Bearer ${token}` } : {}, credentials: token ? 'omit' : 'same-origin' });
-    if (!response.ok) return setError(`The export failed (${response.status}).`);
+    if (!response.ok) return setError(t('margin.exportFailed', { status: response.status }));
     const link = document.createElement('a');
     link.href = URL.createObjectURL(await response.blob());
     link.download = `margin-${filters.by}-${filters.from}-${filters.to}.${format}`;
@@ -70,17 +71,17 @@ export function MarginPage(props: { session: Session }) {
   };
   const field = (name: 'model' | 'channel' | 'group' | 'account') => (
     <label>
-      {name}
+      {t(`margin.dimension.${name}`)}
       <input value={filters[name]} onInput={(event) => setFilters({ ...filters, [name]: (event.target as HTMLInputElement).value })} />
     </label>
   );
 
   return (
     <section>
-      <PageHead title="Margin" onRefresh={() => setGeneration((value) => value + 1)} />
+      <PageHead title={t('margin.title')} onRefresh={() => setGeneration((value) => value + 1)} />
       {unpriced.length > 0 && (
         <p class="notice warn" role="status" data-unpriced-served>
-          Served models without a price: {unpriced.join(', ')}.
+          {t('margin.unpriced', { models: list(unpriced) })}
         </p>
       )}
       <form
@@ -91,19 +92,19 @@ export function MarginPage(props: { session: Session }) {
         }}
       >
         <label>
-          from
+          {t('margin.from')}
           <input type="date" value={filters.from} onInput={(event) => setFilters({ ...filters, from: (event.target as HTMLInputElement).value })} />
         </label>
         <label>
-          to
+          {t('margin.to')}
           <input type="date" value={filters.to} onInput={(event) => setFilters({ ...filters, to: (event.target as HTMLInputElement).value })} />
         </label>
         <label>
-          per
+          {t('margin.per')}
           <select value={filters.by} onChange={(event) => setFilters({ ...filters, by: (event.target as HTMLSelectElement).value as Dimension })}>
             {(['model', 'channel', 'group', 'account'] as const).map((by) => (
               <option key={by} value={by}>
-                {by}
+                {t(`margin.dimension.${by}`)}
               </option>
             ))}
           </select>
@@ -112,17 +113,17 @@ export function MarginPage(props: { session: Session }) {
         {field('channel')}
         {field('group')}
         {field('account')}
-        <button type="submit">Show</button>
+        <button type="submit">{t('margin.show')}</button>
         <button type="button" onClick={() => void download('csv')}>
-          Export CSV
+          {t('margin.exportCsv')}
         </button>
         <button type="button" onClick={() => void download('jsonl')}>
-          Export JSONL
+          {t('margin.exportJsonl')}
         </button>
       </form>
       {error && (
         <p class="notice error" role="alert">
-          Could not load the margin: {error}
+          {t('margin.couldNotLoad', { error })}
         </p>
       )}
       {answer && (
@@ -130,12 +131,12 @@ export function MarginPage(props: { session: Session }) {
           <table class="margin" data-margin>
             <thead>
               <tr>
-                <th scope="col">Day</th>
-                <th scope="col">{answer.by}</th>
-                <th scope="col">Requests</th>
-                <th scope="col">Revenue</th>
-                <th scope="col">Cost</th>
-                <th scope="col">Margin</th>
+                <th scope="col">{t('margin.day')}</th>
+                <th scope="col">{t(`margin.dimension.${answer.by}`)}</th>
+                <th scope="col">{t('margin.requests')}</th>
+                <th scope="col">{t('margin.revenue')}</th>
+                <th scope="col">{t('margin.cost')}</th>
+                <th scope="col">{t('margin.margin')}</th>
               </tr>
             </thead>
             <tbody>
@@ -153,7 +154,7 @@ export function MarginPage(props: { session: Session }) {
             <tfoot>
               <tr data-margin-total>
                 <th scope="row" colSpan={2}>
-                  Total
+                  {t('margin.total')}
                 </th>
                 <td>{answer.totals.requests}</td>
                 <td>{usd(answer.totals.revenueUsd)}</td>

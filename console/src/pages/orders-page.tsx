@@ -8,6 +8,8 @@ import { inputValue } from '../lib/input-value.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { t } from '../i18n/i18n.ts';
+import { orderStatusName } from '../i18n/status-name.ts';
 
 interface AdminOrder {
   id: string;
@@ -32,42 +34,42 @@ export function OrdersPage(props: { session: Session }) {
   const action = useSubmit();
   const act = (order: AdminOrder, what: 'refund' | 'mark-paid') =>
     action.run(async () => {
-      const amount = what === 'refund' ? window.prompt(`Refund how much of ${usd(order.amountUsd - order.refundedUsd)}? (empty: all)`, '') : '';
+      const amount = what === 'refund' ? window.prompt(t('orders.refundPrompt', { amount: usd(order.amountUsd - order.refundedUsd) }), '') : '';
       if (amount === null) return;
       await call(`/api/admin/orders/${order.id}/${what}`, { method: 'POST', bearer, body: amount ? { amountUsd: Number(amount) } : {} });
       data.reload();
     });
   return (
     <section>
-      <PageHead title="Orders" onRefresh={data.reload} />
+      <PageHead title={t('orders.title')} onRefresh={data.reload} />
       <div class="card form" style={{ display: 'flex', gap: '1rem' }}>
         <label>
-          Status
+          {t('orders.status')}
           <select value={status} onChange={(event) => setStatus(inputValue(event))}>
             {STATUSES.map((entry) => (
               <option key={entry} value={entry}>
-                {entry || 'any'}
+                {entry ? orderStatusName(entry) : t('orders.any')}
               </option>
             ))}
           </select>
         </label>
         <label>
-          User
-          <input value={user} placeholder="id or name" onInput={(event) => setUser(inputValue(event))} />
+          {t('orders.user')}
+          <input value={user} placeholder={t('orders.userPlaceholder')} onInput={(event) => setUser(inputValue(event))} />
         </label>
       </div>
       {action.error && <ErrorNotice>{action.error}</ErrorNotice>}
-      <AsyncView resource={data} what="orders">
+      <AsyncView resource={data} what={t('orders.what')}>
         {(orders) => (
           <table class="table" data-admin-orders>
             <thead>
               <tr>
-                <th>Order</th>
-                <th>User</th>
-                <th>Provider</th>
-                <th>Date</th>
-                <th>Paid</th>
-                <th>Status</th>
+                <th>{t('orders.order')}</th>
+                <th>{t('orders.user')}</th>
+                <th>{t('orders.provider')}</th>
+                <th>{t('orders.date')}</th>
+                <th>{t('orders.paid')}</th>
+                <th>{t('orders.status')}</th>
                 <th />
               </tr>
             </thead>
@@ -82,18 +84,18 @@ export function OrdersPage(props: { session: Session }) {
                   <td>{dateTime(order.createdAt)}</td>
                   <td>{usd(order.amountUsd)}</td>
                   <td>
-                    {order.status}
-                    {order.refundedUsd > 0 ? ` (${usd(order.refundedUsd)} refunded)` : ''}
+                    {orderStatusName(order.status)}
+                    {order.refundedUsd > 0 ? t('orders.refunded', { amount: usd(order.refundedUsd) }) : ''}
                   </td>
                   <td>
                     {(order.status === 'credited' || order.status === 'partially_refunded') && (
                       <button type="button" onClick={() => act(order, 'refund')}>
-                        Refund
+                        {t('orders.refund')}
                       </button>
                     )}
                     {order.provider === 'manual' && order.status === 'pending' && (
                       <button type="button" onClick={() => act(order, 'mark-paid')}>
-                        Mark paid
+                        {t('orders.markPaid')}
                       </button>
                     )}
                   </td>
@@ -102,9 +104,9 @@ export function OrdersPage(props: { session: Session }) {
             </tbody>
             <tfoot>
               <tr>
-                <td colSpan={4}>Total ({orders.length} orders)</td>
+                <td colSpan={4}>{t('orders.total', { count: orders.length })}</td>
                 <td>{usd(orders.reduce((sum, order) => sum + order.amountUsd, 0))}</td>
-                <td colSpan={2}>{usd(orders.reduce((sum, order) => sum + order.refundedUsd, 0))} refunded</td>
+                <td colSpan={2}>{t('orders.refundedTotal', { amount: usd(orders.reduce((sum, order) => sum + order.refundedUsd, 0)) })}</td>
               </tr>
             </tfoot>
           </table>
