@@ -36,9 +36,7 @@ export function createBenchUpstream(): Server {
         else send();
         return;
       }
-      const frames = cached(streams, `${route.dialect} ${route.model} ${route.jsonArray}`, () =>
-        streamFrames(route.dialect, route.model, route.jsonArray),
-      );
+      const frames = cached(streams, `${route.dialect} ${route.model} ${route.jsonArray}`, () => streamFrames(route.dialect, route.model, route.jsonArray));
       const start = () => writeStream(response, frames, profile.gapMs);
       if (profile.delayMs > 0) setTimeout(start, profile.delayMs);
       else start();

@@ -27,7 +27,12 @@ export function figuresOf(results: BenchResults): Figure[] {
   const has = (id: string) => (results.latencyAtOne[id] ?? []).length > 0;
   for (const id of SYSTEMS.filter(has)) {
     const name = label(id);
-    add(`${name}: added latency c=1 p50`, addedOverDirect(results, id, (s) => s.p50Us, 'latencyAtOne'), 'µs', true);
+    add(
+      `${name}: added latency c=1 p50`,
+      addedOverDirect(results, id, (s) => s.p50Us, 'latencyAtOne'),
+      'µs',
+      true,
+    );
     add(`${name}: c=1 p99`, median((results.latencyAtOne[id] ?? []).map((s) => s.p99Us)), 'µs', true, 'p99');
     for (const c of results.config.ladder) {
       const rounds = results.ladder[id] ?? [];
@@ -35,13 +40,21 @@ export function figuresOf(results: BenchResults): Figure[] {
       add(`${name}: p99 c=${c}`, median(rounds.map((r) => r[c]?.p99Ms ?? Number.NaN)), 'ms', true, 'p99');
     }
     add(`${name}: max RPS p99 < 20 ms`, maxRps(results, id, 20), 'RPS', false);
-    add(`${name}: added TTFE p50`, addedOverDirect(results, id, (s) => s.ttfeP50Us, 'ttfe'), 'µs', true);
+    add(
+      `${name}: added TTFE p50`,
+      addedOverDirect(results, id, (s) => s.ttfeP50Us, 'ttfe'),
+      'µs',
+      true,
+    );
     add(`${name}: TTFE p99`, median((results.ttfe[id] ?? []).map((s) => s.ttfeP99Us)), 'µs', true, 'p99');
     add(`${name}: gap p99 (A)`, median((results.gaps[id] ?? []).map((s) => s.gapP99Us)), 'µs', true, 'p99');
     add(`${name}: CPU per chunk (B)`, cpuPerChunk(results, id), 'µs', true, 'cpu');
     add(`${name}: RSS per 1,000 streams`, rssPerThousand(results, id), 'MiB', true);
   }
-  for (const [name, key] of [['switchyard', 'switchyard'], ['minimal proxy', 'minimal-proxy']] as const) {
+  for (const [name, key] of [
+    ['switchyard', 'switchyard'],
+    ['minimal proxy', 'minimal-proxy'],
+  ] as const) {
     add(`${name}: idle RSS`, results.idleRssMiB[key] ?? Number.NaN, 'MiB', true);
   }
   const proxyCpu = median((results.ladder.proxy ?? []).map((r) => r[results.config.cpuConcurrency]?.cpuUsPerRequest ?? Number.NaN));
@@ -93,7 +106,7 @@ export function renderComparison(before: BenchResults, after: BenchResults, chan
   const lines = [
     `## Comparison: ${before.startedAt.slice(0, 16)} (load ${loadOf(before)}) → ${after.startedAt.slice(0, 16)} (load ${loadOf(after)})`,
     '',
-    'A p99 or CPU-per-request figure that rose more than 10 % is flagged **REGRESSION**. On a shared box, check the noise (load average, the minimal proxy\'s own figures) before believing one.',
+    "A p99 or CPU-per-request figure that rose more than 10 % is flagged **REGRESSION**. On a shared box, check the noise (load average, the minimal proxy's own figures) before believing one.",
     '',
     '| figure | before | after | change | |',
     '|---|---|---|---|---|',
@@ -104,7 +117,9 @@ export function renderComparison(before: BenchResults, after: BenchResults, chan
   }
   const regressions = changes.filter((row) => row.regression);
   lines.push('');
-  lines.push(regressions.length ? `${regressions.length} regression(s): ${regressions.map((row) => row.name).join('; ')}.` : 'No gated figure rose more than 10 %.');
+  lines.push(
+    regressions.length ? `${regressions.length} regression(s): ${regressions.map((row) => row.name).join('; ')}.` : 'No gated figure rose more than 10 %.',
+  );
   return lines.join('\n');
 }
 

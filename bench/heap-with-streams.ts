@@ -86,7 +86,9 @@ function report(idle: string, loaded: string, opened: number, rssLine: string): 
   const rows = [...b].map(([name, value]) => ({ name, count: value.count - (a.get(name)?.count ?? 0), bytes: value.bytes - (a.get(name)?.bytes ?? 0) }));
   rows.sort((x, y) => y.bytes - x.bytes);
   const heapDelta = rows.reduce((sum, row) => sum + row.bytes, 0);
-  process.stdout.write(`\n${rssLine}${opened} open; JS heap objects +${(heapDelta / 1048576).toFixed(1)} MiB (${((heapDelta / opened) / 1024).toFixed(1)} KiB per open stream)\n\n| constructor | objects per stream | bytes per stream |\n|---|---|---|\n`);
+  process.stdout.write(
+    `\n${rssLine}${opened} open; JS heap objects +${(heapDelta / 1048576).toFixed(1)} MiB (${(heapDelta / opened / 1024).toFixed(1)} KiB per open stream)\n\n| constructor | objects per stream | bytes per stream |\n|---|---|---|\n`,
+  );
   for (const row of rows.slice(0, 40)) process.stdout.write(`| ${row.name} | ${(row.count / opened).toFixed(1)} | ${Math.round(row.bytes / opened)} |\n`);
 }
 
@@ -106,7 +108,14 @@ async function main(): Promise<void> {
     const pid = systems.switchyard.pid;
     const idle = await snapshot(pid);
     const idleRss = rssMiB(pid);
-    const open = openStreams({ request: buildRequest(target, { profile: 'sc', requestBytes: 200, stream: true }), streams, rampMs: streams * 3, expectedDeltas: 120, upstreamGapMs: 500, timeoutMs: 120_000 });
+    const open = openStreams({
+      request: buildRequest(target, { profile: 'sc', requestBytes: 200, stream: true }),
+      streams,
+      rampMs: streams * 3,
+      expectedDeltas: 120,
+      upstreamGapMs: 500,
+      timeoutMs: 120_000,
+    });
     const deadline = performance.now() + streams * 3 + 30_000;
     while (open.started() < streams && performance.now() < deadline) await sleep(200);
     await sleep(2_000);
@@ -115,7 +124,12 @@ async function main(): Promise<void> {
     const loaded = await snapshot(pid);
     open.abort();
     await Promise.race([open.finished, sleep(10_000)]);
-    report(idle, loaded, opened, `${streams} open streams: RSS ${idleRss.toFixed(0)} → ${loadedRss.toFixed(0)} MiB (${(((loadedRss - idleRss) / opened) * 1000).toFixed(1)} MiB per 1,000 open); `);
+    report(
+      idle,
+      loaded,
+      opened,
+      `${streams} open streams: RSS ${idleRss.toFixed(0)} → ${loadedRss.toFixed(0)} MiB (${(((loadedRss - idleRss) / opened) * 1000).toFixed(1)} MiB per 1,000 open); `,
+    );
     process.stdout.write(`\nsnapshots: ${idle} ${loaded} (move or delete them)\n`);
   } finally {
     await systems.stop();

@@ -59,7 +59,10 @@ process.stdout.write(`\n| function (self) | share of busy |\n|---|---|\n`);
 for (const [name, time] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`| ${name} | ${pct(time)} |\n`);
 
 // Inclusive time of named entry points (each sample counted once per entry point on its stack).
-const entries = (process.env.ENTRIES ?? 'runGeneration,recordGenerationUsage,observe,flush,insertMany,admitGeneration,relayChat,authenticateCaller,handleGeneration,routeHandler,runPreParsing,handleRequest,parseJson').split(',');
+const entries = (
+  process.env.ENTRIES ??
+  'runGeneration,recordGenerationUsage,observe,flush,insertMany,admitGeneration,relayChat,authenticateCaller,handleGeneration,routeHandler,runPreParsing,handleRequest,parseJson'
+).split(',');
 const inclusive = new Map<string, number>();
 profile.samples.forEach((id, index) => {
   const seen = new Set<string>();

@@ -61,7 +61,11 @@ function watchGc(launched: Launched | undefined, into: Map<number, GcStats>): vo
 }
 
 async function main(): Promise<void> {
-  const systems = await startSystems(repoRoot, (line) => process.stdout.write(`${line}\n`), { peer: false, nodeFlags: words('--flags'), ...(baselineDir ? { baseline: baselineDir } : {}) });
+  const systems = await startSystems(repoRoot, (line) => process.stdout.write(`${line}\n`), {
+    peer: false,
+    nodeFlags: words('--flags'),
+    ...(baselineDir ? { baseline: baselineDir } : {}),
+  });
   const extra: Launched[] = [];
   const variantDir = mkdtempSync(join(tmpdir(), 'switchyard-variant-'));
   const find = (id: string): Target => {
@@ -70,7 +74,13 @@ async function main(): Promise<void> {
     return found;
   };
   try {
-    const proxy = await launch({ name: 'pproxy', cwd: repoRoot, cpus: GATEWAY_CPU, args: [...words('--proxy-flags'), '--import', 'tsx', 'bench/minimal-proxy.ts', '--port', '0', '--upstream', systems.upstream.url], ready: { printsUrl: true } });
+    const proxy = await launch({
+      name: 'pproxy',
+      cwd: repoRoot,
+      cpus: GATEWAY_CPU,
+      args: [...words('--proxy-flags'), '--import', 'tsx', 'bench/minimal-proxy.ts', '--port', '0', '--upstream', systems.upstream.url],
+      ready: { printsUrl: true },
+    });
     extra.push(proxy);
     systems.targets.push({ ...find('proxy'), id: 'pproxy', baseUrl: proxy.url, pid: proxy.pid });
     let variant: Launched | undefined;
@@ -81,7 +91,14 @@ async function main(): Promise<void> {
         cwd: repoRoot,
         cpus: GATEWAY_CPU,
         args: [...words('--variant-flags'), 'dist/main.js'],
-        env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(variantDir, 'variant.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '1' },
+        env: {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_URL: `sqlite:${join(variantDir, 'variant.db')}`,
+          GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+          LOG_LEVEL: 'warn',
+          WORKERS: '1',
+        },
         ready: { url: `http://127.0.0.1:${port}`, path: '/healthz' },
       });
       extra.push(variant);
@@ -101,10 +118,14 @@ async function main(): Promise<void> {
           const before = stats ? { ...stats } : undefined;
           const sample = await loadWithCpu(target, BASE, connections, seconds);
           (results[`${id} c=${connections}`] ??= []).push(sample.cpuUsPerRequest);
-          process.stdout.write(`${id} c=${connections}: ${sample.cpuUsPerRequest.toFixed(0)} µs CPU/request, ${sample.rps.toFixed(0)} RPS, others on the core ${(sample.othersOnGatewayCore * 100).toFixed(0)} %\n`);
+          process.stdout.write(
+            `${id} c=${connections}: ${sample.cpuUsPerRequest.toFixed(0)} µs CPU/request, ${sample.rps.toFixed(0)} RPS, others on the core ${(sample.othersOnGatewayCore * 100).toFixed(0)} %\n`,
+          );
           if (stats && before && stats.allocated > before.allocated) {
             const per = (value: number) => value / sample.completed;
-            process.stdout.write(`${id} c=${connections} gc: ${(per(stats.allocated - before.allocated) / 1024).toFixed(1)} KiB allocated/request, ${stats.scavenges - before.scavenges} scavenges, ${stats.full - before.full} full, pause ${(per(stats.pauseMs - before.pauseMs) * 1000).toFixed(1)} µs/request\n`);
+            process.stdout.write(
+              `${id} c=${connections} gc: ${(per(stats.allocated - before.allocated) / 1024).toFixed(1)} KiB allocated/request, ${stats.scavenges - before.scavenges} scavenges, ${stats.full - before.full} full, pause ${(per(stats.pauseMs - before.pauseMs) * 1000).toFixed(1)} µs/request\n`,
+            );
           }
         }
       }
@@ -115,7 +136,9 @@ async function main(): Promise<void> {
       const connections = name.split(' ')[1];
       const reference = results[`${ids[0]} ${connections}`] ?? [];
       const ratios = values.map((value, index) => value / (reference[index] as number));
-      process.stdout.write(`SUMMARY ${name}: median ${middle(values).toFixed(0)} µs (${values.map((v) => v.toFixed(0)).join(' ')}), ÷ ${ids[0]} median ${middle(ratios).toFixed(3)} (${ratios.map((v) => v.toFixed(2)).join(' ')})\n`);
+      process.stdout.write(
+        `SUMMARY ${name}: median ${middle(values).toFixed(0)} µs (${values.map((v) => v.toFixed(0)).join(' ')}), ÷ ${ids[0]} median ${middle(ratios).toFixed(3)} (${ratios.map((v) => v.toFixed(2)).join(' ')})\n`,
+      );
     }
   } finally {
     for (const launched of extra.reverse()) await launched.stop();

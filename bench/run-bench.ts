@@ -80,7 +80,15 @@ async function sanityCheck(systems: Systems, results: BenchResults): Promise<Tar
   const usable: Target[] = [];
   for (const target of systems.targets) {
     const plain = await latencyAtOne(target, BASE, { ...config, latencyMs: 200, latencyMaxRequests: 3 });
-    const stream = await openStreams({ request: buildRequest(target, { ...BASE, profile: 'sb', stream: true }), streams: 1, rampMs: 0, sequential: true, expectedDeltas: 200, upstreamGapMs: 0, timeoutMs: 5_000 }).finished;
+    const stream = await openStreams({
+      request: buildRequest(target, { ...BASE, profile: 'sb', stream: true }),
+      streams: 1,
+      rampMs: 0,
+      sequential: true,
+      expectedDeltas: 200,
+      upstreamGapMs: 0,
+      timeoutMs: 5_000,
+    }).finished;
     if (plain.errors > 0 || stream.clean !== 1) {
       const why = plain.firstError ?? stream.firstError ?? `${stream.deltasDelivered} of 200 deltas`;
       results.notes.push(`${target.label} failed the sanity check and was left out: ${why}`);
@@ -94,7 +102,13 @@ async function sanityCheck(systems: Systems, results: BenchResults): Promise<Tar
 
 async function upstreamCeiling(results: BenchResults): Promise<void> {
   // A second upstream alone on the gateway core, loaded from core 0: what one core of it can serve.
-  const spare = await launch({ name: 'bench-upstream-ceiling', cwd: repoRoot, cpus: GATEWAY_CPU, args: ['--import', 'tsx', 'bench/bench-upstream.ts', '--port', '0'], ready: { printsUrl: true } });
+  const spare = await launch({
+    name: 'bench-upstream-ceiling',
+    cwd: repoRoot,
+    cpus: GATEWAY_CPU,
+    args: ['--import', 'tsx', 'bench/bench-upstream.ts', '--port', '0'],
+    ready: { printsUrl: true },
+  });
   try {
     const target: Target = { id: 'ceiling', label: 'upstream', baseUrl: spare.url, client: 'openai', modelPrefix: 'oa', headers: {}, pid: spare.pid };
     await runLoad({ request: buildRequest(target, BASE), connections: 64, durationS: Math.min(1, config.upstreamCeilingS) });
@@ -116,7 +130,9 @@ async function main(): Promise<BenchResults> {
   };
   describeMachine(results);
   results.loadavg.start = readFileSync('/proc/loadavg', 'utf8').trim();
-  log(`${config.smoke ? 'SMOKE' : 'full'} run: ${results.machine.nproc} CPUs (${results.machine.cpuModel}), Node ${results.machine.node}, nofile ${results.machine.nofile}`);
+  log(
+    `${config.smoke ? 'SMOKE' : 'full'} run: ${results.machine.nproc} CPUs (${results.machine.cpuModel}), Node ${results.machine.node}, nofile ${results.machine.nofile}`,
+  );
 
   const systems = await startSystems(repoRoot, log);
   try {
@@ -126,7 +142,11 @@ async function main(): Promise<BenchResults> {
       if (launched) results.idleRssMiB[launched.name] = rssMiB(launched.pid);
     }
     const targets = await sanityCheck(systems, results);
-    const probe = await fetch(`${systems.switchyard.url}/v1/chat/completions`, { method: 'POST', headers: buildRequest(targets.find((t) => t.id === 'switchyard') as Target, BASE).headers, body: buildRequest(targets.find((t) => t.id === 'switchyard') as Target, BASE).body });
+    const probe = await fetch(`${systems.switchyard.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: buildRequest(targets.find((t) => t.id === 'switchyard') as Target, BASE).headers,
+      body: buildRequest(targets.find((t) => t.id === 'switchyard') as Target, BASE).body,
+    });
     // (the probe sends no X-Switchyard-Timing: a Server-Timing header here would be sent to everyone)
     await probe.arrayBuffer();
     results.overheadHeader = probe.headers.get('server-timing') ?? undefined;
@@ -167,9 +187,7 @@ async function main(): Promise<BenchResults> {
       for (const target of targets) push(results.chunkCpu, target.id, await cpuPerChunk(target, config));
     }
 
-    const switchyardMax = median(
-      (results.ladder.switchyard ?? []).map((round) => Math.max(...Object.values(round).map((step) => step.rps))),
-    );
+    const switchyardMax = median((results.ladder.switchyard ?? []).map((round) => Math.max(...Object.values(round).map((step) => step.rps))));
     if (Number.isFinite(switchyardMax) && switchyardMax > 0) {
       phase(`fixed-rate runs at ${config.fixedRateFractions.map((f) => `${f * 100}%`).join('/')} of ${Math.round(switchyardMax)} RPS`);
       for (let round = 1; round <= config.rounds; round++) {
@@ -263,7 +281,10 @@ async function latencyRound(targets: Target[], round: number, results: BenchResu
     const proxyAdded = (samples.get('proxy')?.p50Us ?? Number.NaN) - (samples.get('direct')?.p50Us ?? Number.NaN);
     attempts.push({ samples, proxyAdded });
     if (!(proxyAdded > QUIET_PROXY_ADDED_P50_US * NOISY_FACTOR)) break;
-    if (attempt < config.noisyRepeats) log(`  minimal proxy added ${Math.round(proxyAdded)} µs at c=1 (quiet: ~${QUIET_PROXY_ADDED_P50_US} µs): noisy, repeating the round (load ${load1().toFixed(2)})`);
+    if (attempt < config.noisyRepeats)
+      log(
+        `  minimal proxy added ${Math.round(proxyAdded)} µs at c=1 (quiet: ~${QUIET_PROXY_ADDED_P50_US} µs): noisy, repeating the round (load ${load1().toFixed(2)})`,
+      );
   }
   const kept = attempts.reduce((best, attempt) => (attempt.proxyAdded < best.proxyAdded ? attempt : best));
   if (attempts.length > 1) {

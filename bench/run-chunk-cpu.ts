@@ -74,7 +74,10 @@ async function main(): Promise<void> {
     }
     if (baselineDir) {
       process.stdout.write(`\n| this build ÷ baseline (${baselineDir}) | CPU per chunk, median (rounds) |\n| --- | --- |\n`);
-      for (const [mine, theirs] of [['switchyard', 'base'], ['sy-oa-an', 'base-oa-an']] as const) {
+      for (const [mine, theirs] of [
+        ['switchyard', 'base'],
+        ['sy-oa-an', 'base-oa-an'],
+      ] as const) {
         const own = samples[mine]?.cpu ?? [];
         const base = samples[theirs]?.cpu ?? [];
         const per = own.map((value, round) => value / (base[round] ?? Number.NaN));

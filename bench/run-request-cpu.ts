@@ -52,8 +52,7 @@ async function main(): Promise<void> {
   };
   const ids = baselineDir ? ['proxy', 'switchyard', 'base', 'sy-oa-an', 'base-oa-an'] : ['proxy', 'switchyard', 'sy-oa-an'];
   // With a baseline, which of the pair runs first alternates by round (no order bias in the ratio).
-  const orderFor = (round: number) =>
-    baselineDir && round % 2 === 0 ? ['proxy', 'base', 'switchyard', 'base-oa-an', 'sy-oa-an'] : ids;
+  const orderFor = (round: number) => (baselineDir && round % 2 === 0 ? ['proxy', 'base', 'switchyard', 'base-oa-an', 'sy-oa-an'] : ids);
   const cpu: Record<string, Record<number, number[]>> = {};
   const ratios: Record<string, Record<number, number[]>> = {};
   const added: Record<string, { p50: number[]; p99: number[]; ttfe: number[] }> = {};
@@ -61,7 +60,11 @@ async function main(): Promise<void> {
     for (const id of [...ids, 'direct']) await runLoad({ request: buildRequest(target(id), BASE), connections: 8, durationS: 2 });
     for (let round = 1; round <= rounds; round++) {
       const atOne: Record<string, { lat: Awaited<ReturnType<typeof latencyAtOne>>; ttfe: Awaited<ReturnType<typeof ttfeAtOne>> }> = {};
-      for (const id of ['direct', ...ids]) atOne[id] = { lat: await latencyAtOne(target(id), BASE, { ...config, latencyMs: 1_500 }), ttfe: await ttfeAtOne(target(id), { ...config, ttfeStreams: 60 }) };
+      for (const id of ['direct', ...ids])
+        atOne[id] = {
+          lat: await latencyAtOne(target(id), BASE, { ...config, latencyMs: 1_500 }),
+          ttfe: await ttfeAtOne(target(id), { ...config, ttfeStreams: 60 }),
+        };
       for (const id of ids) {
         const entry = (added[id] ??= { p50: [], p99: [], ttfe: [] });
         const own = atOne[id];
@@ -77,7 +80,9 @@ async function main(): Promise<void> {
           const sample = await loadWithCpu(target(id), BASE, connections, seconds);
           thisRound[id] = sample.cpuUsPerRequest;
           ((cpu[id] ??= {})[connections] ??= []).push(sample.cpuUsPerRequest);
-          log(`${id} c=${connections}: ${sample.cpuUsPerRequest.toFixed(0)} µs CPU/request, ${sample.rps.toFixed(0)} RPS, p99 ${sample.p99Ms} ms, others on the core ${(sample.othersOnGatewayCore * 100).toFixed(0)} %`);
+          log(
+            `${id} c=${connections}: ${sample.cpuUsPerRequest.toFixed(0)} µs CPU/request, ${sample.rps.toFixed(0)} RPS, p99 ${sample.p99Ms} ms, others on the core ${(sample.othersOnGatewayCore * 100).toFixed(0)} %`,
+          );
         }
         for (const id of ids) ((ratios[id] ??= {})[connections] ??= []).push((thisRound[id] as number) / (thisRound.proxy as number));
       }
@@ -85,18 +90,26 @@ async function main(): Promise<void> {
   } finally {
     await systems.stop();
   }
-  process.stdout.write(`\nload average at the end: ${readFileSync('/proc/loadavg', 'utf8').trim()}\n\n| target | CPU µs/req c=8 | ratio | CPU µs/req c=64 | ratio | added p50 c=1 | added p99 c=1 | added TTFE p50 |\n|---|---|---|---|---|---|---|---|\n`);
+  process.stdout.write(
+    `\nload average at the end: ${readFileSync('/proc/loadavg', 'utf8').trim()}\n\n| target | CPU µs/req c=8 | ratio | CPU µs/req c=64 | ratio | added p50 c=1 | added p99 c=1 | added TTFE p50 |\n|---|---|---|---|---|---|---|---|\n`,
+  );
   for (const id of ids) {
     const c = cpu[id] ?? {};
     const r = ratios[id] ?? {};
     const a = added[id] ?? { p50: [], p99: [], ttfe: [] };
-    process.stdout.write(`| ${id} | ${median(c[8] ?? []).toFixed(0)} | ${median(r[8] ?? []).toFixed(2)} (${(r[8] ?? []).map((v) => v.toFixed(2)).join(' ')}) | ${median(c[64] ?? []).toFixed(0)} | ${median(r[64] ?? []).toFixed(2)} (${(r[64] ?? []).map((v) => v.toFixed(2)).join(' ')}) | ${median(a.p50).toFixed(0)} µs | ${median(a.p99).toFixed(0)} µs | ${median(a.ttfe).toFixed(0)} µs |\n`);
+    process.stdout.write(
+      `| ${id} | ${median(c[8] ?? []).toFixed(0)} | ${median(r[8] ?? []).toFixed(2)} (${(r[8] ?? []).map((v) => v.toFixed(2)).join(' ')}) | ${median(c[64] ?? []).toFixed(0)} | ${median(r[64] ?? []).toFixed(2)} (${(r[64] ?? []).map((v) => v.toFixed(2)).join(' ')}) | ${median(a.p50).toFixed(0)} µs | ${median(a.p99).toFixed(0)} µs | ${median(a.ttfe).toFixed(0)} µs |\n`,
+    );
   }
   if (baselineDir) {
     // This build's CPU per request over the baseline's, within each round (below 1: this build is cheaper).
     process.stdout.write(`\n| this build ÷ baseline (${baselineDir}) | c=8 median (rounds) | c=64 median (rounds) |\n|---|---|---|\n`);
-    for (const [mine, theirs] of [['switchyard', 'base'], ['sy-oa-an', 'base-oa-an']] as const) {
-      const per = (connections: number) => (cpu[mine]?.[connections] ?? []).map((value, round) => value / ((cpu[theirs]?.[connections] ?? [])[round] ?? Number.NaN));
+    for (const [mine, theirs] of [
+      ['switchyard', 'base'],
+      ['sy-oa-an', 'base-oa-an'],
+    ] as const) {
+      const per = (connections: number) =>
+        (cpu[mine]?.[connections] ?? []).map((value, round) => value / ((cpu[theirs]?.[connections] ?? [])[round] ?? Number.NaN));
       const cell = (values: number[]) => `${median(values).toFixed(3)} (${values.map((v) => v.toFixed(2)).join(' ')})`;
       process.stdout.write(`| ${mine} ÷ ${theirs} | ${cell(per(8))} | ${cell(per(64))} |\n`);
     }

@@ -135,10 +135,14 @@ async function main(): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const rssHeld = rssMiB(pid);
-    log(`${slowReaders} slow readers holding unread replies: gateway RSS ${rssBefore.toFixed(0)} → ${rssHeld.toFixed(0)} MiB (${(((rssHeld - rssBefore) * 1024) / slowReaders).toFixed(1)} KiB per socket)`);
+    log(
+      `${slowReaders} slow readers holding unread replies: gateway RSS ${rssBefore.toFixed(0)} → ${rssHeld.toFixed(0)} MiB (${(((rssHeld - rssBefore) * 1024) / slowReaders).toFixed(1)} KiB per socket)`,
+    );
     for (const ws of sockets) ws.terminate();
     for (const transport of ['http', 'websocket'] as const) {
-      log(`${transport}: time to first event ${median(ttfe[transport] ?? []).toFixed(0)} µs (median of ${rounds} rounds), CPU ${median(cpu[transport] ?? []).toFixed(0)} µs per turn`);
+      log(
+        `${transport}: time to first event ${median(ttfe[transport] ?? []).toFixed(0)} µs (median of ${rounds} rounds), CPU ${median(cpu[transport] ?? []).toFixed(0)} µs per turn`,
+      );
     }
   } finally {
     await systems.stop();

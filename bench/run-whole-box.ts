@@ -21,7 +21,13 @@ async function main(): Promise<void> {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
   const config = { ...benchConfig([]), wholeBoxStreams: Number(arg('--streams', '10000')), wholeBoxRampMs: Number(arg('--ramp-ms', '10000')) };
-  const upstream = await launch({ name: 'bench-upstream', cwd: repoRoot, cpus: LOAD_CPU, args: ['--import', 'tsx', 'bench/bench-upstream.ts', '--port', '0'], ready: { printsUrl: true } });
+  const upstream = await launch({
+    name: 'bench-upstream',
+    cwd: repoRoot,
+    cpus: LOAD_CPU,
+    args: ['--import', 'tsx', 'bench/bench-upstream.ts', '--port', '0'],
+    ready: { printsUrl: true },
+  });
   try {
     const result = await runWholeBox(repoRoot, upstream.url, config, log);
     const { summary, ...rest } = result;

@@ -9,7 +9,12 @@ export async function serverTimingBreakdown(target: Target, workload: Workload, 
   const phases: Record<string, number[]> = {};
   try {
     for (let index = 0; index < requests; index++) {
-      const response = await client.request({ path: request.path, method: 'POST', headers: { ...request.headers, 'x-switchyard-timing': '1' }, body: request.body });
+      const response = await client.request({
+        path: request.path,
+        method: 'POST',
+        headers: { ...request.headers, 'x-switchyard-timing': '1' },
+        body: request.body,
+      });
       await response.body.text();
       const header = response.headers['server-timing'];
       for (const entry of String(header ?? '').split(', ')) {

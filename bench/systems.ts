@@ -62,7 +62,13 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
     rmSync(directory, { recursive: true, force: true });
   };
   try {
-    const upstream = await launch({ name: 'bench-upstream', cwd: repoRoot, cpus: LOAD_CPU, args: ['--import', 'tsx', 'bench/bench-upstream.ts', '--port', '0'], ready: { printsUrl: true } });
+    const upstream = await launch({
+      name: 'bench-upstream',
+      cwd: repoRoot,
+      cpus: LOAD_CPU,
+      args: ['--import', 'tsx', 'bench/bench-upstream.ts', '--port', '0'],
+      ready: { printsUrl: true },
+    });
     started.push(upstream);
     const proxy = await launch({
       name: 'minimal-proxy',
@@ -79,7 +85,15 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
       cwd: repoRoot,
       cpus: GATEWAY_CPU,
       args: [...(options.nodeFlags ?? []), 'dist/main.js'],
-      env: { PORT: String(switchyardPort), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'bench.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '1', ...options.env },
+      env: {
+        PORT: String(switchyardPort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: `sqlite:${join(directory, 'bench.db')}`,
+        GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+        LOG_LEVEL: 'warn',
+        WORKERS: '1',
+        ...options.env,
+      },
       ready: { url: `http://127.0.0.1:${switchyardPort}`, path: '/healthz' },
     });
     started.push(switchyard);
@@ -95,7 +109,15 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
         cwd: options.baseline,
         cpus: GATEWAY_CPU,
         args: [...(options.nodeFlags ?? []), 'dist/main.js'],
-        env: { PORT: String(baselinePort), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(directory, 'baseline.db')}`, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', WORKERS: '1', ...options.env },
+        env: {
+          PORT: String(baselinePort),
+          HOST: '127.0.0.1',
+          DATABASE_URL: `sqlite:${join(directory, 'baseline.db')}`,
+          GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+          LOG_LEVEL: 'warn',
+          WORKERS: '1',
+          ...options.env,
+        },
         ready: { url: `http://127.0.0.1:${baselinePort}`, path: '/healthz' },
       });
       started.push(baseline);
@@ -105,23 +127,31 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
 
     let portkey: Launched | undefined;
     let portkeyError: string | undefined;
-    if (options.peer !== false) try {
-      const portkeyPort = await freePort();
-      portkey = await launch({
-        name: 'portkey',
-        cwd: repoRoot,
-        cpus: GATEWAY_CPU,
-        args: ['bench/node_modules/@portkey-ai/gateway/build/start-server.js', `--port=${portkeyPort}`, '--headless'],
-        env: { NODE_ENV: 'production' },
-        ready: { url: `http://127.0.0.1:${portkeyPort}`, path: '/' },
-      });
-      started.push(portkey);
-    } catch (error) {
-      portkeyError = error instanceof LaunchError ? error.message.split('\n')[0] : (error as Error).message;
-      log(`portkey did not start: ${portkeyError}`);
-    }
+    if (options.peer !== false)
+      try {
+        const portkeyPort = await freePort();
+        portkey = await launch({
+          name: 'portkey',
+          cwd: repoRoot,
+          cpus: GATEWAY_CPU,
+          args: ['bench/node_modules/@portkey-ai/gateway/build/start-server.js', `--port=${portkeyPort}`, '--headless'],
+          env: { NODE_ENV: 'production' },
+          ready: { url: `http://127.0.0.1:${portkeyPort}`, path: '/' },
+        });
+        started.push(portkey);
+      } catch (error) {
+        portkeyError = error instanceof LaunchError ? error.message.split('\n')[0] : (error as Error).message;
+        log(`portkey did not start: ${portkeyError}`);
+      }
 
-    const sy = (id: string, label: string, client: Target['client'], modelPrefix: Target['modelPrefix'], system: Launched = switchyard, systemKey = key): Target => ({
+    const sy = (
+      id: string,
+      label: string,
+      client: Target['client'],
+      modelPrefix: Target['modelPrefix'],
+      system: Launched = switchyard,
+      systemKey = key,
+    ): Target => ({
       id,
       label,
       baseUrl: system.url,
@@ -131,8 +161,24 @@ export async function startSystems(repoRoot: string, log: (line: string) => void
       pid: system.pid,
     });
     const targets: Target[] = [
-      { id: 'direct', label: 'direct', baseUrl: upstream.url, client: 'openai', modelPrefix: 'oa', headers: clientAuth('openai', UPSTREAM_SECRET), pid: undefined },
-      { id: 'proxy', label: 'minimal proxy', baseUrl: proxy.url, client: 'openai', modelPrefix: 'oa', headers: clientAuth('openai', UPSTREAM_SECRET), pid: proxy.pid },
+      {
+        id: 'direct',
+        label: 'direct',
+        baseUrl: upstream.url,
+        client: 'openai',
+        modelPrefix: 'oa',
+        headers: clientAuth('openai', UPSTREAM_SECRET),
+        pid: undefined,
+      },
+      {
+        id: 'proxy',
+        label: 'minimal proxy',
+        baseUrl: proxy.url,
+        client: 'openai',
+        modelPrefix: 'oa',
+        headers: clientAuth('openai', UPSTREAM_SECRET),
+        pid: proxy.pid,
+      },
       sy('switchyard', 'Switchyard (OpenAI → OpenAI)', 'openai', 'oa'),
       sy('sy-oa-an', 'Switchyard OpenAI → Anthropic', 'openai', 'an'),
       sy('sy-an-oa', 'Switchyard Anthropic → OpenAI', 'anthropic', 'oa'),
@@ -173,8 +219,22 @@ export async function configureSwitchyard(url: string, upstreamUrl: string): Pro
     return JSON.parse(text) as Record<string, unknown>;
   };
   const profiles = Object.keys(PROFILES);
-  await admin('/channels', { name: 'bench-openai', provider: 'openai', baseUrl: `${upstreamUrl}/v1`, apiKey: UPSTREAM_SECRET, models: profiles.map((p) => `oa-${p}`), groups: ['default'] });
-  await admin('/channels', { name: 'bench-anthropic', provider: 'anthropic', baseUrl: upstreamUrl, apiKey: UPSTREAM_SECRET, models: profiles.map((p) => `an-${p}`), groups: ['default'] });
+  await admin('/channels', {
+    name: 'bench-openai',
+    provider: 'openai',
+    baseUrl: `${upstreamUrl}/v1`,
+    apiKey: UPSTREAM_SECRET,
+    models: profiles.map((p) => `oa-${p}`),
+    groups: ['default'],
+  });
+  await admin('/channels', {
+    name: 'bench-anthropic',
+    provider: 'anthropic',
+    baseUrl: upstreamUrl,
+    apiKey: UPSTREAM_SECRET,
+    models: profiles.map((p) => `an-${p}`),
+    groups: ['default'],
+  });
   for (const model of profiles.flatMap((p) => [`oa-${p}`, `an-${p}`])) await admin('/prices', { model, input: 0.15, output: 0.6 });
   const key = await admin('/keys', { name: 'bench', group: 'default', balance: 1_000_000 });
   return key.key as string;

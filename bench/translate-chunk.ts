@@ -63,7 +63,9 @@ export function measureChunkCost(streams: number): ChunkCostRow[] {
       nsPerChunk: time(streams, chunks.length, () => {
         const tap = codec.createUsageTap();
         const decoder = new TextDecoder();
-        const parser = createParser({ onEvent: (event) => tap.observe(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }) });
+        const parser = createParser({
+          onEvent: (event) => tap.observe(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }),
+        });
         for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
         sink += tap.usage()?.outputTokens ?? 0;
       }),
@@ -90,7 +92,8 @@ export function measureChunkCost(streams: number): ChunkCostRow[] {
         let out = '';
         const parser = createParser({
           onEvent: (event) => {
-            for (const decoded of decoder.push(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data })) out += encoder.push(decoded);
+            for (const decoded of decoder.push(event.event === undefined ? { data: event.data } : { event: event.event, data: event.data }))
+              out += encoder.push(decoded);
           },
         });
         for (const chunk of chunks) parser.feed(text.decode(chunk, { stream: true }));

@@ -120,8 +120,18 @@ export function streamFrames(dialect: Dialect, model: string, geminiJsonArray = 
       const event = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
       return {
         head:
-          event('message_start', { message: { id: 'msg_bench000000000000000001', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: INPUT_TOKENS, output_tokens: 1 } } }) +
-          event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+          event('message_start', {
+            message: {
+              id: 'msg_bench000000000000000001',
+              type: 'message',
+              role: 'assistant',
+              model,
+              content: [],
+              stop_reason: null,
+              stop_sequence: null,
+              usage: { input_tokens: INPUT_TOKENS, output_tokens: 1 },
+            },
+          }) + event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
         deltas: texts.map((text) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })),
         tail:
           event('content_block_stop', { index: 0 }) +

@@ -42,7 +42,18 @@ export interface WholeBoxResult {
  * figure is how many streams got every delta with no error.
  */
 export async function runWholeBox(repoRoot: string, upstreamUrl: string, config: BenchConfig, log: (line: string) => void): Promise<WholeBoxResult> {
-  const result: WholeBoxResult = { skipped: undefined, workers: 2, streams: config.wholeBoxStreams, summary: undefined, openAtPeak: 0, rssIdleMiB: Number.NaN, rssPeakMiB: Number.NaN, redis: '', listenOverflows: 0, startedEvery2s: [] };
+  const result: WholeBoxResult = {
+    skipped: undefined,
+    workers: 2,
+    streams: config.wholeBoxStreams,
+    summary: undefined,
+    openAtPeak: 0,
+    rssIdleMiB: Number.NaN,
+    rssPeakMiB: Number.NaN,
+    redis: '',
+    listenOverflows: 0,
+    startedEvery2s: [],
+  };
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-bench-w2-'));
   let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   let gateway: Launched | undefined;
@@ -74,12 +85,22 @@ export async function runWholeBox(repoRoot: string, upstreamUrl: string, config:
     await sleep(500);
     result.rssIdleMiB = rssMiB(gateway.pid);
     const profile = PROFILES.sc as { deltas: number; gapMs: number };
-    const request = buildRequest({ id: 'whole-box', label: 'whole box', baseUrl: gateway.url, client: 'openai', modelPrefix: 'oa', headers: clientAuth('openai', key), pid: gateway.pid }, { profile: 'sc', requestBytes: 200, stream: true });
+    const request = buildRequest(
+      { id: 'whole-box', label: 'whole box', baseUrl: gateway.url, client: 'openai', modelPrefix: 'oa', headers: clientAuth('openai', key), pid: gateway.pid },
+      { profile: 'sc', requestBytes: 200, stream: true },
+    );
     log(`whole box: ${config.wholeBoxStreams} profile-C streams over ${config.wholeBoxRampMs} ms, WORKERS=2, Redis ${redis.version}`);
     const dropsBefore = listenQueueDrops().overflows;
     const loopDelay = monitorEventLoopDelay({ resolution: 20 });
     loopDelay.enable();
-    const open = openStreams({ request, streams: config.wholeBoxStreams, rampMs: config.wholeBoxRampMs, expectedDeltas: profile.deltas, upstreamGapMs: profile.gapMs, timeoutMs: 180_000 });
+    const open = openStreams({
+      request,
+      streams: config.wholeBoxStreams,
+      rampMs: config.wholeBoxRampMs,
+      expectedDeltas: profile.deltas,
+      upstreamGapMs: profile.gapMs,
+      timeoutMs: 180_000,
+    });
     const began = performance.now();
     const deadline = began + config.wholeBoxRampMs + 20_000;
     while (open.started() < config.wholeBoxStreams && performance.now() < deadline) {
@@ -109,7 +130,9 @@ export async function runWholeBox(repoRoot: string, upstreamUrl: string, config:
 /** redis-server in the foreground on a free port, nothing saved to disk, stopped with the run. */
 async function startRedis(directory: string): Promise<{ url: string; version: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000)));
   child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000)));

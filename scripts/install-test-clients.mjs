@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 const directory = fileURLToPath(new URL('../test/clients/', import.meta.url));
 const stamp = join(directory, 'node_modules', '.switchyard-lock-sha256');
-const lockHash = createHash('sha256').update(readFileSync(join(directory, 'package-lock.json'))).digest('hex');
+const lockHash = createHash('sha256')
+  .update(readFileSync(join(directory, 'package-lock.json')))
+  .digest('hex');
 
 if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === lockHash) process.exit(0);
 

@@ -63,10 +63,7 @@ const expressions = sql.join(Object.values(columns));
 const began = Date.now();
 for (let from = 0; from < rows; from += chunk) {
   const to = Math.min(rows, from + chunk) - 1;
-  const numbers =
-    location.dialect === 'postgres'
-      ? sql`generate_series(${sql.lit(from)}::bigint, ${sql.lit(to)}::bigint) as numbers(i)`
-      : sql`numbers`;
+  const numbers = location.dialect === 'postgres' ? sql`generate_series(${sql.lit(from)}::bigint, ${sql.lit(to)}::bigint) as numbers(i)` : sql`numbers`;
   const prefix =
     location.dialect === 'postgres'
       ? sql``

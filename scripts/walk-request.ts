@@ -23,7 +23,10 @@ import { startHarness } from '../test/helpers/gateway-harness.ts';
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const list = process.argv.includes('--list');
 
-interface Entry { file: string; fn: string }
+interface Entry {
+  file: string;
+  fn: string;
+}
 const walk: string[] = [];
 (globalThis as { __walk?: string[] }).__walk = walk;
 
@@ -78,12 +81,22 @@ for (const script of coverage) {
     const id = String(logpoints++);
     entries.set(id, { file, fn: fn.functionName || `(anonymous:${lineNumber + 1})` });
     await session
-      .post('Debugger.setBreakpoint', { location: { scriptId: script.scriptId, lineNumber, columnNumber }, condition: `globalThis.__walk.push(${JSON.stringify(id)}), false` })
+      .post('Debugger.setBreakpoint', {
+        location: { scriptId: script.scriptId, lineNumber, columnNumber },
+        condition: `globalThis.__walk.push(${JSON.stringify(id)}), false`,
+      })
       .catch(() => undefined);
   }
 }
 
-interface Count { files: Set<string>; folders: Set<string>; crossings: number; backInto: number; sequence: string[]; route: { crossings: number; backInto: number } }
+interface Count {
+  files: Set<string>;
+  folders: Set<string>;
+  crossings: number;
+  backInto: number;
+  sequence: string[];
+  route: { crossings: number; backInto: number };
+}
 const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : '(root)');
 
 /** Crossings between consecutive folders of a list of files (and how many go back into a folder already left). */

@@ -53,7 +53,12 @@ async function main(): Promise<void> {
 async function run(config: Config, logger: Logger): Promise<void> {
   const applyConfig = config.configFile
     ? async (store: Store) => {
-        const summary = await applyConfigFile({ store, path: config.configFile as string, env: process.env, blockPrivateUpstreams: config.blockPrivateUpstreams });
+        const summary = await applyConfigFile({
+          store,
+          path: config.configFile as string,
+          env: process.env,
+          blockPrivateUpstreams: config.blockPrivateUpstreams,
+        });
         logger.info({ summary }, `applied ${config.configFile}`);
         for (const warning of summary.warnings ?? []) logger.warn(`${config.configFile}: ${warning}`);
       }
@@ -73,9 +78,23 @@ async function run(config: Config, logger: Logger): Promise<void> {
   );
   drainOnSignals(config, logger, gateway);
   if (cluster.isWorker) return;
-  const [channels, keys, prices, versions] = await Promise.all([gateway.store.channels.list(), gateway.store.keys.list(), gateway.store.prices.list(), gateway.store.priceVersions.list()]);
+  const [channels, keys, prices, versions] = await Promise.all([
+    gateway.store.channels.list(),
+    gateway.store.keys.list(),
+    gateway.store.prices.list(),
+    gateway.store.priceVersions.list(),
+  ]);
   const redis = config.redisTarget !== undefined;
-  const banner = { url: gateway.url, database: databaseKind(config), workers: 1, redis, channels: channels.length, keys: keys.length, unpricedModels: unpricedModels(channels, prices, versions), strictPricing: config.strictPricing };
+  const banner = {
+    url: gateway.url,
+    database: databaseKind(config),
+    workers: 1,
+    redis,
+    channels: channels.length,
+    keys: keys.length,
+    unpricedModels: unpricedModels(channels, prices, versions),
+    strictPricing: config.strictPricing,
+  };
   process.stdout.write(startBanner({ ...banner, pendingAdminToken: gateway.generatedAdminToken }));
 }
 
@@ -96,7 +115,16 @@ async function startPrimary(config: Config, logger: Logger, applyConfig: ((store
   logger.info({ workers: config.workers, redis: true }, 'starting workers');
   serveClusterMetrics();
   const url = `http://${config.host}:${config.port}`;
-  const banner = { url, database: databaseKind(config), workers: config.workers, redis: true, channels: channels.length, keys: keys.length, unpricedModels: unpricedModels(channels, prices, versions), strictPricing: config.strictPricing };
+  const banner = {
+    url,
+    database: databaseKind(config),
+    workers: config.workers,
+    redis: true,
+    channels: channels.length,
+    keys: keys.length,
+    unpricedModels: unpricedModels(channels, prices, versions),
+    strictPricing: config.strictPricing,
+  };
   cluster.once('listening', () => process.stdout.write(startBanner({ ...banner, pendingAdminToken })));
   runPrimary({ workers: config.workers, logger, drainTimeoutMs: config.drainTimeoutMs });
 }

@@ -15,9 +15,7 @@ export function createAdminClient({ url, token }) {
    */
   async function request(method, path, body) {
     if (!token) {
-      throw new CliError(
-        'GATEWAY_ADMIN_TOKEN is not set. Export the admin token the gateway printed on its first start (or the one you configured).',
-      );
+      throw new CliError('GATEWAY_ADMIN_TOKEN is not set. Export the admin token the gateway printed on its first start (or the one you configured).');
     }
     let response;
     try {

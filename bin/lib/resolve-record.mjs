@@ -12,7 +12,8 @@ export async function resolveRecord(client, kind, reference) {
   const singular = kind === 'keys' ? 'key' : 'channel';
   if (!reference) throw usageError(`give the ${singular}'s id or name`);
   const { data } = await client.request('GET', `/${kind}`);
-  const found = data.find((/** @type {{ id: string }} */ record) => record.id === reference) ??
+  const found =
+    data.find((/** @type {{ id: string }} */ record) => record.id === reference) ??
     data.find((/** @type {{ name: string }} */ record) => record.name === reference);
   if (!found) throw new CliError(`No ${singular} with the id or name "${reference}" exists; see \`switchyard ${singular} list\`.`);
   return found;

@@ -4,13 +4,7 @@
  * @param {import('./command.mjs').Verb} logs
  */
 export function usageText(nouns, logs) {
-  const lines = [
-    'switchyard: manage a Switchyard gateway through its admin API',
-    '',
-    'Usage: switchyard <command> [options]',
-    '',
-    'Commands:',
-  ];
+  const lines = ['switchyard: manage a Switchyard gateway through its admin API', '', 'Usage: switchyard <command> [options]', '', 'Commands:'];
   for (const noun of Object.values(nouns)) {
     for (const verb of Object.values(noun.verbs)) lines.push(`  ${verb.usage}`, `      ${verb.summary}`);
   }

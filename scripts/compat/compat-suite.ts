@@ -61,14 +61,20 @@ async function runStep(harness: Harness, install: ClientInstall, key: string, di
     case 'tool loop (reasoning on)': {
       writeFileSync(join(directory, 'notes.txt'), `${SECRET}\n`);
       const run = await client.prompt(`Read ${join(directory, 'notes.txt')} and tell me what it says.`);
-      return verdict(step, run, run.code === 0 && run.stdout.includes(SECRET) && upstreamSaw(SECRET), 'the tool result never reached the upstream or the answer was not printed');
+      return verdict(
+        step,
+        run,
+        run.code === 0 && run.stdout.includes(SECRET) && upstreamSaw(SECRET),
+        'the tool result never reached the upstream or the answer was not printed',
+      );
     }
     case 'compaction': {
       const first = await client.prompt('Reply with pong.');
       if (first.code !== 0) return verdict(step, first, false);
       const second = await client.compact();
       // On an OpenAI Responses upstream the gateway passes compaction to its /v1/responses/compact.
-      const compacted = upstreamSaw(COMPACTION_MARKERS[install.client]) || harness.simulator.requests.slice(since).some((request) => request.endpoint === 'compact');
+      const compacted =
+        upstreamSaw(COMPACTION_MARKERS[install.client]) || harness.simulator.requests.slice(since).some((request) => request.endpoint === 'compact');
       return verdict(step, second, second.code === 0 && compacted, 'no compaction request reached the upstream');
     }
     default: {
@@ -89,7 +95,12 @@ function verdict(step: Step, run: CliRun, passed: boolean, why = ''): StepResult
 }
 
 /** How to drive each CLI non-interactively (stdin closed), and how to make it compact. */
-function clientRunner(harness: Harness, install: ClientInstall, key: string, directory: string): { prompt(text: string): Promise<CliRun>; compact(): Promise<CliRun> } {
+function clientRunner(
+  harness: Harness,
+  install: ClientInstall,
+  key: string,
+  directory: string,
+): { prompt(text: string): Promise<CliRun>; compact(): Promise<CliRun> } {
   const run = (args: string[], env: Record<string, string>) => runCli(install.client, args, env, directory, TIMEOUT_MS, install.binDir);
   switch (install.client) {
     case 'claude': {
@@ -120,7 +131,19 @@ function clientRunner(harness: Harness, install: ClientInstall, key: string, dir
       return {
         prompt: (text) => run(['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', text], env),
         compact: () =>
-          run(['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-c', 'model_auto_compact_token_limit=500', 'resume', '--last', 'Reply with pong again.'], env),
+          run(
+            [
+              'exec',
+              '--skip-git-repo-check',
+              '--dangerously-bypass-approvals-and-sandbox',
+              '-c',
+              'model_auto_compact_token_limit=500',
+              'resume',
+              '--last',
+              'Reply with pong again.',
+            ],
+            env,
+          ),
       };
     }
     case 'gemini': {
@@ -130,7 +153,13 @@ function clientRunner(harness: Harness, install: ClientInstall, key: string, dir
         join(directory, '.gemini', 'settings.json'),
         JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, model: { compressionThreshold: 0.0001 } }),
       );
-      const env = { HOME: directory, GEMINI_CLI_TRUST_WORKSPACE: 'true', GOOGLE_GEMINI_BASE_URL: harness.url, GEMINI_API_KEY: key, GEMINI_MODEL: CLI_MODELS.gemini };
+      const env = {
+        HOME: directory,
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+        GOOGLE_GEMINI_BASE_URL: harness.url,
+        GEMINI_API_KEY: key,
+        GEMINI_MODEL: CLI_MODELS.gemini,
+      };
       return {
         prompt: (text) => run(['-p', text, '--yolo'], env),
         compact: () => run(['--resume', 'latest', '-p', 'Reply with pong again.', '--yolo'], env),

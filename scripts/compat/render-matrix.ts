@@ -49,6 +49,5 @@ const NEEDS = [
   '  request, never refused; a translated lane drops them with `unsupported:` warnings. `/compact` is an ordinary',
   '  turn asking for a `<summary>`.',
   '- **Gemini CLI 0.61**: history compression asks for `gemini-3.1-pro-preview-customtools` (and resolves aliases to',
-  '  the newest previews), so the key\'s group must route those names too.',
+  "  the newest previews), so the key's group must route those names too.",
 ];
-

@@ -24,7 +24,11 @@ const UPSTREAMS = [
   { kind: 'OpenAI Responses', channel: { provider: 'openai', supportsResponses: true }, upstreamModel: 'gpt-5' },
   { kind: 'Anthropic Messages', channel: { provider: 'anthropic' }, upstreamModel: 'claude-sonnet-4-6' },
   { kind: 'Gemini', channel: { provider: 'gemini' }, upstreamModel: 'gemini-3-pro-preview' },
-  { kind: 'Bedrock Converse', channel: { provider: 'bedrock', region: 'us-east-1', apiKey: BEDROCK_KEY }, upstreamModel: 'anthropic.claude-sonnet-4-5-20250929-v1:0' },
+  {
+    kind: 'Bedrock Converse',
+    channel: { provider: 'bedrock', region: 'us-east-1', apiKey: BEDROCK_KEY },
+    upstreamModel: 'anthropic.claude-sonnet-4-5-20250929-v1:0',
+  },
 ] as const;
 // Every name the CLIs ask for: their main models, and the aliases and helpers they resolve to.
 const CHANNEL_MODELS = [
@@ -46,7 +50,10 @@ const workDir = process.env.COMPAT_DIR ?? join(tmpdir(), 'switchyard-compat');
 const only = process.env.COMPAT_CLIENTS?.split(',').map((name) => name.trim());
 const installs = installClients(workDir, log).filter((install) => only === undefined || only.includes(install.client));
 
-const harness = await startHarness({ upstream: { connectMs: 2000, firstByteMs: 30_000, idleMs: 30_000 } }, { clouds: { bedrock: { credentials: {}, apiKeys: [BEDROCK_KEY] } } });
+const harness = await startHarness(
+  { upstream: { connectMs: 2000, firstByteMs: 30_000, idleMs: 30_000 } },
+  { clouds: { bedrock: { credentials: {}, apiKeys: [BEDROCK_KEY] } } },
+);
 const home = mkdtempSync(join(tmpdir(), 'switchyard-compat-run-'));
 const rows: MatrixRow[] = [];
 try {
@@ -70,7 +77,9 @@ try {
     if (request.endpoint !== 'generate') return;
     const text = request.rawBody;
     if (Object.values(COMPACTION_MARKERS).some((marker) => text.includes(marker))) {
-      harness.simulator.enqueue({ text: '<summary>The user asked for pong; it was answered.</summary><state_snapshot>The user asked for pong; it was answered.</state_snapshot>' });
+      harness.simulator.enqueue({
+        text: '<summary>The user asked for pong; it was answered.</summary><state_snapshot>The user asked for pong; it was answered.</state_snapshot>',
+      });
       return;
     }
     if (text.includes(SECRET)) {

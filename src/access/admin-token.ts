@@ -23,11 +23,7 @@ export interface ResolvedAdminToken {
  * its token offered again while it was never used); on the very first start a token is
  * generated, its hash stored with the sealed token kept as pending until first use.
  */
-export async function resolveAdminToken(
-  store: Store,
-  configured: string | undefined,
-  secretBox: SecretBox,
-): Promise<ResolvedAdminToken> {
+export async function resolveAdminToken(store: Store, configured: string | undefined, secretBox: SecretBox): Promise<ResolvedAdminToken> {
   if (configured) return { adminTokenHash: hashApiKey(configured), pendingAdminToken: undefined };
   const stored = await store.settings.get(ADMIN_TOKEN_HASH_SETTING);
   if (stored) return { adminTokenHash: stored, pendingAdminToken: await readPending(store, secretBox, stored) };

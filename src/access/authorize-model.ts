@@ -35,11 +35,9 @@ export function authorizeModel(
         { param: 'model' },
       );
     }
-    throw new GatewayError(
-      'model_not_found',
-      `Model "${model}" does not exist on this gateway. List the models your key can use with GET /v1/models.`,
-      { param: 'model' },
-    );
+    throw new GatewayError('model_not_found', `Model "${model}" does not exist on this gateway. List the models your key can use with GET /v1/models.`, {
+      param: 'model',
+    });
   }
   const allowed = caller.key.allowedModels;
   if (allowed !== null && !allowed.includes(model)) {

@@ -7,7 +7,7 @@ const WHY: Record<ProviderFeature['kind'], string> = {
   background:
     'background responses are generated after the request ends, out of the gateway\'s sight, so their answer could not be metered; send the request without "background" (streaming keeps a long answer alive)',
   'server-tools': 'the provider bills this tool apart from tokens',
-  'stored-objects': 'it refers to objects kept by the gateway\'s upstream account, not yours',
+  'stored-objects': "it refers to objects kept by the gateway's upstream account, not yours",
   'priority-tier': 'the priority tier is billed above the list prices this gateway charges',
 };
 

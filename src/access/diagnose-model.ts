@@ -104,9 +104,10 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
             step: 3,
             name: 'model-spelling',
             verdict: input.revealOtherGroups === true && snapshot.allModels.has(model) ? 'pass' : 'fail',
-            detail: input.revealOtherGroups === true && snapshot.allModels.has(model)
-              ? `"${model}" is spelled correctly.`
-              : `No model in your group has a name close to "${model}". Your key can use: ${listNames(available)}.`,
+            detail:
+              input.revealOtherGroups === true && snapshot.allModels.has(model)
+                ? `"${model}" is spelled correctly.`
+                : `No model in your group has a name close to "${model}". Your key can use: ${listNames(available)}.`,
           },
   );
 
@@ -120,7 +121,9 @@ export function diagnoseModel(input: DiagnoseInput): Diagnosis {
     });
   } else {
     setup = clientSetup(input.client, input.origin, input.altPrefix, model);
-    const surfaceBlocked = served !== undefined && !served.some((channel) => channel.allowedPrefixes.length === 0 || (setup?.surface !== null && channel.allowedPrefixes.includes(setup?.surface ?? '')));
+    const surfaceBlocked =
+      served !== undefined &&
+      !served.some((channel) => channel.allowedPrefixes.length === 0 || (setup?.surface !== null && channel.allowedPrefixes.includes(setup?.surface ?? '')));
     checks.push({
       step: 4,
       name: 'client-protocol',
@@ -149,7 +152,8 @@ function keyCheck(input: DiagnoseInput): DiagnosisCheck {
   const { key, group } = input.caller;
   const problems: string[] = [];
   if (!key.enabled) problems.push('the key is disabled (ask the operator to enable it)');
-  if (key.expiresAt !== null && key.expiresAt <= input.now) problems.push(`the key expired at ${new Date(key.expiresAt).toISOString()} (ask the operator to extend it)`);
+  if (key.expiresAt !== null && key.expiresAt <= input.now)
+    problems.push(`the key expired at ${new Date(key.expiresAt).toISOString()} (ask the operator to extend it)`);
   if (!input.ipAllowed) problems.push(`requests from ${input.clientIp} are outside the key's IP allow-list`);
   if (input.availableMicros !== null && input.availableMicros <= 0) problems.push('the key has no balance left (ask the operator to top it up)');
   const bound = `The key "${key.name}" is bound to group "${group.name}"${group.description ? ` (${group.description})` : ''}.`;
@@ -168,9 +172,10 @@ function availabilityCheck(input: DiagnoseInput, channels: readonly Channel[]): 
       step: 5,
       name: 'channel-availability',
       verdict: disabled > 0 ? 'fail' : 'skip',
-      detail: disabled > 0
-        ? `All ${disabled} channel(s) serving "${input.model}" to group "${group}" are disabled; ask the operator to enable one.`
-        : `No channel serves "${input.model}" to group "${group}".`,
+      detail:
+        disabled > 0
+          ? `All ${disabled} channel(s) serving "${input.model}" to group "${group}" are disabled; ask the operator to enable one.`
+          : `No channel serves "${input.model}" to group "${group}".`,
     };
   }
   const open = channels.filter((channel) => input.channelState(channel, input.model) === 'open').length;
@@ -178,11 +183,19 @@ function availabilityCheck(input: DiagnoseInput, channels: readonly Channel[]): 
   const summary = `${channels.length} enabled channel(s) serve "${input.model}" to group "${group}"${disabled > 0 ? ` (${disabled} more disabled)` : ''}; ${up} currently accepting requests.`;
   return up > 0
     ? { step: 5, name: 'channel-availability', verdict: 'pass', detail: summary }
-    : { step: 5, name: 'channel-availability', verdict: 'fail', detail: `${summary} Every one is paused after repeated upstream failures; retry shortly or ask the operator to check the channels.` };
+    : {
+        step: 5,
+        name: 'channel-availability',
+        verdict: 'fail',
+        detail: `${summary} Every one is paused after repeated upstream failures; retry shortly or ask the operator to check the channels.`,
+      };
 }
 
 function listNames(models: string[]): string {
   if (models.length === 0) return 'no models (ask the operator to add models to your group)';
-  const shown = models.slice(0, 20).map((name) => `"${name}"`).join(', ');
+  const shown = models
+    .slice(0, 20)
+    .map((name) => `"${name}"`)
+    .join(', ');
   return models.length > 20 ? `${shown} and ${models.length - 20} more (GET /v1/models)` : shown;
 }

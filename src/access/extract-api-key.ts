@@ -9,11 +9,7 @@ export type CredentialStyle = 'bearer' | 'anthropic' | 'gemini';
  * `x-api-key` (Claude Code with ANTHROPIC_API_KEY) or Bearer (ANTHROPIC_AUTH_TOKEN, SDK ≥ 1.0);
  * Gemini clients send `x-goog-api-key` or `?key=`, and Bearer when told to.
  */
-export function extractApiKey(
-  style: CredentialStyle,
-  headers: IncomingHttpHeaders,
-  query: Record<string, unknown>,
-): string | undefined {
+export function extractApiKey(style: CredentialStyle, headers: IncomingHttpHeaders, query: Record<string, unknown>): string | undefined {
   switch (style) {
     case 'bearer':
       return bearerToken(headers);

@@ -12,7 +12,10 @@ test('each hint is whole sentences: a capital first, a full stop or question mar
 
 test('a vendor prefix (the OpenRouter and LiteLLM habit) is named as the difference', () => {
   assert.equal(suggestModelName('openai/gpt-4o-mini', AVAILABLE), 'Did you mean "gpt-4o-mini"? This gateway names the model without the "openai/" prefix.');
-  assert.equal(suggestModelName('anthropic/Claude-Sonnet-4-5', AVAILABLE), 'Did you mean "claude-sonnet-4-5"? This gateway names the model without the "anthropic/" prefix.');
+  assert.equal(
+    suggestModelName('anthropic/Claude-Sonnet-4-5', AVAILABLE),
+    'Did you mean "claude-sonnet-4-5"? This gateway names the model without the "anthropic/" prefix.',
+  );
   // A gateway that names models `org/model` itself: a near miss is still a typo, not a prefix.
   assert.equal(suggestModelName('meta-llama/llama-3-8c', AVAILABLE), 'Did you mean "meta-llama/llama-3-8b"?');
   assert.equal(suggestModelName('openai/nothing-like-it', AVAILABLE), undefined);

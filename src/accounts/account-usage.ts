@@ -31,7 +31,10 @@ export async function accountUsage(deps: AccountUsageDeps, userId: string, days:
     const day = new Date(time).toISOString().slice(0, 10);
     byDay.set(day, { day, requests: 0, errors: 0, inputTokens: 0, outputTokens: 0, costMicros: 0 });
   }
-  const byModel = new Map<string | null, { model: string | null; requests: number; errors: number; inputTokens: number; outputTokens: number; costMicros: number }>();
+  const byModel = new Map<
+    string | null,
+    { model: string | null; requests: number; errors: number; inputTokens: number; outputTokens: number; costMicros: number }
+  >();
   for (const row of rows) {
     const day = byDay.get(row.day);
     if (day) add(day, row);

@@ -29,7 +29,8 @@ export function userView(user: User, balanceMicros: number): AdminUserView {
 
 export function planView(plan: Plan): AdminPlanView {
   const quota: AdminPlanView['quota'] = {};
-  for (const [window, micros] of Object.entries(plan.quota) as Array<[QuotaWindow, number | undefined]>) if (micros !== undefined) quota[window] = microsToUsd(micros);
+  for (const [window, micros] of Object.entries(plan.quota) as Array<[QuotaWindow, number | undefined]>)
+    if (micros !== undefined) quota[window] = microsToUsd(micros);
   return {
     id: plan.id,
     name: plan.name,
@@ -47,7 +48,13 @@ export function planView(plan: Plan): AdminPlanView {
  * `{id, user, plan, group, status, startsAt, expiresAt, usage, resetsAt}` as the contract has
  * it (USD), plus the names and each window's quota and what remains of it.
  */
-export function subscriptionView(subscription: Subscription, plan: Plan | undefined, user: User | undefined, usage: WindowUsage[], now: number): SubscriptionView {
+export function subscriptionView(
+  subscription: Subscription,
+  plan: Plan | undefined,
+  user: User | undefined,
+  usage: WindowUsage[],
+  now: number,
+): SubscriptionView {
   const byWindow = new Map(usage.map((entry) => [entry.window, entry]));
   const used = (window: QuotaWindow) => microsToUsd(byWindow.get(window)?.usedMicros ?? 0);
   const resets = (window: Exclude<QuotaWindow, 'total'>) => iso(byWindow.get(window)?.resetsAt ?? null);
@@ -63,9 +70,10 @@ export function subscriptionView(subscription: Subscription, plan: Plan | undefi
     expiresAt: iso(subscription.expiresAt),
     usage: { daily: used('daily'), weekly: used('weekly'), monthly: used('monthly'), total: used('total') },
     resetsAt: { daily: resets('daily'), weekly: resets('weekly'), monthly: resets('monthly') },
-    quota: Object.fromEntries(
-      usage.map((entry) => [entry.window, entry.quotaMicros === null ? null : microsToUsd(entry.quotaMicros)]),
-    ) as Record<QuotaWindow, number | null>,
+    quota: Object.fromEntries(usage.map((entry) => [entry.window, entry.quotaMicros === null ? null : microsToUsd(entry.quotaMicros)])) as Record<
+      QuotaWindow,
+      number | null
+    >,
     remaining: Object.fromEntries(
       usage.map((entry) => [entry.window, entry.quotaMicros === null ? null : microsToUsd(Math.max(entry.quotaMicros - entry.usedMicros, 0))]),
     ) as Record<QuotaWindow, number | null>,

@@ -35,7 +35,10 @@ export async function accountSubscriptions(deps: PortalDeps, user: User): Promis
 }
 
 /** The groups of the account's active subscriptions, and the operator's default group for accounts. */
-export async function accountKeyGroups(deps: PortalDeps, subscriptions: ReadonlyArray<Pick<AccountSubscription, 'subscription' | 'plan'>>): Promise<PortalGroup[]> {
+export async function accountKeyGroups(
+  deps: PortalDeps,
+  subscriptions: ReadonlyArray<Pick<AccountSubscription, 'subscription' | 'plan'>>,
+): Promise<PortalGroup[]> {
   const snapshot = deps.snapshot.current;
   const time = deps.runtime.now();
   const result = new Map<string, PortalGroup>();

@@ -53,12 +53,12 @@ export function createAccessServices(input: {
   const walletCharges = new ChargeWriter({ applyCharges: (batch, batchId) => input.store.users.applyCharges(batch, batchId) }, input.logger);
   const subscriptionUsage = new ChargeWriter({ applyCharges: (batch, batchId) => input.store.subscriptions.applyUsage(batch, batchId) }, input.logger);
   const balances = new BalanceMeter({
-      kv: input.kv,
-      charges,
-      spendBaseline: input.spendBaseline,
-      readKey: (keyId) => input.store.keys.get(keyId),
-      now: input.now,
-    });
+    kv: input.kv,
+    charges,
+    spendBaseline: input.spendBaseline,
+    readKey: (keyId) => input.store.keys.get(keyId),
+    now: input.now,
+  });
   const wallets = new WalletMeter({
     kv: input.kv,
     charges: walletCharges,

@@ -111,12 +111,7 @@ export class AccountBilling {
  * The subscriptions that can pay for `group` now (soonest to expire first, so the one about
  * to lapse is used up first), and, when there is none, the refusal that explains why.
  */
-export function findSubscriptions(
-  snapshot: Snapshot,
-  key: ApiKey,
-  group: Group,
-  now: number,
-): { usable: SubscriptionChoice[]; refusal: GatewayError } {
+export function findSubscriptions(snapshot: Snapshot, key: ApiKey, group: Group, now: number): { usable: SubscriptionChoice[]; refusal: GatewayError } {
   const howToGet = `Redeem a subscription code with POST /api/me/redeem, or ask the operator for a subscription${plansFor(snapshot, group.name)}.`;
   const user = key.userId ? snapshot.users.get(key.userId) : undefined;
   if (user === undefined) {

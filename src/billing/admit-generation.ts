@@ -77,7 +77,11 @@ export async function admitGeneration(
   /** The most a media request can be billed for its images, audio or search units, beside its tokens. */
   heldMedia?: Pick<Usage, 'images' | 'media'>,
 ): Promise<Admission> {
-  const { caller: { key, group }, model, price } = plan;
+  const {
+    caller: { key, group },
+    model,
+    price,
+  } = plan;
   const estimatedInput = plan.tokensLimited ? (estimate()?.inputTokens ?? 0) : 0;
 
   // A key without rate limits skips the limiter's async call (its closures, window names and
@@ -89,7 +93,9 @@ export async function admitGeneration(
   try {
     const reserve = plan.guardsMoney
       ? estimateReservationMicros(estimate() ?? { inputTokens: 0, maxOutputTokens: undefined }, price, group.priceMultiplier, uncapped) +
-        (heldMedia === undefined || price === undefined ? 0 : computeCostMicros({ inputTokens: 0, outputTokens: 0, ...heldMedia }, price, group.priceMultiplier))
+        (heldMedia === undefined || price === undefined
+          ? 0
+          : computeCostMicros({ inputTokens: 0, outputTokens: 0, ...heldMedia }, price, group.priceMultiplier))
       : 0;
     // What pays is decided by the group's billing mode (account-billing.ts): the key's balance,
     // the user's wallet or a subscription's quotas (403 subscription_* / insufficient_balance).
@@ -100,8 +106,7 @@ export async function admitGeneration(
   }
 
   let finished: Promise<number> | undefined;
-  const quote = (usage: Usage | undefined): number =>
-    usage !== undefined && price !== undefined ? computeCostMicros(usage, price, group.priceMultiplier) : 0;
+  const quote = (usage: Usage | undefined): number => (usage !== undefined && price !== undefined ? computeCostMicros(usage, price, group.priceMultiplier) : 0);
   return {
     warnings: price === undefined ? [UNPRICED_WARNING] : [],
     priceVersion: price?.version ?? null,

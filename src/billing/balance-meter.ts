@@ -76,7 +76,9 @@ export class BalanceMeter {
     const funding = fundingOf(key);
     const account = key.balanceMicros !== null && chargeKeyBalance ? accountName(key.id) : undefined;
     if (account !== undefined) {
-      const result = await holdSeeded(kv, account, holdId, -amountMicros, { min: amountMicros === 0 ? 1 : 0, ...(funding ? { funding } : {}) }, () => this.#accountSeed(key));
+      const result = await holdSeeded(kv, account, holdId, -amountMicros, { min: amountMicros === 0 ? 1 : 0, ...(funding ? { funding } : {}) }, () =>
+        this.#accountSeed(key),
+      );
       if (!result.applied) {
         await releaseWindows();
         throw new GatewayError(

@@ -92,7 +92,10 @@ test('a refused row is set aside under an id of its own while the others are wri
     calls.map((call) => call.id),
     ['batch', 'batch/good', 'batch/bad'],
   );
-  assert.deepEqual(writer.rejected.map((row) => [row.keyId, row.amountMicros]), [['bad', 6]]);
+  assert.deepEqual(
+    writer.rejected.map((row) => [row.keyId, row.amountMicros]),
+    [['bad', 6]],
+  );
   assert.equal(writer.pending('good') + writer.pending('bad'), 0);
   await writer.close();
 });

@@ -41,7 +41,11 @@ export async function checkPayment(input: {
     const wallet = await input.wallets.available(user);
     return wallet > 0
       ? { verdict: 'pass', code: null, detail: `${prefix}Requests are paid from the wallet of account "${user.name}" (${formatUsd(wallet)} left).` }
-      : { verdict: 'fail', code: 'insufficient_balance', detail: `${prefix}The wallet of account "${user.name}" is empty (${formatUsd(wallet)}); redeem a code (POST /api/me/redeem) or ask the operator.` };
+      : {
+          verdict: 'fail',
+          code: 'insufficient_balance',
+          detail: `${prefix}The wallet of account "${user.name}" is empty (${formatUsd(wallet)}); redeem a code (POST /api/me/redeem) or ask the operator.`,
+        };
   };
   if (group.billing === 'balance') return balanceCheck('');
 
@@ -54,7 +58,10 @@ export async function checkPayment(input: {
     if (!full) {
       const left = usage
         .filter((entry) => entry.quotaMicros !== null)
-        .map((entry) => `${entry.window} ${formatUsd((entry.quotaMicros ?? 0) - entry.usedMicros)} left${entry.resetsAt === null ? '' : ` (resets ${formatTime(entry.resetsAt)})`}`);
+        .map(
+          (entry) =>
+            `${entry.window} ${formatUsd((entry.quotaMicros ?? 0) - entry.usedMicros)} left${entry.resetsAt === null ? '' : ` (resets ${formatTime(entry.resetsAt)})`}`,
+        );
       return {
         verdict: 'pass',
         code: null,

@@ -3,7 +3,15 @@
  * sentences (a redeemed or used code, a subscription's dates, a quota's reset) use it; API
  * fields keep ISO strings for programs.
  */
-const FORMAT = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const FORMAT = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 export function formatTime(epochMs: number): string {
   return `${FORMAT.format(new Date(epochMs))} UTC`;

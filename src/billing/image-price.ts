@@ -24,17 +24,28 @@ export function imagePriceFromUsd(input: ImagePriceInput): ImagePrice | undefine
 }
 
 /** The stored figures back in the API's USD terms (only those set). */
-export function imagePriceToUsd(images: ImagePrice | undefined): { perImage?: number | Record<string, Record<string, number>>; imageInput?: number; imageOutput?: number } {
+export function imagePriceToUsd(images: ImagePrice | undefined): {
+  perImage?: number | Record<string, Record<string, number>>;
+  imageInput?: number;
+  imageOutput?: number;
+} {
   if (images === undefined) return {};
   return {
-    ...(images.perImage === undefined ? {} : { perImage: typeof images.perImage === 'number' ? microsToUsd(images.perImage) : mapTable(images.perImage, microsToUsd) }),
+    ...(images.perImage === undefined
+      ? {}
+      : { perImage: typeof images.perImage === 'number' ? microsToUsd(images.perImage) : mapTable(images.perImage, microsToUsd) }),
     ...(images.inputPerMillion === undefined ? {} : { imageInput: microsToUsd(images.inputPerMillion) }),
     ...(images.outputPerMillion === undefined ? {} : { imageOutput: microsToUsd(images.outputPerMillion) }),
   };
 }
 
 function mapTable(table: Record<string, Record<string, number>>, convert: (value: number) => number): Record<string, Record<string, number>> {
-  return Object.fromEntries(Object.entries(table).map(([size, qualities]) => [size, Object.fromEntries(Object.entries(qualities).map(([quality, value]) => [quality, convert(value)]))]));
+  return Object.fromEntries(
+    Object.entries(table).map(([size, qualities]) => [
+      size,
+      Object.fromEntries(Object.entries(qualities).map(([quality, value]) => [quality, convert(value)])),
+    ]),
+  );
 }
 
 /**

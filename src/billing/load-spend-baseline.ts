@@ -18,6 +18,5 @@ export async function loadSpendBaseline(usage: Pick<UsageLogRepository, 'aggrega
     days.push({ day: Date.parse(`${row.day}T00:00:00Z`), costMicros: row.costMicros });
     byKey.set(row.subject, days);
   }
-  return (keyId, start, end) =>
-    (byKey.get(keyId) ?? []).reduce((sum, { day, costMicros }) => (day >= start && day < end ? sum + costMicros : sum), 0);
+  return (keyId, start, end) => (byKey.get(keyId) ?? []).reduce((sum, { day, costMicros }) => (day >= start && day < end ? sum + costMicros : sum), 0);
 }

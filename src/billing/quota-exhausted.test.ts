@@ -18,7 +18,10 @@ test('a quota refusal says which of three situations it is, with a date a person
     message(0, 3_000_000),
     'Your subscription to plan "starter" cannot cover this request: it may cost up to $3.00, more than the whole daily quota of $1.00. Ask for fewer output tokens (max_tokens) or a larger plan. It resets on 2 Jan 2027, 00:00 UTC. Wait until then, or ask the operator for more.',
   );
-  assert.match(message(600_000, 500_000), /has too little of its daily quota of \$1\.00 left for this request \(\$0\.60 used; this request may cost up to \$0\.50\)\. It resets on 2 Jan 2027, 00:00 UTC\./);
+  assert.match(
+    message(600_000, 500_000),
+    /has too little of its daily quota of \$1\.00 left for this request \(\$0\.60 used; this request may cost up to \$0\.50\)\. It resets on 2 Jan 2027, 00:00 UTC\./,
+  );
   assert.match(message(1_000_000, 500_000), /has used up its daily quota of \$1\.00 \(\$1\.00 used\)\./);
   for (const text of [message(0, 3_000_000), message(600_000, 500_000), message(1_000_000, 1)]) {
     assert.doesNotMatch(text, /nearly|\d{4}-\d\d-\d\dT/);

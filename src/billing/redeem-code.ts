@@ -94,16 +94,18 @@ export async function redeemCode(store: Store, key: RedemptionHolder, code: stri
 
 function invalidCode(code: RedemptionCode | undefined): GatewayError {
   if (code === undefined) {
-    return new GatewayError('invalid_redemption_code', 'This redemption code is unknown: check that it was copied completely (codes look like rc-…).', { param: 'code' });
+    return new GatewayError('invalid_redemption_code', 'This redemption code is unknown: check that it was copied completely (codes look like rc-…).', {
+      param: 'code',
+    });
   }
   if (code.usedAt !== null) {
-    return new GatewayError('invalid_redemption_code', `This redemption code was already used, on ${formatTime(code.usedAt)}; each code works once.`, { param: 'code' });
+    return new GatewayError('invalid_redemption_code', `This redemption code was already used, on ${formatTime(code.usedAt)}; each code works once.`, {
+      param: 'code',
+    });
   }
-  return new GatewayError(
-    'invalid_redemption_code',
-    `This redemption code expired on ${formatTime(code.expiresAt ?? 0)}; ask the operator for a new one.`,
-    { param: 'code' },
-  );
+  return new GatewayError('invalid_redemption_code', `This redemption code expired on ${formatTime(code.expiresAt ?? 0)}; ask the operator for a new one.`, {
+    param: 'code',
+  });
 }
 
 export function describeRedemption(result: RedeemResult): string {

@@ -60,7 +60,9 @@ export class SubscriptionMeter {
       const quota = plan.quota[span.window];
       if (quota === undefined) continue;
       const name = counterName(subscription.id, span);
-      const result = await holdSeeded(this.deps.kv, name, holdId, amountMicros, { max: amountMicros === 0 ? quota - 1 : quota }, () => this.#seed(subscription, span, now));
+      const result = await holdSeeded(this.deps.kv, name, holdId, amountMicros, { max: amountMicros === 0 ? quota - 1 : quota }, () =>
+        this.#seed(subscription, span, now),
+      );
       if (!result.applied) {
         await release();
         return { shortfall: { window: span.window, quotaMicros: quota, usedMicros: result.value, resetsAt: span.end } };
@@ -85,7 +87,12 @@ export class SubscriptionMeter {
   async usage(subscription: Subscription, plan: Plan): Promise<WindowUsage[]> {
     const spans = subscriptionWindows(this.deps.now());
     const stored = new Map(
-      (await this.deps.readUsage(subscription.id, spans.map((span) => span.id))).map((row) => [row.window, row.usedMicros]),
+      (
+        await this.deps.readUsage(
+          subscription.id,
+          spans.map((span) => span.id),
+        )
+      ).map((row) => [row.window, row.usedMicros]),
     );
     return Promise.all(
       spans.map(async (span) => {

@@ -5,10 +5,34 @@ import type { UsageLogQuery } from '../store/usage-queries.ts';
 import { usageCsvChunks } from './usage-csv.ts';
 
 const entry = (index: number, overrides: Partial<UsageLogEntry> = {}): UsageLogEntry => ({
-  requestId: `req_${String(index).padStart(5, '0')}`, time: 1_767_225_600_000 + index, keyId: 'key_1', keyName: 'ops', group: 'default',
-  model: 'gpt-x', upstreamModel: 'gpt-x', channelId: 'ch_1', channelName: 'main', clientProtocol: 'openai-chat', upstreamProtocol: 'openai-chat',
-  surface: 'chat', status: 200, errorCode: null, errorMessage: null, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0,
-  reasoningTokens: 0, costMicros: 1_234_567, latencyMs: 80, ttftMs: null, stream: false, warnings: [], attempts: [], clientIp: null, ...overrides,
+  requestId: `req_${String(index).padStart(5, '0')}`,
+  time: 1_767_225_600_000 + index,
+  keyId: 'key_1',
+  keyName: 'ops',
+  group: 'default',
+  model: 'gpt-x',
+  upstreamModel: 'gpt-x',
+  channelId: 'ch_1',
+  channelName: 'main',
+  clientProtocol: 'openai-chat',
+  upstreamProtocol: 'openai-chat',
+  surface: 'chat',
+  status: 200,
+  errorCode: null,
+  errorMessage: null,
+  inputTokens: 10,
+  outputTokens: 5,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+  costMicros: 1_234_567,
+  latencyMs: 80,
+  ttftMs: null,
+  stream: false,
+  warnings: [],
+  attempts: [],
+  clientIp: null,
+  ...overrides,
 });
 
 /** An in-memory repository with the store's ordering and keyset cursor, recording each query. */
@@ -37,7 +61,10 @@ async function collect(chunks: AsyncGenerator<string>): Promise<string[]> {
 test('the export is every matching row once, newest first, read in keyset pages', async () => {
   const usage = fakeUsage(Array.from({ length: 4_100 }, (_, index) => entry(index)));
   const chunks = await collect(usageCsvChunks(usage, { model: 'gpt-x' }));
-  const lines = chunks.join('').split('\r\n').filter((line) => line !== '');
+  const lines = chunks
+    .join('')
+    .split('\r\n')
+    .filter((line) => line !== '');
   assert.equal(lines.length, 4_101);
   assert.match(lines[0] as string, /^time,request_id,/);
   assert.ok(lines[1]?.includes('req_04099'));

@@ -6,9 +6,29 @@ import type { UsageLogQuery } from '../store/usage-queries.ts';
 const EXPORT_PAGE_ROWS = 2_000;
 
 const COLUMNS = [
-  'time', 'request_id', 'key_id', 'key_name', 'group', 'model', 'upstream_model', 'channel_id', 'channel_name', 'client_protocol',
-  'upstream_protocol', 'status', 'error_code', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens',
-  'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'stream', 'transport',
+  'time',
+  'request_id',
+  'key_id',
+  'key_name',
+  'group',
+  'model',
+  'upstream_model',
+  'channel_id',
+  'channel_name',
+  'client_protocol',
+  'upstream_protocol',
+  'status',
+  'error_code',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'cost_usd',
+  'latency_ms',
+  'ttft_ms',
+  'stream',
+  'transport',
 ] as const;
 
 /**
@@ -16,7 +36,10 @@ const COLUMNS = [
  * millions of rows, so neither the rows nor the text are ever held whole; the caller pipes the
  * chunks to the response and backpressure paces the reads. Filters as the logs page's.
  */
-export async function* usageCsvChunks(usage: Pick<UsageLogRepository, 'query'>, filter: Omit<UsageLogQuery, 'limit' | 'before' | 'beforeRequestId'>): AsyncGenerator<string> {
+export async function* usageCsvChunks(
+  usage: Pick<UsageLogRepository, 'query'>,
+  filter: Omit<UsageLogQuery, 'limit' | 'before' | 'beforeRequestId'>,
+): AsyncGenerator<string> {
   yield `${COLUMNS.join(',')}\r\n`;
   let cursor: Pick<UsageLogQuery, 'before' | 'beforeRequestId'> = {};
   for (;;) {
@@ -33,10 +56,29 @@ export async function* usageCsvChunks(usage: Pick<UsageLogRepository, 'query'>, 
 
 function csvRow(entry: UsageLogEntry): string {
   const cells = [
-    new Date(entry.time).toISOString(), entry.requestId, entry.keyId, entry.keyName, entry.group, entry.model, entry.upstreamModel,
-    entry.channelId, entry.channelName, entry.clientProtocol, entry.upstreamProtocol, entry.status, entry.errorCode, entry.inputTokens,
-    entry.outputTokens, entry.cacheReadTokens, entry.cacheWriteTokens, entry.reasoningTokens, microsToDecimal(entry.costMicros),
-    entry.latencyMs, entry.ttftMs, entry.stream ? 1 : 0, entry.transport ?? 'http',
+    new Date(entry.time).toISOString(),
+    entry.requestId,
+    entry.keyId,
+    entry.keyName,
+    entry.group,
+    entry.model,
+    entry.upstreamModel,
+    entry.channelId,
+    entry.channelName,
+    entry.clientProtocol,
+    entry.upstreamProtocol,
+    entry.status,
+    entry.errorCode,
+    entry.inputTokens,
+    entry.outputTokens,
+    entry.cacheReadTokens,
+    entry.cacheWriteTokens,
+    entry.reasoningTokens,
+    microsToDecimal(entry.costMicros),
+    entry.latencyMs,
+    entry.ttftMs,
+    entry.stream ? 1 : 0,
+    entry.transport ?? 'http',
   ];
   return `${cells.map(csvCell).join(',')}\r\n`;
 }

@@ -33,7 +33,9 @@ export class WalletMeter {
     const account = accountName(user.id);
     const holdId = randomUUID();
     const funding = fundingOf(user);
-    const result = await holdSeeded(this.deps.kv, account, holdId, -amountMicros, { min: amountMicros === 0 ? 1 : 0, ...(funding ? { funding } : {}) }, () => this.#seed(user));
+    const result = await holdSeeded(this.deps.kv, account, holdId, -amountMicros, { min: amountMicros === 0 ? 1 : 0, ...(funding ? { funding } : {}) }, () =>
+      this.#seed(user),
+    );
     if (!result.applied) {
       throw new GatewayError(
         'insufficient_balance',

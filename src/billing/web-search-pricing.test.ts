@@ -58,6 +58,9 @@ test('issue 23 item 6: the codecs read the search count: Anthropic server_tool_u
   assert.equal(responses.value.usage.webSearchRequests, 2);
   // The passthrough lane's tap counts them from the final event.
   const tap = getCodec('openai-responses').createUsageTap();
-  tap.observe({ event: 'response.completed', data: JSON.stringify({ type: 'response.completed', response: { output: [{ type: 'web_search_call' }], usage: { input_tokens: 1, output_tokens: 1 } } }) } as never);
+  tap.observe({
+    event: 'response.completed',
+    data: JSON.stringify({ type: 'response.completed', response: { output: [{ type: 'web_search_call' }], usage: { input_tokens: 1, output_tokens: 1 } } }),
+  } as never);
   assert.equal(tap.usage()?.webSearchRequests, 1);
 });

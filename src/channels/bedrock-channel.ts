@@ -69,7 +69,13 @@ export function toBedrockAnthropicBody(body: string, beta: string | undefined): 
   const parsed = JSON.parse(body) as Record<string, unknown>;
   delete parsed.model;
   delete parsed.stream;
-  const betas = beta === undefined ? [] : beta.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const betas =
+    beta === undefined
+      ? []
+      : beta
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== '');
   return JSON.stringify({ anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...parsed, ...(betas.length === 0 ? {} : { anthropic_beta: betas }) });
 }
 

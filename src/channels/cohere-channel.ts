@@ -9,7 +9,10 @@ export const cohereChannel: ChannelAdapter = {
   kind: 'cohere',
   protocols: ['openai-chat'],
   selectProtocol: () => 'openai-chat',
-  buildRequest: ({ channel, apiKey }) => ({ url: joinUrl(channel.baseUrl, '/compatibility/v1/chat/completions'), headers: { authorization: `Bearer ${apiKey}` } }),
+  buildRequest: ({ channel, apiKey }) => ({
+    url: joinUrl(channel.baseUrl, '/compatibility/v1/chat/completions'),
+    headers: { authorization: `Bearer ${apiKey}` },
+  }),
   media: {
     operations: ['rerank'],
     buildRequest: ({ channel, apiKey }) => ({ url: joinUrl(channel.baseUrl, '/v2/rerank'), headers: { authorization: `Bearer ${apiKey}` } }),

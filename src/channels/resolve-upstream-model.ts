@@ -12,10 +12,7 @@ export function resolveUpstreamModel(channel: Channel, publicModel: string): str
     const next = channel.modelMap[model];
     if (next === undefined || next === model) return model;
     if (seen.has(next)) {
-      throw new GatewayError(
-        'internal_error',
-        `Channel "${channel.name}" has a model map cycle (${[...seen, next].join(' → ')}); fix its modelMap.`,
-      );
+      throw new GatewayError('internal_error', `Channel "${channel.name}" has a model map cycle (${[...seen, next].join(' → ')}); fix its modelMap.`);
     }
     seen.add(next);
     model = next;

@@ -45,7 +45,8 @@ export function startRedisLeaderElection(input: { redis: RedisConnection; key: s
       const held = leader
         ? (await input.redis.eval(RENEW, 1, input.key, token, String(ttlMs))) === 1
         : (await input.redis.set(input.key, token, 'PX', ttlMs, 'NX')) === 'OK';
-      if (held !== leader) input.logger.info({ leader: held }, held ? 'this instance now runs the leader work (health checks, log pruning)' : 'this instance no longer leads');
+      if (held !== leader)
+        input.logger.info({ leader: held }, held ? 'this instance now runs the leader work (health checks, log pruning)' : 'this instance no longer leads');
       leader = held && !stopped;
     } catch {
       leader = false;

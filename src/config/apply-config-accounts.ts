@@ -127,5 +127,12 @@ function toQuota(quota: NonNullable<ConfigFilePlan['quota']>): PlanQuota {
 }
 
 function pick(plan: Plan) {
-  return { name: plan.name, group: plan.group, durationDays: plan.durationDays, quota: plan.quota, priceMicros: plan.priceMicros, description: plan.description };
+  return {
+    name: plan.name,
+    group: plan.group,
+    durationDays: plan.durationDays,
+    quota: plan.quota,
+    priceMicros: plan.priceMicros,
+    description: plan.description,
+  };
 }

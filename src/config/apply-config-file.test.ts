@@ -133,8 +133,17 @@ describe('applyConfig', () => {
   test('a file key never takes over an account’s key of the same name (names are unique per account)', async () => {
     const user = await store.users.create({ name: 'ann', email: null, passwordHash: null, balanceMicros: 0, enabled: true });
     const accounts = await store.keys.create({
-      name: 'alice', group: 'default', keyHash: 'c'.repeat(64), keyHint: 'sk-…cccc', expiresAt: null, balanceMicros: null,
-      allowedModels: null, allowedIps: null, enabled: true, limits: {}, userId: user.id,
+      name: 'alice',
+      group: 'default',
+      keyHash: 'c'.repeat(64),
+      keyHint: 'sk-…cccc',
+      expiresAt: null,
+      balanceMicros: null,
+      allowedModels: null,
+      allowedIps: null,
+      enabled: true,
+      limits: {},
+      userId: user.id,
     });
     const summary = await apply(BASE);
     assert.deepEqual(summary.keys.created, ['alice']);
@@ -154,8 +163,7 @@ describe('applyConfig', () => {
     await apply(BASE);
     await assert.rejects(
       apply(BASE.replace('name: alice', 'name: alice-2')),
-      (error: unknown) =>
-        error instanceof ConfigError && error.problems.includes('keys[0].key: this secret already belongs to key "alice"'),
+      (error: unknown) => error instanceof ConfigError && error.problems.includes('keys[0].key: this secret already belongs to key "alice"'),
     );
   });
 
@@ -176,7 +184,8 @@ describe('applyConfig', () => {
     writeFileSync(path, `channels:\n  - name: metadata\n    provider: openai\n    baseUrl: http://169.254.169.254/v1\n    apiKey: sk-x\n    models: [m]\n`);
     await assert.rejects(
       applyConfigFile({ store, path, env: ENV, blockPrivateUpstreams: true }),
-      (error: unknown) => error instanceof ConfigError && error.problems.some((problem) => problem.startsWith('channels[0].baseUrl: 169.254.169.254 is a private')),
+      (error: unknown) =>
+        error instanceof ConfigError && error.problems.some((problem) => problem.startsWith('channels[0].baseUrl: 169.254.169.254 is a private')),
     );
     assert.deepEqual(await store.channels.list(), []);
     await applyConfigFile({ store, path, env: ENV });

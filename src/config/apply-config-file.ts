@@ -46,7 +46,9 @@ export async function applyConfig(store: Store, file: ConfigFile): Promise<Confi
   const subscriptions = file.subscriptions === undefined ? undefined : await applyConfigSubscriptions(store, file.subscriptions, Date.now());
   const keys = await applyConfigKeys(store, file.keys ?? []);
   // Applied all the same (a warning, not a refusal); said at start-up.
-  const warnings = (file.channels ?? []).flatMap((entry) => channelAddressWarnings(toNewChannel(entry)).map((warning) => `channel "${entry.name}": ${warning}`));
+  const warnings = (file.channels ?? []).flatMap((entry) =>
+    channelAddressWarnings(toNewChannel(entry)).map((warning) => `channel "${entry.name}": ${warning}`),
+  );
   return {
     groups,
     channels,
@@ -70,10 +72,7 @@ async function refusePrivateChannelAddresses(file: ConfigFile): Promise<void> {
 }
 
 async function refuseUnknownGroups(store: Store, file: ConfigFile): Promise<void> {
-  const known = new Set([
-    ...(await store.groups.list()).map((group) => group.name),
-    ...(file.groups ?? []).map((group) => group.name),
-  ]);
+  const known = new Set([...(await store.groups.list()).map((group) => group.name), ...(file.groups ?? []).map((group) => group.name)]);
   const problems: string[] = [];
   file.channels?.forEach((channel, index) => {
     for (const group of channel.groups ?? ['default']) {

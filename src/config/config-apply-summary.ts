@@ -39,4 +39,3 @@ function normalise(value: unknown): unknown {
   }
   return value;
 }
-

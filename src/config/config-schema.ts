@@ -87,7 +87,10 @@ export interface Config {
 
 // Every variable arrives as a string or not at all; an empty string counts as unset, as
 // `FOO=` in a compose file usually means "not configured".
-const raw = z.string().optional().transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+const raw = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
 function integer(options: { min: number; max: number; fallback: number }) {
   return raw.transform((value, context) => {
@@ -206,7 +209,10 @@ export const envSchema = z.object({
   }),
   TRUSTED_PROXIES: raw.transform((value, context) => {
     if (value === undefined) return [];
-    const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
     const bad = entries.filter((entry) => !isIpOrCidr(entry));
     if (bad.length > 0) {
       context.addIssue({

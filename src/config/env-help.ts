@@ -30,7 +30,10 @@ export const ENV_HELP: Record<EnvVariable, { meaning: string; default?: string }
   PUBLIC_URL: { meaning: 'the gateway as people reach it (https://gateway.example.com): sign-up and reset e-mails link to it, OIDC providers call back to it' },
   METRICS_TOKEN: { meaning: 'a read-only Bearer token for GET /metrics (the admin token also works)' },
   GATEWAY_CONFIG: { meaning: 'a YAML file of groups, channels, keys and prices applied at start' },
-  WORKERS: { meaning: 'processes (Node cluster); more than 1 needs Redis (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES)', default: '1, or every core with NODE_ENV=production and REDIS_URL' },
+  WORKERS: {
+    meaning: 'processes (Node cluster); more than 1 needs Redis (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES)',
+    default: '1, or every core with NODE_ENV=production and REDIS_URL',
+  },
   DRAIN_TIMEOUT_MS: { meaning: 'on SIGTERM, how long open requests and streams may finish' },
   LOG_LEVEL: { meaning: 'fatal, error, warn, info, debug, trace or silent' },
   BODY_LIMIT_BYTES: { meaning: 'largest request body accepted; 413 beyond' },

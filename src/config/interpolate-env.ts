@@ -28,9 +28,7 @@ export function interpolateEnv(document: unknown, env: Record<string, string | u
     }
     if (Array.isArray(value)) return value.map((item, index) => visit(item, `${path}[${index}]`));
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value).map(([key, item]) => [key, visit(item, path === '' ? key : `${path}.${key}`)]),
-      );
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visit(item, path === '' ? key : `${path}.${key}`)]));
     }
     return value;
   };

@@ -37,12 +37,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     configFile: values.GATEWAY_CONFIG,
     // Unset: every CPU in production when Redis shares the state between workers; otherwise one
     // worker (the embedded default must serve anywhere; the start banner says how to use every core).
-    workers:
-      values.WORKERS !== 0
-        ? values.WORKERS
-        : env.NODE_ENV === 'production' && redis.target !== undefined
-          ? availableParallelism()
-          : 1,
+    workers: values.WORKERS !== 0 ? values.WORKERS : env.NODE_ENV === 'production' && redis.target !== undefined ? availableParallelism() : 1,
     drainTimeoutMs: values.DRAIN_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,

@@ -35,9 +35,7 @@ describe('parseConfigFile', () => {
   });
 
   test('an unset variable is an error naming it and where it is used', () => {
-    const problems = problemsOf(() =>
-      parseConfigFile('keys:\n  - name: a\n    key: ${ALICE_KEY}\n  - name: b\n    key: ${BOB_KEY}\n', { BOB_KEY: 'x' }),
-    );
+    const problems = problemsOf(() => parseConfigFile('keys:\n  - name: a\n    key: ${ALICE_KEY}\n  - name: b\n    key: ${BOB_KEY}\n', { BOB_KEY: 'x' }));
     assert.deepEqual(problems, ['keys[0].key: environment variable ALICE_KEY is not set']);
   });
 
@@ -88,11 +86,11 @@ describe('parseConfigFile', () => {
   });
 
   test('a channel needs exactly one of apiKey and apiKeys; names must be unique', () => {
-    const channel = (extra: string, name = 'c') =>
-      `  - name: ${name}\n    provider: gemini\n    baseUrl: https://g.example\n    models: [m]\n${extra}`;
-    assert.deepEqual(problemsOf(() => parseConfigFile(`channels:\n${channel('')}`, {})), [
-      'channels[0].apiKey: is required: the upstream secret (apiKey, or apiKeys for several)',
-    ]);
+    const channel = (extra: string, name = 'c') => `  - name: ${name}\n    provider: gemini\n    baseUrl: https://g.example\n    models: [m]\n${extra}`;
+    assert.deepEqual(
+      problemsOf(() => parseConfigFile(`channels:\n${channel('')}`, {})),
+      ['channels[0].apiKey: is required: the upstream secret (apiKey, or apiKeys for several)'],
+    );
     assert.deepEqual(
       problemsOf(() => parseConfigFile(`channels:\n${channel('    apiKey: a\n    apiKeys: [b]\n')}`, {})),
       ['channels[0].apiKeys: give either apiKey or apiKeys, not both'],
@@ -105,7 +103,10 @@ describe('parseConfigFile', () => {
 
   test('broken YAML and unknown top-level sections are reported', () => {
     assert.equal(problemsOf(() => parseConfigFile('groups: [', {})).length, 1);
-    assert.deepEqual(problemsOf(() => parseConfigFile('group:\n  - name: x\n', {})), ['(top level): unknown field "group"']);
+    assert.deepEqual(
+      problemsOf(() => parseConfigFile('group:\n  - name: x\n', {})),
+      ['(top level): unknown field "group"'],
+    );
   });
 
   test('an empty file is an empty configuration', () => {
@@ -115,9 +116,7 @@ describe('parseConfigFile', () => {
 
   test('the example file at the repository root is valid', () => {
     const text = readFileSync(new URL('../../switchyard.example.yaml', import.meta.url), 'utf8');
-    const env = Object.fromEntries(
-      [...text.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((match) => [match[1]!, `sk-${match[1]!.toLowerCase()}-0123456789abcdef`]),
-    );
+    const env = Object.fromEntries([...text.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((match) => [match[1]!, `sk-${match[1]!.toLowerCase()}-0123456789abcdef`]));
     const file = parseConfigFile(text, env);
     assert.equal(file.channels?.length, 8);
     assert.equal(file.keys?.[0]?.expiresAt, Date.parse('2026-12-31T23:59:59Z'));

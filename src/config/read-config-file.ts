@@ -41,7 +41,5 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
 
 /** `['channels', 1, 'baseUrl']` → `channels[1].baseUrl`. */
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path
-    .map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`))
-    .join('');
+  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`)).join('');
 }

@@ -48,7 +48,10 @@ describe('Redis modes and database settings from the environment', () => {
   });
 
   test('two modes at once, a Sentinel without its name, a malformed node list and an unknown outage mode are refused', () => {
-    assert.throws(() => loadConfig({ REDIS_URL: 'redis://a', REDIS_CLUSTER_NODES: 'b:7000' }), (error: unknown) => error instanceof ConfigError && /set only one of them/.test(error.message));
+    assert.throws(
+      () => loadConfig({ REDIS_URL: 'redis://a', REDIS_CLUSTER_NODES: 'b:7000' }),
+      (error: unknown) => error instanceof ConfigError && /set only one of them/.test(error.message),
+    );
     assert.throws(() => loadConfig({ REDIS_SENTINELS: 'a:26379' }), /REDIS_SENTINEL_NAME: required/);
     assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:7000,b' }), /REDIS_CLUSTER_NODES: expected a comma-separated list of host:port, got "a:7000,b"/);
     assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:70000' }), /REDIS_CLUSTER_NODES/);

@@ -58,9 +58,7 @@ export interface TextPart {
   providerMetadata?: ProviderMetadata;
 }
 
-export type MediaSource =
-  | { kind: 'base64'; mediaType: string; data: string }
-  | { kind: 'url'; url: string; mediaType?: string };
+export type MediaSource = { kind: 'base64'; mediaType: string; data: string } | { kind: 'url'; url: string; mediaType?: string };
 
 export interface ImagePart {
   type: 'image';
@@ -117,15 +115,9 @@ export interface ToolDefinition {
   providerMetadata?: ProviderMetadata;
 }
 
-export type ToolChoice =
-  | { type: 'auto' }
-  | { type: 'none' }
-  | { type: 'required' }
-  | { type: 'tool'; name: string };
+export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
 
-export type ResponseFormat =
-  | { type: 'text' }
-  | { type: 'json'; schema?: Record<string, unknown>; name?: string; strict?: boolean };
+export type ResponseFormat = { type: 'text' } | { type: 'json'; schema?: Record<string, unknown>; name?: string; strict?: boolean };
 
 export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 

@@ -2,13 +2,7 @@
  * Why generation ended. Encoders map from `unified` only; `raw` is the upstream's own word,
  * kept for logs and for same-protocol fidelity, never copied into a foreign protocol.
  */
-export type UnifiedFinishReason =
-  | 'stop'
-  | 'length'
-  | 'tool-calls'
-  | 'content-filter'
-  | 'error'
-  | 'other';
+export type UnifiedFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
 
 export interface FinishReason {
   unified: UnifiedFinishReason;

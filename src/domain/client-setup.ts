@@ -163,7 +163,10 @@ function kindSetup(kind: ClientKind, { root, altPrefix, model, key }: Required<C
         advice: `Either set openai_base_url = "${root}/v1" in ~/.codex/config.toml (the built-in provider; give the key with \`printenv SWITCHYARD_KEY | codex login --with-api-key\` or CODEX_API_KEY=<API_KEY>, not OPENAI_API_KEY), or add a provider with base_url = "${root}/v1", env_key and wire_api = "responses"; Codex appends /responses and /models.`,
         blocks: [
           ['~/.codex/config.toml (built-in provider: Responses over WebSocket)', `model = "${model}"\nopenai_base_url = "${root}/v1"`],
-          ['Key for the built-in provider', `printenv SWITCHYARD_API_KEY | codex login --with-api-key\n# or: export CODEX_API_KEY="${key}" (not OPENAI_API_KEY)`],
+          [
+            'Key for the built-in provider',
+            `printenv SWITCHYARD_API_KEY | codex login --with-api-key\n# or: export CODEX_API_KEY="${key}" (not OPENAI_API_KEY)`,
+          ],
           [
             '~/.codex/config.toml (custom provider: plain HTTP)',
             `model = "${model}"\nmodel_provider = "switchyard"\n\n[model_providers.switchyard]\nname = "Switchyard"\nbase_url = "${root}/v1"\nenv_key = "SWITCHYARD_API_KEY"\nwire_api = "responses"`,

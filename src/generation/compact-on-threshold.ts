@@ -27,7 +27,8 @@ export type ThresholdOutcome =
 export function compactionThreshold(body: unknown): number | undefined {
   if (!isRecord(body) || !Array.isArray(body.context_management)) return undefined;
   for (const entry of body.context_management) {
-    if (isRecord(entry) && entry.type === 'compaction' && typeof entry.compact_threshold === 'number' && entry.compact_threshold > 0) return entry.compact_threshold;
+    if (isRecord(entry) && entry.type === 'compaction' && typeof entry.compact_threshold === 'number' && entry.compact_threshold > 0)
+      return entry.compact_threshold;
   }
   return undefined;
 }
@@ -47,7 +48,9 @@ export async function compactOnThreshold(deps: GenerationDeps, request: Generati
   let channels: readonly Channel[];
   try {
     caller = request.caller ?? authenticateCaller(deps.snapshot.current, deps.runtime.now(), request.credentials, request.route.credentials);
-    channels = authorizeModel(deps.snapshot.current, caller, String(body.model), request.route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
+    channels = authorizeModel(deps.snapshot.current, caller, String(body.model), request.route.surface, {
+      revealOtherGroups: deps.settings?.revealOtherGroupModels === true,
+    });
   } catch {
     return { kind: 'pass' };
   }

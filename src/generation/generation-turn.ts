@@ -17,7 +17,10 @@ import type { GenerationRequest } from './generation-request.ts';
 import type { AffinityTurnStep } from './open-affinity-turn.ts';
 
 /** What a turn reads: the snapshot and clock it is authenticated against, the writer of its usage row. */
-export type TurnDeps = Pick<AdmissionDeps, 'snapshot' | 'runtime'> & { usageWriter: Pick<UsageWriter, 'record'>; ledgerWriter?: Pick<LedgerWriter, 'record'> | undefined };
+export type TurnDeps = Pick<AdmissionDeps, 'snapshot' | 'runtime'> & {
+  usageWriter: Pick<UsageWriter, 'record'>;
+  ledgerWriter?: Pick<LedgerWriter, 'record'> | undefined;
+};
 
 /**
  * One generation request as the pipeline's phases (run-generation.ts) fill it in: who asks

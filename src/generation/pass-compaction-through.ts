@@ -36,7 +36,20 @@ export function speaksResponsesEverywhere(channels: readonly Channel[]): boolean
 }
 
 /** The fields OpenAI's compact endpoint takes (its reference, and what Codex sends it); a create request's others are left out. */
-const COMPACT_FIELDS = ['model', 'input', 'instructions', 'previous_response_id', 'prompt_cache_key', 'prompt_cache_options', 'prompt_cache_retention', 'service_tier', 'tools', 'parallel_tool_calls', 'reasoning', 'text'];
+const COMPACT_FIELDS = [
+  'model',
+  'input',
+  'instructions',
+  'previous_response_id',
+  'prompt_cache_key',
+  'prompt_cache_options',
+  'prompt_cache_retention',
+  'service_tier',
+  'tools',
+  'parallel_tool_calls',
+  'reasoning',
+  'text',
+];
 
 export function compactRequestFields(body: Record<string, unknown>): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
@@ -64,7 +77,12 @@ export async function passCompactionThrough(
   channels: readonly Channel[],
   sent: Record<string, unknown>,
 ): Promise<UpstreamCompaction> {
-  const ledger = new WholeReplyLedger(deps, { requestId: request.requestId, prefix: request.route.surface, credentials: request.credentials }, 'openai-responses', model);
+  const ledger = new WholeReplyLedger(
+    deps,
+    { requestId: request.requestId, prefix: request.route.surface, credentials: request.credentials },
+    'openai-responses',
+    model,
+  );
   ledger.caller = request.caller;
   ledger.transport = request.transport;
   try {
@@ -74,12 +92,21 @@ export async function passCompactionThrough(
     const admission = await admitGeneration(deps, planAdmission(deps, request.caller, model), () => estimate);
     ledger.admission = admission;
     const signal = new AbortController().signal;
-    const relayed = await relayMedia(deps.relay, { operation: 'responses/compact', body: opened, publicModel: model, channels: orderAttempts(channels, deps.runtime.random), signal });
+    const relayed = await relayMedia(deps.relay, {
+      operation: 'responses/compact',
+      body: opened,
+      publicModel: model,
+      channels: orderAttempts(channels, deps.runtime.random),
+      signal,
+    });
     const reported = relayed.result === undefined ? undefined : convertOpenAiResponsesUsage(relayed.result.usage);
     const settled = settleUsage(admission, () => estimate, reported, { answered: relayed.result !== undefined, deliveredChars: 0 });
     const costMicros = await admission.finish(settled.usage);
     const warnings = [...admission.warnings, ...settled.warnings];
-    ledger.record({ kind: 'relayed', result: { ...relayed, upstreamProtocol: 'openai-responses', warnings: [] }, firstByteAt: undefined, usage: settled.usage, costMicros }, warnings);
+    ledger.record(
+      { kind: 'relayed', result: { ...relayed, upstreamProtocol: 'openai-responses', warnings: [] }, firstByteAt: undefined, usage: settled.usage, costMicros },
+      warnings,
+    );
     if (relayed.result === undefined) throw relayed.error ?? new GatewayError('internal_error', 'The compaction relay ended without a result.');
     return { status: 200, body: wrapItems(deps.compaction, request.caller.key.id, relayed.result), warnings };
   } catch (thrown) {
@@ -98,7 +125,8 @@ function wrapItems(seal: CompactionSeal, keyId: string, reply: Record<string, un
   if (!Array.isArray(reply.output)) throw new GatewayError('upstream_invalid_response', 'The upstream sent a compaction reply without an output list.');
   const output = reply.output.map((item: unknown) => {
     if (!isRecord(item) || item.type !== 'compaction') return item;
-    if (typeof item.encrypted_content !== 'string') throw new GatewayError('upstream_invalid_response', 'The upstream sent a compaction item without its encrypted_content.');
+    if (typeof item.encrypted_content !== 'string')
+      throw new GatewayError('upstream_invalid_response', 'The upstream sent a compaction item without its encrypted_content.');
     return { ...item, encrypted_content: seal.wrap(keyId, item.encrypted_content) };
   });
   return { ...reply, output };

@@ -20,7 +20,10 @@ export function recordLedger(
   const { result } = outcome;
   const snapshot = deps.snapshot.current;
   const model = record.model;
-  const committed = result.channel === undefined ? undefined : lastIndex(result.attempts, (attempt) => attempt.channelId === result.channel?.id && attempt.status !== null && attempt.status < 300);
+  const committed =
+    result.channel === undefined
+      ? undefined
+      : lastIndex(result.attempts, (attempt) => attempt.channelId === result.channel?.id && attempt.status !== null && attempt.status < 300);
   const payer: PayerKind = record.payment?.paidBy ?? 'key_spend';
   const entries = buildLedgerEntries(
     {

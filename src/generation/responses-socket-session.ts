@@ -74,7 +74,11 @@ export class ResponsesSocketSession {
     // Over a socket every response streams; `background` has no meaning there (as on OpenAI).
     let body: Record<string, unknown> = { ...fields, stream: true };
     if (body.background === true) {
-      this.#sendError(invalidRequest('background responses are not supported over WebSocket; send them with POST /v1/responses.', 'background'), requestId, tag);
+      this.#sendError(
+        invalidRequest('background responses are not supported over WebSocket; send them with POST /v1/responses.', 'background'),
+        requestId,
+        tag,
+      );
       return;
     }
     delete body.background;
@@ -192,7 +196,11 @@ export class ResponsesSocketSession {
     try {
       const caller = authenticateCaller(this.#deps.snapshot.current, this.#deps.runtime.now(), this.#options.credentials, this.#options.route.credentials);
       this.turns += 1;
-      const answer = await runCompaction(this.#deps, { requestId, route: this.#options.route, body, credentials: this.#options.credentials, caller, transport: 'websocket' }, true);
+      const answer = await runCompaction(
+        this.#deps,
+        { requestId, route: this.#options.route, body, credentials: this.#options.credentials, caller, transport: 'websocket' },
+        true,
+      );
       const compacted = answer.body as { id: string; created_at: number; output: Array<Record<string, unknown>>; usage: unknown };
       const item = answer.status === 200 ? compacted.output.at(-1) : undefined;
       if (item === undefined) {
@@ -210,7 +218,10 @@ export class ResponsesSocketSession {
 
   /** Answers the turn with the error reply a refused HTTP request would get (one `error` event). */
   #refuse(reply: SocketReplyStream, thrown: unknown, requestId: string): void {
-    const error = thrown instanceof GatewayError ? thrown : new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.');
+    const error =
+      thrown instanceof GatewayError
+        ? thrown
+        : new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.');
     const { status, body } = encodeErrorReply(this.#options.route.protocol, error, requestId);
     reply.writeHead(status, {});
     reply.end(body);

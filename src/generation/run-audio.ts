@@ -34,7 +34,12 @@ export function runSpeech(deps: GenerationDeps, call: MediaCall, body: unknown):
  * file can hold; a reply that reports nothing (`text`, `srt`, `vtt`) is billed by the WAV's
  * duration, or for another format by the file's size at a low speech bitrate (named in a warning).
  */
-export function runTranscription(deps: GenerationDeps, call: MediaCall, operation: 'audio/transcriptions' | 'audio/translations', upload: MultipartUpload): Promise<MediaAnswer> {
+export function runTranscription(
+  deps: GenerationDeps,
+  call: MediaCall,
+  operation: 'audio/transcriptions' | 'audio/translations',
+  upload: MultipartUpload,
+): Promise<MediaAnswer> {
   return runMedia(deps, call, 'openai-audio', () => {
     const request = decodeTranscriptionRequest(upload);
     const seconds = boundSeconds(request);

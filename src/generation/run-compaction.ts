@@ -80,18 +80,26 @@ export async function runCompaction(deps: GenerationDeps, request: GenerationReq
     const reply = new CapturedReply();
     let takenOver = false;
     recorded = true;
-    await runGeneration(deps, { ...request, body: summaryRequest, rawBody: undefined }, {
-      takeOver(onClientGone) {
-        takenOver = true;
-        return new ClientWriter(reply, deps.runtime.now, onClientGone);
+    await runGeneration(
+      deps,
+      { ...request, body: summaryRequest, rawBody: undefined },
+      {
+        takeOver(onClientGone) {
+          takenOver = true;
+          return new ClientWriter(reply, deps.runtime.now, onClientGone);
+        },
       },
-    });
+    );
     if (!takenOver) throw new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.');
     await finished(reply);
     const answer = JSON.parse(reply.text()) as Record<string, unknown>;
     if (reply.status !== 200) return { status: reply.status, body: answer, recorded };
     const summary = outputText(answer.output);
-    if (summary === '') throw new GatewayError('upstream_invalid_response', 'The model returned no summary to compact the conversation into; try again or compact with another model.');
+    if (summary === '')
+      throw new GatewayError(
+        'upstream_invalid_response',
+        'The model returned no summary to compact the conversation into; try again or compact with another model.',
+      );
     const userMessages = items.filter((item) => isRecord(item) && item.role === 'user' && (item.type === undefined || item.type === 'message'));
     return {
       status: 200,
@@ -100,26 +108,32 @@ export async function runCompaction(deps: GenerationDeps, request: GenerationReq
         id: deps.runtime.generateId('resp_'),
         object: 'response.compaction',
         created_at: Math.floor(deps.runtime.now() / 1000),
-        output: [
-          ...userMessages,
-          { type: 'compaction', id: deps.runtime.generateId('cmp_'), encrypted_content: seal.seal(request.caller.key.id, summary) },
-        ],
+        output: [...userMessages, { type: 'compaction', id: deps.runtime.generateId('cmp_'), encrypted_content: seal.seal(request.caller.key.id, summary) }],
         usage: answer.usage ?? null,
       },
     };
   } catch (thrown) {
-    const error = thrown instanceof GatewayError ? thrown : new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.', { cause: thrown });
+    const error =
+      thrown instanceof GatewayError
+        ? thrown
+        : new GatewayError('internal_error', 'The gateway failed unexpectedly; the failure is logged under this request id.', { cause: thrown });
     const { status, body } = encodeErrorReply('openai-responses', error, requestId);
     return { status, body: JSON.parse(body), recorded };
   }
 }
 
 /** The model's channels when they all compact upstream (see compactsUpstream); undefined: the gateway compacts. */
-function upstreamChannels(deps: GenerationDeps, request: GenerationRequest & { caller: Caller }, body: Record<string, unknown>): readonly Channel[] | undefined {
+function upstreamChannels(
+  deps: GenerationDeps,
+  request: GenerationRequest & { caller: Caller },
+  body: Record<string, unknown>,
+): readonly Channel[] | undefined {
   if (typeof body.model !== 'string' || body.model === '') return undefined;
   let channels: readonly Channel[];
   try {
-    channels = authorizeModel(deps.snapshot.current, request.caller, body.model, request.route.surface, { revealOtherGroups: deps.settings?.revealOtherGroupModels === true });
+    channels = authorizeModel(deps.snapshot.current, request.caller, body.model, request.route.surface, {
+      revealOtherGroups: deps.settings?.revealOtherGroupModels === true,
+    });
   } catch {
     // The pipeline refuses it in its words, with its usage row.
     return undefined;
@@ -136,4 +150,3 @@ function outputText(output: unknown): string {
   }
   return text.trim();
 }
-

@@ -115,7 +115,13 @@ function decodeCall(call: EmbeddingsCall): { request: EmbeddingRequest; encoding
   }
 }
 
-function encodeReply(surface: EmbeddingSurface, result: EmbeddingResult, model: string, format: OpenAiEncodingFormat, inputTokens: number): Record<string, unknown> {
+function encodeReply(
+  surface: EmbeddingSurface,
+  result: EmbeddingResult,
+  model: string,
+  format: OpenAiEncodingFormat,
+  inputTokens: number,
+): Record<string, unknown> {
   switch (surface) {
     case 'openai-embeddings':
       return encodeOpenAiEmbeddingResponse(result, model, format, inputTokens);

@@ -158,10 +158,7 @@ test('a request refused for its key throws for the framework to render, before t
 test('a request refused after its key is known throws before the take-over and is recorded', async () => {
   const { deps, rows } = pipeline(key(), []);
   const reply = connection();
-  await assert.rejects(
-    runGeneration(deps, chatRequest({ messages: [] }), reply),
-    (error: unknown) => error instanceof GatewayError && error.status === 400,
-  );
+  await assert.rejects(runGeneration(deps, chatRequest({ messages: [] }), reply), (error: unknown) => error instanceof GatewayError && error.status === 400);
   assert.equal(reply.takenOver, 0);
   assert.equal(rows.length, 1);
   assert.equal(rows[0]?.status, 400);

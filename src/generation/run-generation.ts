@@ -172,10 +172,11 @@ async function settle(turn: GenerationTurn, result: RelayResult): Promise<void> 
   const cut = answered && result.error !== undefined;
   const bounded = settleUsage(admission, () => turn.estimate(), result.usage, { answered, deliveredChars: result.deliveredChars, cut });
   const costMicros = await admission.finish(bounded.usage);
-  turn.record(
-    { kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: bounded.usage, costMicros, reported: result.usage },
-    [...admission.warnings, ...bounded.warnings, ...(turn.stateful?.warnings ?? [])],
-  );
+  turn.record({ kind: 'relayed', result, firstByteAt: writer.firstByteAt, usage: bounded.usage, costMicros, reported: result.usage }, [
+    ...admission.warnings,
+    ...bounded.warnings,
+    ...(turn.stateful?.warnings ?? []),
+  ]);
 }
 
 /** A refusal (or an unexpected failure): the hold released, the row recorded, the error thrown or written. */

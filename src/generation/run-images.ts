@@ -5,7 +5,13 @@ import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { MultipartUpload } from '../core/multipart-upload.ts';
 import type { ImageUsage, Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
-import { decodeImageEditRequest, decodeImageGenerationRequest, readImageReply, readStreamedImageEvents, type ImageGenerationRequest } from '../protocols/openai-images/index.ts';
+import {
+  decodeImageEditRequest,
+  decodeImageGenerationRequest,
+  readImageReply,
+  readStreamedImageEvents,
+  type ImageGenerationRequest,
+} from '../protocols/openai-images/index.ts';
 import type { GenerationDeps } from './run-generation.ts';
 import { runMedia, type MediaAnswer, type MediaCall, type MediaPlan } from './run-media.ts';
 

@@ -95,7 +95,10 @@ export async function runMedia(deps: GenerationDeps, call: MediaCall, clientProt
       const settle = async () => {
         const usage = streamed.billed(price, warnings);
         const costMicros = await admission.finish(usage);
-        ledger.record({ kind: 'relayed', result: { ...relayed, upstreamProtocol: clientProtocol, warnings: [] }, firstByteAt: undefined, usage, costMicros }, warnings);
+        ledger.record(
+          { kind: 'relayed', result: { ...relayed, upstreamProtocol: clientProtocol, warnings: [] }, firstByteAt: undefined, usage, costMicros },
+          warnings,
+        );
       };
       const stream = tapMediaStream(relayed.other.stream, deps.relay.replyLimits ?? DEFAULT_REPLY_LIMITS, streamed.onEvent, settle);
       return { headers: { 'x-request-id': call.requestId }, other: { contentType: relayed.other.contentType, stream } };
@@ -107,11 +110,15 @@ export async function runMedia(deps: GenerationDeps, call: MediaCall, clientProt
       try {
         usage = plan.billed({ json: relayed.result, other: relayed.other }, price, warnings);
       } catch (error) {
-        failure = error instanceof GatewayError ? error : new GatewayError('upstream_invalid_response', `The upstream /v1/${plan.operation} reply could not be read.`);
+        failure =
+          error instanceof GatewayError ? error : new GatewayError('upstream_invalid_response', `The upstream /v1/${plan.operation} reply could not be read.`);
       }
     }
     const costMicros = await admission.finish(usage);
-    ledger.record({ kind: 'relayed', result: { ...relayed, upstreamProtocol: clientProtocol, warnings: [] }, firstByteAt: undefined, usage, costMicros }, warnings);
+    ledger.record(
+      { kind: 'relayed', result: { ...relayed, upstreamProtocol: clientProtocol, warnings: [] }, firstByteAt: undefined, usage, costMicros },
+      warnings,
+    );
     if (failure !== undefined || !answered) throw failure ?? new GatewayError('internal_error', `The /v1/${plan.operation} relay ended without a result.`);
     const headers: Record<string, string> = { 'x-request-id': call.requestId };
     if (warnings.length > 0) headers['x-switchyard-warnings'] = [...new Set(warnings)].join(', ');

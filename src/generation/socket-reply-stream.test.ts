@@ -60,8 +60,16 @@ describe('SocketReplyStream', () => {
     reply.writeHead(404, {});
     reply.end('{"error":{"message":"no such model","type":"invalid_request_error","param":"model","code":"model_not_found"}}');
     await finished(reply);
-    assert.deepEqual(sink.sent.map((text) => JSON.parse(text)), [
-      { stream_id: 'lane-1', type: 'error', status: 404, error: { message: 'no such model', type: 'invalid_request_error', param: 'model', code: 'model_not_found' } },
-    ]);
+    assert.deepEqual(
+      sink.sent.map((text) => JSON.parse(text)),
+      [
+        {
+          stream_id: 'lane-1',
+          type: 'error',
+          status: 404,
+          error: { message: 'no such model', type: 'invalid_request_error', param: 'model', code: 'model_not_found' },
+        },
+      ],
+    );
   });
 });

@@ -39,10 +39,7 @@ export class SocketReplyStream extends Writable implements ReplyStream {
   /** An error reply's body, gathered until the end. */
   #errorBody = '';
 
-  constructor(
-    sink: MessageSink,
-    options: { streamId?: string | undefined; onEvent?: (type: string, data: string) => void; highWaterMark?: number } = {},
-  ) {
+  constructor(sink: MessageSink, options: { streamId?: string | undefined; onEvent?: (type: string, data: string) => void; highWaterMark?: number } = {}) {
     super({ decodeStrings: false, highWaterMark: options.highWaterMark ?? 64 * 1024 });
     this.#sink = sink;
     this.#streamId = options.streamId;

@@ -48,17 +48,27 @@ export class GithubSignIn {
     const response = await fetch(new URL('/login/oauth/access_token', provider.issuer), {
       method: 'POST',
       headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: provider.clientId, client_secret: provider.clientSecret, code, redirect_uri: redirectUri, code_verifier: verifier }),
+      body: new URLSearchParams({
+        client_id: provider.clientId,
+        client_secret: provider.clientSecret,
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      }),
       signal: AbortSignal.timeout(10_000),
     }).catch(() => undefined);
     const answer = response?.ok ? ((await response.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown }) : {};
     // GitHub answers 200 with {error: "bad_verification_code"} for a used or wrong code.
-    if (typeof answer.access_token !== 'string') throw signInRefused(`GitHub refused the sign-in (${typeof answer.error === 'string' ? answer.error : 'no token'}).`);
+    if (typeof answer.access_token !== 'string')
+      throw signInRefused(`GitHub refused the sign-in (${typeof answer.error === 'string' ? answer.error : 'no token'}).`);
     return answer.access_token;
   }
 
   private async get(url: string, token: string): Promise<unknown> {
-    const response = await fetch(url, { headers: { accept: 'application/vnd.github+json', authorization: `Bearer ${token}`, 'user-agent': 'switchyard' }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+    const response = await fetch(url, {
+      headers: { accept: 'application/vnd.github+json', authorization: `Bearer ${token}`, 'user-agent': 'switchyard' },
+      signal: AbortSignal.timeout(10_000),
+    }).catch(() => undefined);
     if (!response?.ok) throw signInRefused(`GitHub's API refused ${new URL(url).pathname} (${response?.status ?? 'unreachable'}).`);
     return response.json();
   }

@@ -16,12 +16,16 @@ export async function linkExternalIdentity(
   identity: ExternalIdentity,
 ): Promise<{ kind: 'user'; user: User } | { kind: 'admin'; admin: Admin }> {
   if (!identity.email || !identity.emailVerified) {
-    throw new GatewayError('sign_in_failed', 'The provider did not confirm that your e-mail address is verified, so it cannot sign you in here; verify it at the provider first.');
+    throw new GatewayError(
+      'sign_in_failed',
+      'The provider did not confirm that your e-mail address is verified, so it cannot sign you in here; verify it at the provider first.',
+    );
   }
   const email = identity.email;
   if (audience === 'console') {
     const admin = await store.admins.find(email);
-    if (!admin || admin.email !== email || !admin.enabled) throw new GatewayError('sign_in_failed', `No enabled admin has the e-mail ${email}; an owner adds admins.`);
+    if (!admin || admin.email !== email || !admin.enabled)
+      throw new GatewayError('sign_in_failed', `No enabled admin has the e-mail ${email}; an owner adds admins.`);
     return { kind: 'admin', admin };
   }
   const user = (await store.users.list()).find((entry) => entry.email?.toLowerCase() === email);

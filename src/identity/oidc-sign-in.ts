@@ -42,7 +42,12 @@ export class OidcSignIn {
     const config = await this.configuration(provider);
     let claims: Record<string, unknown> | undefined;
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: pending.verifier, expectedState: state, expectedNonce: pending.nonce, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+        pkceCodeVerifier: pending.verifier,
+        expectedState: state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
+      });
       claims = tokens.claims() as Record<string, unknown> | undefined;
     } catch (error) {
       throw refused(`The provider refused the sign-in (${error instanceof Error ? error.message : 'unknown error'}).`);
@@ -50,7 +55,11 @@ export class OidcSignIn {
     if (!claims || typeof claims.sub !== 'string') throw refused('The provider sent no subject.');
     return {
       audience: pending.audience,
-      identity: { subject: claims.sub, email: typeof claims.email === 'string' ? claims.email.toLowerCase() : null, emailVerified: claims.email_verified === true },
+      identity: {
+        subject: claims.sub,
+        email: typeof claims.email === 'string' ? claims.email.toLowerCase() : null,
+        emailVerified: claims.email_verified === true,
+      },
     };
   }
 
@@ -61,7 +70,13 @@ export class OidcSignIn {
     if (!found) {
       // Plain HTTP only to an issuer on this machine (a lab Keycloak, the tests); anywhere else TLS.
       const insecure = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(provider.issuer);
-      found = oidc.discovery(new URL(provider.issuer), provider.clientId, provider.clientSecret, undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
+      found = oidc.discovery(
+        new URL(provider.issuer),
+        provider.clientId,
+        provider.clientSecret,
+        undefined,
+        insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      );
       found.catch(() => this.configurations.delete(cacheKey));
       this.configurations.set(cacheKey, found);
     }

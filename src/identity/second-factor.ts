@@ -35,7 +35,10 @@ export async function requirePasswordSignIn(
   attempt: { release(): Promise<void> },
 ): Promise<void> {
   if ((await readSignInSettings(store.settings)).oidcOnly) {
-    throw new GatewayError('sign_in_method_disabled', 'Password sign-in is off on this gateway (OIDC only): sign in with one of the providers on the sign-in page.');
+    throw new GatewayError(
+      'sign_in_method_disabled',
+      'Password sign-in is off on this gateway (OIDC only): sign in with one of the providers on the sign-in page.',
+    );
   }
   await requireSecondFactor(new TotpFactors(store.identity, now), owner, totp, attempt);
 }

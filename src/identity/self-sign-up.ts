@@ -65,12 +65,20 @@ export class SelfSignUp {
       throw new GatewayError('captcha_failed', 'The captcha check failed or expired: solve it again and resend.', { param: 'captchaToken' });
     }
     if (await this.findByEmail(email)) {
-      await this.mail(email, 'You already have an account', 'Someone (maybe you) tried to sign up with this address, which already has an account. If you forgot its password, use "Forgot password" on the sign-in page.');
+      await this.mail(
+        email,
+        'You already have an account',
+        'Someone (maybe you) tried to sign up with this address, which already has an account. If you forgot its password, use "Forgot password" on the sign-in page.',
+      );
       return;
     }
     const payload = JSON.stringify({ passwordHash: await hashPassword(request.password), referralCode: request.referralCode ?? null });
     const link = await this.issueLink('sign-up', email, payload, VERIFY_LINK_TTL_MS, '/api/account/verify');
-    await this.mail(email, 'Confirm your e-mail address', `Open this link within 24 hours to finish creating your account:\n\n${link}\n\nIf you did not sign up, ignore this mail.`);
+    await this.mail(
+      email,
+      'Confirm your e-mail address',
+      `Open this link within 24 hours to finish creating your account:\n\n${link}\n\nIf you did not sign up, ignore this mail.`,
+    );
   }
 
   /** Creates the account of a verified sign-up link (once; an expired or used link is refused). */
@@ -100,7 +108,11 @@ export class SelfSignUp {
     if (!user || !user.enabled) return;
     // The console's reset page reads the token and posts it with the new password to /api/account/password-reset/confirm.
     const link = await this.issueLink('password-reset', email, JSON.stringify({ userId: user.id }), RESET_LINK_TTL_MS, '/console/reset-password');
-    await this.mail(email, 'Reset your password', `Open this link within an hour to choose a new password:\n\n${link}\n\nIf you did not ask for this, ignore this mail; your password stays as it is.`);
+    await this.mail(
+      email,
+      'Reset your password',
+      `Open this link within an hour to choose a new password:\n\n${link}\n\nIf you did not ask for this, ignore this mail; your password stays as it is.`,
+    );
   }
 
   /** Sets the new password of a reset link (once) and ends every session of the account. */
@@ -117,7 +129,10 @@ export class SelfSignUp {
 
   private async admit(clientIp: string, email: string): Promise<void> {
     const wait = await this.throttle.admit(clientIp, email);
-    if (wait > 0) throw new GatewayError('rate_limited', `Too many sign-up or reset requests from your network or for this address; try again in ${wait} seconds.`, { retryAfterSeconds: wait });
+    if (wait > 0)
+      throw new GatewayError('rate_limited', `Too many sign-up or reset requests from your network or for this address; try again in ${wait} seconds.`, {
+        retryAfterSeconds: wait,
+      });
   }
 
   private async issueLink(purpose: OneTimePurpose, email: string, payload: string, ttlMs: number, path: string): Promise<string> {

@@ -67,7 +67,10 @@ export async function patchSignUpSettings(store: Stores, patch: SignUpSettingsPa
   const next: SignUpSettings = {
     enabled: patch.enabled ?? current.enabled,
     emailDomains: patch.emailDomains ? [...new Set(patch.emailDomains)] : current.emailDomains,
-    captcha: patch.captcha === undefined ? current.captcha : patch.captcha && { provider: patch.captcha.provider, secret: patch.captcha.secret, verifyUrl: patch.captcha.verifyUrl ?? null },
+    captcha:
+      patch.captcha === undefined
+        ? current.captcha
+        : patch.captcha && { provider: patch.captcha.provider, secret: patch.captcha.secret, verifyUrl: patch.captcha.verifyUrl ?? null },
     initialCreditMicros: patch.initialCredit === undefined ? current.initialCreditMicros : usdToMicros(patch.initialCredit),
   };
   await writeSignUpSettings(store, next);

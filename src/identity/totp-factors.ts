@@ -90,5 +90,7 @@ function formatRecoveryCode(bytes: Buffer): string {
 
 /** Recovery codes are matched without regard to case, spaces or dashes. */
 export function hashRecoveryCode(code: string): string {
-  return createHash('sha256').update(code.toLowerCase().replace(/[\s-]+/g, '')).digest('hex');
+  return createHash('sha256')
+    .update(code.toLowerCase().replace(/[\s-]+/g, ''))
+    .digest('hex');
 }

@@ -54,9 +54,12 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     // come to resume, so ping until Redis answers again.
     if (redis.status === 'ready' && probe === undefined) {
       probe = setInterval(() => {
-        redis.ping().then(() => {
-          if (down && redis.status === 'ready') onReady();
-        }, () => undefined);
+        redis.ping().then(
+          () => {
+            if (down && redis.status === 'ready') onReady();
+          },
+          () => undefined,
+        );
       }, options.probeIntervalMs ?? 1_000);
       probe.unref();
     }
@@ -197,8 +200,16 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     },
     settled: () => recovering,
     onRecovered: (handler) => void recovered.push(handler),
-    get: (key) => run(() => primary.get(key), (kv) => kv.get(key)),
-    setIfAbsent: (key, value, ttlMs) => run(() => primary.setIfAbsent(key, value, ttlMs), (kv) => kv.setIfAbsent(key, value, ttlMs)),
+    get: (key) =>
+      run(
+        () => primary.get(key),
+        (kv) => kv.get(key),
+      ),
+    setIfAbsent: (key, value, ttlMs) =>
+      run(
+        () => primary.setIfAbsent(key, value, ttlMs),
+        (kv) => kv.setIfAbsent(key, value, ttlMs),
+      ),
     adjust: (key, delta, adjustOptions) =>
       run(
         () => primary.adjust(key, delta, adjustOptions),
@@ -208,10 +219,21 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
           return result;
         },
       ),
-    delete: (key) => run(() => primary.delete(key), (kv) => kv.delete(key)),
+    delete: (key) =>
+      run(
+        () => primary.delete(key),
+        (kv) => kv.delete(key),
+      ),
     seedAccount: (key, value, seedOptions) =>
-      run(() => primary.seedAccount(key, value, seedOptions), (kv) => kv.seedAccount(key, value, seedOptions)),
-    fund: (key, funding) => run(() => primary.fund(key, funding), (kv) => kv.fund(key, funding)),
+      run(
+        () => primary.seedAccount(key, value, seedOptions),
+        (kv) => kv.seedAccount(key, value, seedOptions),
+      ),
+    fund: (key, funding) =>
+      run(
+        () => primary.fund(key, funding),
+        (kv) => kv.fund(key, funding),
+      ),
     async hold(key, holdId, delta, holdOptions) {
       const id = `${key}\0${holdId}`;
       let refused: unknown;
@@ -264,11 +286,27 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       pendingSettles.set(id, { key, holdId, finalDelta });
     },
     acquireLease: (key, holder, leaseOptions) =>
-      run(() => primary.acquireLease(key, holder, leaseOptions), (kv) => kv.acquireLease(key, holder, leaseOptions)),
+      run(
+        () => primary.acquireLease(key, holder, leaseOptions),
+        (kv) => kv.acquireLease(key, holder, leaseOptions),
+      ),
     // A lease taken in Redis before an outage and given back during it simply expires there.
-    releaseLease: (key, holder) => run(() => primary.releaseLease(key, holder), (kv) => kv.releaseLease(key, holder), async () => undefined),
-    getTexts: (keys) => run(() => primary.getTexts(keys), (kv) => kv.getTexts(keys)),
-    setTexts: (keys, value, ttlMs) => run(() => primary.setTexts(keys, value, ttlMs), (kv) => kv.setTexts(keys, value, ttlMs)),
+    releaseLease: (key, holder) =>
+      run(
+        () => primary.releaseLease(key, holder),
+        (kv) => kv.releaseLease(key, holder),
+        async () => undefined,
+      ),
+    getTexts: (keys) =>
+      run(
+        () => primary.getTexts(keys),
+        (kv) => kv.getTexts(keys),
+      ),
+    setTexts: (keys, value, ttlMs) =>
+      run(
+        () => primary.setTexts(keys, value, ttlMs),
+        (kv) => kv.setTexts(keys, value, ttlMs),
+      ),
     async close() {
       if (probe !== undefined) clearInterval(probe);
       redis.off('ready', onReady);

@@ -122,7 +122,17 @@ type ScriptedRedis = RedisConnection & {
   kvSetIfAbsent(key: string, value: string, ttl: string): Promise<string>;
   kvAcquireLease(key: string, now: string, holder: string, max: string, ttl: string): Promise<[number, number]>;
   kvSeedAccount(key: string, funding: string, value: string, ttl: string, version: string, funded: string): Promise<string>;
-  kvHold(key: string, funding: string, record: string, delta: string, min: string, max: string, version: string, funded: string, ttl: string): Promise<[number, string | number, number]>;
+  kvHold(
+    key: string,
+    funding: string,
+    record: string,
+    delta: string,
+    min: string,
+    max: string,
+    version: string,
+    funded: string,
+    ttl: string,
+  ): Promise<[number, string | number, number]>;
   kvSettle(key: string, record: string, finalDelta: string, markTtl: string): Promise<number>;
   kvFund(key: string, funding: string, version: string, funded: string): Promise<string | null>;
 };
@@ -230,13 +240,7 @@ export function createRedisKv(redis: RedisConnection, options: RedisKvOptions = 
     },
 
     async acquireLease(key, holder, leaseOptions: KvLeaseOptions) {
-      const [applied, value] = await client.kvAcquireLease(
-        name(key),
-        String(now()),
-        holder,
-        String(leaseOptions.max),
-        String(leaseOptions.ttlMs),
-      );
+      const [applied, value] = await client.kvAcquireLease(name(key), String(now()), holder, String(leaseOptions.max), String(leaseOptions.ttlMs));
       return { applied: applied === 1, value: Number(value) };
     },
 

@@ -5,7 +5,9 @@ export const REDIS_OUTAGE_MODES = ['local', 'refuse'] as const;
 export type RedisOutageMode = (typeof REDIS_OUTAGE_MODES)[number];
 
 export function unavailableError(): GatewayError {
-  return new GatewayError('rate_limited', "The gateway's shared counters are unreachable (Redis is failing over); retry in a few seconds.", { retryAfterSeconds: 2 });
+  return new GatewayError('rate_limited', "The gateway's shared counters are unreachable (Redis is failing over); retry in a few seconds.", {
+    retryAfterSeconds: 2,
+  });
 }
 
 export function slowAnswerError(cause: unknown): GatewayError {

@@ -26,7 +26,10 @@ export type RedisTarget =
 /** Parses `host:port,host:port` (IPv6 as `[::1]:port`); undefined when an entry is malformed. */
 export function parseRedisNodes(list: string): RedisNode[] | undefined {
   const nodes: RedisNode[] = [];
-  for (const entry of list.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const entry of list
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
     const port = match ? Number(match[2]) : 0;
     if (!match || port < 1 || port > 65_535) return undefined;

@@ -43,13 +43,20 @@ const STOPPED_AFTER_SENDING = new Set(['first_byte_timeout', 'cancelled']);
  * false`), and one charge row for the payer with the sell amount and version. A refused attempt
  * (an error status, a circuit open) consumed nothing and costs nothing. Never a negative figure.
  */
-export function buildLedgerEntries(facts: LedgerFacts, costPrice: (channelId: string) => CostPrice | undefined): { attempts: LedgerAttempt[]; charges: LedgerCharge[] } {
+export function buildLedgerEntries(
+  facts: LedgerFacts,
+  costPrice: (channelId: string) => CostPrice | undefined,
+): { attempts: LedgerAttempt[]; charges: LedgerCharge[] } {
   const attempts = facts.attempts.map((attempt, index): LedgerAttempt => {
     const committed = index === facts.committed;
     const consumed = committed ? committedUsage(facts) : uncommittedUsage(attempt, facts.estimatedInputTokens);
     const cost = costPrice(attempt.channelId);
     const costMicros = cost === undefined ? 0 : computeCostMicros(consumed.usage, cost.price, cost.multiplier);
-    const warnings = [...consumed.warnings, ...(cost === undefined && hasTokens(consumed.usage) ? ['ledger:no-cost-price'] : []), ...(cost?.basis === 'sell' ? ['ledger:cost-assumed-sell-price'] : [])];
+    const warnings = [
+      ...consumed.warnings,
+      ...(cost === undefined && hasTokens(consumed.usage) ? ['ledger:no-cost-price'] : []),
+      ...(cost?.basis === 'sell' ? ['ledger:cost-assumed-sell-price'] : []),
+    ];
     return {
       requestId: facts.requestId,
       attemptNo: index + 1,

@@ -10,7 +10,10 @@ export const priceCatalogueSchema = z.strictObject({
   source: z.string().min(1).max(1_000),
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2025-11-01'),
   units: z.string().max(2_000).optional(),
-  models: z.array(z.strictObject({ ...priceFields, provider: z.string().max(40).optional() })).min(1).max(5_000),
+  models: z
+    .array(z.strictObject({ ...priceFields, provider: z.string().max(40).optional() }))
+    .min(1)
+    .max(5_000),
 });
 
 export type PriceCatalogue = z.infer<typeof priceCatalogueSchema>;
@@ -26,7 +29,10 @@ export function parsePriceCatalogue(value: unknown): PriceCatalogue {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (issue === undefined) throw new TypeError('price catalogue: not a catalogue');
-  const given = issue.path.reduce<unknown>((at, step) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[step] : undefined), value);
+  const given = issue.path.reduce<unknown>(
+    (at, step) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[step] : undefined),
+    value,
+  );
   throw new TypeError(`price catalogue: ${issue.path.join('.') || 'the file'} ${describeIssue(issue, given)}`);
 }
 

@@ -45,7 +45,8 @@ class BillLines {
 function pagesOf(data: unknown): Record<string, unknown>[] {
   const pages = Array.isArray(data) ? data : [data];
   return pages.map((page) => {
-    if (!isRecord(page) || !Array.isArray(page.data)) throw new TypeError('expected the export page(s) as the API returned them: an object with a "data" list of buckets');
+    if (!isRecord(page) || !Array.isArray(page.data))
+      throw new TypeError('expected the export page(s) as the API returned them: an object with a "data" list of buckets');
     return page;
   });
 }
@@ -104,17 +105,28 @@ export function centsToMicros(amount: string): number {
 
 function readCsv(lines: BillLines, data: unknown): void {
   if (typeof data !== 'string') throw new TypeError('expected the CSV as text');
-  const rows = data.split(/\r?\n/).filter((line) => line.trim() !== '').map(splitCsvLine);
+  const rows = data
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .map(splitCsvLine);
   const header = (rows.shift() ?? []).map((name) => name.trim().toLowerCase());
   const column = (name: string) => header.indexOf(name);
-  if (column('date') < 0 || column('cost_usd') < 0) throw new TypeError('the CSV header must name "date" and "cost_usd" (and may name model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens)');
+  if (column('date') < 0 || column('cost_usd') < 0)
+    throw new TypeError(
+      'the CSV header must name "date" and "cost_usd" (and may name model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens)',
+    );
   rows.forEach((row, index) => {
     const day = (row[column('date')] ?? '').trim();
     if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new TypeError(`line ${index + 2}: date "${day}" is not YYYY-MM-DD`);
     const cost = Number(row[column('cost_usd')]);
     if (!Number.isFinite(cost)) throw new TypeError(`line ${index + 2}: cost_usd is not a number`);
     const tokens: Record<string, number> = {};
-    for (const [name, field] of [['input', 'input_tokens'], ['output', 'output_tokens'], ['cacheRead', 'cache_read_tokens'], ['cacheWrite', 'cache_write_tokens']] as const) {
+    for (const [name, field] of [
+      ['input', 'input_tokens'],
+      ['output', 'output_tokens'],
+      ['cacheRead', 'cache_read_tokens'],
+      ['cacheWrite', 'cache_write_tokens'],
+    ] as const) {
       const value = Number(row[column(field)]);
       if (column(field) >= 0 && Number.isFinite(value)) tokens[name] = value;
     }

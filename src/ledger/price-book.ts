@@ -57,7 +57,9 @@ export function costPriceAt(snapshot: Snapshot, model: string, channelId: string
   const catalogue = versionAt(snapshot, 'catalogue', '', model, at);
   if (catalogue !== undefined) {
     const discount = versionAt(snapshot, 'cost', channelId, ANY_MODEL, at)?.discountBps ?? 0;
-    return discount > 0 ? { price: versionPrice(catalogue), multiplier: (10_000 - Math.min(discount, 10_000)) / 10_000, basis: 'discount' } : { price: versionPrice(catalogue), multiplier: 1, basis: 'catalogue' };
+    return discount > 0
+      ? { price: versionPrice(catalogue), multiplier: (10_000 - Math.min(discount, 10_000)) / 10_000, basis: 'discount' }
+      : { price: versionPrice(catalogue), multiplier: 1, basis: 'catalogue' };
   }
   const sell = sellPriceAt(snapshot, model, undefined, at);
   return sell === undefined ? undefined : { price: sell, multiplier: 1, basis: 'sell' };

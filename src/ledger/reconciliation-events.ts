@@ -29,7 +29,10 @@ export class ReconciliationEvents {
     return () => this.#listeners.delete(listener);
   }
 
-  emitDrift(days: readonly ReconciledDay[], context: { thresholdPercent: number; at: number; channelName: (id: string) => string | null }): ReconciliationDriftEvent[] {
+  emitDrift(
+    days: readonly ReconciledDay[],
+    context: { thresholdPercent: number; at: number; channelName: (id: string) => string | null },
+  ): ReconciliationDriftEvent[] {
     const events = days
       .filter((day) => day.status === 'drift')
       .map(

@@ -52,7 +52,13 @@ export function createSmtpMailer(loadSettings: () => Promise<SmtpSettings | unde
         socketTimeout: 20_000,
       });
       try {
-        await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, ...(message.html ? { html: message.html } : {}) });
+        await transport.sendMail({
+          from: settings.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          ...(message.html ? { html: message.html } : {}),
+        });
       } finally {
         transport.close();
       }

@@ -52,7 +52,12 @@ export function channelRequest(channel: NotificationChannel, message: OutgoingMe
       return { url: url.toString(), headers: JSON_TYPE, body, refusal: jsonCode('errcode', 'errmsg') };
     }
     case 'wecom':
-      return { url: required(channel.url), headers: JSON_TYPE, body: JSON.stringify({ msgtype: 'text', text: { content: message.text } }), refusal: jsonCode('errcode', 'errmsg') };
+      return {
+        url: required(channel.url),
+        headers: JSON_TYPE,
+        body: JSON.stringify({ msgtype: 'text', text: { content: message.text } }),
+        refusal: jsonCode('errcode', 'errmsg'),
+      };
     case 'telegram': {
       const base = (channel.url ?? TELEGRAM_API).replace(/\/+$/, '');
       const body = JSON.stringify({ chat_id: required(channel.to), text: message.text, disable_web_page_preview: true });

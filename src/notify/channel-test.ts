@@ -6,9 +6,19 @@ import type { SendNotification } from './send-notification.ts';
  * The "send test" button: one message straight to the channel (not through the outbox), so the
  * operator sees at once whether the address, secret and format are right.
  */
-export async function sendTestNotification(send: SendNotification, channel: NotificationChannel, now: number, recipient: string | null = null): Promise<{ delivered: boolean; error?: string; id: string }> {
+export async function sendTestNotification(
+  send: SendNotification,
+  channel: NotificationChannel,
+  now: number,
+  recipient: string | null = null,
+): Promise<{ delivered: boolean; error?: string; id: string }> {
   const id = `ntf_test_${randomBytes(9).toString('base64url')}`;
-  const payload = JSON.stringify({ id, event: 'test', occurredAt: new Date(now).toISOString(), data: { message: `A test message for channel "${channel.name}".` } });
+  const payload = JSON.stringify({
+    id,
+    event: 'test',
+    occurredAt: new Date(now).toISOString(),
+    data: { message: `A test message for channel "${channel.name}".` },
+  });
   const delivery: NotificationDelivery = {
     id,
     ruleId: null,

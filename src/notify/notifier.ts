@@ -93,14 +93,16 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     const recipient = rule.audience === 'account' && rule.ownerUserId === null ? await holderEmail(data.userId) : null;
     const channels = await deps.store.notifications.listChannels(rule.ownerUserId);
     const occurredAt = new Date(now).toISOString();
-    return channels
-      .filter((channel) => rule.channels.includes(channel.id))
-      // An operator's rule for the account holder reaches them by e-mail only: the operator's chat rooms are not theirs.
-      .filter((channel) => !(rule.audience === 'account' && rule.ownerUserId === null) || (channel.type === 'email' && recipient !== null))
-      .map((channel) => {
-        const id = `ntf_${randomBytes(12).toString('base64url')}`;
-        return { id, ruleId: rule.id, channelId: channel.id, event, payload: JSON.stringify({ id, event, occurredAt, data }), recipient };
-      });
+    return (
+      channels
+        .filter((channel) => rule.channels.includes(channel.id))
+        // An operator's rule for the account holder reaches them by e-mail only: the operator's chat rooms are not theirs.
+        .filter((channel) => !(rule.audience === 'account' && rule.ownerUserId === null) || (channel.type === 'email' && recipient !== null))
+        .map((channel) => {
+          const id = `ntf_${randomBytes(12).toString('base64url')}`;
+          return { id, ruleId: rule.id, channelId: channel.id, event, payload: JSON.stringify({ id, event, occurredAt, data }), recipient };
+        })
+    );
   };
 
   const holderEmail = async (userId: string | null | undefined): Promise<string | null> => {

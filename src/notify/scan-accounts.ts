@@ -66,7 +66,13 @@ export async function scanAccounts(sources: AccountSources, notifier: Notifier, 
       if (use.quotaMicros === null || use.quotaMicros <= 0) continue;
       const ratio = use.usedMicros / use.quotaMicros;
       // One alert per window period: the next day's (week's, month's) window is a new subject.
-      const data = { ...about, subject: `${subscription.id}:${use.window}:${use.resetsAt ?? 'term'}`, window: use.window, usedUsd: microsToUsd(use.usedMicros), quotaUsd: microsToUsd(use.quotaMicros) };
+      const data = {
+        ...about,
+        subject: `${subscription.id}:${use.window}:${use.resetsAt ?? 'term'}`,
+        window: use.window,
+        usedUsd: microsToUsd(use.usedMicros),
+        quotaUsd: microsToUsd(use.quotaMicros),
+      };
       await notifier.emitNotification('subscription.quota_80', data, ratio);
       await notifier.emitNotification('subscription.quota_100', data, ratio);
     }

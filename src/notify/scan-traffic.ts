@@ -29,7 +29,15 @@ async function scanErrorRate(sources: TrafficSources, notifier: Notifier, now: n
   for (const row of await sources.usage.channelWindow(now - windowSeconds * 1000, now)) {
     if (row.requests < MIN_REQUESTS_FOR_ERROR_RATE) continue;
     const rate = row.failed / row.requests;
-    const data = { subject: row.channelId, channelId: row.channelId, channel: sources.channelName(row.channelId) ?? row.channelId, requests: row.requests, failed: row.failed, errorRate: Math.round(rate * 1000) / 1000, windowSeconds };
+    const data = {
+      subject: row.channelId,
+      channelId: row.channelId,
+      channel: sources.channelName(row.channelId) ?? row.channelId,
+      requests: row.requests,
+      failed: row.failed,
+      errorRate: Math.round(rate * 1000) / 1000,
+      windowSeconds,
+    };
     await notifier.emitNotification('channel.error_rate', data, rate);
   }
 }
@@ -43,7 +51,10 @@ async function scanSpend(sources: TrafficSources, notifier: Notifier, now: numbe
 }
 
 async function scanSpendOver(sources: TrafficSources, notifier: Notifier, now: number, windowMs: number): Promise<void> {
-  const [recent, before] = await Promise.all([sources.usage.spendWindow(now - windowMs, now), sources.usage.spendWindow(now - windowMs - SPEND_BASELINE_MS, now - windowMs)]);
+  const [recent, before] = await Promise.all([
+    sources.usage.spendWindow(now - windowMs, now),
+    sources.usage.spendWindow(now - windowMs - SPEND_BASELINE_MS, now - windowMs),
+  ]);
   const usualPerWindow = (micros: number) => (micros * windowMs) / SPEND_BASELINE_MS;
   const baseline = totals(before);
   for (const [subject, { costMicros, userId }] of totals(recent)) {

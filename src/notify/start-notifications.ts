@@ -37,7 +37,14 @@ export interface NotificationOptions {
 export function startNotifications(options: NotificationOptions): NotificationServices {
   const { store, now, logger } = options;
   const send = createNotificationSender({ now, mailer: options.mailer, allowPrivateAccountTargets: options.allowPrivateAccountTargets ?? false });
-  const dispatcher = startOutboxDispatcher({ store, send, now, logger, isLeader: options.isLeader, intervalMs: options.outboxPollMs ?? DEFAULT_OUTBOX_POLL_MS });
+  const dispatcher = startOutboxDispatcher({
+    store,
+    send,
+    now,
+    logger,
+    isLeader: options.isLeader,
+    intervalMs: options.outboxPollMs ?? DEFAULT_OUTBOX_POLL_MS,
+  });
   const notifier = createNotifier({ store, now, logger, queued: () => dispatcher.kick() });
 
   let scanning = false;

@@ -29,7 +29,14 @@ export function monthRange(month: string): { from: number; to: number } | undefi
  * model, and the wallet's closing balance — today's balance with everything after the month
  * undone (adjustments after it subtracted, wallet usage after it added back).
  */
-export async function buildStatement(store: Store, user: User, month: string, range: { from: number; to: number }, balanceNow: number, now: number): Promise<Statement> {
+export async function buildStatement(
+  store: Store,
+  user: User,
+  month: string,
+  range: { from: number; to: number },
+  balanceNow: number,
+  now: number,
+): Promise<Statement> {
   const within = (time: number | null) => time !== null && time >= range.from && time < range.to;
   const orders = (await store.orders.list({ userId: user.id, limit: 10_000 })).filter((order) => within(order.creditedAt));
   const adjustments = await store.walletAdjustments.listForUser(user.id, 100_000);
@@ -45,9 +52,12 @@ export async function buildStatement(store: Store, user: User, month: string, ra
     byModel.set(row.subject ?? '(none)', { requests: entry.requests + row.requests, costMicros: entry.costMicros + row.costMicros });
   }
   const after = adjustments.filter((entry) => entry.createdAt >= range.to).reduce((total, entry) => total + entry.amountMicros, 0);
-  const walletUsageAfter = range.to < now
-    ? (await store.usage.aggregate({ from: range.to, to: now, by: 'payer', userId: user.id })).filter((row) => row.subject === `wallet:${user.id}`).reduce((total, row) => total + row.costMicros, 0)
-    : 0;
+  const walletUsageAfter =
+    range.to < now
+      ? (await store.usage.aggregate({ from: range.to, to: now, by: 'payer', userId: user.id }))
+          .filter((row) => row.subject === `wallet:${user.id}`)
+          .reduce((total, row) => total + row.costMicros, 0)
+      : 0;
   const usage = [...byModel].map(([model, entry]) => ({ model, ...entry })).sort((a, b) => b.costMicros - a.costMicros);
   return {
     month,

@@ -36,9 +36,13 @@ export async function createOrder(deps: PaymentDeps, input: OrderInput): Promise
   const amountMicros = discounted(price.listMicros, promotion);
   const chargeMinor = chargeMinorFor(amountMicros, provider.currency, settings.exchangeRates);
   if (chargeMinor === undefined) {
-    throw invalidRequest(`The operator has set no exchange rate for ${provider.currency.toUpperCase()}; payments through ${input.provider} cannot be priced.`, 'provider');
+    throw invalidRequest(
+      `The operator has set no exchange rate for ${provider.currency.toUpperCase()}; payments through ${input.provider} cannot be priced.`,
+      'provider',
+    );
   }
-  if (chargeMinor <= 0 && input.provider !== 'manual') throw invalidRequest('After the promotion nothing is left to pay; this code cannot be used for this amount.', 'promotionCode');
+  if (chargeMinor <= 0 && input.provider !== 'manual')
+    throw invalidRequest('After the promotion nothing is left to pay; this code cannot be used for this amount.', 'promotionCode');
   const order = await deps.store.orders.create({
     userId: input.userId,
     provider: input.provider,
@@ -55,7 +59,10 @@ export async function createOrder(deps: PaymentDeps, input: OrderInput): Promise
     const refused = await deps.store.promotions.consume(promotion.code, input.userId, order.id, deps.now());
     if (refused) {
       await deps.store.orders.transition(order.id, { from: ['pending'] }, 'expired', {});
-      throw invalidRequest(refused === 'used_by_account' ? 'You have already used this promotion code.' : 'This promotion code has expired or been used up.', 'promotionCode');
+      throw invalidRequest(
+        refused === 'used_by_account' ? 'You have already used this promotion code.' : 'This promotion code has expired or been used up.',
+        'promotionCode',
+      );
     }
   }
   try {

@@ -11,7 +11,9 @@ export function epaySign(params: Record<string, string>, key: string): string {
     .sort()
     .map((name) => `${name}=${params[name]}`)
     .join('&');
-  return createHash('md5').update(text + key, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(text + key, 'utf8')
+    .digest('hex');
 }
 
 /** Whether `params.sign` is the signature of the rest (constant-time compare). */

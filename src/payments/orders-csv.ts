@@ -1,6 +1,20 @@
 import type { Order } from '../domain/order.ts';
 
-const HEADER = ['id', 'created_at', 'user_id', 'provider', 'status', 'plan_id', 'amount_usd', 'bonus_usd', 'credit_usd', 'refunded_usd', 'currency', 'charge_amount', 'payment_ref'];
+const HEADER = [
+  'id',
+  'created_at',
+  'user_id',
+  'provider',
+  'status',
+  'plan_id',
+  'amount_usd',
+  'bonus_usd',
+  'credit_usd',
+  'refunded_usd',
+  'currency',
+  'charge_amount',
+  'payment_ref',
+];
 
 /** Micro-USD as an exact decimal string (no floating point): 1234567 → "1.234567". */
 export function microsText(micros: number): string {
@@ -46,6 +60,24 @@ export function ordersCsv(orders: Order[]): string {
   const sum = (pick: (order: Order) => number) => settled.reduce((total, order) => total + pick(order), 0);
   const paid = sum((order) => order.amountMicros);
   const refunded = sum((order) => order.refundedMicros);
-  lines.push(['TOTAL', '', '', '', `${settled.length} paid`, '', microsText(paid), microsText(sum((order) => order.bonusMicros)), '', microsText(refunded), '', '', `net ${microsText(paid - refunded)}`].map(csvField).join(','));
+  lines.push(
+    [
+      'TOTAL',
+      '',
+      '',
+      '',
+      `${settled.length} paid`,
+      '',
+      microsText(paid),
+      microsText(sum((order) => order.bonusMicros)),
+      '',
+      microsText(refunded),
+      '',
+      '',
+      `net ${microsText(paid - refunded)}`,
+    ]
+      .map(csvField)
+      .join(','),
+  );
   return `${lines.join('\r\n')}\r\n`;
 }

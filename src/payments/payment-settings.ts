@@ -45,7 +45,11 @@ export interface PaymentSettings {
 
 /** The operator's payment settings, with defaults for what was never set. */
 export async function readPaymentSettings(store: Store): Promise<PaymentSettings> {
-  const [topUp, referral, rates] = await Promise.all([store.settings.get(NAMES.topUp), store.settings.get(NAMES.referral), store.settings.get(NAMES.exchangeRates)]);
+  const [topUp, referral, rates] = await Promise.all([
+    store.settings.get(NAMES.topUp),
+    store.settings.get(NAMES.referral),
+    store.settings.get(NAMES.exchangeRates),
+  ]);
   return {
     topUp: topUp === undefined ? DEFAULT_TOP_UP_RULES : (JSON.parse(topUp) as TopUpRules),
     referral: referral === undefined ? DEFAULT_REFERRAL_RULES : (JSON.parse(referral) as ReferralRules),

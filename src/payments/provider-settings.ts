@@ -7,7 +7,10 @@ import { createManualProvider } from './manual-provider.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import { createStripeProvider } from './stripe-provider.ts';
 
-const currency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code such as usd or cny').transform((value) => value.toLowerCase());
+const currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code such as usd or cny')
+  .transform((value) => value.toLowerCase());
 
 /** PATCH bodies: every field optional; a secret left out keeps the stored one. */
 export const PROVIDER_SETTINGS_SCHEMAS = {
@@ -24,7 +27,10 @@ export const PROVIDER_SETTINGS_SCHEMAS = {
     key: secret.optional(),
     apiBase: httpUrl.optional(),
     currency: currency.optional(),
-    payType: z.string().regex(/^[a-z0-9_]{1,20}$/, 'must be an Epay payment type such as alipay or wxpay').optional(),
+    payType: z
+      .string()
+      .regex(/^[a-z0-9_]{1,20}$/, 'must be an Epay payment type such as alipay or wxpay')
+      .optional(),
   }),
   manual: z.strictObject({
     enabled: z.boolean().optional(),
@@ -88,7 +94,13 @@ export function openPaymentProvider(stored: StoredPaymentProvider | undefined, n
     );
   }
   if (name === 'epay') {
-    return createEpayProvider({ pid: text('pid') ?? '', key: stored.secrets.key ?? '', apiBase: text('apiBase') ?? '', currency: chosenCurrency, payType: text('payType') ?? 'alipay' });
+    return createEpayProvider({
+      pid: text('pid') ?? '',
+      key: stored.secrets.key ?? '',
+      apiBase: text('apiBase') ?? '',
+      currency: chosenCurrency,
+      payType: text('payType') ?? 'alipay',
+    });
   }
   return createManualProvider(chosenCurrency);
 }

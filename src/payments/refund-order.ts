@@ -21,7 +21,8 @@ export async function refundOrder(deps: PaymentDeps, orderId: string, amountMicr
   if (!REFUNDABLE_STATUSES.includes(order.status)) throw invalidRequest(`Order ${order.id} is ${order.status}; only credited orders can be refunded.`, 'id');
   const remaining = order.amountMicros - order.refundedMicros;
   const amount = amountMicros ?? remaining;
-  if (amount <= 0 || amount > remaining) throw invalidRequest(`amountUsd: at most ${formatUsd(remaining)} of order ${order.id} is left to refund.`, 'amountUsd');
+  if (amount <= 0 || amount > remaining)
+    throw invalidRequest(`amountUsd: at most ${formatUsd(remaining)} of order ${order.id} is left to refund.`, 'amountUsd');
   const provider = await deps.provider(order.provider);
   if (!provider) throw invalidRequest(`Payments through ${order.provider} are not enabled, so the refund cannot be sent.`, 'id');
   const user = await deps.store.users.find(order.userId);
@@ -34,14 +35,20 @@ export async function refundOrder(deps: PaymentDeps, orderId: string, amountMicr
   const status = after === order.amountMicros ? 'refunded' : 'partially_refunded';
   let refunded: Order | undefined;
   try {
-    refunded = await deps.store.orders.transition(order.id, { from: REFUNDABLE_STATUSES, refundedMicros: order.refundedMicros }, status, { refundedMicros: after }, async (current, ledger) => {
-      await provider.refund(current, chargeMinor, `switchyard-refund-${current.id}-${order.refundedMicros}-${after}`);
-      await ledger.addUserBalance(current.userId, -fromWallet);
-      await ledger.addDebt(current.userId, takeBack - fromWallet);
-      const debt = takeBack > fromWallet ? `; ${formatUsd(takeBack - fromWallet)} already spent, recorded as debt` : '';
-      await ledger.note(current.userId, -fromWallet, `order ${current.id} ${status.replace('_', ' ')}: ${formatUsd(amount)} paid back${debt}`);
-      await ledger.clawRebate(current.id, { refundedMicros: after, orderMicros: current.amountMicros });
-    });
+    refunded = await deps.store.orders.transition(
+      order.id,
+      { from: REFUNDABLE_STATUSES, refundedMicros: order.refundedMicros },
+      status,
+      { refundedMicros: after },
+      async (current, ledger) => {
+        await provider.refund(current, chargeMinor, `switchyard-refund-${current.id}-${order.refundedMicros}-${after}`);
+        await ledger.addUserBalance(current.userId, -fromWallet);
+        await ledger.addDebt(current.userId, takeBack - fromWallet);
+        const debt = takeBack > fromWallet ? `; ${formatUsd(takeBack - fromWallet)} already spent, recorded as debt` : '';
+        await ledger.note(current.userId, -fromWallet, `order ${current.id} ${status.replace('_', ' ')}: ${formatUsd(amount)} paid back${debt}`);
+        await ledger.clawRebate(current.id, { refundedMicros: after, orderMicros: current.amountMicros });
+      },
+    );
   } catch (error) {
     if (error instanceof PaymentProviderError) throw new GatewayError('upstream_error', `${error.message} Nothing was refunded.`);
     throw error;

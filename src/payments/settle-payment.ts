@@ -27,7 +27,8 @@ export async function settlePayment(deps: PaymentDeps, provider: PaymentProvider
       { from: PAYABLE_STATUSES },
       'paid',
       { paymentRef: payment.paymentRef, payerFingerprint: payment.payerFingerprint, paidAt: time },
-      (paid, ledger) => ledger.note(paid.userId, 0, `order ${paid.id} paid through ${provider}${order.status === 'expired' ? ' after it expired (reconciled)' : ''}`),
+      (paid, ledger) =>
+        ledger.note(paid.userId, 0, `order ${paid.id} paid through ${provider}${order.status === 'expired' ? ' after it expired (reconciled)' : ''}`),
     );
   }
   return (await creditOrder(deps, order.id)) ?? ((await deps.store.orders.get(order.id)) as Order);
@@ -45,12 +46,19 @@ export async function creditOrder(deps: PaymentDeps, orderId: string): Promise<O
   // Everything the transaction needs is read first: on SQLite a read outside it would wait for it.
   const time = deps.now();
   const plan = order.planId ? await deps.store.plans.find(order.planId) : undefined;
-  const samePlan = plan ? (await deps.store.subscriptions.list({ userId: order.userId })).filter((entry) => entry.planId === plan.id && !entry.suspended && entry.expiresAt > time) : [];
+  const samePlan = plan
+    ? (await deps.store.subscriptions.list({ userId: order.userId })).filter((entry) => entry.planId === plan.id && !entry.suspended && entry.expiresAt > time)
+    : [];
   const rebate = await rebateFor(deps, order);
   const credited = await deps.store.orders.transition(order.id, { from: ['paid'] }, 'credited', { creditedAt: time }, async (current, ledger) => {
     if (plan) {
       const startsAt = Math.max(time, ...samePlan.map((entry) => entry.expiresAt));
-      const subscription = await ledger.createSubscription({ userId: current.userId, planId: plan.id, startsAt, expiresAt: startsAt + plan.durationDays * DAY });
+      const subscription = await ledger.createSubscription({
+        userId: current.userId,
+        planId: plan.id,
+        startsAt,
+        expiresAt: startsAt + plan.durationDays * DAY,
+      });
       await ledger.note(current.userId, 0, `order ${current.id} credited: plan "${plan.name}" (subscription ${subscription.id})`);
     } else {
       const repaid = await ledger.repayDebt(current.userId, current.creditMicros);

@@ -3,7 +3,15 @@ import { test } from 'node:test';
 import { chargeMinorFor } from './exchange-rates.ts';
 import { bonusFor, discounted, topUpProblem } from './top-up-rules.ts';
 
-const rules = { minUsd: 1, maxUsd: 500, presetsUsd: [10], bonusTiers: [{ fromUsd: 100, bonusPercent: 10 }, { fromUsd: 50, bonusPercent: 5 }] };
+const rules = {
+  minUsd: 1,
+  maxUsd: 500,
+  presetsUsd: [10],
+  bonusTiers: [
+    { fromUsd: 100, bonusPercent: 10 },
+    { fromUsd: 50, bonusPercent: 5 },
+  ],
+};
 
 test('the highest bonus tier reached applies ("pay 100, get 110")', () => {
   assert.equal(bonusFor(49_999_999, rules), 0);

@@ -7,9 +7,7 @@ import type { TopUpRules } from './payment-settings.ts';
  * of the amount ("pay 100, get 110" is `{fromUsd: 100, bonusPercent: 10}`), floored to a micro-USD.
  */
 export function bonusFor(amountMicros: number, rules: TopUpRules): number {
-  const tier = rules.bonusTiers
-    .filter((candidate) => amountMicros >= usdToMicros(candidate.fromUsd))
-    .sort((a, b) => b.fromUsd - a.fromUsd)[0];
+  const tier = rules.bonusTiers.filter((candidate) => amountMicros >= usdToMicros(candidate.fromUsd)).sort((a, b) => b.fromUsd - a.fromUsd)[0];
   return tier ? Math.floor((amountMicros * tier.bonusPercent) / 100) : 0;
 }
 

@@ -6,17 +6,27 @@ const hint = (protocol: Parameters<typeof getCodec>[0], body: unknown) => getCod
 
 describe('affinity hints: what each protocol says about the conversation', () => {
   test('OpenAI chat: prompt_cache_key first, then user; nothing without either', () => {
-    assert.deepEqual(hint('openai-chat', { model: 'm', messages: [], prompt_cache_key: 'pc', user: 'u' }), { conversationKeys: ['prompt_cache_key:pc', 'user:u'] });
+    assert.deepEqual(hint('openai-chat', { model: 'm', messages: [], prompt_cache_key: 'pc', user: 'u' }), {
+      conversationKeys: ['prompt_cache_key:pc', 'user:u'],
+    });
     assert.equal(hint('openai-chat', { model: 'm', messages: [] }), undefined);
   });
 
   test('Responses: the previous_response_id chain, with or without a previous id', () => {
-    assert.deepEqual(hint('openai-responses', { model: 'm', input: 'hi', previous_response_id: 'resp_1' }), { conversationKeys: [], responseChain: { previous: 'resp_1' } });
-    assert.deepEqual(hint('openai-responses', { model: 'm', input: 'hi', prompt_cache_key: 'k' }), { conversationKeys: ['prompt_cache_key:k'], responseChain: { previous: undefined } });
+    assert.deepEqual(hint('openai-responses', { model: 'm', input: 'hi', previous_response_id: 'resp_1' }), {
+      conversationKeys: [],
+      responseChain: { previous: 'resp_1' },
+    });
+    assert.deepEqual(hint('openai-responses', { model: 'm', input: 'hi', prompt_cache_key: 'k' }), {
+      conversationKeys: ['prompt_cache_key:k'],
+      responseChain: { previous: undefined },
+    });
   });
 
   test('Gemini: an explicit context cache', () => {
-    assert.deepEqual(hint('gemini-generate-content', { contents: [], cachedContent: 'cachedContents/abc' }), { conversationKeys: ['cachedContent:cachedContents/abc'] });
+    assert.deepEqual(hint('gemini-generate-content', { contents: [], cachedContent: 'cachedContents/abc' }), {
+      conversationKeys: ['cachedContent:cachedContents/abc'],
+    });
     assert.equal(hint('gemini-generate-content', { contents: [] }), undefined);
   });
 

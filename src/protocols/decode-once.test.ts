@@ -35,11 +35,17 @@ test('a body that cannot be decoded throws the same error to every caller, decod
   const { codec, calls } = countingCodec();
   const decode = decodeOnce(codec, { body: { model: 'm', messages: 'nope' } }, createFixedRuntime());
   let thrown: unknown;
-  assert.throws(() => decode(), (error: unknown) => {
-    thrown = error;
-    return true;
-  });
-  assert.throws(() => decode(), (error: unknown) => error === thrown);
+  assert.throws(
+    () => decode(),
+    (error: unknown) => {
+      thrown = error;
+      return true;
+    },
+  );
+  assert.throws(
+    () => decode(),
+    (error: unknown) => error === thrown,
+  );
   assert.equal(calls(), 1);
   assert.equal((thrown as ReturnType<typeof invalidRequest>).code, 'invalid_request');
 });

@@ -45,7 +45,10 @@ test('each protocol frames its own in-stream error and keep-alive', () => {
 });
 
 test('peek: the body protocols read model and stream from the body; only chat may leave usage out', () => {
-  for (const [protocol, field] of [['openai-responses', 'input'], ['anthropic-messages', 'messages']] as const) {
+  for (const [protocol, field] of [
+    ['openai-responses', 'input'],
+    ['anthropic-messages', 'messages'],
+  ] as const) {
     assert.deepEqual(getCodec(protocol).peek({ body: { model: 'm', stream: true, [field]: [] } }), {
       model: 'm',
       stream: true,

@@ -19,7 +19,7 @@ function setUp(options: { maxTextEntries?: number; ttlMs?: number } = {}) {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('reasoning cache in the kv', () => {
-  test('an envelope kept under a turn\'s call ids is recalled under any of them, for the same key only', async () => {
+  test("an envelope kept under a turn's call ids is recalled under any of them, for the same key only", async () => {
     const { cache } = setUp();
     cache.remember('key-1', ['call_a', 'call_b'], 'U1lSAenvelope');
     await settle();
@@ -53,10 +53,13 @@ describe('reasoning cache in the kv', () => {
     bounded.cache.remember('key-1', ['call_1'], 'U1lSAone');
     bounded.cache.remember('key-1', ['call_2', 'call_3'], 'U1lSAtwo');
     await settle();
-    assert.deepEqual([...(await bounded.cache.recall('key-1', ['call_1', 'call_2', 'call_3']))], [
-      ['call_2', 'U1lSAtwo'],
-      ['call_3', 'U1lSAtwo'],
-    ]);
+    assert.deepEqual(
+      [...(await bounded.cache.recall('key-1', ['call_1', 'call_2', 'call_3']))],
+      [
+        ['call_2', 'U1lSAtwo'],
+        ['call_3', 'U1lSAtwo'],
+      ],
+    );
   });
 
   test('one kv read per recall (call ids asked twice are read once); none when there is nothing to ask', async () => {
@@ -91,10 +94,12 @@ describe('reasoning cache in the kv', () => {
     assert.equal(logged.length, 3);
   });
 
-  test('the kv holds the sealed envelope, never the provider\'s raw signature', async () => {
+  test("the kv holds the sealed envelope, never the provider's raw signature", async () => {
     const { kv, cache } = setUp();
     const sealer = createEnvelopeSealer('secret');
-    const envelope = sealer.seal({ protocol: 'anthropic-messages', channelId: 'ch_1' }, [{ kind: 'anthropic-thinking', text: 'hm', signature: 'RAW-ANTHROPIC-SIG' }]);
+    const envelope = sealer.seal({ protocol: 'anthropic-messages', channelId: 'ch_1' }, [
+      { kind: 'anthropic-thinking', text: 'hm', signature: 'RAW-ANTHROPIC-SIG' },
+    ]);
     cache.remember('key-1', ['call_a'], envelope);
     await settle();
     const [stored] = await kv.getTexts([reasoningCacheKey('key-1', 'call_a')]);
@@ -114,7 +119,13 @@ describe('callIdsToRecall', () => {
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'q' }] },
         // Dropped by the client (the AI SDK's Chat provider): recall.
-        { role: 'assistant', content: [{ type: 'tool-call', callId: 'call_1', name: 't', arguments: '{}' }, { type: 'tool-call', callId: 'call_2', name: 't', arguments: '{}' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', callId: 'call_1', name: 't', arguments: '{}' },
+            { type: 'tool-call', callId: 'call_2', name: 't', arguments: '{}' },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool-result', callId: 'call_1', content: [{ type: 'text', text: 'r' }] }] },
         // Carried by the client: no look-up.
         {
@@ -125,7 +136,13 @@ describe('callIdsToRecall', () => {
           ],
         },
         // A raw value of some provider is not an envelope: recall.
-        { role: 'assistant', content: [{ type: 'reasoning', text: 'x', signature: 'raw' }, { type: 'tool-call', callId: 'call_4', name: 't', arguments: '{}' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'x', signature: 'raw' },
+            { type: 'tool-call', callId: 'call_4', name: 't', arguments: '{}' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'text', text: 'no calls' }] },
       ],
     };

@@ -67,10 +67,18 @@ export function restoreRequestReasoning(request: ChatRequest, context: Reasoning
     });
   }
   if (forged > 0) {
-    warnings.push({ type: 'compatibility', feature: 'reasoning_state', detail: `${forged} reasoning state envelope(s) failed authentication and were dropped` });
+    warnings.push({
+      type: 'compatibility',
+      feature: 'reasoning_state',
+      detail: `${forged} reasoning state envelope(s) failed authentication and were dropped`,
+    });
   }
   if (recalled) {
-    warnings.push({ type: 'compatibility', feature: 'reasoning_state_recalled', detail: 'the client dropped the reasoning state; the gateway restored it from its tool-call cache' });
+    warnings.push({
+      type: 'compatibility',
+      feature: 'reasoning_state_recalled',
+      detail: 'the client dropped the reasoning state; the gateway restored it from its tool-call cache',
+    });
   }
   return { request: { ...request, messages }, warnings };
 }
@@ -159,7 +167,9 @@ function applyStates(content: AssistantContentPart[], states: ReasoningState[]):
     if (text) text.providerMetadata = { ...text.providerMetadata, gemini: { ...text.providerMetadata?.gemini, thoughtSignature: textSignature } };
   }
   const rest = content.filter(
-    (part) => part.type !== 'reasoning' || (!replacesReasoning && (part.text !== '' || part.signature !== undefined || part.redactedData !== undefined || part.providerMetadata !== undefined)),
+    (part) =>
+      part.type !== 'reasoning' ||
+      (!replacesReasoning && (part.text !== '' || part.signature !== undefined || part.redactedData !== undefined || part.providerMetadata !== undefined)),
   );
   return [...leading, ...rest];
 }

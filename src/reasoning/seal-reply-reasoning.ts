@@ -118,7 +118,12 @@ export function createReasoningStreamSealer(context: ReasoningReplyContext): (ev
     putOnReasoning(part, slot, envelope);
     return [
       { type: 'reasoning-start', id },
-      { type: 'reasoning-end', id, ...(part.signature === undefined ? {} : { signature: part.signature }), ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) },
+      {
+        type: 'reasoning-end',
+        id,
+        ...(part.signature === undefined ? {} : { signature: part.signature }),
+        ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+      },
     ];
   };
 

@@ -72,14 +72,26 @@ export async function attemptChannel(
   const { plan, upstreamModel, protocol } = await planAttempt(deps, input, channel, adapter, recall);
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0, keyIndex: lease.keyIndex };
   // Betas reach an upstream only on the passthrough lane; a translated one cannot honour them: say so.
-  const warnings = !plan.passthrough && input.forwardedHeaders['anthropic-beta'] !== undefined ? [...plan.warnings, droppedBetas(input.forwardedHeaders['anthropic-beta'])] : plan.warnings;
+  const warnings =
+    !plan.passthrough && input.forwardedHeaders['anthropic-beta'] !== undefined
+      ? [...plan.warnings, droppedBetas(input.forwardedHeaders['anthropic-beta'])]
+      : plan.warnings;
   const failing: Failing = { deps, input, channel, lease, signal, startedAt, base: { attempt, warnings, upstreamModel, protocol } };
   let target: UpstreamTarget;
   try {
     // Cloud kinds mint (Vertex) or sign (Bedrock) credentials here; a refused credential is
     // reported with status 401 so it counts as the channel's key being broken.
     const forwardedHeaders = plan.passthrough ? input.forwardedHeaders : {};
-    target = await adapter.buildRequest({ channel, apiKey: lease.apiKey, protocol, upstreamModel, stream: plan.stream, forwardedHeaders, body: plan.body, signal });
+    target = await adapter.buildRequest({
+      channel,
+      apiKey: lease.apiKey,
+      protocol,
+      upstreamModel,
+      stream: plan.stream,
+      forwardedHeaders,
+      body: plan.body,
+      signal,
+    });
   } catch (error) {
     const gatewayError = toGatewayError(error);
     return failed(failing, gatewayError, gatewayError.status === 401 ? 401 : null);
@@ -92,7 +104,8 @@ export async function attemptChannel(
     return failed(failing, toGatewayError(error), null);
   }
   input.timing?.mark('upstream');
-  if (response.statusCode >= 400) return failed(failing, await readUpstreamError(response, getCodec(protocol), channelSecrets(channel), adapter), response.statusCode);
+  if (response.statusCode >= 400)
+    return failed(failing, await readUpstreamError(response, getCodec(protocol), channelSecrets(channel), adapter), response.statusCode);
   const opened = plan.stream ? await openStream(adapter, response) : NOT_STREAMED;
   if (opened.error) return failed(failing, opened.error, response.statusCode);
   if (plan.stream) input.timing?.mark('first-chunk');
@@ -233,5 +246,9 @@ function abortError(input: RelayInput): GatewayError {
 }
 
 function droppedBetas(betas: string): Warning {
-  return { type: 'unsupported', feature: 'anthropic-beta', detail: `The anthropic-beta flags (${betas}) were not sent: this lane translates the request, and betas reach an upstream only with a body passed through unchanged.` };
+  return {
+    type: 'unsupported',
+    feature: 'anthropic-beta',
+    detail: `The anthropic-beta flags (${betas}) were not sent: this lane translates the request, and betas reach an upstream only with a body passed through unchanged.`,
+  };
 }

@@ -216,7 +216,10 @@ export class AttemptRace {
     if (running.overdue) {
       running.cancelledAs = 'first_byte_timeout';
       running.controller.abort(
-        new GatewayError('upstream_timeout', `The upstream sent no first byte within ${running.deadlineMs ?? 0} ms (the first-byte deadline of this channel and model).`),
+        new GatewayError(
+          'upstream_timeout',
+          `The upstream sent no first byte within ${running.deadlineMs ?? 0} ms (the first-byte deadline of this channel and model).`,
+        ),
       );
     } else {
       running.cancelledAs = 'cancelled';

@@ -26,7 +26,11 @@ export function classifyAttemptFailure(
   const now = deps.runtime.now();
   if (signal.aborted) {
     deps.health.release(channel, lease);
-    return { kind: 'failed', error: new GatewayError('upstream_timeout', `The ${what} request ran past the gateway's total time limit or the client went away.`), retryable: false };
+    return {
+      kind: 'failed',
+      error: new GatewayError('upstream_timeout', `The ${what} request ran past the gateway's total time limit or the client went away.`),
+      retryable: false,
+    };
   }
   const { failureClass, scope } = classifyFailure(error, status, deps.retryStatuses);
   if (fannedOut && status === 429 && failureClass === 'transient') {
@@ -41,7 +45,12 @@ export function classifyAttemptFailure(
     case 'transient':
       deps.health.recordFailure(channel, lease, lastError, scope);
       if (error.retryAfterSeconds !== undefined) {
-        deps.health.pause(channel, now + error.retryAfterSeconds * 1000, `upstream asked to wait ${error.retryAfterSeconds} s`, scope === 'model' ? lease.model : undefined);
+        deps.health.pause(
+          channel,
+          now + error.retryAfterSeconds * 1000,
+          `upstream asked to wait ${error.retryAfterSeconds} s`,
+          scope === 'model' ? lease.model : undefined,
+        );
       }
       return { kind: 'failed', error, retryable: true };
     case 'misconfigured':

@@ -91,9 +91,20 @@ export async function sendPlainReply(
   addWarnings(replyWarnings, warnings);
   const tooLarge = isReplyTooLarge(sent.error);
   settleHealth(deps, channel, lease, outcome.startedAt, tooLarge ? undefined : sent.error);
-  if (sent.error && !input.writer.started && !tooLarge) return { retry: { ...outcome, kind: 'failed', error: sent.error, retryable: true, failureClass: 'transient' } };
+  if (sent.error && !input.writer.started && !tooLarge)
+    return { retry: { ...outcome, kind: 'failed', error: sent.error, retryable: true, failureClass: 'transient' } };
   const status = sent.error ? sent.error.status : 200;
-  return { result: { channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status, error: sent.error, usage: sent.usage, deliveredChars: sent.deliveredChars } };
+  return {
+    result: {
+      channel,
+      upstreamModel: outcome.upstreamModel,
+      upstreamProtocol: outcome.plan.protocol,
+      status,
+      error: sent.error,
+      usage: sent.usage,
+      deliveredChars: sent.deliveredChars,
+    },
+  };
 }
 
 /**
@@ -124,11 +135,26 @@ export function openStream(deps: RelayDeps, input: RelayInput, { channel, outcom
 }
 
 /** A finished stream's result; a client that went away, or a stream longer than the gateway carries, is not the channel's fault. */
-export function streamResult(deps: RelayDeps, input: RelayInput, { channel, lease, outcome }: Committed, reply: CommittedReply, streamed: StreamOutcome, warnings: Set<string>): ReplyResult {
+export function streamResult(
+  deps: RelayDeps,
+  input: RelayInput,
+  { channel, lease, outcome }: Committed,
+  reply: CommittedReply,
+  streamed: StreamOutcome,
+  warnings: Set<string>,
+): ReplyResult {
   noteUsageLosses(reply.replyWarnings, input, outcome.plan.passthrough, streamed.usage);
   addWarnings(reply.replyWarnings, warnings);
   settleHealth(deps, channel, lease, outcome.startedAt, input.writer.clientGone || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
-  return { channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, status: 200, error: streamed.error, usage: streamed.usage, deliveredChars: streamed.deliveredChars };
+  return {
+    channel,
+    upstreamModel: outcome.upstreamModel,
+    upstreamProtocol: outcome.plan.protocol,
+    status: 200,
+    error: streamed.error,
+    usage: streamed.usage,
+    deliveredChars: streamed.deliveredChars,
+  };
 }
 
 /** Adds warnings (an attempt's, or the reply's) to the request's set, in their header form. */
@@ -194,8 +220,7 @@ function settleHealth(deps: RelayDeps, channel: Channel, lease: Lease, startedAt
 function replyHeaders(input: RelayInput, warnings: Set<string>, stream: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     ...input.replyHeaders,
-    'content-type':
-      stream && input.encoderOptions.format !== 'json-array' ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8',
+    'content-type': stream && input.encoderOptions.format !== 'json-array' ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8',
   };
   if (stream) {
     headers['cache-control'] = 'no-cache';

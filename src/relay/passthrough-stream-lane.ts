@@ -87,7 +87,12 @@ export class PassthroughLane implements Lane {
       const mark = wire.observe(message);
       if (mark === 'malformed') {
         this.#malformed = new GatewayError('upstream_invalid_response', 'The upstream sent a malformed event; the reply was cut short.');
-        return messages.slice(0, index).map((message) => wire.frame(message)).join('') + wire.error(this.#malformed);
+        return (
+          messages
+            .slice(0, index)
+            .map((message) => wire.frame(message))
+            .join('') + wire.error(this.#malformed)
+        );
       }
       if (mark === 'end') this.#ended = true;
       if (mark === 'error') {

@@ -93,7 +93,8 @@ test('passthrough: an upstream error event is forwarded and reported', async () 
 
 test('passthrough: a Gemini client without alt=sse gets a JSON array of the upstream events', async () => {
   const a = '{"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"index":0}]}';
-  const b = '{"candidates":[{"content":{"parts":[{"text":"!"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":2,"totalTokenCount":6}}';
+  const b =
+    '{"candidates":[{"content":{"parts":[{"text":"!"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":2,"totalTokenCount":6}}';
   const { outcome, text } = await run({
     chunks: [`data: ${a}\r\n\r\n`, `data: ${b}\r\n\r\n`],
     client: 'gemini-generate-content',

@@ -40,8 +40,7 @@ export async function probeChannel(deps: RelayDeps, channel: Channel, model = ch
       if (failureClass === 'broken') deps.health.recordBroken(channel, lease, lastError);
       else if (failureClass === 'misconfigured') deps.health.recordFailure(channel, lease, withMisconfiguredHint(lastError), scope);
       else deps.health.recordFailure(channel, lease, lastError, scope);
-    }
-    else deps.health.recordSuccess(channel, lease, now - startedAt);
+    } else deps.health.recordSuccess(channel, lease, now - startedAt);
     return {
       ok: !error,
       model,

@@ -17,7 +17,12 @@ const awsHeader = (type: string) => ({ 'x-amzn-errortype': `${type}:http://inter
 
 test('Bedrock: the error type comes from x-amzn-errortype, for Converse and InvokeModel alike', async () => {
   for (const protocol of ['bedrock-converse', 'anthropic-messages'] as const) {
-    const error = await readUpstreamError(reply(429, { message: 'Too many requests, please wait before trying again.' }, awsHeader('ThrottlingException')), getCodec(protocol), [], bedrockChannel);
+    const error = await readUpstreamError(
+      reply(429, { message: 'Too many requests, please wait before trying again.' }, awsHeader('ThrottlingException')),
+      getCodec(protocol),
+      [],
+      bedrockChannel,
+    );
     assert.equal(error.upstreamType, 'ThrottlingException', protocol);
     assert.deepEqual(error.upstreamCodes, ['ThrottlingException'], protocol);
     assert.match(error.message, /Too many requests/);
@@ -26,15 +31,30 @@ test('Bedrock: the error type comes from x-amzn-errortype, for Converse and Invo
 
 test('Bedrock: a refused credential (403 UnrecognizedClientException) takes the channel out; AccessDenied stays the request', async () => {
   const codec = getCodec('bedrock-converse');
-  const revoked = await readUpstreamError(reply(403, { message: 'The security token included in the request is invalid.' }, awsHeader('UnrecognizedClientException')), codec, [], bedrockChannel);
+  const revoked = await readUpstreamError(
+    reply(403, { message: 'The security token included in the request is invalid.' }, awsHeader('UnrecognizedClientException')),
+    codec,
+    [],
+    bedrockChannel,
+  );
   assert.equal(classifyFailure(revoked, 403, RETRY).failureClass, 'broken');
-  const denied = await readUpstreamError(reply(403, { message: "You don't have access to the model with the specified model ID." }, awsHeader('AccessDeniedException')), codec, [], bedrockChannel);
+  const denied = await readUpstreamError(
+    reply(403, { message: "You don't have access to the model with the specified model ID." }, awsHeader('AccessDeniedException')),
+    codec,
+    [],
+    bedrockChannel,
+  );
   assert.equal(classifyFailure(denied, 403, RETRY).failureClass, 'request');
 });
 
 test('Bedrock: words in the message never make a type, and a malformed header is ignored', async () => {
   const codec = getCodec('bedrock-converse');
-  const quoted = await readUpstreamError(reply(400, { message: 'UnrecognizedClientException: extraneous key [billing]' }, awsHeader('ValidationException')), codec, [], bedrockChannel);
+  const quoted = await readUpstreamError(
+    reply(400, { message: 'UnrecognizedClientException: extraneous key [billing]' }, awsHeader('ValidationException')),
+    codec,
+    [],
+    bedrockChannel,
+  );
   assert.equal(quoted.upstreamType, 'ValidationException');
   assert.equal(classifyFailure(quoted, 400, RETRY).failureClass, 'request');
   const junk = await readUpstreamError(reply(400, { message: 'bad' }, { 'x-amzn-errortype': 'not a type: at all' }), codec, [], bedrockChannel);

@@ -16,9 +16,21 @@ import { relayChat, type RelayDeps, type RelayInput } from './relay-chat.ts';
 
 function channel(name: string, provider: Channel['provider']): Channel {
   return {
-    id: `ch_${name}`, name, provider, baseUrl: `http://${name}.test${provider === 'openai' ? '/v1' : ''}`, apiKeys: [`sk-${name}`],
-    models: ['public-model'], groups: ['default'], modelMap: {}, priority: 0, weight: 1, enabled: true, supportsResponses: false,
-    allowedPrefixes: [], createdAt: 0, updatedAt: 0,
+    id: `ch_${name}`,
+    name,
+    provider,
+    baseUrl: `http://${name}.test${provider === 'openai' ? '/v1' : ''}`,
+    apiKeys: [`sk-${name}`],
+    models: ['public-model'],
+    groups: ['default'],
+    modelMap: {},
+    priority: 0,
+    weight: 1,
+    enabled: true,
+    supportsResponses: false,
+    allowedPrefixes: [],
+    createdAt: 0,
+    updatedAt: 0,
   };
 }
 
@@ -28,18 +40,32 @@ const gpt = channel('gpt', 'openai');
 
 /** Claude thinks (signed) and calls a tool; the second reply is the final answer. */
 const toolReply = JSON.stringify({
-  id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', stop_reason: 'tool_use', usage: { input_tokens: 3, output_tokens: 1 },
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-x',
+  stop_reason: 'tool_use',
+  usage: { input_tokens: 3, output_tokens: 1 },
   content: [
     { type: 'thinking', thinking: 'Read the file first.', signature: 'SIG-FROM-ANTHROPIC' },
     { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'notes.txt' } },
   ],
 });
 const finalReply = JSON.stringify({
-  id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-x', stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 1 },
+  id: 'msg_2',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-x',
+  stop_reason: 'end_turn',
+  usage: { input_tokens: 3, output_tokens: 1 },
   content: [{ type: 'text', text: 'It says hello.' }],
 });
 const chatReply = JSON.stringify({
-  id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-x', usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-x',
+  usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
   choices: [{ index: 0, message: { role: 'assistant', content: 'It says hello.' }, finish_reason: 'stop' }],
 });
 
@@ -85,20 +111,38 @@ function setUp(kv: Kv, script: Array<[string, () => UpstreamResponse]>) {
     },
   } as unknown as UpstreamClient;
   const deps: RelayDeps = {
-    upstream, runtime, logger: pino({ level: 'silent' }), health: new ChannelHealth(runtime.now), streams: { open: 0 },
-    retryStatuses: new Set([429, 500, 502, 503, 504, 529]), maxAttempts: 3, totalTimeoutMs: 5_000, maxRetryWaitMs: 0, keepAliveMs: 60_000,
+    upstream,
+    runtime,
+    logger: pino({ level: 'silent' }),
+    health: new ChannelHealth(runtime.now),
+    streams: { open: 0 },
+    retryStatuses: new Set([429, 500, 502, 503, 504, 529]),
+    maxAttempts: 3,
+    totalTimeoutMs: 5_000,
+    maxRetryWaitMs: 0,
+    keepAliveMs: 60_000,
     reasoning: { sealer: createEnvelopeSealer('test-secret'), cache: createReasoningCache({ kv, logger: pino({ level: 'silent' }) }) },
   };
   const relay = async (body: Record<string, unknown>, channels: Channel[], scope = 'key-1', clientProtocol: ProtocolId = 'openai-chat') => {
     const client = fakeClient();
     const input: RelayInput = {
-      requestId: 'req_1', clientProtocol, body, rawBody: JSON.stringify(body),
+      requestId: 'req_1',
+      clientProtocol,
+      body,
+      rawBody: JSON.stringify(body),
       decodeClientRequest: () => {
         const decoded = getCodec(clientProtocol).decodeRequest({ body }, createFixedRuntime());
         return { request: decoded.value, warnings: decoded.warnings };
       },
-      stream: false, encoderOptions: {}, publicModel: 'public-model', channels, forwardedHeaders: {}, replyHeaders: {},
-      writer: client.writer, controller: new AbortController(), reasoningScope: scope,
+      stream: false,
+      encoderOptions: {},
+      publicModel: 'public-model',
+      channels,
+      forwardedHeaders: {},
+      replyHeaders: {},
+      writer: client.writer,
+      controller: new AbortController(),
+      reasoningScope: scope,
     };
     const result = await relayChat(deps, input);
     return { result, reply: client.response.text };

@@ -36,7 +36,15 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
   try {
     // Dropped once a stream is committed (nothing retries it), so an open stream does not keep
     // the race's queue, attempt list and reasoning look-up.
-    let race: AttemptRace | undefined = new AttemptRace(deps, input, deadline, abortRequest, attempts, (list) => addWarnings(list, warnings), reasoningRecall(deps, input));
+    let race: AttemptRace | undefined = new AttemptRace(
+      deps,
+      input,
+      deadline,
+      abortRequest,
+      attempts,
+      (list) => addWarnings(list, warnings),
+      reasoningRecall(deps, input),
+    );
     while (!deadline.aborted && race !== undefined) {
       // The next attempt to commit to: channels in order, first-byte deadlines and hedging (attempt-race.ts).
       const next = await race.next();
@@ -62,7 +70,11 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
       }
     }
     const lastFailure = race?.lastFailure;
-    return finishResult(lastFailure ? { status: lastFailure.error.status, error: lastFailure.error } : { status: 503, error: noChannelError(deps, input) }, warnings, attempts);
+    return finishResult(
+      lastFailure ? { status: lastFailure.error.status, error: lastFailure.error } : { status: 503, error: noChannelError(deps, input) },
+      warnings,
+      attempts,
+    );
   } finally {
     clearTimeout(deadlineTimer);
   }

@@ -70,13 +70,26 @@ async function relayAttempts(deps: RelayDeps, input: EmbeddingRelayInput, signal
   const capable = input.channels.filter((channel) => getChannelAdapter(channel.provider).embeddings !== undefined);
   if (capable.length === 0) {
     const kinds = [...new Set(input.channels.map((channel) => channel.provider))].join(', ');
-    const error = new GatewayError('invalid_request', `Model "${input.publicModel}" is served only by ${kinds} channels, which have no embeddings endpoint.`, { param: 'model' });
+    const error = new GatewayError('invalid_request', `Model "${input.publicModel}" is served only by ${kinds} channels, which have no embeddings endpoint.`, {
+      param: 'model',
+    });
     return finish({ status: error.status, error });
   }
-  const tried = await tryChannelsInOrder(deps, { publicModel: input.publicModel, channels: capable, clientSignal: input.signal, signal, what: 'embeddings' }, ({ channel, lease, upstreamModel, attempt }) =>
-    embedOnChannel(deps, { channel, lease, wire: getChannelAdapter(channel.provider).embeddings!.wire(upstreamModel), upstreamModel, attempt }, input, signal),
+  const tried = await tryChannelsInOrder(
+    deps,
+    { publicModel: input.publicModel, channels: capable, clientSignal: input.signal, signal, what: 'embeddings' },
+    ({ channel, lease, upstreamModel, attempt }) =>
+      embedOnChannel(
+        deps,
+        { channel, lease, wire: getChannelAdapter(channel.provider).embeddings!.wire(upstreamModel), upstreamModel, attempt },
+        input,
+        signal,
+      ),
   );
-  const upstreamProtocol = tried.channel === undefined || tried.upstreamModel === undefined ? undefined : getChannelAdapter(tried.channel.provider).embeddings!.wire(tried.upstreamModel).id;
+  const upstreamProtocol =
+    tried.channel === undefined || tried.upstreamModel === undefined
+      ? undefined
+      : getChannelAdapter(tried.channel.provider).embeddings!.wire(tried.upstreamModel).id;
   return finish({ ...tried, upstreamProtocol });
 }
 
@@ -89,7 +102,12 @@ interface ChannelCall {
 }
 
 /** Every call one channel needs for the request, FAN_OUT at a time; the first failure ends them. */
-async function embedOnChannel(deps: RelayDeps, { channel, lease, wire, upstreamModel, attempt }: ChannelCall, input: EmbeddingRelayInput, signal: AbortSignal): Promise<Outcome> {
+async function embedOnChannel(
+  deps: RelayDeps,
+  { channel, lease, wire, upstreamModel, attempt }: ChannelCall,
+  input: EmbeddingRelayInput,
+  signal: AbortSignal,
+): Promise<Outcome> {
   const request = input.request;
   const size = Math.max(1, wire.maxInputsPerCall(upstreamModel));
   const batches: string[][] = [];
@@ -145,7 +163,10 @@ async function callOnce(
   try {
     const response = await deps.upstream.send({ url: target.url, headers: target.headers, body: target.body ?? body, signal });
     if (response.statusCode >= 400) {
-      return { error: await readUpstreamError(response, getCodec(wire.errorProtocol), channelSecrets(channel), getChannelAdapter(channel.provider)), status: response.statusCode };
+      return {
+        error: await readUpstreamError(response, getCodec(wire.errorProtocol), channelSecrets(channel), getChannelAdapter(channel.provider)),
+        status: response.statusCode,
+      };
     }
     let parsed: unknown;
     try {

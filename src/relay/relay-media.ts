@@ -42,7 +42,9 @@ export interface MediaRelayResult {
 }
 
 /** A successful reply that is not JSON: its type and its bytes, whole (`text`) or as they arrive. */
-export type MediaBytes = { contentType: string; text: string; stream?: undefined } | { contentType: string; text?: undefined; stream: AsyncIterable<Uint8Array> };
+export type MediaBytes =
+  | { contentType: string; text: string; stream?: undefined }
+  | { contentType: string; text?: undefined; stream: AsyncIterable<Uint8Array> };
 
 type Reply = { json: Record<string, unknown> } | { bytes: MediaBytes };
 type Outcome = { kind: 'ok'; result: Reply } | AttemptOutcome;
@@ -72,7 +74,11 @@ async function relayAttempts(deps: RelayDeps, input: MediaRelayInput, signal: Ab
   const capable = input.channels.filter((channel) => getChannelAdapter(channel.provider).media?.operations.includes(input.operation) === true);
   if (capable.length === 0) {
     const kinds = [...new Set(input.channels.map((channel) => channel.provider))].join(', ');
-    const error = new GatewayError('invalid_request', `Model "${input.publicModel}" is served only by ${kinds} channels, which have no /v1/${input.operation} endpoint.`, { param: 'model' });
+    const error = new GatewayError(
+      'invalid_request',
+      `Model "${input.publicModel}" is served only by ${kinds} channels, which have no /v1/${input.operation} endpoint.`,
+      { param: 'model' },
+    );
     return finish({ status: error.status, error });
   }
   const tried = await tryChannelsInOrder(
@@ -81,7 +87,11 @@ async function relayAttempts(deps: RelayDeps, input: MediaRelayInput, signal: Ab
     ({ channel, lease, upstreamModel, attempt }) => callChannel(deps, channel, lease, upstreamModel, attempt, input, signal),
   );
   const reply = tried.result;
-  return { ...tried, result: reply !== undefined && 'json' in reply ? reply.json : undefined, ...(reply !== undefined && 'bytes' in reply ? { other: reply.bytes } : {}) };
+  return {
+    ...tried,
+    result: reply !== undefined && 'json' in reply ? reply.json : undefined,
+    ...(reply !== undefined && 'bytes' in reply ? { other: reply.bytes } : {}),
+  };
 }
 
 async function callChannel(
@@ -99,7 +109,13 @@ async function callChannel(
   try {
     const target = await getChannelAdapter(channel.provider).media!.buildRequest({ channel, apiKey: lease.apiKey, upstreamModel, operation: input.operation });
     const multipart = input.upload === undefined ? undefined : encodeMultipart(input.upload, { model: upstreamModel });
-    const response = await deps.upstream.send({ url: target.url, headers: target.headers, body: target.body ?? body, ...(multipart === undefined ? {} : { multipart }), signal });
+    const response = await deps.upstream.send({
+      url: target.url,
+      headers: target.headers,
+      body: target.body ?? body,
+      ...(multipart === undefined ? {} : { multipart }),
+      signal,
+    });
     status = response.statusCode;
     if (response.statusCode >= 400) {
       error = await readUpstreamError(response, getCodec('openai-chat'), channelSecrets(channel), getChannelAdapter(channel.provider));

@@ -18,7 +18,11 @@ export interface RelayResult {
 }
 
 /** Every result is one literal of the same shape (spreading the varying partial shapes made this a megamorphic object copy on every request). */
-export function finishResult(partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>, warnings: Set<string>, attempts: UsageAttempt[]): RelayResult {
+export function finishResult(
+  partial: Partial<RelayResult> & Pick<RelayResult, 'status' | 'error'>,
+  warnings: Set<string>,
+  attempts: UsageAttempt[],
+): RelayResult {
   return {
     status: partial.status,
     error: partial.error,

@@ -103,7 +103,6 @@ function priceReply(input: SendReplyInput, usage: Usage | undefined, deliveredCh
   return { changed: true };
 }
 
-
 /**
  * The whole reply with its length: the client gets one plain body instead of a chunked one
  * (no chunk framing, and Node writes head and body as one string instead of gathering five parts

@@ -69,8 +69,12 @@ export async function tryChannelsInOrder<T>(
   }
   const error =
     lastError ??
-    new GatewayError('no_available_channel', `Every channel serving "${input.publicModel}" is temporarily out of service after repeated upstream failures; try again shortly.`, {
-      retryAfterSeconds: 1,
-    });
+    new GatewayError(
+      'no_available_channel',
+      `Every channel serving "${input.publicModel}" is temporarily out of service after repeated upstream failures; try again shortly.`,
+      {
+        retryAfterSeconds: 1,
+      },
+    );
   return { channel: undefined, upstreamModel: undefined, status: error.status, error, result: undefined, attempts };
 }

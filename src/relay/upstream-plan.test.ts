@@ -39,5 +39,10 @@ test('a cross-protocol attempt decodes the client request once and encodes it fo
   });
   assert.equal(decodes, 1);
   assert.equal(result.passthrough, false);
-  assert.deepEqual(JSON.parse(result.body), { model: 'claude-x', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false });
+  assert.deepEqual(JSON.parse(result.body), {
+    model: 'claude-x',
+    max_tokens: 5,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    stream: false,
+  });
 });

@@ -56,10 +56,7 @@ export function planUpstreamRequest(input: PlanInput, passthrough = takesPassthr
   }
   const decoded = input.decodeClientRequest();
   const restored = input.reasoning ? restoreRequestReasoning(decoded.request, input.reasoning) : { request: decoded.request, warnings: [] };
-  const encoded = input.upstreamCodec.encodeRequest(
-    { ...restored.request, model: input.upstreamModel, stream: input.stream },
-    input.runtime,
-  );
+  const encoded = input.upstreamCodec.encodeRequest({ ...restored.request, model: input.upstreamModel, stream: input.stream }, input.runtime);
   const warnings = [...decoded.warnings, ...restored.warnings, ...encoded.warnings];
   input.upstreamCodec.enforceOnEncoded?.(encoded.value.body, warnings);
   return {

@@ -20,9 +20,18 @@ describe('compaction seal', () => {
   });
 
   test('openCompactionItems replaces sealed items by the summary and names a bad one', () => {
-    const body = { model: 'm', input: [{ role: 'user', content: 'hi' }, { type: 'compaction', id: 'cmp_1', encrypted_content: seal.seal('key_a', 'S') }] };
+    const body = {
+      model: 'm',
+      input: [
+        { role: 'user', content: 'hi' },
+        { type: 'compaction', id: 'cmp_1', encrypted_content: seal.seal('key_a', 'S') },
+      ],
+    };
     const opened = openCompactionItems(seal, 'key_a', body);
-    assert.deepEqual(opened?.input, [{ role: 'user', content: 'hi' }, { type: 'message', role: 'user', content: [{ type: 'input_text', text: `${COMPACTION_SUMMARY_PREFIX}S` }] }]);
+    assert.deepEqual(opened?.input, [
+      { role: 'user', content: 'hi' },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: `${COMPACTION_SUMMARY_PREFIX}S` }] },
+    ]);
     assert.equal(openCompactionItems(seal, 'key_a', { model: 'm', input: 'no items' }), undefined);
     assert.throws(
       () => openCompactionItems(seal, 'key_b', body),
@@ -38,6 +47,9 @@ describe('compaction seal', () => {
     assert.equal(seal.unwrap('key_a', seal.seal('key_a', 'S')), undefined, 'a summary is no upstream item');
     const body = { model: 'm', input: [{ type: 'compaction', id: 'cmp_up', encrypted_content: wrapped }] };
     assert.deepEqual(openCompactionItems(seal, 'key_a', body)?.input, [{ type: 'compaction', id: 'cmp_up', encrypted_content: 'gAAAAABupstream' }]);
-    assert.throws(() => openCompactionItems(seal, 'key_b', body), (error: any) => error.status === 400 && /compaction item "cmp_up"/.test(error.message));
+    assert.throws(
+      () => openCompactionItems(seal, 'key_b', body),
+      (error: any) => error.status === 400 && /compaction item "cmp_up"/.test(error.message),
+    );
   });
 });

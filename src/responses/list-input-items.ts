@@ -98,7 +98,8 @@ const ID_PREFIX: Record<string, string> = {
 
 /** As OpenAI lists them: typed, with content parts for messages, an id and a status. */
 function normalizeItem(item: unknown, turnId: string, index: number): Record<string, unknown> {
-  const record: Record<string, unknown> = typeof item === 'object' && item !== null && !Array.isArray(item) ? { ...(item as Record<string, unknown>) } : { value: item };
+  const record: Record<string, unknown> =
+    typeof item === 'object' && item !== null && !Array.isArray(item) ? { ...(item as Record<string, unknown>) } : { value: item };
   if (record.type === undefined && typeof record.role === 'string') record.type = 'message';
   if (record.type === 'message' && typeof record.content === 'string') {
     record.content = [{ type: record.role === 'assistant' ? 'output_text' : 'input_text', text: record.content }];

@@ -92,14 +92,21 @@ function chainOf(count: number, bytes: number): StoredResponse[] {
 test('issue 23 item 4: a chain past RESPONSES_MAX_CHAIN_BYTES is refused with a 429, before the whole chain is read', async () => {
   const reads: string[] = [];
   const responses = responsesOf(chainOf(10, 300), { maxChainBytes: 1_000 }, reads);
-  const refused = await planStatefulRequest(responses, 'key_a', { model: 'm', input: 'next', previous_response_id: 'resp_9' }, 0).catch((error: unknown) => error);
+  const refused = await planStatefulRequest(responses, 'key_a', { model: 'm', input: 'next', previous_response_id: 'resp_9' }, 0).catch(
+    (error: unknown) => error,
+  );
   assert.ok(refused instanceof GatewayError, String(refused));
   assert.equal(refused.code, 'stored_responses_limit');
   assert.equal(refused.status, 429);
   assert.equal(refused.param, 'previous_response_id');
   assert.ok(reads.length <= 5, `stopped reading once past the bound (read ${reads.length} of 10 turns)`);
   // Within the bound the same chain is replayed.
-  const plan = await planStatefulRequest(responsesOf(chainOf(10, 300), { maxChainBytes: 3_000 }), 'key_a', { model: 'm', input: 'next', previous_response_id: 'resp_9' }, 0);
+  const plan = await planStatefulRequest(
+    responsesOf(chainOf(10, 300), { maxChainBytes: 3_000 }),
+    'key_a',
+    { model: 'm', input: 'next', previous_response_id: 'resp_9' },
+    0,
+  );
   assert.equal((plan.body.input as unknown[]).length, 11);
 });
 

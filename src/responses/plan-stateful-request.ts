@@ -52,7 +52,10 @@ export async function planStatefulRequest(
   if (previous.holder === 'upstream') {
     if (previous.channelId === null || previous.upstreamKeyHash === null) throw previousNotFound(previousResponseId);
     const contextTokens = previous.contextTokens ?? UNKNOWN_CONTEXT_TOKENS;
-    return { ...plan, pin: { channelId: previous.channelId, upstreamKeyHash: previous.upstreamKeyHash, responseId: previous.id, model: previous.model, contextTokens } };
+    return {
+      ...plan,
+      pin: { channelId: previous.channelId, upstreamKeyHash: previous.upstreamKeyHash, responseId: previous.id, model: previous.model, contextTokens },
+    };
   }
 
   const chain = await readChain(responses, keyId, previous, now);

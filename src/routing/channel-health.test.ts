@@ -4,8 +4,21 @@ import type { Channel } from '../domain/channel.ts';
 import { ChannelHealth } from './channel-health.ts';
 
 const channel: Channel = {
-  id: 'c', name: 'c', provider: 'openai', baseUrl: 'http://x/v1', apiKeys: ['k0', 'k1', 'k2'], models: ['m'], groups: ['default'],
-  modelMap: {}, priority: 0, weight: 1, enabled: true, supportsResponses: false, allowedPrefixes: [], createdAt: 0, updatedAt: 0,
+  id: 'c',
+  name: 'c',
+  provider: 'openai',
+  baseUrl: 'http://x/v1',
+  apiKeys: ['k0', 'k1', 'k2'],
+  models: ['m'],
+  groups: ['default'],
+  modelMap: {},
+  priority: 0,
+  weight: 1,
+  enabled: true,
+  supportsResponses: false,
+  allowedPrefixes: [],
+  createdAt: 0,
+  updatedAt: 0,
 };
 
 const failure = { at: 0, status: 401, code: 'upstream_auth', message: 'refused' };
@@ -13,7 +26,10 @@ const failure = { at: 0, status: 401, code: 'upstream_auth', message: 'refused' 
 describe('ChannelHealth leases: which upstream key', () => {
   test('without a preference the keys rotate', () => {
     const health = new ChannelHealth(() => 0);
-    assert.deepEqual([0, 1, 2, 3].map(() => health.acquire(channel)?.keyIndex), [0, 1, 2, 0]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map(() => health.acquire(channel)?.keyIndex),
+      [0, 1, 2, 0],
+    );
   });
 
   test('a preferred key is used while it admits traffic, without moving the rotation', () => {
@@ -44,7 +60,8 @@ describe('ChannelHealth leases: which upstream key', () => {
 describe('ChannelHealth transitions (onTransition)', () => {
   const transitions = (health: ChannelHealth) => {
     const seen: Array<{ keyIndex: number | null; model?: string | null; state: string }> = [];
-    health.onTransition = (transition) => seen.push({ keyIndex: transition.keyIndex, ...(transition.model === undefined ? {} : { model: transition.model }), state: transition.state });
+    health.onTransition = (transition) =>
+      seen.push({ keyIndex: transition.keyIndex, ...(transition.model === undefined ? {} : { model: transition.model }), state: transition.state });
     return seen;
   };
 

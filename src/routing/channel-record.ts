@@ -29,7 +29,6 @@ export interface ChannelHealthView {
 
 const LATENCY_SAMPLES = 256;
 
-
 /** One channel's circuits (its own, each upstream key's, each model's), latency samples and last outcomes. */
 export class ChannelRecord {
   readonly circuit: CircuitBreaker;

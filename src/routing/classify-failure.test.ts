@@ -18,7 +18,11 @@ test("the channel's own configuration: 405, a 404 that is no provider error, a 4
     ['a web server page', 404, '<html><body>404 Not Found</body></html>'],
     ['Ollama / Go', 404, '404 page not found'],
     ['FastAPI (vLLM) route', 404, { detail: 'Not Found' }],
-    ['OpenAI model_not_found', 404, { error: { message: 'The model `x` does not exist', type: 'invalid_request_error', param: null, code: 'model_not_found' } }],
+    [
+      'OpenAI model_not_found',
+      404,
+      { error: { message: 'The model `x` does not exist', type: 'invalid_request_error', param: null, code: 'model_not_found' } },
+    ],
     ['Azure unknown deployment', 404, { error: { code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist.' } }],
   ];
   for (const [name, status, body] of cases) {

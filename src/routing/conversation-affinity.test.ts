@@ -7,8 +7,21 @@ import { ConversationAffinity, PREFIX_LOOKBACK_BLOCKS, preferChannel } from './c
 
 function channel(id: string, priority = 0, apiKeys = ['k0', 'k1']): Channel {
   return {
-    id, name: id, provider: 'anthropic', baseUrl: 'http://x', apiKeys, models: ['m'], groups: ['default'],
-    modelMap: {}, priority, weight: 1, enabled: true, supportsResponses: false, allowedPrefixes: [], createdAt: 0, updatedAt: 0,
+    id,
+    name: id,
+    provider: 'anthropic',
+    baseUrl: 'http://x',
+    apiKeys,
+    models: ['m'],
+    groups: ['default'],
+    modelMap: {},
+    priority,
+    weight: 1,
+    enabled: true,
+    supportsResponses: false,
+    allowedPrefixes: [],
+    createdAt: 0,
+    updatedAt: 0,
   };
 }
 
@@ -106,9 +119,21 @@ describe('ConversationAffinity', () => {
 describe('preferChannel', () => {
   test('moves the channel to the front of its own tier, never above a higher tier', () => {
     const ordered = [channel('h1', 10), channel('h2', 10), channel('l1', 0), channel('l2', 0)];
-    assert.deepEqual(preferChannel(ordered, channel('h2', 10)).map((c) => c.id), ['h2', 'h1', 'l1', 'l2']);
-    assert.deepEqual(preferChannel(ordered, channel('l2', 0)).map((c) => c.id), ['h1', 'h2', 'l2', 'l1']);
-    assert.deepEqual(preferChannel(ordered, channel('h1', 10)).map((c) => c.id), ['h1', 'h2', 'l1', 'l2']);
-    assert.deepEqual(preferChannel(ordered, channel('gone', 5)).map((c) => c.id), ['h1', 'h2', 'l1', 'l2']);
+    assert.deepEqual(
+      preferChannel(ordered, channel('h2', 10)).map((c) => c.id),
+      ['h2', 'h1', 'l1', 'l2'],
+    );
+    assert.deepEqual(
+      preferChannel(ordered, channel('l2', 0)).map((c) => c.id),
+      ['h1', 'h2', 'l2', 'l1'],
+    );
+    assert.deepEqual(
+      preferChannel(ordered, channel('h1', 10)).map((c) => c.id),
+      ['h1', 'h2', 'l1', 'l2'],
+    );
+    assert.deepEqual(
+      preferChannel(ordered, channel('gone', 5)).map((c) => c.id),
+      ['h1', 'h2', 'l1', 'l2'],
+    );
   });
 });

@@ -54,10 +54,21 @@ export function startHealthChecker(options: HealthCheckerOptions): { stop(): voi
           if (entry.state === 'closed' || (entry.retryAt ?? 0) > now || !channel.models.includes(entry.model)) continue;
           if (!options.health.acquire(channel, { model: entry.model })) continue;
           const result = await options.probe(channel, entry.model);
-          if (result.ok) options.logger.info({ event: 'probe_ok', channel: channel.name, model: entry.model }, `health check probe of ${channel.name} (${entry.model}) succeeded`);
+          if (result.ok)
+            options.logger.info(
+              { event: 'probe_ok', channel: channel.name, model: entry.model },
+              `health check probe of ${channel.name} (${entry.model}) succeeded`,
+            );
           else {
             options.logger.warn(
-              { event: 'probe_failed', channel: channel.name, model: entry.model, status: result.status ?? null, error: result.error?.code, reason: result.error?.message },
+              {
+                event: 'probe_failed',
+                channel: channel.name,
+                model: entry.model,
+                status: result.status ?? null,
+                error: result.error?.code,
+                reason: result.error?.message,
+              },
               `health check probe of ${channel.name} (${entry.model}) failed: ${result.error?.code ?? result.status ?? 'no answer'}`,
             );
           }

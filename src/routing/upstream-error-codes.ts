@@ -1,4 +1,3 @@
-
 /** At most this many identifiers are kept from one error body (a hostile host could send thousands). */
 const MAX_CODES = 8;
 /** Identifiers are short enum-like words; anything longer is prose, not a code. */

@@ -125,7 +125,10 @@ export const priceFields = {
   /** USD per 1,000 web searches a provider's server tool ran (Anthropic, Responses); null or absent: not charged. */
   webSearch: usdPerMillion.nullable().optional(),
   /** USD per image: one figure, or `{ "<size>": { "<quality>": USD } }` (`auto` names the upstream's default). */
-  perImage: z.union([usd, z.record(imageTierName, z.record(imageTierName, usd))]).nullable().optional(),
+  perImage: z
+    .union([usd, z.record(imageTierName, z.record(imageTierName, usd))])
+    .nullable()
+    .optional(),
   /** USD per million image tokens read (an edit's input images) and written, where the upstream reports them. */
   imageInput: usdPerMillion.nullable().optional(),
   imageOutput: usdPerMillion.nullable().optional(),

@@ -31,7 +31,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     const provider = await providerOf(request);
     const audience = (request.query as Record<string, unknown>).audience;
     if (audience !== 'portal' && audience !== 'console') throw invalidRequest('audience: "portal" or "console".', 'audience');
-    if (!provider.audiences.includes(audience)) throw new GatewayError('sign_in_method_disabled', `The provider "${provider.name}" does not sign people in to the ${audience}.`);
+    if (!provider.audiences.includes(audience))
+      throw new GatewayError('sign_in_method_disabled', `The provider "${provider.name}" does not sign people in to the ${audience}.`);
     const { url, state } = await (provider.type === 'github' ? github : oidc).start(provider, audience, callbackUrl(provider));
     reply.header('set-cookie', `${FLOW_COOKIE}=${state}; Path=/api/auth; Max-Age=600; HttpOnly; SameSite=Lax${secure(request)}`);
     return reply.code(302).header('cache-control', 'no-store').header('location', url).send();
@@ -41,7 +42,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     const provider = await providerOf(request);
     const query = request.query as Record<string, unknown>;
     const state = typeof query.state === 'string' ? query.state : '';
-    if (state === '' || flowCookie(request) !== state) throw new GatewayError('sign_in_failed', 'This sign-in did not start in this browser (state mismatch): start it again.');
+    if (state === '' || flowCookie(request) !== state)
+      throw new GatewayError('sign_in_failed', 'This sign-in did not start in this browser (state mismatch): start it again.');
     const { identity, audience } =
       provider.type === 'github'
         ? await github.finish(provider, typeof query.code === 'string' ? query.code : '', state, callbackUrl(provider))
@@ -60,13 +62,20 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   }
 
   function callbackUrl(provider: SignInProvider): string {
-    if (!deps.settings.publicUrl) throw new GatewayError('internal_error', 'PUBLIC_URL is not set, so a provider cannot call this gateway back; the operator must set it.');
+    if (!deps.settings.publicUrl)
+      throw new GatewayError('internal_error', 'PUBLIC_URL is not set, so a provider cannot call this gateway back; the operator must set it.');
     return `${deps.settings.publicUrl}/api/auth/${encodeURIComponent(provider.name)}/callback`;
   }
 
   async function openSession(request: FastifyRequest, reply: FastifyReply, audience: SignInAudience, ownerId: string): Promise<void> {
     const token = newSessionSecret();
-    const session = { tokenHash: hashSessionToken(token), csrfToken: newSessionSecret(), clientIp: clientIpOf(deps, request), createdAt: deps.runtime.now(), expiresAt: deps.runtime.now() + SESSION_TTL_MS };
+    const session = {
+      tokenHash: hashSessionToken(token),
+      csrfToken: newSessionSecret(),
+      clientIp: clientIpOf(deps, request),
+      createdAt: deps.runtime.now(),
+      expiresAt: deps.runtime.now() + SESSION_TTL_MS,
+    };
     if (audience === 'console') await store.admins.createSession({ ...session, adminId: ownerId });
     else await store.accountSessions.create({ ...session, userId: ownerId });
     await store.sessionDevices[audience].touch(session.tokenHash, session.createdAt, userAgentOf(request));

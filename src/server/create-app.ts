@@ -141,7 +141,10 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerAdminInsightRoutes(app, deps);
   registerConsoleRoutes(app, deps);
   const refusedAuth = new RefusedAuthMonitor(deps.metrics, deps.logger, deps.runtime.now);
-  for (const [prefix, surface] of [['', null], [`/${deps.settings.altPrefix}`, deps.settings.altPrefix]] as const) {
+  for (const [prefix, surface] of [
+    ['', null],
+    [`/${deps.settings.altPrefix}`, deps.settings.altPrefix],
+  ] as const) {
     registerModelListRoutes(app, deps, prefix, surface);
     registerGenerationRoutes(app, deps, prefix, surface, refusedAuth);
     registerStoredResponseRoutes(app, deps, prefix);

@@ -23,7 +23,10 @@ export interface DiagnoseKeyOptions {
 export async function diagnoseKey(deps: AppDeps, request: FastifyRequest, caller: Caller, options: DiagnoseKeyOptions): Promise<Diagnosis> {
   const query = request.query as Record<string, unknown>;
   if (typeof query.model !== 'string' || query.model === '') {
-    throw invalidRequest('model: name the model to check (?model=<name>&client=<kind>). Keep any spaces exactly as your client sends them (URL-encoded).', 'model');
+    throw invalidRequest(
+      'model: name the model to check (?model=<name>&client=<kind>). Keep any spaces exactly as your client sends them (URL-encoded).',
+      'model',
+    );
   }
   const snapshot = deps.snapshot.current;
   const now = deps.runtime.now();

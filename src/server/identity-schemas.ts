@@ -31,10 +31,18 @@ export const smtpSettingsSchema = z.strictObject({
 
 export const signInProviderSchema = z.strictObject({
   type: z.enum(['oidc', 'github']),
-  name: z.string().trim().min(1).max(50).regex(/^[a-z0-9-]+$/, 'may contain lower-case letters, digits and "-" only (it is part of the callback URL)'),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(50)
+    .regex(/^[a-z0-9-]+$/, 'may contain lower-case letters, digits and "-" only (it is part of the callback URL)'),
   issuer: httpUrl,
   clientId: z.string().trim().min(1).max(500),
   clientSecret: secret,
-  audiences: z.array(z.enum(['portal', 'console'])).min(1).max(2),
+  audiences: z
+    .array(z.enum(['portal', 'console']))
+    .min(1)
+    .max(2),
   apiBase: httpUrl.nullable().optional(),
 });

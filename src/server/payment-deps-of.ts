@@ -15,7 +15,14 @@ export function paymentDepsOf(deps: AppDeps): PaymentDeps {
     provider: storedProviders(deps.store, now),
     available: (user) => deps.access.wallets.available(user),
     orderChanged(event, order) {
-      const data = { subject: order.id, userId: order.userId, provider: order.provider, status: order.status, amountUsd: microsToUsd(order.amountMicros), refundedUsd: microsToUsd(order.refundedMicros) };
+      const data = {
+        subject: order.id,
+        userId: order.userId,
+        provider: order.provider,
+        status: order.status,
+        amountUsd: microsToUsd(order.amountMicros),
+        refundedUsd: microsToUsd(order.refundedMicros),
+      };
       void deps.notifications?.notifier.emitNotification(event, data, order.amountMicros);
     },
     async walletsChanged(userIds) {

@@ -31,7 +31,10 @@ export function registerPaymentNotifyRoutes(app: FastifyInstance, deps: AppDeps)
     });
     const epay = async (request: FastifyRequest, reply: FastifyReply) => {
       const outcome = await handle(payments, 'epay', notificationOf(request), deps);
-      return reply.code(outcome.ok ? 200 : 400).type('text/plain').send(outcome.ok ? 'success' : `fail: ${outcome.message}`);
+      return reply
+        .code(outcome.ok ? 200 : 400)
+        .type('text/plain')
+        .send(outcome.ok ? 'success' : `fail: ${outcome.message}`);
     };
     scope.get('/api/payments/epay/notify', epay);
     scope.post('/api/payments/epay/notify', epay);
@@ -44,7 +47,12 @@ export function registerPaymentNotifyRoutes(app: FastifyInstance, deps: AppDeps)
   app.addHook('onClose', async () => stop?.());
 }
 
-async function handle(payments: PaymentDeps, name: PaymentProviderName, notification: IncomingNotification, deps: AppDeps): Promise<{ ok: true } | { ok: false; message: string }> {
+async function handle(
+  payments: PaymentDeps,
+  name: PaymentProviderName,
+  notification: IncomingNotification,
+  deps: AppDeps,
+): Promise<{ ok: true } | { ok: false; message: string }> {
   const provider = await payments.provider(name);
   if (!provider) return { ok: false, message: `${name} payments are not enabled` };
   try {

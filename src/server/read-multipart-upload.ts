@@ -61,7 +61,13 @@ async function spool(raw: IncomingMessage, limits: UploadLimits, directory: stri
   };
   const parser = busboy({
     headers: raw.headers,
-    limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: limits.maxFields, fieldSize: limits.maxFieldBytes, parts: limits.maxFiles + limits.maxFields },
+    limits: {
+      fileSize: limits.maxFileBytes,
+      files: limits.maxFiles,
+      fields: limits.maxFields,
+      fieldSize: limits.maxFieldBytes,
+      parts: limits.maxFiles + limits.maxFields,
+    },
   });
   parser.on('file', (field, stream, info) => {
     if (refusal !== undefined) {
@@ -77,7 +83,9 @@ async function spool(raw: IncomingMessage, limits: UploadLimits, directory: stri
       if (size < HEAD_BYTES) head.push(chunk.subarray(0, HEAD_BYTES - size));
       size += chunk.length;
     });
-    stream.on('limit', () => refuse(tooLarge(`The file "${info.filename ?? field}" is larger than the ${limits.maxFileBytes}-byte limit (${mib(limits.maxFileBytes)} MiB).`)));
+    stream.on('limit', () =>
+      refuse(tooLarge(`The file "${info.filename ?? field}" is larger than the ${limits.maxFileBytes}-byte limit (${mib(limits.maxFileBytes)} MiB).`)),
+    );
     writes.push(
       pipeline(stream, createWriteStream(path)).then(() => {
         if (refusal === undefined) files[index] = spooledFile(field, info, path, size, Buffer.concat(head));

@@ -35,8 +35,11 @@ describe('eventStreamToSse', () => {
     assert.equal(await read([frame('event', 'messageStart', { role: 'assistant' })]), 'event: messageStart\ndata: {"role":"assistant"}\n\n');
   });
 
-  test('InvokeModel chunks are unwrapped to the model\'s own events (base64 bytes), named after their type', async () => {
-    const text = await read([chunk({ type: 'message_start', message: { id: 'msg_1' } }), chunk({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'héllo' } })]);
+  test("InvokeModel chunks are unwrapped to the model's own events (base64 bytes), named after their type", async () => {
+    const text = await read([
+      chunk({ type: 'message_start', message: { id: 'msg_1' } }),
+      chunk({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'héllo' } }),
+    ]);
     assert.equal(
       text,
       'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1"}}\n\n' +
@@ -44,7 +47,7 @@ describe('eventStreamToSse', () => {
     );
   });
 
-  test('an exception inside an InvokeModel stream becomes Anthropic\'s error event; in a Converse stream it stays an exception', async () => {
+  test("an exception inside an InvokeModel stream becomes Anthropic's error event; in a Converse stream it stays an exception", async () => {
     const invoke = await read([chunk({ type: 'message_start', message: {} }), frame('exception', 'throttlingException', { message: 'Too many requests' })]);
     assert.match(invoke, /event: error\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"Too many requests"}}\n\n$/);
     const converse = await read([frame('event', 'messageStart', {}), frame('exception', 'throttlingException', { message: 'Too many requests' })]);

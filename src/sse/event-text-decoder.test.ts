@@ -9,7 +9,13 @@ const enc = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 const piece = fc.oneof(
   fc.constantFrom(enc('data: x'), enc('é'), enc('€'), enc('😀'), enc('\uFEFF'), enc('\n'), enc('\r')),
   fc.uint8Array({ minLength: 1, maxLength: 4 }),
-  fc.constantFrom(new Uint8Array([0xef, 0xbb, 0xbf]), new Uint8Array([0xe2, 0x82]), new Uint8Array([0xf0, 0x9f]), new Uint8Array([0xed, 0xa0, 0x80]), new Uint8Array([0xc0, 0xaf])),
+  fc.constantFrom(
+    new Uint8Array([0xef, 0xbb, 0xbf]),
+    new Uint8Array([0xe2, 0x82]),
+    new Uint8Array([0xf0, 0x9f]),
+    new Uint8Array([0xed, 0xa0, 0x80]),
+    new Uint8Array([0xc0, 0xaf]),
+  ),
 );
 
 /** Events (each ending with a blank line, as the splitter cuts them) and a tail that may end anywhere. */

@@ -9,7 +9,10 @@ export function formatSseMessage(message: SseMessage): string {
   const eventLine = message.event === undefined ? '' : `event: ${message.event}\n`;
   const idLine = message.id === undefined ? '' : `id: ${message.id}\n`;
   const data = message.data.includes('\n')
-    ? message.data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join('\n')
+    ? message.data
+        .split(/\r\n|\r|\n/)
+        .map((line) => `data: ${line}`)
+        .join('\n')
     : `data: ${message.data}`;
   return `${eventLine}${idLine}${data}\n\n`;
 }

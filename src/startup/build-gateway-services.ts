@@ -93,7 +93,19 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
     const { type: _type, ...data } = event;
     void notifications.notifier.emitNotification('reconciliation.drift', { subject: `${event.channelId}:${event.day}`, ...data }, Math.abs(event.driftMicros));
   });
-  return { access, health, streams, metrics, usageWriter, ledgerWriter, reconciliation, responses: statefulResponses(state), affinity, notifications, pruners: startPruners(state) };
+  return {
+    access,
+    health,
+    streams,
+    metrics,
+    usageWriter,
+    ledgerWriter,
+    reconciliation,
+    responses: statefulResponses(state),
+    affinity,
+    notifications,
+    pruners: startPruners(state),
+  };
 }
 
 /** Notifications read the snapshot's accounts and the meters' live balances; only the leader scans and sends. */

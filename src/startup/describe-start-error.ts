@@ -43,7 +43,10 @@ export function describeStartError(error: unknown, where: Where): StartFailure {
     case 'ENOTFOUND':
     case 'ECONNREFUSED':
     case 'ETIMEDOUT':
-      return { message: oneLine(`cannot reach a service the gateway needs (${text}): check DATABASE_URL / REDIS_URL and that the service is up.`), exitCode: 1 };
+      return {
+        message: oneLine(`cannot reach a service the gateway needs (${text}): check DATABASE_URL / REDIS_URL and that the service is up.`),
+        exitCode: 1,
+      };
     case 'ENOENT':
       return { message: oneLine(`a file the configuration names does not exist (${text}): check GATEWAY_CONFIG and DATABASE_URL.`), exitCode: 2 };
     case 'SQLITE_CANTOPEN':

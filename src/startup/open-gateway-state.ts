@@ -47,5 +47,17 @@ export async function openGatewayState(options: GatewayOptions): Promise<Gateway
     now: runtime.now,
   });
   const leader = () => cluster.leader.isLeader();
-  return { options, logger, runtime, secretKey, store, adminTokenHash, generatedAdminToken: pendingAdminToken, snapshot, cluster, kv: options.kv ?? cluster.kv, leader };
+  return {
+    options,
+    logger,
+    runtime,
+    secretKey,
+    store,
+    adminTokenHash,
+    generatedAdminToken: pendingAdminToken,
+    snapshot,
+    cluster,
+    kv: options.kv ?? cluster.kv,
+    leader,
+  };
 }

@@ -40,7 +40,9 @@ export function startBanner(facts: BannerFacts): string {
   const unpriced = facts.unpricedModels ?? [];
   if (unpriced.length > 0) {
     const shown = unpriced.slice(0, UNPRICED_SHOWN).join(', ') + (unpriced.length > UNPRICED_SHOWN ? ` and ${unpriced.length - UNPRICED_SHOWN} more` : '');
-    const fate = facts.strictPricing ? 'requests for them are refused (403 model_not_priced)' : 'requests for them are served FREE (set STRICT_PRICING=true to refuse them)';
+    const fate = facts.strictPricing
+      ? 'requests for them are refused (403 model_not_priced)'
+      : 'requests for them are served FREE (set STRICT_PRICING=true to refuse them)';
     lines.push(`  Prices:   ${plural(unpriced.length, 'served model')} without a price: ${shown}; ${fate}. Set prices: POST /api/admin/prices`);
   }
   const token = facts.pendingAdminToken;

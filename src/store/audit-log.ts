@@ -10,7 +10,19 @@ export interface AuditEntry {
   requestId: string | null;
   /** What: `<kind>.<verb>`, e.g. `channel.update`, `key.create`, `price.delete`. */
   action: string;
-  targetKind: 'group' | 'channel' | 'key' | 'price' | 'admin' | 'admin-token' | 'notification-channel' | 'notification-rule' | 'announcement' | 'settings' | 'sign-in-provider' | 'user';
+  targetKind:
+    | 'group'
+    | 'channel'
+    | 'key'
+    | 'price'
+    | 'admin'
+    | 'admin-token'
+    | 'notification-channel'
+    | 'notification-rule'
+    | 'announcement'
+    | 'settings'
+    | 'sign-in-provider'
+    | 'user';
   targetId: string;
   targetName: string | null;
   /** null for a creation. */

@@ -21,4 +21,5 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 // node-postgres reports a lost or never-made connection in plain Errors without a code.
-const UNAVAILABLE_MESSAGE = /connection (refused|terminated|timeout|reset)|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated|not queryable|pool is (ending|ended)/i;
+const UNAVAILABLE_MESSAGE =
+  /connection (refused|terminated|timeout|reset)|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated|not queryable|pool is (ending|ended)/i;

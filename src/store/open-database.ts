@@ -41,9 +41,7 @@ export function openDatabase(location: DatabaseLocation, settings: DatabaseSetti
         // Set per pool rather than on the global pg.types so nothing else in the process changes.
         types: {
           getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-            oid === PG_INT8_OID
-              ? (value: string) => Number(value)
-              : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+            oid === PG_INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
         },
       });
       // An idle pooled connection that breaks (the database restarts, the network drops) is

@@ -10,9 +10,7 @@ export interface DatabaseSettings {
 
 export const DEFAULT_DATABASE_SETTINGS: DatabaseSettings = { poolSize: 10, statementTimeoutMs: 0 };
 
-export type DatabaseLocation =
-  | { dialect: 'sqlite'; /** A file path, or `:memory:`. */ path: string }
-  | { dialect: 'postgres'; connectionString: string };
+export type DatabaseLocation = { dialect: 'sqlite' /** A file path, or `:memory:`. */; path: string } | { dialect: 'postgres'; connectionString: string };
 
 /**
  * `sqlite:<path>` (relative to the working directory; `sqlite::memory:` for a throwaway
@@ -29,7 +27,5 @@ export function parseDatabaseUrl(databaseUrl: string): DatabaseLocation {
     if (path === '') throw new Error('DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:./data/switchyard.db');
     return { dialect: 'sqlite', path };
   }
-  throw new Error(
-    `DATABASE_URL must start with sqlite:, postgres:// or postgresql:// (got "${databaseUrl.split(':')[0]}:…")`,
-  );
+  throw new Error(`DATABASE_URL must start with sqlite:, postgres:// or postgresql:// (got "${databaseUrl.split(':')[0]}:…")`);
 }

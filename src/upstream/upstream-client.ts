@@ -62,10 +62,15 @@ export class UpstreamClient {
         origin,
         path,
         method,
-        headers: method === 'POST' ? { ...contentHeaders(upstream.multipart), 'user-agent': 'switchyard/0.1', ...upstream.headers } : { 'user-agent': 'switchyard/0.1', ...upstream.headers },
+        headers:
+          method === 'POST'
+            ? { ...contentHeaders(upstream.multipart), 'user-agent': 'switchyard/0.1', ...upstream.headers }
+            : { 'user-agent': 'switchyard/0.1', ...upstream.headers },
         // As bytes: undici keeps the body it was given (on its handler) and, for a string, a Buffer
         // copy too (on its request), both until the reply ends; given a Buffer it keeps only that.
-        ...(method === 'POST' ? { body: upstream.multipart === undefined ? Buffer.from(upstream.body) : Readable.from(upstream.multipart.stream(), { objectMode: false }) } : {}),
+        ...(method === 'POST'
+          ? { body: upstream.multipart === undefined ? Buffer.from(upstream.body) : Readable.from(upstream.multipart.stream(), { objectMode: false }) }
+          : {}),
         signal: upstream.signal,
       });
     } catch (error) {

@@ -23,7 +23,10 @@ describe('key and model rules on every surface', () => {
     keys.expired = expired.key;
     // Kept, but said (issue 24): a key created already expired never works.
     assert.match(expired.warnings?.[0] ?? '', /expiresAt 2020-01-02T03:04:05\.000Z is in the past: every request with this key is refused \(403 key_expired\)/);
-    assert.equal((await harness.admin('POST', '/keys', { name: 'expires-later', group: 'default', expiresAt: '2099-01-01T00:00:00.000Z' })).warnings, undefined);
+    assert.equal(
+      (await harness.admin('POST', '/keys', { name: 'expires-later', group: 'default', expiresAt: '2099-01-01T00:00:00.000Z' })).warnings,
+      undefined,
+    );
     keys.disabled = (await harness.addKey({ enabled: false })).key;
     keys.fenced = (await harness.addKey({ allowedIps: ['203.0.113.0/24', '2001:db8::/32'] })).key;
     keys.narrow = (await harness.addKey({ allowedModels: ['gpt-4o'] })).key;
@@ -47,7 +50,7 @@ describe('key and model rules on every surface', () => {
         assert.equal(reply.status, 200, JSON.stringify(reply.body));
       });
 
-      test('401 invalid_api_key: missing, unknown, truncated, or in another surface\'s header', async () => {
+      test("401 invalid_api_key: missing, unknown, truncated, or in another surface's header", async () => {
         const missing = await expectError(surface, {}, 401, 'invalid_api_key');
         assert.match(missing.message, /No API key was sent/);
         const wrong = await expectError(surface, { key: keys.good, header: 'wrong' }, 401, 'invalid_api_key');
@@ -120,7 +123,10 @@ describe('key and model rules on every surface', () => {
     assert.equal(reply.status, 401);
     await callSurface(harness.url, 'openai-chat', { key: keys.good, model: 'gpt-4o-mini ' });
     const logs = await harness.admin('GET', '/logs?limit=1000');
-    assert.equal(logs.data.find((row: any) => row.requestId === reply.requestId), undefined);
+    assert.equal(
+      logs.data.find((row: any) => row.requestId === reply.requestId),
+      undefined,
+    );
     assert.ok(logs.data.every((row: any) => row.errorCode !== 'invalid_api_key'));
     const notFound = logs.data.find((row: any) => row.model === 'gpt-4o-mini ');
     assert.equal(notFound.errorCode, 'model_not_found');
@@ -150,7 +156,10 @@ describe('key and model rules on every surface', () => {
       assert.equal(row.status, 403);
       assert.equal(row.clientProtocol, refusal.protocol);
       assert.equal(row.costMicros, 0);
-      assert.ok(keyList.some((key) => key.id === row.keyId), `${refusal.code}: row names key ${row.keyId}`);
+      assert.ok(
+        keyList.some((key) => key.id === row.keyId),
+        `${refusal.code}: row names key ${row.keyId}`,
+      );
     }
     // Gemini names the model in its path, so the row has it even though the body was never read.
     assert.equal(logs.find((entry) => entry.requestId === replies[2]!.requestId).model, 'gpt-4o-mini');

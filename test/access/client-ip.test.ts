@@ -68,10 +68,7 @@ describe('client IP resolution', () => {
 
   test('CLIENT_IP_HEADER=forwarded: Forwarded, with quoted v6 and ports, and nothing else', () => {
     const resolve = createClientIpResolver(['::1'], 'forwarded');
-    assert.equal(
-      resolve('::1', { forwarded: 'for="[2001:db8:cafe::17]:4711";proto=https, for=::1', 'x-forwarded-for': '9.9.9.9' }),
-      '2001:db8:cafe::17',
-    );
+    assert.equal(resolve('::1', { forwarded: 'for="[2001:db8:cafe::17]:4711";proto=https, for=::1', 'x-forwarded-for': '9.9.9.9' }), '2001:db8:cafe::17');
     assert.equal(resolve('::1', { forwarded: 'for=192.0.2.43:47011' }), '192.0.2.43');
     assert.equal(resolve('::1', { 'x-forwarded-for': '9.9.9.9' }), '::1');
   });

@@ -125,7 +125,13 @@ describe('admin usage per day', () => {
         [[today, id, 2, 1, 15, 0.000015]],
       );
       const byModel = await harness.admin('GET', `/usage?by=model&from=${today}`);
-      assert.deepEqual(byModel.data.map((row: any) => [row.subject, row.requests]), [['gpt-4o-mini', 1], ['nope', 1]]);
+      assert.deepEqual(
+        byModel.data.map((row: any) => [row.subject, row.requests]),
+        [
+          ['gpt-4o-mini', 1],
+          ['nope', 1],
+        ],
+      );
       await harness.admin('GET', '/usage?by=channel', undefined, 400);
       const unauthorized = await fetch(`${harness.url}/api/admin/usage`);
       assert.equal(unauthorized.status, 401);

@@ -52,11 +52,21 @@ function buildRequest(baseUrl: string, surface: Surface, model: string, options:
   const bearer = key === undefined ? {} : options.header === 'wrong' ? { 'x-api-key': key } : { authorization: `Bearer ${key}` };
   switch (surface) {
     case 'openai-chat':
-      return { url: `${baseUrl}/v1/chat/completions`, method: 'POST', headers: bearer, body: { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 100 } };
+      return {
+        url: `${baseUrl}/v1/chat/completions`,
+        method: 'POST',
+        headers: bearer,
+        body: { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 100 },
+      };
     case 'openai-responses':
       return { url: `${baseUrl}/v1/responses`, method: 'POST', headers: bearer, body: { model, input: 'hi', max_output_tokens: 100 } };
     case 'antigravity':
-      return { url: `${baseUrl}/antigravity/v1/chat/completions`, method: 'POST', headers: bearer, body: { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 100 } };
+      return {
+        url: `${baseUrl}/antigravity/v1/chat/completions`,
+        method: 'POST',
+        headers: bearer,
+        body: { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 100 },
+      };
     case 'anthropic': {
       const headers = key === undefined ? {} : options.header === 'wrong' ? { 'x-goog-api-key': key } : { 'x-api-key': key };
       return {

@@ -22,7 +22,9 @@ export interface Target {
   advanceClock(ms: number): void;
   /** Makes every upstream answer wait this long (0: back to normal), so holds stay in flight. */
   setUpstreamDelay(ms: number): void;
-  flushAndReadLogs(keyIds: string[]): Promise<Array<{ status: number; errorCode: string | null; costMicros: number; paidBy: string | null; subscriptionId: string | null }>>;
+  flushAndReadLogs(
+    keyIds: string[],
+  ): Promise<Array<{ status: number; errorCode: string | null; costMicros: number; paidBy: string | null; subscriptionId: string | null }>>;
 }
 
 let serial = 0;
@@ -102,7 +104,11 @@ export async function walletUnderConcurrency(target: Target) {
   const user = await admin('POST', '/users', { name: unique('w'), balance: usd(20 * COST) }, 201);
   const keys = await Promise.all([1, 2, 3].map(() => admin('POST', '/keys', { name: unique('wk'), group: 'default', user: user.name }, 201)));
   for (const key of keys) await visibleEverywhere(target, key.key, (me) => me.account?.id === user.id);
-  const replies = await parallel(target, keys.map((key) => key.key), 200);
+  const replies = await parallel(
+    target,
+    keys.map((key) => key.key),
+    200,
+  );
   const counts = tally(replies);
   assert.equal(counts['200'], 20, JSON.stringify(counts));
   assert.equal(counts['403 insufficient_balance'], 180, JSON.stringify(counts));
@@ -151,7 +157,8 @@ export async function redemptionRace(target: Target) {
 
 function tallyRedeem(replies: Array<{ status: number; code: string | null }>): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const reply of replies) counts[`${reply.status}${reply.code ? ` ${reply.code}` : ''}`] = (counts[`${reply.status}${reply.code ? ` ${reply.code}` : ''}`] ?? 0) + 1;
+  for (const reply of replies)
+    counts[`${reply.status}${reply.code ? ` ${reply.code}` : ''}`] = (counts[`${reply.status}${reply.code ? ` ${reply.code}` : ''}`] ?? 0) + 1;
   return counts;
 }
 

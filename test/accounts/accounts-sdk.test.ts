@@ -64,7 +64,11 @@ describe('account refusals through the official SDKs and every surface', () => {
     { key: 'no-subscription', code: 'subscription_required', names: /group "pro".*POST \/api\/me\/redeem.*"pro-monthly"/i },
     { key: 'expired', code: 'subscription_expired', names: /expired on \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC\. / },
     { key: 'suspended', code: 'subscription_suspended', names: /suspended by the operator/ },
-    { key: 'quota', code: 'subscription_quota_exhausted', names: /has used up its daily quota of \$0\.0001.*resets on \d{1,2} [A-Z][a-z]{2} \d{4}, 00:00 UTC\./ },
+    {
+      key: 'quota',
+      code: 'subscription_quota_exhausted',
+      names: /has used up its daily quota of \$0\.0001.*resets on \d{1,2} [A-Z][a-z]{2} \d{4}, 00:00 UTC\./,
+    },
     { key: 'wallet-empty', code: 'insufficient_balance', names: /wallet of account "broke" is empty/ },
   ];
 
@@ -190,7 +194,10 @@ describe('account refusals through the official SDKs and every surface', () => {
     assert.equal(me.billing.mode, 'subscription');
     assert.equal(me.billing.paysFrom, 'subscription');
     const logs = (await harness.admin('GET', `/logs?keyId=${proKey.id}`)).data as Array<{ paidBy: string | null; keyId: string }>;
-    assert.deepEqual(logs.filter((row) => row.keyId === proKey.id).map((row) => row.paidBy), ['subscription']);
+    assert.deepEqual(
+      logs.filter((row) => row.keyId === proKey.id).map((row) => row.paidBy),
+      ['subscription'],
+    );
 
     const listed = new Map(((await harness.admin('GET', '/keys')).data as any[]).map((key) => [key.name, key]));
     assert.deepEqual([listed.get('payer-pro').owner, listed.get('payer-pro').paysFrom], [{ id: subscriber, name: 'payer-check' }, 'subscription']);

@@ -1,7 +1,17 @@
 import { after, before, describe, test } from 'node:test';
 import { createRuntime } from '../../src/core/create-runtime.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
-import { fallThrough, holdsSurviveRedemption, holdsSurviveRenames, quotaUnderConcurrency, redemptionRace, setUpPricing, walletUnderConcurrency, windowRollOver, type Target } from './account-scenarios.ts';
+import {
+  fallThrough,
+  holdsSurviveRedemption,
+  holdsSurviveRenames,
+  quotaUnderConcurrency,
+  redemptionRace,
+  setUpPricing,
+  walletUnderConcurrency,
+  windowRollOver,
+  type Target,
+} from './account-scenarios.ts';
 
 describe('accounts on SQLite (one gateway)', () => {
   let harness: Harness;

@@ -15,7 +15,12 @@ describe('admin API: users, plans, subscriptions, redemption codes', () => {
     assert.match(created.id, /^usr_/);
     assert.equal(created.balance, 12.5);
     assert.equal(created.hasPassword, true);
-    for (const answer of [created, await harness.admin('GET', '/users/ada'), await harness.admin('GET', `/users/${created.id}`), await harness.admin('GET', '/users')]) {
+    for (const answer of [
+      created,
+      await harness.admin('GET', '/users/ada'),
+      await harness.admin('GET', `/users/${created.id}`),
+      await harness.admin('GET', '/users'),
+    ]) {
       const text = JSON.stringify(answer);
       assert.ok(!/password"|passwordHash|scrypt|correct horse/.test(text.replace('hasPassword', '')), text);
     }
@@ -51,18 +56,26 @@ describe('admin API: users, plans, subscriptions, redemption codes', () => {
     const group = await harness.admin('PATCH', '/groups/gold', { billing: 'subscription' });
     assert.equal(group.billing, 'subscription');
     await harness.admin('PATCH', '/groups/gold', { billing: 'wallet' }, 400);
-    const plan = await harness.admin('POST', '/plans', { name: 'gold-m', group: 'gold', durationDays: 30, quota: { daily: 1, total: 10 }, price: 9.99, description: 'Gold' }, 201);
-    assert.deepEqual({ ...plan, id: undefined, createdAt: undefined, updatedAt: undefined }, {
-      id: undefined,
-      name: 'gold-m',
-      group: 'gold',
-      durationDays: 30,
-      quota: { daily: 1, total: 10 },
-      price: 9.99,
-      description: 'Gold',
-      createdAt: undefined,
-      updatedAt: undefined,
-    });
+    const plan = await harness.admin(
+      'POST',
+      '/plans',
+      { name: 'gold-m', group: 'gold', durationDays: 30, quota: { daily: 1, total: 10 }, price: 9.99, description: 'Gold' },
+      201,
+    );
+    assert.deepEqual(
+      { ...plan, id: undefined, createdAt: undefined, updatedAt: undefined },
+      {
+        id: undefined,
+        name: 'gold-m',
+        group: 'gold',
+        durationDays: 30,
+        quota: { daily: 1, total: 10 },
+        price: 9.99,
+        description: 'Gold',
+        createdAt: undefined,
+        updatedAt: undefined,
+      },
+    );
     await harness.admin('POST', '/plans', { name: 'x', group: 'ghost', durationDays: 1, quota: {} }, 409);
     const user = await harness.admin('POST', '/users', { name: 'subscriber' }, 201);
     const before = Date.now();

@@ -45,7 +45,8 @@ describe('dependency rules', () => {
       mkdirSync(dirname(join(directory, path)), { recursive: true });
       writeFileSync(join(directory, path), text);
     };
-    const imports = (...targets: string[]) => `${targets.map((target, index) => `import * as m${index} from '${target}';`).join('\n')}\nexport const uses = [${targets.map((_, index) => `m${index}`).join(', ')}];\n`;
+    const imports = (...targets: string[]) =>
+      `${targets.map((target, index) => `import * as m${index} from '${target}';`).join('\n')}\nexport const uses = [${targets.map((_, index) => `m${index}`).join(', ')}];\n`;
     // One fixture file (or edge) per rule, each breaking that rule; the allowed edges below must pass.
     write('node_modules/fastify/package.json', '{"name":"fastify","version":"5.0.0","main":"index.js"}');
     write('node_modules/fastify/index.js', 'module.exports = {};\n');
@@ -65,7 +66,17 @@ describe('dependency rules', () => {
     write('src/access/services.ts', imports('../billing/meter.ts'));
     write('src/billing/meter.ts', imports('../relay/relay.ts', '../access/key.ts'));
     write('src/access/key.ts', 'export const key = 1;\n');
-    write('src/relay/relay.ts', imports('../protocols/openai-chat/helper.ts', '../protocols/openai-chat/index.ts', '../generation/run.ts', 'fastify', '../../test/helper.ts', './missing.ts'));
+    write(
+      'src/relay/relay.ts',
+      imports(
+        '../protocols/openai-chat/helper.ts',
+        '../protocols/openai-chat/index.ts',
+        '../generation/run.ts',
+        'fastify',
+        '../../test/helper.ts',
+        './missing.ts',
+      ),
+    );
     write('src/generation/run.ts', imports('../server/server.ts'));
     write('src/responses/turn.ts', imports('../relay/relay.ts'));
     write('src/server/server.ts', imports('../startup/start.ts', '../generation/run.ts', 'fastify'));

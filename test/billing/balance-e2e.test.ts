@@ -48,7 +48,10 @@ describe('balances under concurrency', () => {
     const logs = await harness.admin('GET', `/logs?key=${id}&limit=100`);
     assert.equal(logs.data.length, 50);
     const billed = logs.data.filter((row: any) => row.status === 200);
-    assert.deepEqual(billed.map((row: any) => row.costMicros), Array(7).fill(COST_PER_REQUEST));
+    assert.deepEqual(
+      billed.map((row: any) => row.costMicros),
+      Array(7).fill(COST_PER_REQUEST),
+    );
     assert.equal(logs.data.filter((row: any) => row.errorCode === 'insufficient_balance').length, 43);
   });
 

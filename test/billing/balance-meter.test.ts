@@ -24,8 +24,21 @@ function setup(key: ApiKey, baseline = 0) {
 
 function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
   return {
-    id: 'key_1', name: 'k', group: 'default', keyHash: 'h', keyHint: '', expiresAt: null, balanceMicros: 1_000, spentMicros: 0,
-    allowedModels: null, allowedIps: null, enabled: true, limits: {}, createdAt: 0, updatedAt: 1, ...overrides,
+    id: 'key_1',
+    name: 'k',
+    group: 'default',
+    keyHash: 'h',
+    keyHint: '',
+    expiresAt: null,
+    balanceMicros: 1_000,
+    spentMicros: 0,
+    allowedModels: null,
+    allowedIps: null,
+    enabled: true,
+    limits: {},
+    createdAt: 0,
+    updatedAt: 1,
+    ...overrides,
   };
 }
 

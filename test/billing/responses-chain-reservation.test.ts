@@ -43,7 +43,10 @@ describe('continuations of an upstream-held Responses chain reserve for the stor
       );
       const served = replies.filter((reply) => reply.status === 200).length;
       const refused = replies.filter((reply) => reply.status !== 200);
-      assert.ok(refused.every((reply) => reply.status === 403 && reply.body.error.code === 'insufficient_balance'), JSON.stringify(refused[0]?.body));
+      assert.ok(
+        refused.every((reply) => reply.status === 403 && reply.body.error.code === 'insufficient_balance'),
+        JSON.stringify(refused[0]?.body),
+      );
       const deadline = Date.now() + 5_000;
       let balance = (await harness.admin('GET', `/keys/${id}`)).balance as number;
       const expected = 1 - (CONTEXT + served * (CONTEXT + 20 + 16)) / 1_000_000;

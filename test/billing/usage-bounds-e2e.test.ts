@@ -73,7 +73,10 @@ describe('usage the gateway bills: bounded by the request, never below the reser
     assert.equal(await chat(key, { max_tokens: 10 }), 200);
     const row = await rowOf(id);
     assert.deepEqual([row.inputTokens, row.outputTokens, row.cacheReadTokens, row.costMicros], [10, 7, 4, 17]);
-    assert.deepEqual(row.warnings.filter((warning: string) => warning.startsWith('clamped:usage')), []);
+    assert.deepEqual(
+      row.warnings.filter((warning: string) => warning.startsWith('clamped:usage')),
+      [],
+    );
   });
 
   test('a 4,000-character Chinese prompt whose stream the client cuts early bills its input at the reservation bound (item 8)', async () => {

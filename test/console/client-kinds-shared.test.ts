@@ -20,8 +20,14 @@ function consoleFiles(directory = CONSOLE_SOURCE): string[] {
 test('the console has no set-up advice of its own: it imports the one module the gateway uses', () => {
   const files = consoleFiles();
   const importers = files.filter((file) => readFileSync(file, 'utf8').includes("from '../../../src/domain/client-setup.ts'"));
-  assert.ok(importers.some((file) => file.endsWith('connect-page.tsx')), 'Connect a client imports src/domain/client-setup.ts');
-  assert.ok(importers.some((file) => file.endsWith('model-check.ts')), 'the model check imports src/domain/client-setup.ts');
+  assert.ok(
+    importers.some((file) => file.endsWith('connect-page.tsx')),
+    'Connect a client imports src/domain/client-setup.ts',
+  );
+  assert.ok(
+    importers.some((file) => file.endsWith('model-check.ts')),
+    'the model check imports src/domain/client-setup.ts',
+  );
   // Phrases only set-up advice contains: a second copy in the console would carry them.
   for (const phrase of ['ANTHROPIC_BASE_URL', 'GOOGLE_GEMINI_BASE_URL', 'OPENAI_BASE_URL', 'wire_api', 'base_url']) {
     const holders = files.filter((file) => readFileSync(file, 'utf8').includes(phrase));

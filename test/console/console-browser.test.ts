@@ -239,7 +239,9 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
     assert.ok(!(await page.content()).includes(secret), 'the key is masked on screen');
     await page.locator('[data-client="claude-code"]').getByRole('button', { name: 'Test this' }).click();
     await page.locator('[data-client="claude-code"] .checklist').waitFor();
-    const verdicts = await page.locator('[data-client="claude-code"] .checklist li').evaluateAll((items) => items.map((item) => item.getAttribute('data-verdict')));
+    const verdicts = await page
+      .locator('[data-client="claude-code"] .checklist li')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-verdict')));
     assert.deepEqual(verdicts, ['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
     await shot('12-key-holder-connect');
   });
@@ -251,7 +253,10 @@ describe('the console in Chromium', { timeout: 120_000 }, () => {
     await page.getByLabel('API key', { exact: true }).fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'My key' }).waitFor();
-    await page.getByRole('alert').filter({ hasText: /expired/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /expired/i })
+      .waitFor();
   });
 });
 

@@ -59,8 +59,23 @@ describe('the console shows what happens', { timeout: 180_000 }, () => {
   test('health states: healthy, untested, failing (with the reason), circuit open and disabled', async () => {
     await harness.addChannel({ provider: 'openai', models: ['shared'], name: 'steady', priority: 0 });
     await harness.addChannel({ provider: 'openai', models: ['shared'], name: 'flaky', baseUrl: `${flaky.url}/v1`, priority: 10 });
-    await harness.admin('POST', '/channels', { name: 'dead', provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: UPSTREAM_SECRET, models: ['dead-model'], groups: ['default'] });
-    await harness.admin('POST', '/channels', { name: 'idle', provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: UPSTREAM_SECRET, models: ['idle-model'], groups: ['default'], enabled: false });
+    await harness.admin('POST', '/channels', {
+      name: 'dead',
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: UPSTREAM_SECRET,
+      models: ['dead-model'],
+      groups: ['default'],
+    });
+    await harness.admin('POST', '/channels', {
+      name: 'idle',
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: UPSTREAM_SECRET,
+      models: ['idle-model'],
+      groups: ['default'],
+      enabled: false,
+    });
     ({ key } = await harness.addKey({ name: 'alice', balance: 5 }));
     harness.simulator.setDefault({ text: 'steady answer' });
     flaky.setDefault({ fault: { type: 'status', status: 500 } });
@@ -85,13 +100,19 @@ describe('the console shows what happens', { timeout: 180_000 }, () => {
     const wrapped = await page.locator('[data-test-result="dead"]').evaluate((element: any) => element.scrollWidth <= element.clientWidth + 1);
     assert.ok(wrapped, 'the test result text wraps inside its box');
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.locator('[data-health="dead"]').filter({ hasText: /^failing$/ }).waitFor();
+    await page
+      .locator('[data-health="dead"]')
+      .filter({ hasText: /^failing$/ })
+      .waitFor();
 
     // Two more failures of flaky open its circuit (3 calls, 100 % errors).
     assert.equal(await chat('shared'), 200);
     assert.equal(await chat('shared'), 200);
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.locator('[data-health="flaky"]').filter({ hasText: /^circuit open$/ }).waitFor();
+    await page
+      .locator('[data-health="flaky"]')
+      .filter({ hasText: /^circuit open$/ })
+      .waitFor();
     assert.match(await page.locator('tr[data-channel="flaky"]').innerText(), /next probe in \d+ s/);
     await shot('11-channel-health');
   });
@@ -112,7 +133,9 @@ describe('the console shows what happens', { timeout: 180_000 }, () => {
     const { id: bobId } = await harness.addKey({ name: 'bob' });
     const now = Date.now();
     await harness.gateway.store.usage.insertMany(
-      Array.from({ length: 230 }, (_, index) => usageRow({ requestId: `req_bulk${String(index).padStart(4, '0')}`, time: now - 60_000 - index * 10, keyId: bobId, keyName: 'bob' })),
+      Array.from({ length: 230 }, (_, index) =>
+        usageRow({ requestId: `req_bulk${String(index).padStart(4, '0')}`, time: now - 60_000 - index * 10, keyId: bobId, keyName: 'bob' }),
+      ),
     );
     await go('Logs');
     const rows = page.locator('table.logs tbody tr');
@@ -125,10 +148,16 @@ describe('the console shows what happens', { timeout: 180_000 }, () => {
 
     await page.getByLabel('Key (name or id)').fill('bob');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await page.locator('[data-row-count]').filter({ hasText: /^200 requests shown; older ones exist$/ }).waitFor();
+    await page
+      .locator('[data-row-count]')
+      .filter({ hasText: /^200 requests shown; older ones exist$/ })
+      .waitFor();
     assert.equal(await rows.count(), 200);
     await page.getByRole('button', { name: 'Load older requests' }).click();
-    await page.locator('[data-row-count]').filter({ hasText: /^230 requests shown$/ }).waitFor();
+    await page
+      .locator('[data-row-count]')
+      .filter({ hasText: /^230 requests shown$/ })
+      .waitFor();
     const ids = await rows.evaluateAll((items) => items.map((item) => item.getAttribute('data-request')));
     assert.equal(new Set(ids).size, 230, 'no row twice');
     assert.equal(await page.getByRole('button', { name: 'Load older requests' }).count(), 0);
@@ -149,7 +178,7 @@ describe('the console shows what happens', { timeout: 180_000 }, () => {
     const row = page.locator('tr[data-audit="channel.update"]').first();
     await row.waitFor();
     assert.match(await row.innerText(), /steady[\s\S]*break-glass from 127\.0\.0\.1[\s\S]*priority: 0 → 3/); // the gateway token is audited as break-glass (issue 29)
-    assert.ok(await page.locator('tr[data-audit="key.create"]').count() >= 2);
+    assert.ok((await page.locator('tr[data-audit="key.create"]').count()) >= 2);
     assert.ok(!(await page.content()).includes(UPSTREAM_SECRET));
   });
 

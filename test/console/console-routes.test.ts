@@ -72,12 +72,19 @@ describe('the console as served by the gateway', () => {
 
     const answer = await fetch(`${harness.url}/api/admin/insight/summary?range=1h`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     assert.equal(answer.status, 200);
-    const summary = (await answer.json()) as { series: Array<{ requests: number }>; totals: { requests: number; inputTokens: number }; topModels: Array<{ id: string }> };
+    const summary = (await answer.json()) as {
+      series: Array<{ requests: number }>;
+      totals: { requests: number; inputTokens: number };
+      topModels: Array<{ id: string }>;
+    };
     assert.equal(summary.series.length, 60);
     assert.equal(summary.totals.requests, 1);
     assert.equal(summary.totals.inputTokens, 11);
     assert.equal(summary.series.at(-1)?.requests, 1, 'the newest bucket holds the request');
-    assert.deepEqual(summary.topModels.map((row) => row.id), ['gpt-4o-mini']);
+    assert.deepEqual(
+      summary.topModels.map((row) => row.id),
+      ['gpt-4o-mini'],
+    );
 
     const badRange = await fetch(`${harness.url}/api/admin/insight/summary?range=2y`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     assert.equal(badRange.status, 400);

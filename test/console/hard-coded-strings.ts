@@ -11,7 +11,19 @@ import ts from 'typescript';
  */
 
 /** Attributes whose value a person reads or hears (props of our own components included). */
-const SHOWN_ATTRIBUTES = new Set(['title', 'placeholder', 'aria-label', 'aria-description', 'alt', 'label', 'submitLabel', 'what', 'heading', 'summary', 'data-label']);
+const SHOWN_ATTRIBUTES = new Set([
+  'title',
+  'placeholder',
+  'aria-label',
+  'aria-description',
+  'alt',
+  'label',
+  'submitLabel',
+  'what',
+  'heading',
+  'summary',
+  'data-label',
+]);
 
 /** Words that are the same in every language: the product's and the providers' names, units, code. */
 export const ALLOWED_TEXT = new Set([
@@ -66,7 +78,14 @@ function shownLiterals(expression: ts.Node, found: (node: ts.Node, text: string)
     if (ts.isCallExpression(node) || ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node) || ts.isJsxFragment(node)) return;
     if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return;
     // The test of a condition (`kind === 'used'`) is compared, not shown.
-    if (ts.isBinaryExpression(node) && node.operatorToken.kind !== ts.SyntaxKind.PlusToken && node.operatorToken.kind !== ts.SyntaxKind.BarBarToken && node.operatorToken.kind !== ts.SyntaxKind.QuestionQuestionToken && node.operatorToken.kind !== ts.SyntaxKind.AmpersandAmpersandToken) return;
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind !== ts.SyntaxKind.PlusToken &&
+      node.operatorToken.kind !== ts.SyntaxKind.BarBarToken &&
+      node.operatorToken.kind !== ts.SyntaxKind.QuestionQuestionToken &&
+      node.operatorToken.kind !== ts.SyntaxKind.AmpersandAmpersandToken
+    )
+      return;
     if (ts.isConditionalExpression(node)) {
       visit(node.whenTrue);
       visit(node.whenFalse);

@@ -29,8 +29,16 @@ const english = flatten(en);
 const chinese = flatten(zhCN as Tree);
 
 test('the English and Chinese catalogues have exactly the same keys, none empty', () => {
-  assert.deepEqual([...chinese.keys()].filter((key) => !english.has(key)), [], 'keys only in zh-CN');
-  assert.deepEqual([...english.keys()].filter((key) => !chinese.has(key)), [], 'keys only in en');
+  assert.deepEqual(
+    [...chinese.keys()].filter((key) => !english.has(key)),
+    [],
+    'keys only in zh-CN',
+  );
+  assert.deepEqual(
+    [...english.keys()].filter((key) => !chinese.has(key)),
+    [],
+    'keys only in en',
+  );
   for (const [key, text] of [...english, ...chinese]) assert.notEqual(text.trim(), '', `${key} is empty`);
 });
 
@@ -54,9 +62,15 @@ test('every key a page passes to t() is in the catalogue (a plural key by its _o
 test('no console page or component shows a hard-coded word (everything goes through t())', () => {
   const findings = tsxFiles(CONSOLE_SOURCE).flatMap((file) => hardCodedStrings(file, CONSOLE_SOURCE));
   const outside = findings.filter((finding) => !NOT_YET_CONVERTED.has(finding.file));
-  assert.deepEqual(outside.map((finding) => `${finding.file}:${finding.line} ${JSON.stringify(finding.text)}`), []);
+  assert.deepEqual(
+    outside.map((finding) => `${finding.file}:${finding.line} ${JSON.stringify(finding.text)}`),
+    [],
+  );
   for (const file of NOT_YET_CONVERTED) {
-    assert.ok(findings.some((finding) => finding.file === file), `${file} is clean now: take it off NOT_YET_CONVERTED`);
+    assert.ok(
+      findings.some((finding) => finding.file === file),
+      `${file} is clean now: take it off NOT_YET_CONVERTED`,
+    );
   }
 });
 

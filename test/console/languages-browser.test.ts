@@ -10,7 +10,28 @@ const LANGUAGES = ['en', 'zh-CN'] as const;
 const WIDTHS = [1280, 390] as const;
 /** Each way in, the sign-in radio's position (account, admin, operator, key) and its pages. */
 const ROLES = [
-  { role: 'operator', radio: 2, pages: ['/', '/matrix', '/channels', '/keys', '/users', '/plans', '/subscriptions', '/codes', '/logs', '/connect', '/check', '/pricing', '/audit', '/alerts', '/announcements', '/admins'] },
+  {
+    role: 'operator',
+    radio: 2,
+    pages: [
+      '/',
+      '/matrix',
+      '/channels',
+      '/keys',
+      '/users',
+      '/plans',
+      '/subscriptions',
+      '/codes',
+      '/logs',
+      '/connect',
+      '/check',
+      '/pricing',
+      '/audit',
+      '/alerts',
+      '/announcements',
+      '/admins',
+    ],
+  },
   { role: 'account', radio: 0, pages: ['/', '/keys', '/redeem', '/usage', '/connect'] },
   { role: 'key', radio: 3, pages: ['/', '/connect', '/check'] },
 ] as const;
@@ -92,7 +113,11 @@ describe('the console and portal in both languages in Chromium', { timeout: 300_
         const [login, secret] = role === 'operator' ? ['', ADMIN_TOKEN] : role === 'account' ? ['lin@example.com', PASSWORD] : ['', apiKey];
         await signIn(page, radio, login, secret);
         const links = await page.locator('#pages-nav a').allTextContents();
-        if (language === 'zh-CN') assert.ok(links.every((text) => /[\u4e00-\u9fff]/.test(text)), `page list in Chinese: ${links.join(', ')}`);
+        if (language === 'zh-CN')
+          assert.ok(
+            links.every((text) => /[\u4e00-\u9fff]/.test(text)),
+            `page list in Chinese: ${links.join(', ')}`,
+          );
         for (const path of pages) {
           await page.goto(`/console${path}?lang=${language}`);
           await checkPage(page, language, `${role}${path === '/' ? '-home' : path.replace('/', '-')}`);

@@ -26,7 +26,12 @@ const health = (models: ChannelHealth['models']): ChannelHealth => ({
 /** A channel as the admin API lists it, built the way the API builds it (defaults and view). */
 const channel = (name: string, models: ChannelHealth['models']): Channel =>
   channelView(
-    { id: name, ...toNewChannel({ name, provider: 'openai', baseUrl: 'http://upstream/v1', apiKey: 'sk-upstream-0123456789', models: ['a', 'b'] }), createdAt: 0, updatedAt: 0 },
+    {
+      id: name,
+      ...toNewChannel({ name, provider: 'openai', baseUrl: 'http://upstream/v1', apiKey: 'sk-upstream-0123456789', models: ['a', 'b'] }),
+      createdAt: 0,
+      updatedAt: 0,
+    },
     health(models),
   );
 
@@ -34,6 +39,9 @@ test('the matrix counts a channel out for a model whose own circuit is open (iss
   const matrix = buildModelMatrix([], [channel('wrong', [{ model: 'a', state: 'open', reason: '404', retryAt: null }]), channel('right', [])], []);
   const a = matrix.cells.get(cellKey('default', 'a'))!;
   assert.deepEqual([a.usable, a.total], [1, 2]);
-  assert.deepEqual(a.channels.find((entry) => entry.name === 'wrong'), { id: 'wrong', name: 'wrong', usable: false, label: 'model out' });
+  assert.deepEqual(
+    a.channels.find((entry) => entry.name === 'wrong'),
+    { id: 'wrong', name: 'wrong', usable: false, label: 'model out' },
+  );
   assert.deepEqual([matrix.cells.get(cellKey('default', 'b'))!.usable, matrix.cells.get(cellKey('default', 'b'))!.total], [2, 2]);
 });

@@ -177,7 +177,11 @@ describe('the account portal and the operator’s business pages in Chromium', {
     await account.getByRole('button', { name: 'Create key' }).click();
     const form = account.getByRole('dialog', { name: 'Create a key' });
     const groups = await form.getByLabel('Group').locator('option').allInnerTexts();
-    assert.deepEqual(groups.map((text) => text.split(' — ')[0]), ['pro', 'default'], 'the subscription’s group and the default group for accounts');
+    assert.deepEqual(
+      groups.map((text) => text.split(' — ')[0]),
+      ['pro', 'default'],
+      'the subscription’s group and the default group for accounts',
+    );
     await form.getByLabel(/^Name/).fill('laptop');
     await form.getByLabel('Group').selectOption('pro');
     await form.getByLabel(/^Daily spend cap/).fill('1');
@@ -274,7 +278,13 @@ describe('the account portal and the operator’s business pages in Chromium', {
 
   test('at phone width every new page reads without sideways scrolling', async () => {
     await account.setViewportSize({ width: 390, height: 844 });
-    for (const [label, heading] of [['Home', 'Home'], ['Keys', 'Keys'], ['Redeem', 'Redeem a code'], ['Usage', 'Usage'], ['Connect a client', 'Connect a client']] as const) {
+    for (const [label, heading] of [
+      ['Home', 'Home'],
+      ['Keys', 'Keys'],
+      ['Redeem', 'Redeem a code'],
+      ['Usage', 'Usage'],
+      ['Connect a client', 'Connect a client'],
+    ] as const) {
       await go(account, label, heading);
       await account.waitForTimeout(150);
       await noSidewaysScroll(account, label);
@@ -282,7 +292,12 @@ describe('the account portal and the operator’s business pages in Chromium', {
     await go(account, 'Home');
     await shot(account, '38-portal-home-phone');
     await operator.setViewportSize({ width: 390, height: 844 });
-    for (const [label, heading] of [['Users', 'Users'], ['Plans', 'Plans'], ['Subscriptions', 'Subscriptions'], ['Codes', 'Redemption codes']] as const) {
+    for (const [label, heading] of [
+      ['Users', 'Users'],
+      ['Plans', 'Plans'],
+      ['Subscriptions', 'Subscriptions'],
+      ['Codes', 'Redemption codes'],
+    ] as const) {
       await go(operator, label, heading);
       await operator.locator('table').first().waitFor();
       await noSidewaysScroll(operator, label);

@@ -19,9 +19,18 @@ describe('Azure OpenAI with Entra ID client credentials', () => {
   let client: OpenAI;
   before(async () => {
     clearEntraTokens();
-    harness = await startHarness({}, { clouds: { azure: { apiKey: 'unused-resource-key', entraApps: { [CLIENT_ID]: { tenantId: TENANT, clientSecret: CLIENT_SECRET } } } } });
+    harness = await startHarness(
+      {},
+      { clouds: { azure: { apiKey: 'unused-resource-key', entraApps: { [CLIENT_ID]: { tenantId: TENANT, clientSecret: CLIENT_SECRET } } } } },
+    );
     const app = (clientSecret: string) => JSON.stringify({ tenantId: TENANT, clientId: CLIENT_ID, clientSecret, authorityHost: harness.simulator.url });
-    await harness.addChannel({ provider: 'azure', baseUrl: harness.simulator.url, apiKey: app(CLIENT_SECRET), models: ['entra-chat', 'entra-embed'], modelMap: { 'entra-embed': 'text-embedding-3-small' } });
+    await harness.addChannel({
+      provider: 'azure',
+      baseUrl: harness.simulator.url,
+      apiKey: app(CLIENT_SECRET),
+      models: ['entra-chat', 'entra-embed'],
+      modelMap: { 'entra-embed': 'text-embedding-3-small' },
+    });
     await harness.addChannel({ provider: 'azure', baseUrl: harness.simulator.url, apiKey: app('wrong-secret'), models: ['entra-broken'] });
     const { key } = await harness.addKey();
     client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: key, maxRetries: 0 });
@@ -66,7 +75,9 @@ describe('Azure OpenAI with Entra ID client credentials', () => {
   });
 
   test('a refused app secret fails the channel as a broken credential, without echoing the secret', async () => {
-    const refused = await client.chat.completions.create({ model: 'entra-broken', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+    const refused = await client.chat.completions
+      .create({ model: 'entra-broken', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error: unknown) => error);
     assert.ok(refused instanceof OpenAI.APIError);
     assert.equal(refused.status, 401);
     assert.match(refused.message, /Entra ID credentials: the token endpoint refused the app \(401: invalid_client\)/);

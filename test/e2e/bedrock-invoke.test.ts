@@ -70,7 +70,10 @@ describe('Bedrock InvokeModel for Claude, from the Anthropic SDK', () => {
   test('a streamed tool loop with thinking: the signature Bedrock issued goes back byte for byte and is accepted', async () => {
     const tools: Anthropic.Tool[] = [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
     const thinking = { type: 'enabled' as const, budget_tokens: 1024 };
-    harness.simulator.enqueue({ reasoning: { text: 'The user wants the weather; call the tool.' }, toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: { city: 'Paris' } }] });
+    harness.simulator.enqueue({
+      reasoning: { text: 'The user wants the weather; call the tool.' },
+      toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: { city: 'Paris' } }],
+    });
     const first = await anthropic.messages
       .stream({ model: 'bedrock-claude', max_tokens: 2048, thinking, tools, messages: [{ role: 'user', content: 'weather in Paris?' }] })
       .finalMessage();
@@ -98,8 +101,14 @@ describe('Bedrock InvokeModel for Claude, from the Anthropic SDK', () => {
       })
       .finalMessage();
     assert.equal(second.content.at(-1)?.type === 'text' ? (second.content.at(-1) as Anthropic.TextBlock).text : '', 'Sunny in Paris.');
-    const replayed = (harness.simulator.lastRequest()?.body as { messages: Array<{ content: unknown }> }).messages[1]?.content as Array<Record<string, unknown>>;
-    assert.deepEqual(replayed[0], { type: 'thinking', thinking: thought?.type === 'thinking' ? thought.thinking : '', signature: thought?.type === 'thinking' ? thought.signature : '' });
+    const replayed = (harness.simulator.lastRequest()?.body as { messages: Array<{ content: unknown }> }).messages[1]?.content as Array<
+      Record<string, unknown>
+    >;
+    assert.deepEqual(replayed[0], {
+      type: 'thinking',
+      thinking: thought?.type === 'thinking' ? thought.thinking : '',
+      signature: thought?.type === 'thinking' ? thought.signature : '',
+    });
   });
 
   test("Bedrock's throttling on InvokeModel (AWS shape, 429) reaches the Anthropic client as Anthropic's rate-limit error", async () => {

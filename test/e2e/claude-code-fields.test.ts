@@ -78,7 +78,10 @@ describe("Claude Code's newer fields", { concurrency: false }, () => {
           assert.ok(rowWarnings.includes('unsupported:context_management'), JSON.stringify(rowWarnings));
           assert.ok(rowWarnings.includes('unsupported:anthropic-beta'), JSON.stringify(rowWarnings));
         } else {
-          assert.deepEqual(rowWarnings.filter((warning) => warning.startsWith('unsupported:')), []);
+          assert.deepEqual(
+            rowWarnings.filter((warning) => warning.startsWith('unsupported:')),
+            [],
+          );
         }
       });
     }

@@ -64,9 +64,7 @@ describe('real CLIs: two-step tool loop with reasoning state (strict simulator)'
       }
       const file = /(\/[^\s"\\]*notes\.txt)/.exec(request.rawBody)?.[1] ?? join(home, 'missing', 'notes.txt');
       const call = readCall(offeredTools(request), file);
-      harness.simulator.enqueue(
-        call ? { reasoning: { text: 'I should read notes.txt before answering.' }, toolCalls: [call] } : { text: 'ok' },
-      );
+      harness.simulator.enqueue(call ? { reasoning: { text: 'I should read notes.txt before answering.' }, toolCalls: [call] } : { text: 'ok' });
     });
   });
   after(async () => {
@@ -108,7 +106,10 @@ describe('real CLIs: two-step tool loop with reasoning state (strict simulator)'
       }
       case 'openai-responses':
         assert.equal(body.store, false);
-        assert.ok(body.input.some((item: Json) => item.type === 'reasoning' && typeof item.encrypted_content === 'string'), `${name}: encrypted reasoning is back`);
+        assert.ok(
+          body.input.some((item: Json) => item.type === 'reasoning' && typeof item.encrypted_content === 'string'),
+          `${name}: encrypted reasoning is back`,
+        );
         break;
       default:
         throw new Error(`unknown upstream ${JSON.stringify(upstream)}`);

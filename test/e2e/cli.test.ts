@@ -53,14 +53,19 @@ describe('real CLIs through the gateway', { concurrency: false }, () => {
   for (const upstream of UPSTREAMS) {
     test(`claude -p reaches a ${upstream.provider} channel`, async () => {
       const directory = freshHome(`claude-${upstream.provider}`);
-      const result = await run('claude', ['-p', 'Reply with pong.'], {
-        HOME: directory,
-        ANTHROPIC_BASE_URL: harness.url,
-        ANTHROPIC_AUTH_TOKEN: key,
-        ANTHROPIC_MODEL: upstream.model,
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-      }, directory);
+      const result = await run(
+        'claude',
+        ['-p', 'Reply with pong.'],
+        {
+          HOME: directory,
+          ANTHROPIC_BASE_URL: harness.url,
+          ANTHROPIC_AUTH_TOKEN: key,
+          ANTHROPIC_MODEL: upstream.model,
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          DISABLE_AUTOUPDATER: '1',
+        },
+        directory,
+      );
       assertReplied(result, 'claude');
     });
 
@@ -68,13 +73,18 @@ describe('real CLIs through the gateway', { concurrency: false }, () => {
       const directory = freshHome(`gemini-${upstream.provider}`);
       mkdirSync(join(directory, '.gemini'));
       writeFileSync(join(directory, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-      const result = await run('gemini', ['-p', 'Reply with pong.'], {
-        HOME: directory,
-        GEMINI_CLI_TRUST_WORKSPACE: 'true',
-        GOOGLE_GEMINI_BASE_URL: harness.url,
-        GEMINI_API_KEY: key,
-        GEMINI_MODEL: upstream.model,
-      }, directory);
+      const result = await run(
+        'gemini',
+        ['-p', 'Reply with pong.'],
+        {
+          HOME: directory,
+          GEMINI_CLI_TRUST_WORKSPACE: 'true',
+          GOOGLE_GEMINI_BASE_URL: harness.url,
+          GEMINI_API_KEY: key,
+          GEMINI_MODEL: upstream.model,
+        },
+        directory,
+      );
       assertReplied(result, 'gemini');
     });
 
@@ -95,11 +105,16 @@ describe('real CLIs through the gateway', { concurrency: false }, () => {
           'stream_max_retries = 0',
         ].join('\n'),
       );
-      const result = await run('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], {
-        HOME: directory,
-        CODEX_HOME: join(directory, '.codex'),
-        SWITCHYARD_API_KEY: key,
-      }, directory);
+      const result = await run(
+        'codex',
+        ['exec', '--skip-git-repo-check', 'Reply with pong.'],
+        {
+          HOME: directory,
+          CODEX_HOME: join(directory, '.codex'),
+          SWITCHYARD_API_KEY: key,
+        },
+        directory,
+      );
       assertReplied(result, 'codex');
     });
   }
@@ -110,14 +125,20 @@ describe('real CLIs through the gateway', { concurrency: false }, () => {
     const refusedBefore = await refusedAuthCount(harness);
     const directory = freshHome('claude-wrong-key');
     const startedAt = Date.now();
-    const result = await runCli('claude', ['-p', 'Reply with pong.'], {
-      HOME: directory,
-      ANTHROPIC_BASE_URL: harness.url,
-      ANTHROPIC_AUTH_TOKEN: 'sk-not-a-switchyard-key',
-      ANTHROPIC_MODEL: 'cli-anthropic',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-    }, directory, 60_000);
+    const result = await runCli(
+      'claude',
+      ['-p', 'Reply with pong.'],
+      {
+        HOME: directory,
+        ANTHROPIC_BASE_URL: harness.url,
+        ANTHROPIC_AUTH_TOKEN: 'sk-not-a-switchyard-key',
+        ANTHROPIC_MODEL: 'cli-anthropic',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      },
+      directory,
+      60_000,
+    );
     const seconds = (Date.now() - startedAt) / 1000;
     assert.notEqual(result.code, 0);
     assert.ok(seconds < 30, `claude took ${seconds} s (killed: ${result.code === null})`);
@@ -128,14 +149,19 @@ describe('real CLIs through the gateway', { concurrency: false }, () => {
   // Issue 24: Claude Code given <root>/v1 calls /v1/v1/messages; it is served (with a warning header).
   test('claude -p given <root>/v1 as its base still gets its answer', async () => {
     const directory = freshHome('claude-doubled-v1');
-    const result = await run('claude', ['-p', 'Reply with pong.'], {
-      HOME: directory,
-      ANTHROPIC_BASE_URL: `${harness.url}/v1`,
-      ANTHROPIC_AUTH_TOKEN: key,
-      ANTHROPIC_MODEL: 'cli-anthropic',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-    }, directory);
+    const result = await run(
+      'claude',
+      ['-p', 'Reply with pong.'],
+      {
+        HOME: directory,
+        ANTHROPIC_BASE_URL: `${harness.url}/v1`,
+        ANTHROPIC_AUTH_TOKEN: key,
+        ANTHROPIC_MODEL: 'cli-anthropic',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      },
+      directory,
+    );
     assertReplied(result, 'claude');
   });
 });

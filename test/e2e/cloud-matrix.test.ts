@@ -27,7 +27,13 @@ const UPSTREAMS: ReadonlyArray<{ name: string; model: string; protocol: string; 
   { name: 'azure', model: 'cloud-azure', protocol: 'openai-chat', responsesProtocol: 'openai-responses' },
   { name: 'vertex gemini', model: 'cloud-vertex-gemini', protocol: 'gemini-generate-content', responsesProtocol: 'gemini-generate-content' },
   { name: 'vertex claude', model: 'cloud-vertex-claude', protocol: 'anthropic-messages', responsesProtocol: 'anthropic-messages' },
-  { name: 'bedrock sigv4', model: 'cloud-bedrock', protocol: 'bedrock-converse', responsesProtocol: 'bedrock-converse', anthropicProtocol: 'anthropic-messages' },
+  {
+    name: 'bedrock sigv4',
+    model: 'cloud-bedrock',
+    protocol: 'bedrock-converse',
+    responsesProtocol: 'bedrock-converse',
+    anthropicProtocol: 'anthropic-messages',
+  },
   { name: 'bedrock api key', model: 'cloud-bedrock-key', protocol: 'bedrock-converse', responsesProtocol: 'bedrock-converse' },
 ];
 
@@ -115,7 +121,11 @@ describe('cloud channel kinds through the real SDKs', () => {
         assertUpstream(upstream.protocol);
 
         answer('streamed reply here');
-        const stream = openai.chat.completions.stream({ model: upstream.model, messages: [{ role: 'user', content: 'hi' }], stream_options: { include_usage: true } });
+        const stream = openai.chat.completions.stream({
+          model: upstream.model,
+          messages: [{ role: 'user', content: 'hi' }],
+          stream_options: { include_usage: true },
+        });
         const final = await stream.finalChatCompletion();
         assert.equal(final.choices[0]?.message.content, 'streamed reply here');
         assert.equal(final.usage?.completion_tokens, 5);
@@ -140,7 +150,11 @@ describe('cloud channel kinds through the real SDKs', () => {
           model: upstream.model,
           messages: [
             { role: 'user', content: 'weather in Paris?' },
-            { role: 'assistant', content: null, tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+            },
             { role: 'tool', tool_call_id: 'call_w1', content: 'sunny, 21 °C' },
           ],
           tools: [{ type: 'function', function: { name: 'get_weather', parameters: WEATHER_TOOL_SCHEMA } }],
@@ -175,7 +189,10 @@ describe('cloud channel kinds through the real SDKs', () => {
       test('Anthropic Messages: plain, streamed, tool use', async () => {
         answer('anthropic reply');
         const plain = await anthropic.messages.create({ model: upstream.model, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
-        assert.deepEqual(plain.content.map((block) => (block.type === 'text' ? block.text : block.type)), ['anthropic reply']);
+        assert.deepEqual(
+          plain.content.map((block) => (block.type === 'text' ? block.text : block.type)),
+          ['anthropic reply'],
+        );
         assert.equal(plain.stop_reason, 'end_turn');
         assertUpstream(upstream.anthropicProtocol ?? upstream.protocol);
 
@@ -238,7 +255,10 @@ describe('cloud channel kinds through the real SDKs', () => {
     assert.equal(azure?.headers['api-key'], AZURE_KEY);
     assert.equal(azure?.headers.authorization, undefined);
     const vertexClaude = requests.find((request) => request.path.includes('/publishers/anthropic/'));
-    assert.match(vertexClaude?.path ?? '', /^\/v1\/projects\/sim-project\/locations\/us-east5\/publishers\/anthropic\/models\/claude-sonnet-4-5@20250929:(stream)?[rR]awPredict$/);
+    assert.match(
+      vertexClaude?.path ?? '',
+      /^\/v1\/projects\/sim-project\/locations\/us-east5\/publishers\/anthropic\/models\/claude-sonnet-4-5@20250929:(stream)?[rR]awPredict$/,
+    );
     assert.equal((vertexClaude?.body as Record<string, unknown>).anthropic_version, 'vertex-2023-10-16');
     const bedrock = requests.find((request) => request.path.startsWith('/model/anthropic.'));
     assert.match(bedrock?.headers.authorization ?? '', /^AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE\/\d{8}\/us-east-1\/bedrock\/aws4_request/);

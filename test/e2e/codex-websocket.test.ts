@@ -48,11 +48,17 @@ describe('real Codex with the built-in provider and openai_base_url', { concurre
       mkdirSync(join(directory, '.codex'), { recursive: true });
       writeFileSync(join(directory, '.codex', 'config.toml'), [`model = "${upstream.model}"`, `openai_base_url = "${harness.url}/v1"`].join('\n'));
       const linesBefore = logLines.length;
-      const result = await runCli('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], {
-        HOME: directory,
-        CODEX_HOME: join(directory, '.codex'),
-        CODEX_API_KEY: key.key,
-      }, directory, 120_000);
+      const result = await runCli(
+        'codex',
+        ['exec', '--skip-git-repo-check', 'Reply with pong.'],
+        {
+          HOME: directory,
+          CODEX_HOME: join(directory, '.codex'),
+          CODEX_API_KEY: key.key,
+        },
+        directory,
+        120_000,
+      );
       assert.equal(result.code, 0, `codex exited ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr.slice(-3000)}`);
       assert.match(result.stdout, /Pong from the provider simulator\./);
       const output = `${result.stdout}\n${result.stderr}`;
@@ -75,7 +81,10 @@ describe('real Codex with the built-in provider and openai_base_url', { concurre
   async function compactingSession(model: string, folder: string) {
     const directory = join(home, folder);
     mkdirSync(join(directory, '.codex'), { recursive: true });
-    writeFileSync(join(directory, '.codex', 'config.toml'), [`model = "${model}"`, `openai_base_url = "${harness.url}/v1"`, 'model_auto_compact_token_limit = 500'].join('\n'));
+    writeFileSync(
+      join(directory, '.codex', 'config.toml'),
+      [`model = "${model}"`, `openai_base_url = "${harness.url}/v1"`, 'model_auto_compact_token_limit = 500'].join('\n'),
+    );
     const env = { HOME: directory, CODEX_HOME: join(directory, '.codex'), CODEX_API_KEY: key.key };
     const first = await runCli('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], env, directory, 120_000);
     assert.equal(first.code, 0, `codex exited ${first.code}\nstderr: ${first.stderr.slice(-3000)}`);
@@ -113,9 +122,14 @@ describe('real Codex with the built-in provider and openai_base_url', { concurre
     // The documented way: the key on stdin (the only CLI run here whose stdin is not /dev/null).
     const login = spawnSync(join(CLI_BIN, 'codex'), ['login', '--with-api-key'], { input: key.key, env, cwd: directory, timeout: 60_000, encoding: 'utf8' });
     assert.equal(login.status, 0, `codex login exited ${login.status}: ${login.stderr}`);
-    const result = await runCli('codex', ['exec', '--skip-git-repo-check', 'Reply with pong.'], { HOME: directory, CODEX_HOME: join(directory, '.codex') }, directory, 120_000);
+    const result = await runCli(
+      'codex',
+      ['exec', '--skip-git-repo-check', 'Reply with pong.'],
+      { HOME: directory, CODEX_HOME: join(directory, '.codex') },
+      directory,
+      120_000,
+    );
     assert.equal(result.code, 0, `codex exited ${result.code}\nstderr: ${result.stderr.slice(-3000)}`);
     assert.match(result.stdout, /Pong from the provider simulator\./);
   });
 });
-

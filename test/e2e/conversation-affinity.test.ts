@@ -82,11 +82,19 @@ async function setUp(affinityTtlSeconds: number): Promise<Setup> {
 
 /** A text of about 1,500 characters, different for every conversation and turn. */
 function filler(conversation: string, turn: number): string {
-  return Array.from({ length: 60 }, (_, index) => `${conversation}-${turn}-${index}`).join(' ').padEnd(1_500, '.');
+  return Array.from({ length: 60 }, (_, index) => `${conversation}-${turn}-${index}`)
+    .join(' ')
+    .padEnd(1_500, '.');
 }
 
 /** One conversation, `turns` long: the breakpoint is on the newest user message only. */
-async function converse(setup: Setup, client: Anthropic, conversation: string, turns: number, beforeTurn?: (turn: number) => Promise<void> | void): Promise<TurnResult[]> {
+async function converse(
+  setup: Setup,
+  client: Anthropic,
+  conversation: string,
+  turns: number,
+  beforeTurn?: (turn: number) => Promise<void> | void,
+): Promise<TurnResult[]> {
   const history: Anthropic.MessageParam[] = [];
   const results: TurnResult[] = [];
   for (let turn = 1; turn <= turns; turn += 1) {
@@ -105,7 +113,13 @@ async function converse(setup: Setup, client: Anthropic, conversation: string, t
     const cacheRead = usage.cache_read_input_tokens ?? 0;
     const cacheWrite = usage.cache_creation_input_tokens ?? 0;
     results.push({ channel: reached.at(-1) as string, tried: reached, cacheRead, cacheWrite, input: usage.input_tokens + cacheRead + cacheWrite });
-    history.push({ role: 'user', content: [{ type: 'text', text }] }, { role: 'assistant', content: reply.content.map((block) => (block.type === 'text' ? { type: 'text' as const, text: block.text } : block)) as Anthropic.ContentBlockParam[] });
+    history.push(
+      { role: 'user', content: [{ type: 'text', text }] },
+      {
+        role: 'assistant',
+        content: reply.content.map((block) => (block.type === 'text' ? { type: 'text' as const, text: block.text } : block)) as Anthropic.ContentBlockParam[],
+      },
+    );
   }
   return results;
 }
@@ -171,12 +185,18 @@ describe('conversation affinity: a 20-turn Anthropic conversation with cache_con
       baselineRuns.push(await converse(baseline, baseline.client(baseline.key), `b${run}`, TURNS));
     }
     for (const results of [...affinityRuns, ...baselineRuns]) {
-      assert.ok(results.every((result) => result.tried.length === 1), 'one attempt a turn');
+      assert.ok(
+        results.every((result) => result.tried.length === 1),
+        'one attempt a turn',
+      );
     }
     for (const results of affinityRuns) {
       assert.equal(new Set(results.map((result) => result.channel)).size, 1, `one channel: ${results.map((result) => result.channel).join(' ')}`);
       assert.equal(results[0]?.cacheRead, 0);
-      assert.ok(results.slice(1).every((result) => result.cacheRead > 0), 'turns 2-20 read the cache');
+      assert.ok(
+        results.slice(1).every((result) => result.cacheRead > 0),
+        'turns 2-20 read the cache',
+      );
       assert.equal(fullReads(results), TURNS - 1);
     }
     const on = summarise('affinity on (AFFINITY_TTL_SECONDS=3600)', affinityRuns);
@@ -212,8 +232,14 @@ describe('conversation affinity: a 20-turn Anthropic conversation with cache_con
     assert.deepEqual(channels.slice(0, 3), [preferred, preferred, preferred]);
     // Turn 4 tried the preferred channel first (refused), then the other served it and every later turn.
     assert.deepEqual(results[3]?.tried, [preferred, other]);
-    assert.deepEqual(channels.slice(3), Array.from({ length: 7 }, () => other));
-    assert.ok(results.slice(5).every((result) => result.cacheRead > 0), 'warm on the new channel from turn 6');
+    assert.deepEqual(
+      channels.slice(3),
+      Array.from({ length: 7 }, () => other),
+    );
+    assert.ok(
+      results.slice(5).every((result) => result.cacheRead > 0),
+      'warm on the new channel from turn 6',
+    );
   });
 
   test('OpenAI clients: a Responses previous_response_id chain and a prompt_cache_key keep their channel against the shuffle', async () => {
@@ -222,7 +248,8 @@ describe('conversation affinity: a 20-turn Anthropic conversation with cache_con
     await setup.harness.addChannel({ provider: 'openai', models: [model], name: 'left-openai' });
     await setup.harness.addChannel({ provider: 'openai', models: [model], name: 'right-openai', baseUrl: `${setup.right.url}/v1` });
     const simulators = { left: setup.harness.simulator, right: setup.right };
-    const counts = () => Object.fromEntries(Object.entries(simulators).map(([name, sim]) => [name, sim.requests.filter((request) => request.model === model).length]));
+    const counts = () =>
+      Object.fromEntries(Object.entries(simulators).map(([name, sim]) => [name, sim.requests.filter((request) => request.model === model).length]));
     const reached = (before: Record<string, number>) => {
       const now = counts();
       return Object.keys(now).filter((name) => (now[name] ?? 0) > (before[name] ?? 0));
@@ -235,7 +262,11 @@ describe('conversation affinity: a 20-turn Anthropic conversation with cache_con
       for (let index = 0; index < 6; index += 1) {
         forcedRandom = index % 2 === 0 ? 0 : 0.999;
         const before = counts();
-        const response = await openai.responses.create({ model, input: `step ${index}`, ...(previous === undefined ? {} : { previous_response_id: previous }) });
+        const response = await openai.responses.create({
+          model,
+          input: `step ${index}`,
+          ...(previous === undefined ? {} : { previous_response_id: previous }),
+        });
         previous = response.id;
         chain.push(...reached(before));
       }
@@ -283,7 +314,10 @@ describe('conversation affinity: a 20-turn Anthropic conversation with cache_con
       // The other key sends the very same conversation: nothing of the first key's steers it.
       const theirs = await converse(setup, setup.client(otherKey), 'shared', 3);
       const away = home === 'left' ? 'right' : 'left';
-      assert.deepEqual(theirs.map((result) => result.channel), [away, away, away]);
+      assert.deepEqual(
+        theirs.map((result) => result.channel),
+        [away, away, away],
+      );
     } finally {
       forcedRandom = undefined;
     }

@@ -37,7 +37,12 @@ describe('custom (freeform) tools come back as custom tool calls', { concurrency
   before(async () => {
     harness = await startHarness();
     for (const upstream of UPSTREAMS) {
-      await harness.addChannel({ provider: upstream.provider, models: [upstream.model], modelMap: { [upstream.model]: upstream.upstreamModel }, supportsResponses: false });
+      await harness.addChannel({
+        provider: upstream.provider,
+        models: [upstream.model],
+        modelMap: { [upstream.model]: upstream.upstreamModel },
+        supportsResponses: false,
+      });
     }
     client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: (await harness.addKey()).key, maxRetries: 0 });
   });
@@ -45,7 +50,12 @@ describe('custom (freeform) tools come back as custom tool calls', { concurrency
 
   for (const upstream of UPSTREAMS) {
     test(`${upstream.name}: plain`, async () => {
-      harness.simulator.enqueue({ toolCalls: [{ id: 'call_patch', name: 'apply_patch', arguments: { input: PATCH } }, { id: 'call_ls', name: 'shell', arguments: { command: ['ls'] } }] });
+      harness.simulator.enqueue({
+        toolCalls: [
+          { id: 'call_patch', name: 'apply_patch', arguments: { input: PATCH } },
+          { id: 'call_ls', name: 'shell', arguments: { command: ['ls'] } },
+        ],
+      });
       const response = await client.responses.create({ model: upstream.model, input: 'Create hello.txt', tools: [APPLY_PATCH, SHELL], store: false });
       const [patch, shell] = response.output;
       assert.equal(patch?.type, 'custom_tool_call');
@@ -92,7 +102,10 @@ describe('custom (freeform) tools come back as custom tool calls', { concurrency
       assert.equal(response.output_text, 'Done.');
       const upstreamText = harness.simulator.lastRequest()!.rawBody;
       assert.ok(upstreamText.includes('Success. Updated the following files'), 'the tool output reached the upstream');
-      assert.ok(upstreamText.includes(JSON.stringify(JSON.stringify({ input: PATCH })).slice(1, -1)) || upstreamText.includes('Begin Patch'), 'the call reached the upstream');
+      assert.ok(
+        upstreamText.includes(JSON.stringify(JSON.stringify({ input: PATCH })).slice(1, -1)) || upstreamText.includes('Begin Patch'),
+        'the call reached the upstream',
+      );
     });
   }
 });
@@ -109,7 +122,11 @@ describe('chat completions custom tools come back as custom tool calls', { concu
   const CHAT_UPSTREAMS = UPSTREAMS.filter((upstream) => upstream.name !== 'openai-chat');
   const CHAT_PATCH: OpenAI.ChatCompletionCustomTool = {
     type: 'custom',
-    custom: { name: 'apply_patch', description: 'Apply a patch to files.', format: { type: 'grammar', grammar: { syntax: 'lark', definition: 'start: /(.|\\n)+/' } } },
+    custom: {
+      name: 'apply_patch',
+      description: 'Apply a patch to files.',
+      format: { type: 'grammar', grammar: { syntax: 'lark', definition: 'start: /(.|\\n)+/' } },
+    },
   };
   const CHAT_SHELL: OpenAI.ChatCompletionFunctionTool = {
     type: 'function',
@@ -128,9 +145,16 @@ describe('chat completions custom tools come back as custom tool calls', { concu
   for (const upstream of CHAT_UPSTREAMS) {
     for (const stream of [false, true]) {
       test(`${upstream.name}${stream ? ' (streamed)' : ''}: a call to a custom tool is a custom tool call; a function stays a function`, async () => {
-        harness.simulator.enqueue({ toolCalls: [{ id: 'call_patch', name: 'apply_patch', arguments: { input: PATCH } }, { id: 'call_ls', name: 'shell', arguments: { command: ['ls'] } }] });
+        harness.simulator.enqueue({
+          toolCalls: [
+            { id: 'call_patch', name: 'apply_patch', arguments: { input: PATCH } },
+            { id: 'call_ls', name: 'shell', arguments: { command: ['ls'] } },
+          ],
+        });
         const body = { model: upstream.model, messages: [{ role: 'user' as const, content: 'Create hello.txt' }], tools: [CHAT_PATCH, CHAT_SHELL] };
-        const completion = stream ? await assembleChatStream(await client.chat.completions.create({ ...body, stream: true })) : await client.chat.completions.create(body);
+        const completion = stream
+          ? await assembleChatStream(await client.chat.completions.create({ ...body, stream: true }))
+          : await client.chat.completions.create(body);
         const [patch, shell] = completion.choices[0]!.message.tool_calls ?? [];
         assert.equal(patch?.type, 'custom');
         assert.ok(patch?.type === 'custom');

@@ -62,8 +62,18 @@ describe('embeddings through the real SDKs', () => {
       client_email: SERVICE_ACCOUNT_EMAIL,
       token_uri: `${sim}${VERTEX_TOKEN_PATH}`,
     });
-    await harness.addChannel({ provider: 'openai', models: ['emb-openai', 'emb-failover'], modelMap: { 'emb-openai': 'text-embedding-3-small', 'emb-failover': 'text-embedding-3-small' } });
-    await harness.addChannel({ provider: 'azure', baseUrl: sim, apiKey: AZURE_KEY, models: ['emb-azure'], modelMap: { 'emb-azure': 'text-embedding-3-large' } });
+    await harness.addChannel({
+      provider: 'openai',
+      models: ['emb-openai', 'emb-failover'],
+      modelMap: { 'emb-openai': 'text-embedding-3-small', 'emb-failover': 'text-embedding-3-small' },
+    });
+    await harness.addChannel({
+      provider: 'azure',
+      baseUrl: sim,
+      apiKey: AZURE_KEY,
+      models: ['emb-azure'],
+      modelMap: { 'emb-azure': 'text-embedding-3-large' },
+    });
     await harness.addChannel({ provider: 'gemini', baseUrl: sim, models: ['emb-gemini'], modelMap: { 'emb-gemini': 'gemini-embedding-001' } });
     await harness.addChannel({
       provider: 'vertex',
@@ -156,7 +166,10 @@ describe('embeddings through the real SDKs', () => {
     assert.equal(reply.data.length, 100);
     assert.deepEqual(reply.data[99]?.embedding, simulatedVector('cohere.embed-english-v3', 'text number 99', 1024));
     const calls = harness.simulator.requests.slice(before).filter((request) => request.endpoint === 'embed');
-    assert.deepEqual(calls.map((call) => (call.body as { texts: string[] }).texts.length), [96, 4]);
+    assert.deepEqual(
+      calls.map((call) => (call.body as { texts: string[] }).texts.length),
+      [96, 4],
+    );
     assert.equal((calls[0]?.body as { input_type: string }).input_type, 'search_document');
     assert.equal(reply.usage.prompt_tokens, expectedTokens(texts));
     assert.equal((await lastLog()).costMicros, expectedTokens(texts) * INPUT_PRICE);
@@ -187,7 +200,11 @@ describe('embeddings through the real SDKs', () => {
   test("refusals in the caller's shape: unknown model, no key, a model no channel can embed, bad input", async () => {
     const unknown = await openai.embeddings.create({ model: 'emb-nothing', input: 'x' }).catch((error: unknown) => error);
     assert.ok(unknown instanceof OpenAI.NotFoundError);
-    const noKey = await fetch(`${harness.url}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'emb-openai', input: 'x' }) });
+    const noKey = await fetch(`${harness.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'emb-openai', input: 'x' }),
+    });
     assert.equal(noKey.status, 401);
     assert.equal(((await noKey.json()) as any).error.code, 'invalid_api_key');
     const chatOnly = await openai.embeddings.create({ model: 'chat-only', input: 'x' }).catch((error: unknown) => error);

@@ -21,8 +21,19 @@ describe('images through the OpenAI SDK', () => {
   before(async () => {
     harness = await startHarness({}, { clouds: { azure: { apiKey: AZURE_KEY } } });
     const sim = harness.simulator.url;
-    await harness.addChannel({ provider: 'openai', models: ['img-openai', 'img-tokens', 'img-failover', 'img-unpriced-tier'], modelMap: { 'img-openai': 'dall-e-3', 'img-tokens': 'gpt-image-1', 'img-failover': 'dall-e-2', 'img-unpriced-tier': 'dall-e-3' } });
-    await harness.addChannel({ provider: 'azure', baseUrl: sim, apiKey: AZURE_KEY, models: ['img-azure', 'img-failover'], modelMap: { 'img-azure': 'dall-e-3', 'img-failover': 'dall-e-2' }, priority: 0 });
+    await harness.addChannel({
+      provider: 'openai',
+      models: ['img-openai', 'img-tokens', 'img-failover', 'img-unpriced-tier'],
+      modelMap: { 'img-openai': 'dall-e-3', 'img-tokens': 'gpt-image-1', 'img-failover': 'dall-e-2', 'img-unpriced-tier': 'dall-e-3' },
+    });
+    await harness.addChannel({
+      provider: 'azure',
+      baseUrl: sim,
+      apiKey: AZURE_KEY,
+      models: ['img-azure', 'img-failover'],
+      modelMap: { 'img-azure': 'dall-e-3', 'img-failover': 'dall-e-2' },
+      priority: 0,
+    });
     await harness.addChannel({ provider: 'anthropic', models: ['chat-only'] });
     for (const model of ['img-openai', 'img-azure']) await harness.admin('POST', '/prices', { model, input: 0, output: 0, perImage: DALLE3_TABLE });
     await harness.admin('POST', '/prices', { model: 'img-unpriced-tier', input: 0, output: 0, perImage: { '1024x1024': { standard: 0.04 } } });
@@ -41,12 +52,23 @@ describe('images through the OpenAI SDK', () => {
     const price = prices.find((entry: { model: string }) => entry.model === 'img-openai');
     assert.deepEqual(price.perImage, DALLE3_TABLE);
     assert.equal(prices.find((entry: { model: string }) => entry.model === 'img-tokens').imageOutput, 40);
-    const bad = await fetch(`${harness.url}/api/admin/prices`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'x', input: 0, output: 0, perImage: { '1024x1024': { hd: -1 } } }) });
+    const bad = await fetch(`${harness.url}/api/admin/prices`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'x', input: 0, output: 0, perImage: { '1024x1024': { hd: -1 } } }),
+    });
     assert.equal(bad.status, 400);
   });
 
-  for (const [kind, model] of [['openai', 'img-openai'], ['azure', 'img-azure']] as const) {
-    for (const [size, quality, usd] of [['1024x1024', 'standard', 0.04], ['1024x1024', 'hd', 0.08], ['1792x1024', 'hd', 0.12]] as const) {
+  for (const [kind, model] of [
+    ['openai', 'img-openai'],
+    ['azure', 'img-azure'],
+  ] as const) {
+    for (const [size, quality, usd] of [
+      ['1024x1024', 'standard', 0.04],
+      ['1024x1024', 'hd', 0.08],
+      ['1792x1024', 'hd', 0.12],
+    ] as const) {
       test(`${kind}: images.generate ${size} ${quality} is billed ${usd} USD to the micro-USD`, async () => {
         const reply = await openai.images.generate({ model, prompt: `a lighthouse ${size} ${quality}`, size, quality, response_format: 'b64_json' });
         assert.equal(reply.data?.length, 1);
@@ -92,7 +114,7 @@ describe('images through the OpenAI SDK', () => {
     assert.equal(row.costMicros, 3 * 20_000);
   });
 
-  test('refusals in OpenAI\'s shape, before any upstream call and unbilled', async () => {
+  test("refusals in OpenAI's shape, before any upstream call and unbilled", async () => {
     const before = harness.simulator.requests.length;
     const tier = await openai.images.generate({ model: 'img-unpriced-tier', prompt: 'x', size: '1792x1024', quality: 'hd' }).catch((error: unknown) => error);
     assert.ok(tier instanceof OpenAI.BadRequestError);
@@ -100,7 +122,9 @@ describe('images through the OpenAI SDK', () => {
     const noPrompt = await openai.images.generate({ model: 'img-openai' } as never).catch((error: unknown) => error);
     assert.ok(noPrompt instanceof OpenAI.BadRequestError);
     assert.equal((noPrompt as InstanceType<typeof OpenAI.BadRequestError>).param, 'prompt');
-    const partials = await openai.images.generate({ model: 'img-tokens', prompt: 'x', stream: true, partial_images: 7 } as never).catch((error: unknown) => error);
+    const partials = await openai.images
+      .generate({ model: 'img-tokens', prompt: 'x', stream: true, partial_images: 7 } as never)
+      .catch((error: unknown) => error);
     assert.ok(partials instanceof OpenAI.BadRequestError);
     assert.equal((partials as InstanceType<typeof OpenAI.BadRequestError>).param, 'partial_images');
     const unknown = await openai.images.generate({ model: 'img-nothing', prompt: 'x' }).catch((error: unknown) => error);
@@ -108,7 +132,11 @@ describe('images through the OpenAI SDK', () => {
     const chatOnly = await openai.images.generate({ model: 'chat-only', prompt: 'x' }).catch((error: unknown) => error);
     assert.ok(chatOnly instanceof OpenAI.BadRequestError);
     assert.match(chatOnly.message, /no \/v1\/images\/generations endpoint/);
-    const noKey = await fetch(`${harness.url}/v1/images/generations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'img-openai', prompt: 'x' }) });
+    const noKey = await fetch(`${harness.url}/v1/images/generations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'img-openai', prompt: 'x' }),
+    });
     assert.equal(noKey.status, 401);
     assert.equal(((await noKey.json()) as { error: { code: string } }).error.code, 'invalid_api_key');
     assert.equal(harness.simulator.requests.length, before);
@@ -124,7 +152,9 @@ describe('images through the OpenAI SDK', () => {
   test('a key without balance for the images is refused before the upstream', async () => {
     const poor = await harness.addKey({ balance: 0.05 });
     const client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: poor.key, maxRetries: 0 });
-    const refused = await client.images.generate({ model: 'img-openai', prompt: 'two of them', size: '1024x1024', quality: 'hd' }).catch((error: unknown) => error);
+    const refused = await client.images
+      .generate({ model: 'img-openai', prompt: 'two of them', size: '1024x1024', quality: 'hd' })
+      .catch((error: unknown) => error);
     assert.ok(refused instanceof OpenAI.PermissionDeniedError);
     const fits = await client.images.generate({ model: 'img-openai', prompt: 'one cheap one', size: '1024x1024', quality: 'standard' });
     assert.equal(fits.data?.length, 1);

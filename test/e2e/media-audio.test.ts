@@ -46,8 +46,18 @@ describe('image edits and audio through the OpenAI SDK', () => {
   before(async () => {
     harness = await startHarness({}, { clouds: { azure: { apiKey: AZURE_KEY } } });
     const sim = harness.simulator.url;
-    await harness.addChannel({ provider: 'openai', models: ['edit-tokens', 'tts', 'stt', 'stt-tokens', 'translate'], modelMap: { 'edit-tokens': 'gpt-image-1', tts: 'tts-1', stt: 'whisper-1', 'stt-tokens': 'gpt-4o-transcribe', translate: 'whisper-1' } });
-    await harness.addChannel({ provider: 'azure', baseUrl: sim, apiKey: AZURE_KEY, models: ['edit-azure', 'stt-azure', 'tts-azure'], modelMap: { 'edit-azure': 'dall-e-2', 'stt-azure': 'whisper-1', 'tts-azure': 'tts-1' } });
+    await harness.addChannel({
+      provider: 'openai',
+      models: ['edit-tokens', 'tts', 'stt', 'stt-tokens', 'translate'],
+      modelMap: { 'edit-tokens': 'gpt-image-1', tts: 'tts-1', stt: 'whisper-1', 'stt-tokens': 'gpt-4o-transcribe', translate: 'whisper-1' },
+    });
+    await harness.addChannel({
+      provider: 'azure',
+      baseUrl: sim,
+      apiKey: AZURE_KEY,
+      models: ['edit-azure', 'stt-azure', 'tts-azure'],
+      modelMap: { 'edit-azure': 'dall-e-2', 'stt-azure': 'whisper-1', 'tts-azure': 'tts-1' },
+    });
     // gpt-image-1: $5/M text input, $10/M image input, $40/M image output.
     await harness.admin('POST', '/prices', { model: 'edit-tokens', input: 5, output: 0, imageInput: 10, imageOutput: 40 });
     await harness.admin('POST', '/prices', { model: 'edit-azure', input: 0, output: 0, perImage: { '512x512': { standard: 0.018 } } });
@@ -73,7 +83,14 @@ describe('image edits and audio through the OpenAI SDK', () => {
     const image = PNG('a');
     const mask = PNG('m');
     const prompt = 'add a red door';
-    const reply = await openai.images.edit({ model: 'edit-tokens', image: await toFile(image, 'house.png', { type: 'image/png' }), mask: await toFile(mask, 'mask.png', { type: 'image/png' }), prompt, size: '1024x1024', quality: 'low' });
+    const reply = await openai.images.edit({
+      model: 'edit-tokens',
+      image: await toFile(image, 'house.png', { type: 'image/png' }),
+      mask: await toFile(mask, 'mask.png', { type: 'image/png' }),
+      prompt,
+      size: '1024x1024',
+      quality: 'low',
+    });
     assert.equal(reply.data?.length, 1);
     const upstream = lastUpstream();
     assert.equal(upstream.path, '/v1/images/edits');
@@ -92,14 +109,23 @@ describe('image edits and audio through the OpenAI SDK', () => {
   });
 
   test('images.edit to Azure (per deployment, per image by size), b64_json', async () => {
-    const reply = await openai.images.edit({ model: 'edit-azure', image: await toFile(PNG('z'), 'cat.png', { type: 'image/png' }), prompt: 'a hat', size: '512x512', n: 2, response_format: 'b64_json' });
+    const reply = await openai.images.edit({
+      model: 'edit-azure',
+      image: await toFile(PNG('z'), 'cat.png', { type: 'image/png' }),
+      prompt: 'a hat',
+      size: '512x512',
+      n: 2,
+      response_format: 'b64_json',
+    });
     assert.equal(reply.data?.length, 2);
     assert.match(lastUpstream().path, /^\/openai\/deployments\/dall-e-2\/images\/edits$/);
     assert.equal((await lastLog()).costMicros, 2 * 18_000);
   });
 
   test('an edit the upstream refuses (a mask that is not a PNG) comes back as its 400, unbilled', async () => {
-    const refused = await openai.images.edit({ model: 'edit-tokens', image: await toFile(PNG('a'), 'a.png'), mask: await toFile(Buffer.from('GIF89a...'), 'mask.gif'), prompt: 'x' }).catch((error: unknown) => error);
+    const refused = await openai.images
+      .edit({ model: 'edit-tokens', image: await toFile(PNG('a'), 'a.png'), mask: await toFile(Buffer.from('GIF89a...'), 'mask.gif'), prompt: 'x' })
+      .catch((error: unknown) => error);
     assert.ok(refused instanceof OpenAI.BadRequestError, String(refused));
     assert.match(refused.message, /mask/);
     assert.equal((await lastLog()).costMicros, 0);
@@ -133,7 +159,7 @@ describe('image edits and audio through the OpenAI SDK', () => {
     });
   }
 
-  test('a transcript as plain text is billed by the WAV\'s own duration', async () => {
+  test("a transcript as plain text is billed by the WAV's own duration", async () => {
     const text = await openai.audio.transcriptions.create({ model: 'stt', file: await toFile(makeWav(2), 'two.wav'), response_format: 'text' });
     assert.match(String(text), /Transcribed 2\.00 seconds/);
     assert.equal((await lastLog()).costMicros, 2 * 100);
@@ -153,7 +179,7 @@ describe('image edits and audio through the OpenAI SDK', () => {
     assert.equal((await lastLog()).costMicros, 100);
   });
 
-  test('an upload over 25 MiB is answered 413 in OpenAI\'s shape after the body is drained, not a reset', async () => {
+  test("an upload over 25 MiB is answered 413 in OpenAI's shape after the body is drained, not a reset", async () => {
     const before = harness.simulator.requests.length;
     const big = Buffer.alloc(25 * 1_048_576 + 1024);
     const refused = await openai.audio.transcriptions.create({ model: 'stt', file: await toFile(big, 'big.wav') }).catch((error: unknown) => error);
@@ -164,7 +190,15 @@ describe('image edits and audio through the OpenAI SDK', () => {
   });
 
   test('refusals before the upstream: no file, no model, not multipart', async () => {
-    const noModel = await fetch(`${harness.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${(await harness.addKey({ balance: 1 })).key}` }, body: (() => { const form = new FormData(); form.append('file', new Blob([makeWav(1)]), 'a.wav'); return form; })() });
+    const noModel = await fetch(`${harness.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${(await harness.addKey({ balance: 1 })).key}` },
+      body: (() => {
+        const form = new FormData();
+        form.append('file', new Blob([makeWav(1)]), 'a.wav');
+        return form;
+      })(),
+    });
     assert.equal(noModel.status, 400);
     assert.equal(((await noModel.json()) as { error: { param: string } }).error.param, 'model');
     const json = await openai.post('/audio/transcriptions', { body: { model: 'stt' } }).catch((error: unknown) => error);

@@ -17,11 +17,22 @@ describe('moderation and rerank', () => {
   before(async () => {
     harness = await startHarness();
     await harness.addChannel({ provider: 'openai', models: ['omni-moderation-latest', 'rerank-compat'], modelMap: { 'rerank-compat': 'bge-reranker' } });
-    await harness.addChannel({ provider: 'cohere', models: ['rerank-cohere', 'rerank-failover'], modelMap: { 'rerank-cohere': 'rerank-v3.5', 'rerank-failover': 'rerank-v3.5' }, priority: 1 });
-    await harness.addChannel({ provider: 'jina', models: ['rerank-jina', 'rerank-failover'], modelMap: { 'rerank-jina': 'jina-reranker-v2-base-multilingual', 'rerank-failover': 'jina-reranker-v2-base-multilingual' }, priority: 0 });
+    await harness.addChannel({
+      provider: 'cohere',
+      models: ['rerank-cohere', 'rerank-failover'],
+      modelMap: { 'rerank-cohere': 'rerank-v3.5', 'rerank-failover': 'rerank-v3.5' },
+      priority: 1,
+    });
+    await harness.addChannel({
+      provider: 'jina',
+      models: ['rerank-jina', 'rerank-failover'],
+      modelMap: { 'rerank-jina': 'jina-reranker-v2-base-multilingual', 'rerank-failover': 'jina-reranker-v2-base-multilingual' },
+      priority: 0,
+    });
     await harness.admin('POST', '/prices', { model: 'omni-moderation-latest', input: 0.4, output: 0 });
     // Cohere rerank-v3.5: $2 per 1,000 searches. Jina: $0.02 per million tokens.
-    for (const model of ['rerank-cohere', 'rerank-failover', 'rerank-compat']) await harness.admin('POST', '/prices', { model, input: 0, output: 0, perSearchUnit: 0.002 });
+    for (const model of ['rerank-cohere', 'rerank-failover', 'rerank-compat'])
+      await harness.admin('POST', '/prices', { model, input: 0, output: 0, perSearchUnit: 0.002 });
     await harness.admin('POST', '/prices', { model: 'rerank-jina', input: 0.02, output: 0 });
     ({ key, id: keyId } = await harness.addKey({ balance: 5 }));
     openai = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: key, maxRetries: 0 });
@@ -29,7 +40,12 @@ describe('moderation and rerank', () => {
   after(() => harness.close());
 
   const lastLog = async () => (await harness.admin('GET', `/logs?key=${keyId}&limit=1`)).data[0];
-  const rerank = (body: unknown) => fetch(`${harness.url}/v1/rerank`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const rerank = (body: unknown) =>
+    fetch(`${harness.url}/v1/rerank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const documents = Array.from({ length: 150 }, (_, index) => (index === 7 ? 'the lighthouse keeper lit the lamp' : `filler document ${index}`));
 
   test('moderations.create is relayed and priced as text input tokens', async () => {
@@ -76,9 +92,13 @@ describe('moderation and rerank', () => {
     assert.equal(row.costMicros, 2_000);
   });
 
-  test('bad rerank requests are refused in OpenAI\'s shape before the upstream', async () => {
+  test("bad rerank requests are refused in OpenAI's shape before the upstream", async () => {
     const before = harness.simulator.requests.length;
-    for (const [body, param] of [[{ model: 'rerank-cohere', documents: ['a'] }, 'query'], [{ model: 'rerank-cohere', query: 'q', documents: [] }, 'documents'], [{ model: 'rerank-cohere', query: 'q', documents: ['a'], extra: 1 }, 'extra']] as const) {
+    for (const [body, param] of [
+      [{ model: 'rerank-cohere', documents: ['a'] }, 'query'],
+      [{ model: 'rerank-cohere', query: 'q', documents: [] }, 'documents'],
+      [{ model: 'rerank-cohere', query: 'q', documents: ['a'], extra: 1 }, 'extra'],
+    ] as const) {
       const response = await rerank(body);
       assert.equal(response.status, 400);
       assert.equal(((await response.json()) as { error: { param: string } }).error.param, param);

@@ -20,7 +20,10 @@ describe('the openai SDK against an OpenAI-compatible channel', () => {
 
   test('lists exactly the models of the key group', async () => {
     const page = await client.models.list();
-    assert.deepEqual(page.data.map((model) => model.id), ['gpt-4o-mini']);
+    assert.deepEqual(
+      page.data.map((model) => model.id),
+      ['gpt-4o-mini'],
+    );
     assert.equal(page.data[0]?.object, 'model');
   });
 
@@ -103,14 +106,11 @@ describe('the openai SDK against an OpenAI-compatible channel', () => {
   });
 
   test('a model of another group gets the same 404 as an unknown model, naming no other group', async () => {
-    await assert.rejects(
-      client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
-      (error: unknown) => {
-        assert.ok(error instanceof OpenAI.NotFoundError);
-        assert.match(error.message, /does not exist/);
-        assert.doesNotMatch(error.message, /premium/);
-        return true;
-      },
-    );
+    await assert.rejects(client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }), (error: unknown) => {
+      assert.ok(error instanceof OpenAI.NotFoundError);
+      assert.match(error.message, /does not exist/);
+      assert.doesNotMatch(error.message, /premium/);
+      return true;
+    });
   });
 });

@@ -50,7 +50,11 @@ describe('protocol matrix through the real SDKs', () => {
         assertUpstream(upstream.protocol);
 
         answer('streamed reply here');
-        const stream = openai.chat.completions.stream({ model: upstream.model, messages: [{ role: 'user', content: 'hi' }], stream_options: { include_usage: true } });
+        const stream = openai.chat.completions.stream({
+          model: upstream.model,
+          messages: [{ role: 'user', content: 'hi' }],
+          stream_options: { include_usage: true },
+        });
         const final = await stream.finalChatCompletion();
         assert.equal(final.choices[0]?.message.content, 'streamed reply here');
         assert.equal(final.usage?.completion_tokens, 5);
@@ -96,7 +100,10 @@ describe('protocol matrix through the real SDKs', () => {
       test('Anthropic Messages: plain, streamed, tool use', async () => {
         answer('anthropic reply');
         const plain = await anthropic.messages.create({ model: upstream.model, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
-        assert.deepEqual(plain.content.map((block) => (block.type === 'text' ? block.text : block.type)), ['anthropic reply']);
+        assert.deepEqual(
+          plain.content.map((block) => (block.type === 'text' ? block.text : block.type)),
+          ['anthropic reply'],
+        );
         assert.equal(plain.stop_reason, 'end_turn');
         assertUpstream(upstream.protocol);
 

@@ -11,7 +11,11 @@ const UPSTREAMS = [
   { name: 'openai', model: 'cmp-openai', channel: { provider: 'openai', supportsResponses: true, modelMap: { 'cmp-openai': 'gpt-5' } } },
   { name: 'anthropic', model: 'cmp-anthropic', channel: { provider: 'anthropic', modelMap: { 'cmp-anthropic': 'claude-sonnet-4-6' } } },
   { name: 'gemini', model: 'cmp-gemini', channel: { provider: 'gemini', modelMap: { 'cmp-gemini': 'gemini-2.5-flash' } } },
-  { name: 'bedrock', model: 'cmp-bedrock', channel: { provider: 'bedrock', region: 'us-west-2', apiKey: BEDROCK_KEY, modelMap: { 'cmp-bedrock': 'us.amazon.nova-pro-v1:0' } } },
+  {
+    name: 'bedrock',
+    model: 'cmp-bedrock',
+    channel: { provider: 'bedrock', region: 'us-west-2', apiKey: BEDROCK_KEY, modelMap: { 'cmp-bedrock': 'us.amazon.nova-pro-v1:0' } },
+  },
 ] as const;
 
 const HISTORY = [
@@ -60,7 +64,11 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
       assert.match(item.id, /^cmp_/);
       assert.equal(typeof item.encrypted_content, 'string');
       assert.ok(!item.encrypted_content.includes('load_config'), 'the summary is opaque to the client');
-      assert.deepEqual(compacted.output.slice(0, -1).map((message: Json) => message.content), [HISTORY[0]!.content, HISTORY[2]!.content], 'the user messages, then the item');
+      assert.deepEqual(
+        compacted.output.slice(0, -1).map((message: Json) => message.content),
+        [HISTORY[0]!.content, HISTORY[2]!.content],
+        'the user messages, then the item',
+      );
       assert.ok(compacted.usage.input_tokens > 0);
       assert.match(lastGenerate().rawBody, /CONTEXT CHECKPOINT COMPACTION/, 'the routed model was asked for a summary');
 
@@ -121,16 +129,18 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     const forwarded = (lastGenerate().body as Json).input.find((one: Json) => one.type === 'compaction');
     assert.match(forwarded.encrypted_content, /^gAAAAAB/);
     // Another key cannot use it.
-    const refused = await other.responses
-      .create({ model: 'cmp-openai', input: [item, { role: 'user', content: 'Go on.' }], store: false })
-      .then(() => assert.fail('another key used the item'), (caught: unknown) => caught as Json);
+    const refused = await other.responses.create({ model: 'cmp-openai', input: [item, { role: 'user', content: 'Go on.' }], store: false }).then(
+      () => assert.fail('another key used the item'),
+      (caught: unknown) => caught as Json,
+    );
     assert.equal(refused.status, 400);
     assert.equal(refused.param, 'input[0].encrypted_content');
     // Nor compact it again; the refusal has its usage row.
     const compactCalls = harness.simulator.requests.filter((request) => request.endpoint === 'compact').length;
-    const again = await other.responses
-      .compact({ model: 'cmp-openai', input: [item, { role: 'user', content: 'Go on.' }] })
-      .then(() => assert.fail('another key compacted the item'), (caught: unknown) => caught as Json);
+    const again = await other.responses.compact({ model: 'cmp-openai', input: [item, { role: 'user', content: 'Go on.' }] }).then(
+      () => assert.fail('another key compacted the item'),
+      (caught: unknown) => caught as Json,
+    );
     assert.equal(again.status, 400);
     assert.match(again.message, /input\[0\]: compaction item/);
     assert.equal(harness.simulator.requests.filter((request) => request.endpoint === 'compact').length, compactCalls, 'nothing went upstream');
@@ -139,9 +149,10 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
   });
 
   test('openai: a field the compact endpoint does not take is refused by the upstream, in OpenAI’s words', async () => {
-    const error = await client.responses
-      .compact({ model: 'cmp-openai', input: HISTORY, stream: true } as never)
-      .then(() => assert.fail('accepted'), (caught: unknown) => caught as Json);
+    const error = await client.responses.compact({ model: 'cmp-openai', input: HISTORY, stream: true } as never).then(
+      () => assert.fail('accepted'),
+      (caught: unknown) => caught as Json,
+    );
     assert.equal(error.status, 400);
     assert.match(error.message, /Unknown parameter: 'stream'/);
   });
@@ -149,9 +160,24 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
   test('openai: a compaction_trigger turn over the socket goes to /responses/compact with the compact fields only, and continues', async () => {
     const socket = new SdkResponsesSocket(`${harness.url}/v1`, key.key);
     try {
-      const turn = await socket.turn({ model: 'cmp-openai', input: [...HISTORY, { type: 'compaction_trigger' }], store: false, include: ['reasoning.encrypted_content'], tool_choice: 'auto', tools: [], parallel_tool_calls: false });
-      assert.deepEqual(turn.response?.output.map((item: Json) => item.type), ['compaction']);
-      assert.deepEqual(Object.keys(lastCompact().body).sort(), ['input', 'model', 'parallel_tool_calls', 'tools'], 'no create-only field reached the compact endpoint');
+      const turn = await socket.turn({
+        model: 'cmp-openai',
+        input: [...HISTORY, { type: 'compaction_trigger' }],
+        store: false,
+        include: ['reasoning.encrypted_content'],
+        tool_choice: 'auto',
+        tools: [],
+        parallel_tool_calls: false,
+      });
+      assert.deepEqual(
+        turn.response?.output.map((item: Json) => item.type),
+        ['compaction'],
+      );
+      assert.deepEqual(
+        Object.keys(lastCompact().body).sort(),
+        ['input', 'model', 'parallel_tool_calls', 'tools'],
+        'no create-only field reached the compact endpoint',
+      );
       harness.simulator.enqueue({ text: 'Continued.' });
       const next = await socket.turn({ model: 'cmp-openai', input: [turn.response?.output[0], { role: 'user', content: 'Go on.' }], store: false });
       assert.equal(outputText(next.response), 'Continued.');
@@ -169,7 +195,10 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     const refuse = async (sender: OpenAI, compaction: Json, what: string) => {
       const error = await sender.responses
         .create({ model: 'cmp-anthropic', input: [{ role: 'user', content: 'hi' }, compaction as never, { role: 'user', content: 'Go on.' }], store: false })
-        .then(() => assert.fail(`${what} was accepted`), (caught: unknown) => caught as Json);
+        .then(
+          () => assert.fail(`${what} was accepted`),
+          (caught: unknown) => caught as Json,
+        );
       assert.equal(error.status, 400, what);
       assert.equal(error.param, 'input[1].encrypted_content', what);
       assert.match(error.message, /input\[1\]: compaction item/, what);
@@ -184,7 +213,11 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
 
   test('a compaction_trigger item (Codex remote compaction v2) is answered with exactly one sealed compaction item, over HTTP and the socket', async () => {
     harness.simulator.enqueue({ text: SUMMARY });
-    const plain = (await client.responses.create({ model: 'cmp-gemini', input: [...HISTORY, { type: 'compaction_trigger' } as never], store: false })) as unknown as Json;
+    const plain = (await client.responses.create({
+      model: 'cmp-gemini',
+      input: [...HISTORY, { type: 'compaction_trigger' } as never],
+      store: false,
+    })) as unknown as Json;
     assert.equal(plain.output.length, 1);
     assert.equal(plain.output[0].type, 'compaction');
     assert.match(lastGenerate().rawBody, /CONTEXT CHECKPOINT COMPACTION/);
@@ -193,7 +226,10 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     try {
       harness.simulator.enqueue({ text: SUMMARY });
       const turn = await socket.turn({ model: 'cmp-gemini', input: [...HISTORY, { type: 'compaction_trigger' }], store: false });
-      assert.deepEqual(turn.events.map((event) => event.type), ['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done', 'response.completed']);
+      assert.deepEqual(
+        turn.events.map((event) => event.type),
+        ['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done', 'response.completed'],
+      );
       assert.equal(turn.response?.output.length, 1);
       harness.simulator.enqueue({ text: 'Continued.' });
       const next = await socket.turn({ model: 'cmp-gemini', input: [turn.response?.output[0], { role: 'user', content: 'Go on.' }], store: false });
@@ -210,9 +246,14 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     await client.responses.create({ model: 'cmp-openai', input: 'hi', store: false, context_management: contextManagement } as never);
     assert.deepEqual((lastGenerate().body as Json).context_management, contextManagement);
     harness.simulator.enqueue({ text: 'ok' });
-    const { response } = await client.responses.create({ model: 'cmp-anthropic', input: 'hi', store: false, context_management: contextManagement } as never).withResponse();
+    const { response } = await client.responses
+      .create({ model: 'cmp-anthropic', input: 'hi', store: false, context_management: contextManagement } as never)
+      .withResponse();
     assert.ok(!(lastGenerate().rawBody as string).includes('context_management'));
-    assert.ok(!(response.headers.get('x-switchyard-warnings') ?? '').includes('context_management'), 'under the threshold: handled by the gateway, nothing to compact');
+    assert.ok(
+      !(response.headers.get('x-switchyard-warnings') ?? '').includes('context_management'),
+      'under the threshold: handled by the gateway, nothing to compact',
+    );
   });
 
   // A conversation well over a tiny threshold (about 4 characters a token); the bulk is the
@@ -230,7 +271,13 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
       harness.simulator.enqueue({ text: SUMMARY });
       harness.simulator.enqueue({ text: 'Added the test.' });
       const events: Json[] = [];
-      const stream = await client.responses.create({ model: upstream.model, input: LONG_HISTORY, store: false, stream: true, context_management: overThreshold } as never);
+      const stream = await client.responses.create({
+        model: upstream.model,
+        input: LONG_HISTORY,
+        store: false,
+        stream: true,
+        context_management: overThreshold,
+      } as never);
       for await (const event of stream as unknown as AsyncIterable<Json>) events.push(event);
       const generates = harness.simulator.requests.filter((request) => request.endpoint === 'generate').slice(-2);
       assert.match(generates[0]!.rawBody, /CONTEXT CHECKPOINT COMPACTION/, 'first the summary');
@@ -242,7 +289,10 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
       assert.equal(completed.output[1].type, 'message');
       assert.equal(completed.output[1].content[0].text, 'Added the test.');
       const added = events.filter((event) => event.type === 'response.output_item.added').map((event) => [event.output_index, event.item.type]);
-      assert.deepEqual(added, [[0, 'compaction'], [1, 'message']]);
+      assert.deepEqual(added, [
+        [0, 'compaction'],
+        [1, 'message'],
+      ]);
       const [turnRow, compactRow] = await rows();
       assert.equal(turnRow!.status, 200);
       assert.equal(compactRow!.status, 200);
@@ -250,13 +300,26 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
 
       // The next turn carries the item back; a plain reply starts with the item too when it compacts again.
       harness.simulator.enqueue({ text: 'Next.' });
-      const next = (await client.responses.create({ model: upstream.model, input: [...LONG_HISTORY.slice(0, 1), completed.output[0], { role: 'user', content: 'Go on.' }], store: false, context_management: [{ type: 'compaction', compact_threshold: 100_000 }] } as never)) as unknown as Json;
+      const next = (await client.responses.create({
+        model: upstream.model,
+        input: [...LONG_HISTORY.slice(0, 1), completed.output[0], { role: 'user', content: 'Go on.' }],
+        store: false,
+        context_management: [{ type: 'compaction', compact_threshold: 100_000 }],
+      } as never)) as unknown as Json;
       assert.equal(next.output[0].type, 'message', 'under the threshold: no compaction');
       assert.match(lastGenerate().rawBody, /parse_config was renamed to load_config/);
       harness.simulator.enqueue({ text: SUMMARY });
       harness.simulator.enqueue({ text: 'Plain.' });
-      const plain = (await client.responses.create({ model: upstream.model, input: LONG_HISTORY, store: false, context_management: overThreshold } as never)) as unknown as Json;
-      assert.deepEqual(plain.output.map((item: Json) => item.type), ['compaction', 'message']);
+      const plain = (await client.responses.create({
+        model: upstream.model,
+        input: LONG_HISTORY,
+        store: false,
+        context_management: overThreshold,
+      } as never)) as unknown as Json;
+      assert.deepEqual(
+        plain.output.map((item: Json) => item.type),
+        ['compaction', 'message'],
+      );
     });
   }
 
@@ -266,7 +329,10 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
       harness.simulator.enqueue({ text: SUMMARY });
       harness.simulator.enqueue({ text: 'Over the socket.' });
       const turn = await socket.turn({ model: 'cmp-gemini', input: LONG_HISTORY, store: false, context_management: overThreshold });
-      assert.deepEqual(turn.response?.output.map((item: Json) => item.type), ['compaction', 'message']);
+      assert.deepEqual(
+        turn.response?.output.map((item: Json) => item.type),
+        ['compaction', 'message'],
+      );
       assert.equal(outputText(turn.response), 'Over the socket.');
       assert.match(lastGenerate().rawBody, /parse_config was renamed to load_config/);
     } finally {
@@ -276,7 +342,13 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
 
   test('a compaction turn over a history with tool calls declares the tools (Bedrock Converse refuses tool blocks without a toolConfig)', async () => {
     harness.simulator.enqueue({ text: SUMMARY });
-    const tool = { type: 'function', name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, strict: false };
+    const tool = {
+      type: 'function',
+      name: 'read_file',
+      description: 'Read a file',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      strict: false,
+    };
     const compacted = (await client.responses.create({
       model: 'cmp-bedrock',
       tools: [tool],
@@ -291,4 +363,3 @@ describe('Responses compaction through the openai SDK', { concurrency: false }, 
     assert.equal(compacted.output[0]?.type, 'compaction', JSON.stringify(compacted));
   });
 });
-

@@ -120,7 +120,10 @@ describe('Responses over WebSocket through the openai SDK', { concurrency: false
     assert.ok(upgrades.every((line) => line.method === 'GET' && line.path === '/v1/responses' && line.transport === 'websocket'));
     const turns = logLines.filter((line) => line.msg === 'request' && line.transport === 'websocket' && line.status === 200);
     assert.ok(turns.length >= UPSTREAMS.length * 3);
-    assert.ok(turns.every((line) => line.method === 'WS'), 'a socket turn is never logged as a POST');
+    assert.ok(
+      turns.every((line) => line.method === 'WS'),
+      'a socket turn is never logged as a POST',
+    );
   });
 
   test('generate:false warm-up is answered without an upstream call or a charge, and continues', async () => {

@@ -84,7 +84,10 @@ const openaiResponses: LoopClient = {
       input.push(...(response.output as unknown as OpenAI.Responses.ResponseInputItem[]));
       const callIds = (response.output as OpenAI.Responses.ResponseOutputItem[]).flatMap((item) => (item.type === 'function_call' ? [item.call_id] : []));
       if (callIds.length === 0) {
-        return response.output.flatMap((item) => (item.type === 'message' ? item.content : [])).map((part) => (part.type === 'output_text' ? part.text : '')).join('');
+        return response.output
+          .flatMap((item) => (item.type === 'message' ? item.content : []))
+          .map((part) => (part.type === 'output_text' ? part.text : ''))
+          .join('');
       }
       for (const callId of callIds) input.push({ type: 'function_call_output', call_id: callId, output: SECRET });
     }
@@ -145,7 +148,11 @@ const genai: LoopClient = {
       contents.push({
         role: 'user',
         parts: calls.map((part) => ({
-          functionResponse: { name: part.functionCall!.name ?? TOOL_NAME, ...(part.functionCall!.id ? { id: part.functionCall!.id } : {}), response: { content: SECRET } },
+          functionResponse: {
+            name: part.functionCall!.name ?? TOOL_NAME,
+            ...(part.functionCall!.id ? { id: part.functionCall!.id } : {}),
+            response: { content: SECRET },
+          },
         })),
       });
     }
@@ -154,7 +161,13 @@ const genai: LoopClient = {
 };
 
 /** One AI SDK provider: generateText / streamText with the tool and a step limit, as its docs show. */
-function aiSdk(name: string, protocol: ClientProtocol, model: string, language: (target: LoopTarget) => LanguageModel, providerOptions: Record<string, Record<string, unknown>>): LoopClient {
+function aiSdk(
+  name: string,
+  protocol: ClientProtocol,
+  model: string,
+  language: (target: LoopTarget) => LanguageModel,
+  providerOptions: Record<string, Record<string, unknown>>,
+): LoopClient {
   return {
     name,
     protocol,
@@ -168,7 +181,14 @@ function aiSdk(name: string, protocol: ClientProtocol, model: string, language: 
         }),
       };
       // The JSON values the providers' option schemas take.
-      const call = { model: language(target), prompt: PROMPT, tools, stopWhen: stepCountIs(MAX_STEPS), maxRetries: 0, providerOptions: providerOptions as never };
+      const call = {
+        model: language(target),
+        prompt: PROMPT,
+        tools,
+        stopWhen: stepCountIs(MAX_STEPS),
+        maxRetries: 0,
+        providerOptions: providerOptions as never,
+      };
       if (!target.stream) return (await generateText(call)).text;
       let failure: unknown;
       const result = streamText({ ...call, onError: ({ error }) => void (failure = error) });

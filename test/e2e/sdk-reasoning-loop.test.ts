@@ -61,7 +61,10 @@ describe('SDK reasoning + tool loops across protocols (strict simulator)', { con
       if (request.rawBody.includes(SECRET)) {
         harness.simulator.enqueue({ reasoning: { text: 'The tool answered; report it.' }, text: ANSWER });
       } else if (request.rawBody.includes(TOOL_NAME)) {
-        harness.simulator.enqueue({ reasoning: { text: 'I should read notes.txt first.' }, toolCalls: [{ name: TOOL_NAME, arguments: { file: 'notes.txt' } }] });
+        harness.simulator.enqueue({
+          reasoning: { text: 'I should read notes.txt first.' },
+          toolCalls: [{ name: TOOL_NAME, arguments: { file: 'notes.txt' } }],
+        });
       }
     });
   });
@@ -87,7 +90,11 @@ describe('SDK reasoning + tool loops across protocols (strict simulator)', { con
     harness.simulator.enqueue({ reasoning: { text: 'Paris, obviously.' }, text: 'The capital of France is Paris.' });
     const first = await generateText({ model, prompt: 'Capital of France?', providerOptions, maxRetries: 0 });
     harness.simulator.enqueue({ text: 'About 2.1 million.' });
-    const messages: ModelMessage[] = [{ role: 'user', content: 'Capital of France?' }, ...first.response.messages, { role: 'user', content: 'Its population?' }];
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'Capital of France?' },
+      ...first.response.messages,
+      { role: 'user', content: 'Its population?' },
+    ];
     const second = await generateText({ model, messages, providerOptions, maxRetries: 0 });
     assert.equal(second.text, 'About 2.1 million.');
     const upstream = harness.simulator.lastRequest()!;
@@ -111,7 +118,9 @@ describe('SDK reasoning + tool loops across protocols (strict simulator)', { con
           const lane = assertStateCarried(client, upstream, loop[0]!);
           const warnings = await loopWarnings(key.id, requests.length);
           // A Chat Completions upstream cannot take reasoning back: leaving it out is expected there.
-          const degraded = warnings.filter((warning) => DEGRADED.includes(warning) && !(lane === 'via Chat Completions' && warning === 'unsupported:reasoning_history'));
+          const degraded = warnings.filter(
+            (warning) => DEGRADED.includes(warning) && !(lane === 'via Chat Completions' && warning === 'unsupported:reasoning_history'),
+          );
           assert.deepEqual(degraded, [], `no degraded turn (warnings: ${warnings.join(', ')})`);
           const recalled = warnings.includes('compatibility:reasoning_state_recalled');
           if (client.name.endsWith('store on') && lane === '') {
@@ -133,7 +142,10 @@ function assertStateCarried(client: LoopClient, upstream: Upstream, request: Rec
   const body = request.body as Json;
   const text = request.rawBody;
   assert.doesNotMatch(text, /U1lSA/, 'no envelope reaches the upstream');
-  const passthrough = (client.protocol === 'anthropic-messages' && upstream.name === 'anthropic') || (client.protocol === 'gemini-generate-content' && upstream.name === 'gemini-3') || (client.protocol === 'openai-responses' && upstream.name === 'openai-responses');
+  const passthrough =
+    (client.protocol === 'anthropic-messages' && upstream.name === 'anthropic') ||
+    (client.protocol === 'gemini-generate-content' && upstream.name === 'gemini-3') ||
+    (client.protocol === 'openai-responses' && upstream.name === 'openai-responses');
   switch (upstream.name) {
     case 'anthropic': {
       assert.equal(request.protocol, 'anthropic-messages');
@@ -159,7 +171,10 @@ function assertStateCarried(client: LoopClient, upstream: Upstream, request: Rec
       assert.equal(request.protocol, 'openai-responses');
       if (passthrough && body.store !== false) {
         // A client that keeps store on refers OpenAI to the reasoning it stored (the simulator checks the id).
-        assert.ok(body.input.some((item: Json) => item.type === 'item_reference' || item.type === 'reasoning'), 'the stored reasoning is referred to');
+        assert.ok(
+          body.input.some((item: Json) => item.type === 'item_reference' || item.type === 'reasoning'),
+          'the stored reasoning is referred to',
+        );
         return 'passthrough, item_reference';
       }
       assert.equal(body.store, false);

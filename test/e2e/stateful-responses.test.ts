@@ -77,8 +77,15 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
         assert.equal(second.previous_response_id, first.id, 'the create reply names the turn it continues');
         const upstreamText = lastGenerate().rawBody as string;
         const order = ['What is the capital of France?', 'The capital of France is Paris.', 'And its population?'].map((text) => upstreamText.indexOf(text));
-        assert.ok(order.every((at) => at >= 0), `the whole conversation reached the upstream: ${upstreamText}`);
-        assert.deepEqual([...order].sort((a, b) => a - b), order, 'in order');
+        assert.ok(
+          order.every((at) => at >= 0),
+          `the whole conversation reached the upstream: ${upstreamText}`,
+        );
+        assert.deepEqual(
+          [...order].sort((a, b) => a - b),
+          order,
+          'in order',
+        );
         assert.doesNotMatch(upstreamText, /previous_response_id/);
         // Instructions are not carried over, as on OpenAI.
         assert.doesNotMatch(upstreamText, /Be brief/);
@@ -95,7 +102,8 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
         await assert.rejects(client.responses.retrieve(first.id), (error: unknown) => error instanceof OpenAI.NotFoundError);
         await assert.rejects(
           create(client, { model: upstream.model, input: 'again', previous_response_id: first.id }, stream),
-          (error: unknown) => error instanceof OpenAI.BadRequestError && error.code === 'previous_response_not_found' && /Previous response with id/.test(error.message),
+          (error: unknown) =>
+            error instanceof OpenAI.BadRequestError && error.code === 'previous_response_not_found' && /Previous response with id/.test(error.message),
         );
         // The turn after the deleted one cannot be replayed whole either.
         await assert.rejects(
@@ -144,20 +152,33 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
     assert.deepEqual(texts, ['One word.', 'And Germany?', 'Paris.', 'Capital of France?']);
     assert.deepEqual(
       all.map((item) => [item.type, item.role]),
-      [['message', 'user'], ['message', 'user'], ['message', 'assistant'], ['message', 'user']],
+      [
+        ['message', 'user'],
+        ['message', 'user'],
+        ['message', 'assistant'],
+        ['message', 'user'],
+      ],
     );
     assert.equal(new Set(all.map((item) => item.id)).size, 4, 'every item has its own id');
     const page = await client.responses.inputItems.list(second.id, { order: 'asc', limit: 2 });
-    assert.deepEqual(page.data.map((item) => (item as unknown as Json).content[0].text), ['Capital of France?', 'Paris.']);
+    assert.deepEqual(
+      page.data.map((item) => (item as unknown as Json).content[0].text),
+      ['Capital of France?', 'Paris.'],
+    );
     assert.equal(page.has_more, true);
-    const body = (await (await fetch(`${harness.url}/v1/responses/${second.id}/input_items?order=asc&limit=100`, { headers: { authorization: `Bearer ${client.apiKey}` } })).json()) as Json;
+    const body = (await (
+      await fetch(`${harness.url}/v1/responses/${second.id}/input_items?order=asc&limit=100`, { headers: { authorization: `Bearer ${client.apiKey}` } })
+    ).json()) as Json;
     assert.equal(body.object, 'list');
     assert.equal(body.first_id, body.data[0].id);
     assert.equal(body.last_id, body.data.at(-1).id);
     assert.equal(body.has_more, false);
     // The first turn's own list is its input only.
     const own = await client.responses.inputItems.list(first.id);
-    assert.deepEqual(own.data.map((item) => (item as unknown as Json).content[0].text), ['Capital of France?']);
+    assert.deepEqual(
+      own.data.map((item) => (item as unknown as Json).content[0].text),
+      ['Capital of France?'],
+    );
 
     await assert.rejects(intruder.responses.inputItems.list(second.id), (error: unknown) => {
       assert.ok(error instanceof OpenAI.NotFoundError);
@@ -175,7 +196,10 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
     const created = await client.responses.create({ model: OPENAI_RESPONSES_MODEL, input: 'list me' });
     const creator = lastGenerate().headers.authorization;
     const page = await client.responses.inputItems.list(created.id, { limit: 5 });
-    assert.deepEqual(page.data.map((item) => (item as unknown as Json).content[0].text), ['list me']);
+    assert.deepEqual(
+      page.data.map((item) => (item as unknown as Json).content[0].text),
+      ['list me'],
+    );
     const lookup = harness.simulator.requests.at(-1)!;
     assert.equal(lookup.method, 'GET');
     assert.equal(lookup.path, `/v1/responses/${created.id}/input_items`);
@@ -192,9 +216,18 @@ describe('stateful Responses through the openai SDK', { concurrency: false }, ()
   });
 
   test('a tool loop continued by previous_response_id reaches Anthropic with thinking, signed, before the tool result', async () => {
-    harness.simulator.enqueue({ reasoning: { text: 'I need the weather tool.' }, toolCalls: [{ id: 'toolu_weather', name: 'get_weather', arguments: { city: 'Paris' } }] });
+    harness.simulator.enqueue({
+      reasoning: { text: 'I need the weather tool.' },
+      toolCalls: [{ id: 'toolu_weather', name: 'get_weather', arguments: { city: 'Paris' } }],
+    });
     const tools: OpenAI.Responses.Tool[] = [
-      { type: 'function', name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false },
+      {
+        type: 'function',
+        name: 'get_weather',
+        description: 'Weather for a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        strict: false,
+      },
     ];
     const first = await client.responses.create({ model: 'stateful-anthropic', input: 'Weather in Paris?', tools, reasoning: { effort: 'high' } });
     const call = first.output.find((item) => item.type === 'function_call');
@@ -252,6 +285,9 @@ async function create(client: OpenAI, body: OpenAI.Responses.ResponseCreateParam
   }
   assert.ok(final, 'the stream completed');
   // The SDK adds output_text to non-streamed replies only.
-  const text = final.output.flatMap((item) => (item.type === 'message' ? item.content : [])).map((part) => (part.type === 'output_text' ? part.text : '')).join('');
+  const text = final.output
+    .flatMap((item) => (item.type === 'message' ? item.content : []))
+    .map((part) => (part.type === 'output_text' ? part.text : ''))
+    .join('');
   return { ...final, output_text: text };
 }

@@ -10,8 +10,12 @@ const PROTOCOLS: ProtocolId[] = ['openai-chat', 'openai-responses', 'anthropic-m
 const TOOL_NAMES = ['get_weather', 'search_docs', 'run_query'] as const;
 
 /** Text every protocol can carry: not empty, not only whitespace (Anthropic rejects both). */
-const text = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 })).filter((value) => value.trim() !== '');
-const argumentsObject = fc.dictionary(fc.stringMatching(/^[a-z][a-z_]{0,8}$/), fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean()), { maxKeys: 3 });
+const text = fc
+  .oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }))
+  .filter((value) => value.trim() !== '');
+const argumentsObject = fc.dictionary(fc.stringMatching(/^[a-z][a-z_]{0,8}$/), fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean()), {
+  maxKeys: 3,
+});
 
 /** One exchange: a user turn, then maybe an assistant turn with text and/or calls, then their results. */
 const exchange = fc.record({
@@ -39,7 +43,12 @@ const canonicalRequest: fc.Arbitrary<ChatRequest> = fc
       if (calls.length > 0) {
         messages.push({
           role: 'tool',
-          content: calls.map((call) => ({ type: 'tool-result' as const, callId: call.callId, name: call.name, content: [{ type: 'text' as const, text: call.result }] })),
+          content: calls.map((call) => ({
+            type: 'tool-result' as const,
+            callId: call.callId,
+            name: call.name,
+            content: [{ type: 'text' as const, text: call.result }],
+          })),
         });
       }
     }
@@ -55,7 +64,10 @@ const canonicalRequest: fc.Arbitrary<ChatRequest> = fc
     };
   });
 
-type Item = { role: string; kind: 'text'; text: string } | { role: string; kind: 'call'; name: string; arguments: unknown } | { role: 'tool'; kind: 'result'; name: string | undefined; text: string };
+type Item =
+  | { role: string; kind: 'text'; text: string }
+  | { role: string; kind: 'call'; name: string; arguments: unknown }
+  | { role: 'tool'; kind: 'result'; name: string | undefined; text: string };
 
 /**
  * What a conversation means, independent of how a protocol frames it: the system text, then
@@ -77,14 +89,27 @@ function meaning(request: ChatRequest): { system: string; items: Item[] } {
           items.push({ role: message.role, kind: 'call', name: part.name, arguments: JSON.parse(part.arguments || '{}') });
           break;
         case 'tool-result':
-          items.push({ role: 'tool', kind: 'result', name: part.name ?? callNames.get(part.callId), text: part.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('') });
+          items.push({
+            role: 'tool',
+            kind: 'result',
+            name: part.name ?? callNames.get(part.callId),
+            text: part.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join(''),
+          });
           break;
         default:
           break;
       }
     }
   }
-  return { system: request.system.map((part) => part.text).join('\n').split(/\n+/).filter((line) => line !== '').join('\n'), items };
+  return {
+    system: request.system
+      .map((part) => part.text)
+      .join('\n')
+      .split(/\n+/)
+      .filter((line) => line !== '')
+      .join('\n'),
+    items,
+  };
 }
 
 /** Results must point at calls that exist, in call order (ids may change, the link may not). */
@@ -108,11 +133,17 @@ describe('cross-protocol round trip: client decode → upstream encode → upstr
             const clientWire = clientCodec.encodeRequest(original, runtime).value;
             const decoded = clientCodec.decodeRequest({ body: clientWire.body, pathModel: clientWire.model, pathStream: false }, runtime).value;
             const upstreamWire = upstreamCodec.encodeRequest({ ...decoded, model: 'upstream-model' }, runtime).value;
-            const received = upstreamCodec.decodeRequest({ body: JSON.parse(JSON.stringify(upstreamWire.body)), pathModel: upstreamWire.model, pathStream: false }, runtime).value;
+            const received = upstreamCodec.decodeRequest(
+              { body: JSON.parse(JSON.stringify(upstreamWire.body)), pathModel: upstreamWire.model, pathStream: false },
+              runtime,
+            ).value;
 
             assert.deepEqual(meaning(received), meaning(original));
             assertResultsLinked(received);
-            assert.deepEqual(received.tools.map((tool) => tool.name), original.tools.map((tool) => tool.name));
+            assert.deepEqual(
+              received.tools.map((tool) => tool.name),
+              original.tools.map((tool) => tool.name),
+            );
           }),
           { numRuns: 150, seed: 7 },
         );

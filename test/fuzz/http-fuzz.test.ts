@@ -14,9 +14,19 @@ const SURFACES: Array<{ name: string; path: string; shape: Shape; headers: (key:
   { name: 'openai chat', path: '/v1/chat/completions', shape: 'openai', headers: (key) => ({ authorization: `Bearer ${key}` }) },
   { name: 'openai responses', path: '/v1/responses', shape: 'openai', headers: (key) => ({ authorization: `Bearer ${key}` }) },
   { name: 'anthropic messages', path: '/v1/messages', shape: 'anthropic', headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }) },
-  { name: 'anthropic count_tokens', path: '/v1/messages/count_tokens', shape: 'anthropic', headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }) },
+  {
+    name: 'anthropic count_tokens',
+    path: '/v1/messages/count_tokens',
+    shape: 'anthropic',
+    headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
+  },
   { name: 'gemini generateContent', path: '/v1beta/models/fuzz-anthropic:generateContent', shape: 'gemini', headers: (key) => ({ 'x-goog-api-key': key }) },
-  { name: 'gemini streamGenerateContent', path: '/v1beta/models/fuzz-anthropic:streamGenerateContent?alt=sse', shape: 'gemini', headers: (key) => ({ 'x-goog-api-key': key }) },
+  {
+    name: 'gemini streamGenerateContent',
+    path: '/v1beta/models/fuzz-anthropic:streamGenerateContent?alt=sse',
+    shape: 'gemini',
+    headers: (key) => ({ 'x-goog-api-key': key }),
+  },
 ];
 
 /** The caller's own error envelope, exactly as its SDK parses it. */
@@ -76,7 +86,7 @@ describe('HTTP fuzz: junk bodies never crash a surface', () => {
     });
   }
 
-  test('a body over the size limit is a 413 in the caller\'s shape', async () => {
+  test("a body over the size limit is a 413 in the caller's shape", async () => {
     const huge = JSON.stringify({ model: 'fuzz-gemini', messages: [{ role: 'user', content: 'x'.repeat(1_200_000) }] });
     for (const surface of SURFACES) {
       const response = await fetch(`${harness.url}${surface.path}`, {

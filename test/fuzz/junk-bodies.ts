@@ -43,7 +43,10 @@ const almostMessage = fc.record(
     ),
     tool_calls: anyJson,
     tool_call_id: anyJson,
-    parts: fc.oneof(anyJson, fc.array(fc.dictionary(fc.constantFrom('text', 'inlineData', 'functionCall', 'functionResponse', 'thought'), anyJson), { maxLength: 3 })),
+    parts: fc.oneof(
+      anyJson,
+      fc.array(fc.dictionary(fc.constantFrom('text', 'inlineData', 'functionCall', 'functionResponse', 'thought'), anyJson), { maxLength: 3 }),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -60,7 +63,10 @@ export function junkObject(model: string): fc.Arbitrary<Record<string, unknown>>
         system: anyJson,
         systemInstruction: anyJson,
         instructions: anyJson,
-        tools: fc.oneof(anyJson, fc.array(fc.dictionary(fc.constantFrom('type', 'name', 'function', 'input_schema', 'parameters', 'functionDeclarations'), anyJson), { maxLength: 2 })),
+        tools: fc.oneof(
+          anyJson,
+          fc.array(fc.dictionary(fc.constantFrom('type', 'name', 'function', 'input_schema', 'parameters', 'functionDeclarations'), anyJson), { maxLength: 2 }),
+        ),
         tool_choice: anyJson,
         max_tokens: anyJson,
         temperature: anyJson,
@@ -96,13 +102,7 @@ export function junkBody(model: string): fc.Arbitrary<Uint8Array | string> {
 /** A body that is JSON except for one byte sequence that is not UTF-8. */
 function invalidUtf8(model: string): Uint8Array {
   const encoder = new TextEncoder();
-  return new Uint8Array([
-    ...encoder.encode(`{"model":"${model}","messages":[{"role":"user","content":"`),
-    0xc3,
-    0x28,
-    0xff,
-    ...encoder.encode('"}]}'),
-  ]);
+  return new Uint8Array([...encoder.encode(`{"model":"${model}","messages":[{"role":"user","content":"`), 0xc3, 0x28, 0xff, ...encoder.encode('"}]}')]);
 }
 
 /** Tool schemas nested far deeper than any real one, in each protocol's tool shape. */

@@ -31,21 +31,78 @@ describe('output caps and numbers of alternatives below 1 or not whole numbers',
   const BAD = [-1, 0, 0.5, '100'];
   const chat = (model: string, extra: Record<string, unknown>) =>
     post('/v1/chat/completions', { authorization: `Bearer ${gateway.key}` }, { model, messages: [{ role: 'user', content: 'hi' }], ...extra });
-  const responses = (model: string, extra: Record<string, unknown>) => post('/v1/responses', { authorization: `Bearer ${gateway.key}` }, { model, input: 'hi', ...extra });
+  const responses = (model: string, extra: Record<string, unknown>) =>
+    post('/v1/responses', { authorization: `Bearer ${gateway.key}` }, { model, input: 'hi', ...extra });
   const messages = (model: string, extra: Record<string, unknown>) =>
-    post('/v1/messages', { 'x-api-key': gateway.key, 'anthropic-version': '2023-06-01' }, { model, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }], ...extra });
+    post(
+      '/v1/messages',
+      { 'x-api-key': gateway.key, 'anthropic-version': '2023-06-01' },
+      { model, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }], ...extra },
+    );
   const gemini = (model: string, config: Record<string, unknown>, spelling = 'generationConfig') =>
-    post(`/v1beta/models/${model}:generateContent`, { 'x-goog-api-key': gateway.key }, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], [spelling]: config });
+    post(
+      `/v1beta/models/${model}:generateContent`,
+      { 'x-goog-api-key': gateway.key },
+      { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], [spelling]: config },
+    );
 
-  const cases: Array<{ name: string; field: string; send: (value: unknown, model: string) => ReturnType<typeof post>; check: (body: any) => string; models: string[] }> = [
-    { name: 'OpenAI chat max_tokens', field: 'max_tokens', send: (value, model) => chat(model, { max_tokens: value }), check: openAiError('max_tokens'), models: ['m-openai', 'm-anthropic'] },
-    { name: 'OpenAI chat max_completion_tokens', field: 'max_completion_tokens', send: (value, model) => chat(model, { max_completion_tokens: value }), check: openAiError('max_completion_tokens'), models: ['m-openai', 'm-gemini'] },
+  const cases: Array<{
+    name: string;
+    field: string;
+    send: (value: unknown, model: string) => ReturnType<typeof post>;
+    check: (body: any) => string;
+    models: string[];
+  }> = [
+    {
+      name: 'OpenAI chat max_tokens',
+      field: 'max_tokens',
+      send: (value, model) => chat(model, { max_tokens: value }),
+      check: openAiError('max_tokens'),
+      models: ['m-openai', 'm-anthropic'],
+    },
+    {
+      name: 'OpenAI chat max_completion_tokens',
+      field: 'max_completion_tokens',
+      send: (value, model) => chat(model, { max_completion_tokens: value }),
+      check: openAiError('max_completion_tokens'),
+      models: ['m-openai', 'm-gemini'],
+    },
     { name: 'OpenAI chat n', field: 'n', send: (value, model) => chat(model, { n: value }), check: openAiError('n'), models: ['m-openai', 'm-gemini'] },
-    { name: 'OpenAI Responses max_output_tokens', field: 'max_output_tokens', send: (value, model) => responses(model, { max_output_tokens: value }), check: openAiError('max_output_tokens'), models: ['m-openai', 'm-anthropic'] },
-    { name: 'Anthropic max_tokens', field: 'max_tokens', send: (value, model) => messages(model, { max_tokens: value }), check: anthropicError, models: ['m-anthropic', 'm-openai'] },
-    { name: 'Gemini maxOutputTokens', field: 'generationConfig.maxOutputTokens', send: (value, model) => gemini(model, { maxOutputTokens: value }), check: geminiError, models: ['m-gemini', 'm-openai'] },
-    { name: 'Gemini candidateCount', field: 'generationConfig.candidateCount', send: (value, model) => gemini(model, { candidateCount: value }), check: geminiError, models: ['m-gemini', 'm-openai'] },
-    { name: 'Gemini max_output_tokens (snake case)', field: 'generation_config.max_output_tokens', send: (value, model) => gemini(model, { max_output_tokens: value }, 'generation_config'), check: geminiError, models: ['m-gemini'] },
+    {
+      name: 'OpenAI Responses max_output_tokens',
+      field: 'max_output_tokens',
+      send: (value, model) => responses(model, { max_output_tokens: value }),
+      check: openAiError('max_output_tokens'),
+      models: ['m-openai', 'm-anthropic'],
+    },
+    {
+      name: 'Anthropic max_tokens',
+      field: 'max_tokens',
+      send: (value, model) => messages(model, { max_tokens: value }),
+      check: anthropicError,
+      models: ['m-anthropic', 'm-openai'],
+    },
+    {
+      name: 'Gemini maxOutputTokens',
+      field: 'generationConfig.maxOutputTokens',
+      send: (value, model) => gemini(model, { maxOutputTokens: value }),
+      check: geminiError,
+      models: ['m-gemini', 'm-openai'],
+    },
+    {
+      name: 'Gemini candidateCount',
+      field: 'generationConfig.candidateCount',
+      send: (value, model) => gemini(model, { candidateCount: value }),
+      check: geminiError,
+      models: ['m-gemini', 'm-openai'],
+    },
+    {
+      name: 'Gemini max_output_tokens (snake case)',
+      field: 'generation_config.max_output_tokens',
+      send: (value, model) => gemini(model, { max_output_tokens: value }, 'generation_config'),
+      check: geminiError,
+      models: ['m-gemini'],
+    },
   ];
 
   for (const entry of cases) {

@@ -47,9 +47,13 @@ describe('a body without its conversation field', () => {
       name: 'Gemini without contents',
       field: 'contents',
       send: (stream: boolean) =>
-        post(`/v1beta/models/m-gemini:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`, { 'x-goog-api-key': gateway.key }, {
-          generationConfig: { maxOutputTokens: 20 },
-        }),
+        post(
+          `/v1beta/models/m-gemini:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+          { 'x-goog-api-key': gateway.key },
+          {
+            generationConfig: { maxOutputTokens: 20 },
+          },
+        ),
       check: (body: any) => {
         assert.equal(body.error.code, 400);
         assert.equal(body.error.status, 'INVALID_ARGUMENT');
@@ -80,7 +84,11 @@ describe('a body without its conversation field', () => {
 
   test('a body with the field still goes through', async () => {
     gateway.harness.simulator.reset();
-    const reply = await post('/v1/chat/completions', { authorization: `Bearer ${gateway.key}` }, { model: 'm-openai', messages: [{ role: 'user', content: 'hi' }] });
+    const reply = await post(
+      '/v1/chat/completions',
+      { authorization: `Bearer ${gateway.key}` },
+      { model: 'm-openai', messages: [{ role: 'user', content: 'hi' }] },
+    );
     assert.equal(reply.status, 200);
     assert.equal(gateway.harness.simulator.requests.length, 1);
   });

@@ -28,9 +28,12 @@ export function bedrockReplyHeaders(status: number): Record<string, string> {
  */
 export function checkBedrockRequest(request: CapturedRequest, expected: { modelId: string; stream: boolean; apiKey: string }): RefusalReply | undefined {
   const path = `/model/${encodeURIComponent(expected.modelId)}/${expected.stream ? 'converse-stream' : 'converse'}`;
-  if (request.method !== 'POST' || request.url !== path) return bedrockError(404, 'UnknownOperationException', `No operation at ${request.method} ${request.url}; expected POST ${path}.`);
-  if (request.headers.authorization !== `Bearer ${expected.apiKey}`) return bedrockError(403, 'UnrecognizedClientException', 'Invalid API Key format: Must start with pre-defined prefix');
-  if (!/^application\/json\b/.test(request.headers['content-type'] ?? '')) return bedrockError(415, 'UnsupportedMediaTypeException', 'Converse takes application/json.');
+  if (request.method !== 'POST' || request.url !== path)
+    return bedrockError(404, 'UnknownOperationException', `No operation at ${request.method} ${request.url}; expected POST ${path}.`);
+  if (request.headers.authorization !== `Bearer ${expected.apiKey}`)
+    return bedrockError(403, 'UnrecognizedClientException', 'Invalid API Key format: Must start with pre-defined prefix');
+  if (!/^application\/json\b/.test(request.headers['content-type'] ?? ''))
+    return bedrockError(415, 'UnsupportedMediaTypeException', 'Converse takes application/json.');
   if (expected.stream && request.headers.accept !== 'application/vnd.amazon.eventstream') {
     return bedrockError(406, 'ValidationException', 'ConverseStream answers application/vnd.amazon.eventstream.');
   }

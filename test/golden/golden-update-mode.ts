@@ -7,9 +7,7 @@
 export function goldenUpdateMode(env: Record<string, string | undefined>): boolean {
   if (env.UPDATE_GOLDEN !== '1') return false;
   if (isCi(env)) {
-    throw new Error(
-      `UPDATE_GOLDEN=1 rewrites the golden files instead of checking them, so it is refused under CI (CI=${env.CI}). Unset UPDATE_GOLDEN.`,
-    );
+    throw new Error(`UPDATE_GOLDEN=1 rewrites the golden files instead of checking them, so it is refused under CI (CI=${env.CI}). Unset UPDATE_GOLDEN.`);
   }
   return true;
 }

@@ -138,12 +138,17 @@ export function readTurn(client: ProtocolId, stream: boolean, text: string): Ass
         history: [{ role: 'model', parts }],
         callId: call?.id ?? '',
         callName: call?.name ?? '',
-        text: parts.filter((part: Json) => typeof part.text === 'string' && !part.thought).map((part: Json) => part.text).join(''),
+        text: parts
+          .filter((part: Json) => typeof part.text === 'string' && !part.thought)
+          .map((part: Json) => part.text)
+          .join(''),
       };
     }
     case 'openai-responses': {
       const output: Json[] = stream
-        ? sseData(text).filter((event) => event.type === 'response.output_item.done').map((event) => event.item)
+        ? sseData(text)
+            .filter((event) => event.type === 'response.output_item.done')
+            .map((event) => event.item)
         : JSON.parse(text).output;
       const call = output.find((item) => item.type === 'function_call');
       return {
@@ -176,7 +181,10 @@ function anthropicTurn(content: Json[]): AssistantTurn {
     history: [{ role: 'assistant', content }],
     callId: call?.id ?? '',
     callName: call?.name ?? '',
-    text: content.filter((block) => block.type === 'text').map((block) => block.text).join(''),
+    text: content
+      .filter((block) => block.type === 'text')
+      .map((block) => block.text)
+      .join(''),
   };
 }
 
@@ -245,6 +253,9 @@ export function stripReasoning(client: ProtocolId, turn: AssistantTurn): Assista
 
 /** Flips one character inside every opaque value the gateway handed out. */
 export function tamperReasoning(turn: AssistantTurn): AssistantTurn {
-  const text = JSON.stringify(turn.history).replace(/"(U1lSA[A-Za-z0-9+/]{20})([A-Za-z0-9+/])/g, (_match, head: string, next: string) => `"${head}${next === 'A' ? 'B' : 'A'}`);
+  const text = JSON.stringify(turn.history).replace(
+    /"(U1lSA[A-Za-z0-9+/]{20})([A-Za-z0-9+/])/g,
+    (_match, head: string, next: string) => `"${head}${next === 'A' ? 'B' : 'A'}`,
+  );
   return { ...turn, history: JSON.parse(text) };
 }

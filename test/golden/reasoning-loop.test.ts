@@ -2,16 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProtocolId } from '../../src/protocols/protocol-codec.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
-import {
-  firstCall,
-  readTurn,
-  secondCall,
-  stripReasoning,
-  tamperReasoning,
-  TOOL_OUTPUT,
-  type AssistantTurn,
-  type ClientCall,
-} from './reasoning-loop-client.ts';
+import { firstCall, readTurn, secondCall, stripReasoning, tamperReasoning, TOOL_OUTPUT, type AssistantTurn, type ClientCall } from './reasoning-loop-client.ts';
 
 /**
  * The multi-turn reasoning + tool matrix against the strict simulator: every client protocol ×
@@ -28,7 +19,13 @@ const UPSTREAMS = [
   { kind: 'openai-responses', provider: 'openai', model: 'loop-gpt', upstreamModel: 'gpt-5', supportsResponses: true },
   { kind: 'openai-chat', provider: 'openai', model: 'loop-chat', upstreamModel: 'gpt-4o', supportsResponses: false },
   // Claude on Bedrock: signed reasoningContent, the same rules as Anthropic's API (reasoning-rules.ts).
-  { kind: 'bedrock-converse', provider: 'bedrock', model: 'loop-bedrock', upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', supportsResponses: false },
+  {
+    kind: 'bedrock-converse',
+    provider: 'bedrock',
+    model: 'loop-bedrock',
+    upstreamModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+    supportsResponses: false,
+  },
 ] as const;
 const BEDROCK_API_KEY = 'ABSKUmVhc29uaW5nTG9vcEJlZHJvY2tLZXk=';
 /** Upstreams where Claude signs its thinking; the thinking-on and thinking-off checks apply to both. */
@@ -79,7 +76,10 @@ describe('reasoning + tool loop across every protocol pair (strict simulator)', 
   };
 
   const firstTurn = async (client: ProtocolId, model: string, stream: boolean, apiKey = key): Promise<AssistantTurn> => {
-    harness.simulator.enqueue({ reasoning: { text: 'The answer is in the file; read it first.' }, toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] });
+    harness.simulator.enqueue({
+      reasoning: { text: 'The answer is in the file; read it first.' },
+      toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }],
+    });
     const first = await send(firstCall(client, model, stream, apiKey));
     assert.equal(first.status, 200, `turn one: ${first.text}`);
     const turn = readTurn(client, stream, first.text);
@@ -105,7 +105,11 @@ describe('reasoning + tool loop across every protocol pair (strict simulator)', 
           const second = await secondTurn(client, upstream.model, stream, turn);
           assert.equal(second.status, 200, `turn two refused: ${second.text}`);
           // A Chat upstream has no reasoning slot at all: dropping earlier reasoning is its documented loss.
-          assert.doesNotMatch(second.warnings.replace(upstream.kind === 'openai-chat' ? 'unsupported:reasoning_history' : '', ''), DEGRADED, 'nothing degraded');
+          assert.doesNotMatch(
+            second.warnings.replace(upstream.kind === 'openai-chat' ? 'unsupported:reasoning_history' : '', ''),
+            DEGRADED,
+            'nothing degraded',
+          );
           assert.match(readTurn(client, stream, second.text).text, /notes\.txt says hello/);
           if (CLAUDE_KINDS.has(upstream.kind)) {
             assert.equal(thinkingOf(wireFor(client, upstream), second.upstreamBody)?.type, 'enabled', 'thinking stays on');

@@ -196,7 +196,8 @@ describe('golden matrix', () => {
           // The passthrough lane hands the upstream's bytes over untouched (only OpenAI's
           // forced usage chunk is hidden from a client that did not ask for it).
           const hidesUsage = pair.client === 'openai-chat' && caseFile.stream && !clientRequest.includes('"include_usage"');
-          if (pair.client === pair.upstream && status === 200 && !hidesUsage) assert.equal(clientBytes, recorded.toString(RECORDED_ENCODING[format]), 'passthrough bytes');
+          if (pair.client === pair.upstream && status === 200 && !hidesUsage)
+            assert.equal(clientBytes, recorded.toString(RECORDED_ENCODING[format]), 'passthrough bytes');
         });
       }
     });

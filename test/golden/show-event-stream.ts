@@ -16,7 +16,8 @@ while (bytes.length > 0) {
   const total = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0);
   const message = codec.decode(bytes.subarray(0, total));
   const headers = Object.fromEntries(Object.entries(message.headers).map(([name, header]) => [name, header.value]));
-  const kind = headers[':message-type'] === 'event' ? headers[':event-type'] : `${headers[':message-type']}:${headers[':exception-type'] ?? headers[':error-code']}`;
+  const kind =
+    headers[':message-type'] === 'event' ? headers[':event-type'] : `${headers[':message-type']}:${headers[':exception-type'] ?? headers[':error-code']}`;
   console.log(`${String(kind)} ${toUtf8(message.body)}`);
   bytes = bytes.subarray(total);
 }

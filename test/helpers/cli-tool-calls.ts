@@ -9,7 +9,10 @@ export function offeredTools(request: RecordedRequest): Array<{ name: string; sc
   const tools: Json[] = Array.isArray(body?.tools) ? body.tools : Array.isArray(body?.toolConfig?.tools) ? body.toolConfig.tools : [];
   return tools.flatMap((tool) => {
     if (Array.isArray(tool.functionDeclarations)) {
-      return tool.functionDeclarations.map((declaration: Json) => ({ name: declaration.name, schema: declaration.parameters ?? declaration.parametersJsonSchema ?? {} }));
+      return tool.functionDeclarations.map((declaration: Json) => ({
+        name: declaration.name,
+        schema: declaration.parameters ?? declaration.parametersJsonSchema ?? {},
+      }));
     }
     if (tool.type === 'function' && tool.function) return [{ name: tool.function.name, schema: tool.function.parameters ?? {} }];
     if (typeof tool.name === 'string') return [{ name: tool.name, schema: tool.input_schema ?? tool.parameters ?? {} }];

@@ -17,7 +17,12 @@ export interface Harness {
   /** Calls the admin API; throws with the body on an unexpected status. */
   admin<T = any>(method: string, path: string, body?: unknown, expectStatus?: number): Promise<T>;
   /** Creates a channel of the given kind pointing at the simulator. */
-  addChannel(input: { provider: 'openai' | 'anthropic' | 'gemini' | 'azure' | 'vertex' | 'bedrock' | 'cohere' | 'jina'; models: string[]; groups?: string[]; [key: string]: unknown }): Promise<any>;
+  addChannel(input: {
+    provider: 'openai' | 'anthropic' | 'gemini' | 'azure' | 'vertex' | 'bedrock' | 'cohere' | 'jina';
+    models: string[];
+    groups?: string[];
+    [key: string]: unknown;
+  }): Promise<any>;
   /** Creates a key and returns its secret. */
   addKey(input?: { group?: string; [key: string]: unknown }): Promise<{ id: string; key: string }>;
   close(): Promise<void>;

@@ -9,7 +9,13 @@ const CLIENT_ID = 'Iv1.switchyard';
 const CLIENT_SECRET = 'github-client-secret-0123456789';
 const USERS: Record<string, { id: number; emails: Array<{ email: string; primary: boolean; verified: boolean }> }> = {
   gina: { id: 101, emails: [{ email: 'gina@example.com', primary: true, verified: true }] },
-  hal: { id: 102, emails: [{ email: 'hal@example.com', primary: true, verified: false }, { email: 'hal@other.example', primary: false, verified: true }] },
+  hal: {
+    id: 102,
+    emails: [
+      { email: 'hal@example.com', primary: true, verified: false },
+      { email: 'hal@other.example', primary: false, verified: true },
+    ],
+  },
 };
 
 /**
@@ -29,7 +35,8 @@ async function startGithub(redirectUri: () => string): Promise<{ url: string; se
     };
     if (request.method === 'GET' && url.pathname === '/login/oauth/authorize') {
       const query = url.searchParams;
-      if (query.get('client_id') !== CLIENT_ID || query.get('redirect_uri') !== redirectUri() || query.get('code_challenge_method') !== 'S256') return json(400, { error: 'redirect_uri_mismatch' });
+      if (query.get('client_id') !== CLIENT_ID || query.get('redirect_uri') !== redirectUri() || query.get('code_challenge_method') !== 'S256')
+        return json(400, { error: 'redirect_uri_mismatch' });
       const code = randomBytes(10).toString('hex');
       codes.set(code, { user: nextUser, challenge: query.get('code_challenge') ?? '', redirect: query.get('redirect_uri')! });
       response.writeHead(302, { location: `${redirectUri()}?code=${code}&state=${encodeURIComponent(query.get('state') ?? '')}` });
@@ -46,7 +53,8 @@ async function startGithub(redirectUri: () => string): Promise<{ url: string; se
         const grant = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
-        if (!grant || grant.redirect !== form.get('redirect_uri') || createHash('sha256').update(verifier).digest('base64url') !== grant.challenge) return json(200, { error: 'bad_verification_code' });
+        if (!grant || grant.redirect !== form.get('redirect_uri') || createHash('sha256').update(verifier).digest('base64url') !== grant.challenge)
+          return json(200, { error: 'bad_verification_code' });
         const token = `gho_${randomBytes(12).toString('hex')}`;
         tokens.set(token, grant.user);
         json(200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' });
@@ -75,7 +83,12 @@ describe('GitHub OAuth sign-in against a simulator of its endpoints (issue 29)',
     const gatewayUrl = `http://127.0.0.1:${port}`;
     github = await startGithub(() => `${gatewayUrl}/api/auth/github/callback`);
     harness = await startHarness({ port, publicUrl: gatewayUrl });
-    await harness.admin('POST', '/sign-in-providers', { type: 'github', name: 'github', issuer: github.url, apiBase: github.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, audiences: ['portal'] }, 201);
+    await harness.admin(
+      'POST',
+      '/sign-in-providers',
+      { type: 'github', name: 'github', issuer: github.url, apiBase: github.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, audiences: ['portal'] },
+      201,
+    );
     await harness.admin('POST', '/users', { name: 'gina', email: 'gina@example.com' }, 201);
     await harness.admin('POST', '/users', { name: 'hal', email: 'hal@example.com' }, 201);
   });
@@ -98,7 +111,10 @@ describe('GitHub OAuth sign-in against a simulator of its endpoints (issue 29)',
     const flow = await throughGithub('gina');
     const answered = await fetch(flow.url, { redirect: 'manual', headers: { cookie: flow.cookie } });
     assert.equal(answered.status, 302, await answered.clone().text());
-    const session = answered.headers.getSetCookie().find((cookie) => cookie.startsWith('switchyard_account='))!.split(';')[0]!;
+    const session = answered.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('switchyard_account='))!
+      .split(';')[0]!;
     assert.equal(((await (await fetch(`${harness.url}/api/account`, { headers: { cookie: session } })).json()) as any).user.name, 'gina');
     assert.equal((await fetch(flow.url, { redirect: 'manual', headers: { cookie: flow.cookie } })).status, 401, 'replayed');
   });

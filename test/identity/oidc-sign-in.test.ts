@@ -83,7 +83,12 @@ describe('OIDC sign-in with a real oidc-provider (issue 29)', { timeout: 90_000 
     } as any);
     providerServer = provider.listen(providerPort, '127.0.0.1');
     harness = await startHarness({ port: gatewayPort, publicUrl: gatewayUrl });
-    await harness.admin('POST', '/sign-in-providers', { type: 'oidc', name: 'keycloak', issuer, clientId: 'switchyard', clientSecret: CLIENT_SECRET, audiences: ['portal', 'console'] }, 201);
+    await harness.admin(
+      'POST',
+      '/sign-in-providers',
+      { type: 'oidc', name: 'keycloak', issuer, clientId: 'switchyard', clientSecret: CLIENT_SECRET, audiences: ['portal', 'console'] },
+      201,
+    );
     await harness.admin('POST', '/users', { name: 'ada', email: 'ada@example.com' }, 201);
     await harness.admin('POST', '/users', { name: 'eve', email: 'eve@example.com' }, 201);
     await harness.admin('POST', '/admins', { name: 'ops', email: 'ops@example.com', role: 'auditor', password: 'ops-password-123' }, 201);
@@ -109,7 +114,10 @@ describe('OIDC sign-in with a real oidc-provider (issue 29)', { timeout: 90_000 
     const answered = await callback(back, flow.cookie);
     assert.equal(answered.status, 302, await answered.clone().text());
     assert.equal(answered.headers.get('location'), '/console');
-    const session = answered.headers.getSetCookie().find((cookie) => cookie.startsWith('switchyard_account='))!.split(';')[0]!;
+    const session = answered.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('switchyard_account='))!
+      .split(';')[0]!;
     const account = (await (await fetch(`${harness.url}/api/account`, { headers: { cookie: session } })).json()) as any;
     assert.equal(account.user.name, 'ada');
 
@@ -138,7 +146,10 @@ describe('OIDC sign-in with a real oidc-provider (issue 29)', { timeout: 90_000 
     const flow = await start('console');
     const answered = await callback(await loginAtProvider(flow.location, 'kc-ops', harness.url), flow.cookie);
     assert.equal(answered.status, 302, await answered.clone().text());
-    const session = answered.headers.getSetCookie().find((cookie) => cookie.startsWith('switchyard_console='))!.split(';')[0]!;
+    const session = answered.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('switchyard_console='))!
+      .split(';')[0]!;
     const me = (await (await fetch(`${harness.url}/api/admin/me`, { headers: { cookie: session } })).json()) as any;
     assert.deepEqual([me.name, me.role, me.via], ['ops', 'auditor', 'session']);
     const listed = JSON.stringify(await harness.admin('GET', '/sign-in-providers'));

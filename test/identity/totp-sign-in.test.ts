@@ -25,7 +25,13 @@ function client(harness: Harness, base: '/api/admin' | '/api/account') {
     }
     return { status: response.status, text, json };
   };
-  return { call, signOut: () => { cookie = undefined; csrf = undefined; } };
+  return {
+    call,
+    signOut: () => {
+      cookie = undefined;
+      csrf = undefined;
+    },
+  };
 }
 
 const codeAt = (secret: string, offsetSteps = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + offsetSteps * 30_000 });
@@ -68,12 +74,27 @@ describe('TOTP two-factor with recovery codes (issue 29)', { timeout: 60_000 }, 
     assert.equal(replayed.json.error.code, 'sign_in_failed');
     const next = codeAt(secret, 1);
     assert.equal((await fresh.call('POST', '/session', { login: 'tess', password: 'tess-password-1', totp: next })).status, 200);
-    assert.equal((await client(harness, '/api/admin').call('POST', '/session', { login: 'tess', password: 'tess-password-1', totp: next })).status, 401, 'a code signs in once');
+    assert.equal(
+      (await client(harness, '/api/admin').call('POST', '/session', { login: 'tess', password: 'tess-password-1', totp: next })).status,
+      401,
+      'a code signs in once',
+    );
 
     const recovery = enrolled.json.recoveryCodes[0] as string;
-    assert.equal((await client(harness, '/api/admin').call('POST', '/session', { login: 'tess', password: 'tess-password-1', totp: recovery.toUpperCase() })).status, 200);
-    assert.equal((await client(harness, '/api/admin').call('POST', '/session', { login: 'tess', password: 'tess-password-1', totp: recovery })).status, 401, 'a recovery code works once');
-    assert.equal((await client(harness, '/api/admin').call('POST', '/session', { login: 'tess', password: 'wrong-password', totp: enrolled.json.recoveryCodes[1] })).status, 401);
+    assert.equal(
+      (await client(harness, '/api/admin').call('POST', '/session', { login: 'tess', password: 'tess-password-1', totp: recovery.toUpperCase() })).status,
+      200,
+    );
+    assert.equal(
+      (await client(harness, '/api/admin').call('POST', '/session', { login: 'tess', password: 'tess-password-1', totp: recovery })).status,
+      401,
+      'a recovery code works once',
+    );
+    assert.equal(
+      (await client(harness, '/api/admin').call('POST', '/session', { login: 'tess', password: 'wrong-password', totp: enrolled.json.recoveryCodes[1] }))
+        .status,
+      401,
+    );
   });
 
   test('the owner can require TOTP of every admin: one without it may only enrol until they do', async () => {

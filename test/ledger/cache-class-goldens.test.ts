@@ -27,7 +27,13 @@ const goldens: Array<{ name: string; protocol: string; model: string; decode: (r
     protocol: 'anthropic-messages',
     model: 'claude-sonnet-4-5',
     decode: decodeAnthropicUsage,
-    raw: { input_tokens: 1_000, cache_read_input_tokens: 20_000, cache_creation_input_tokens: 3_000, cache_creation: { ephemeral_5m_input_tokens: 1_000, ephemeral_1h_input_tokens: 2_000 }, output_tokens: 500 },
+    raw: {
+      input_tokens: 1_000,
+      cache_read_input_tokens: 20_000,
+      cache_creation_input_tokens: 3_000,
+      cache_creation: { ephemeral_5m_input_tokens: 1_000, ephemeral_1h_input_tokens: 2_000 },
+      output_tokens: 500,
+    },
     // 1,000 × $3 + 20,000 × $0.30 + 1,000 × $3.75 + 2,000 × $6 + 500 × $15, per million
     expected: 3_000 + 6_000 + 3_750 + 12_000 + 7_500,
   },
@@ -36,7 +42,12 @@ const goldens: Array<{ name: string; protocol: string; model: string; decode: (r
     protocol: 'anthropic-messages',
     model: 'claude-sonnet-4-5@20250929',
     decode: decodeAnthropicUsage,
-    raw: { input_tokens: 10, cache_creation_input_tokens: 1_000, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 1_000 }, output_tokens: 10 },
+    raw: {
+      input_tokens: 10,
+      cache_creation_input_tokens: 1_000,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 1_000 },
+      output_tokens: 10,
+    },
     expected: 30 + 6_000 + 150,
   },
   {
@@ -44,7 +55,13 @@ const goldens: Array<{ name: string; protocol: string; model: string; decode: (r
     protocol: 'openai-chat',
     model: 'gpt-4o',
     decode: convertOpenAiUsage,
-    raw: { prompt_tokens: 10_000, completion_tokens: 1_000, total_tokens: 11_000, prompt_tokens_details: { cached_tokens: 8_000 }, completion_tokens_details: { reasoning_tokens: 0 } },
+    raw: {
+      prompt_tokens: 10_000,
+      completion_tokens: 1_000,
+      total_tokens: 11_000,
+      prompt_tokens_details: { cached_tokens: 8_000 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    },
     expected: 5_000 + 10_000 + 10_000,
   },
   {
@@ -52,7 +69,13 @@ const goldens: Array<{ name: string; protocol: string; model: string; decode: (r
     protocol: 'openai-responses',
     model: 'o4-mini',
     decode: (raw) => convertOpenAiResponsesUsage(raw),
-    raw: { input_tokens: 4_000, input_tokens_details: { cached_tokens: 1_000 }, output_tokens: 2_000, output_tokens_details: { reasoning_tokens: 1_500 }, total_tokens: 6_000 },
+    raw: {
+      input_tokens: 4_000,
+      input_tokens_details: { cached_tokens: 1_000 },
+      output_tokens: 2_000,
+      output_tokens_details: { reasoning_tokens: 1_500 },
+      total_tokens: 6_000,
+    },
     // 3,000 × $1.10 + 1,000 × $0.275 + 2,000 × $4.40
     expected: 3_300 + 275 + 8_800,
   },
@@ -96,14 +119,35 @@ describe('golden usage per protocol and upstream kind, priced to the micro-USD',
 
 describe('token-class rules', () => {
   test('negative, fractional and oversized classes are corrected down with a warning, never charged negative or twice', () => {
-    const checked = checkTokenClasses({ inputTokens: 100, outputTokens: -5, cacheReadTokens: 90, cacheWriteTokens: 50, cacheWrite1hTokens: 80, reasoningTokens: 7.5 }, 'openai-chat');
-    assert.deepEqual(checked.usage, { inputTokens: 100, outputTokens: 0, cacheReadTokens: 90, cacheWriteTokens: 10, cacheWrite1hTokens: 10, reasoningTokens: 0 });
-    assert.deepEqual(checked.warnings, ['ledger:not-a-count:outputTokens', 'ledger:not-a-count:reasoningTokens', 'ledger:cache-exceeds-input', 'ledger:cache-write-classes', 'ledger:reasoning-exceeds-output']);
+    const checked = checkTokenClasses(
+      { inputTokens: 100, outputTokens: -5, cacheReadTokens: 90, cacheWriteTokens: 50, cacheWrite1hTokens: 80, reasoningTokens: 7.5 },
+      'openai-chat',
+    );
+    assert.deepEqual(checked.usage, {
+      inputTokens: 100,
+      outputTokens: 0,
+      cacheReadTokens: 90,
+      cacheWriteTokens: 10,
+      cacheWrite1hTokens: 10,
+      reasoningTokens: 0,
+    });
+    assert.deepEqual(checked.warnings, [
+      'ledger:not-a-count:outputTokens',
+      'ledger:not-a-count:reasoningTokens',
+      'ledger:cache-exceeds-input',
+      'ledger:cache-write-classes',
+      'ledger:reasoning-exceeds-output',
+    ]);
     assert.ok(computeCostMicros(checked.usage, catalogued('claude-sonnet-4-5')) >= 0);
   });
 
   test("Anthropic's 5 m + 1 h split that does not add up to the total written is flagged", () => {
-    const raw = { input_tokens: 1, cache_creation_input_tokens: 100, cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 100 }, output_tokens: 1 };
+    const raw = {
+      input_tokens: 1,
+      cache_creation_input_tokens: 100,
+      cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 100 },
+      output_tokens: 1,
+    };
     const checked = checkTokenClasses(decodeAnthropicUsage(raw), 'anthropic-messages', raw);
     assert.ok(checked.warnings.includes('ledger:anthropic-cache-write-split'));
     // The total written (100) is billed once: 100 one-hour writes at most, never 200 writes.

@@ -18,7 +18,10 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     before(async () => {
       database = dialect === 'postgres' ? await postgresDatabase() : undefined;
       // STRICT_PRICING is the default: the harness turns it off for other tests, this one keeps it.
-      harness = await startHarness({ strictPricing: true, ...(database ? { databaseUrl: database.url, gatewaySecret: 'ledger-test-gateway-secret-0123456789abc' } : {}) });
+      harness = await startHarness({
+        strictPricing: true,
+        ...(database ? { databaseUrl: database.url, gatewaySecret: 'ledger-test-gateway-secret-0123456789abc' } : {}),
+      });
       channel = await harness.addChannel({ provider: 'openai', models: ['gpt-4o-mini', 'no-price-model'] });
       harness.simulator.setDefault({ text: 'ok', usage: { input: 100_000, output: 50 } });
       key = await harness.addKey({ name: 'payer', balance: 100 });
@@ -80,7 +83,10 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal(page.totals.revenueMicros, 30_020_000);
       assert.equal(page.totals.costMicros, 2 * 12_024);
       assert.equal(page.totals.marginMicros, 30_020_000 - 24_048);
-      assert.deepEqual(page.data.map((row: any) => [row.day, row.key, row.requests]), [[today(), 'gpt-4o-mini', 2]]);
+      assert.deepEqual(
+        page.data.map((row: any) => [row.day, row.key, row.requests]),
+        [[today(), 'gpt-4o-mini', 2]],
+      );
       const csv = await (await fetch(`${harness.url}/api/admin/margin?by=channel&format=csv`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
       const [header, ...lines] = csv.trim().split('\n');
       assert.equal(header, 'day,channel,requests,revenue_micros,cost_micros,margin_micros,revenue_usd,cost_usd,margin_usd');
@@ -94,11 +100,26 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       await harness.admin('POST', '/reconciliation/threshold', { percent: 1, minUsd: 0.001 });
       const csv = `date,model,input_tokens,output_tokens,cost_usd\n${today()},gpt-4o-mini,200000,100,0.024048\n`;
       const clean = await harness.admin('POST', `/reconciliation/channels/${channel.id}/bills`, { format: 'csv', data: csv }, 201);
-      assert.deepEqual(clean.data.map((day: any) => [day.day, day.status, day.driftMicros]), [[today(), 'clean', 0]]);
+      assert.deepEqual(
+        clean.data.map((day: any) => [day.day, day.status, day.driftMicros]),
+        [[today(), 'clean', 0]],
+      );
       assert.deepEqual(clean.events, []);
       // OpenAI's organization costs page for the same day, $0.05 more than the gateway recorded.
       const start = Math.floor(Date.parse(`${today()}T00:00:00Z`) / 1000);
-      const costs = { object: 'page', data: [{ object: 'bucket', start_time: start, end_time: start + 86_400, results: [{ object: 'organization.costs.result', amount: { value: 0.074048, currency: 'usd' }, line_item: 'gpt-4o-mini, input', project_id: null }] }], has_more: false, next_page: null };
+      const costs = {
+        object: 'page',
+        data: [
+          {
+            object: 'bucket',
+            start_time: start,
+            end_time: start + 86_400,
+            results: [{ object: 'organization.costs.result', amount: { value: 0.074048, currency: 'usd' }, line_item: 'gpt-4o-mini, input', project_id: null }],
+          },
+        ],
+        has_more: false,
+        next_page: null,
+      };
       const drift = await harness.admin('POST', `/reconciliation/channels/${channel.id}/bills`, { format: 'openai', data: costs }, 201);
       assert.equal(drift.data[0].status, 'drift');
       assert.equal(drift.data[0].driftMicros, 50_000);

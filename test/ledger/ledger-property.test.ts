@@ -12,7 +12,11 @@ const CHANNELS = ['ch_a', 'ch_b', 'ch_c'];
 
 /** One attempt's fate: served (the reply), answered but not used (a failover after partial output, a hedge's loser with bytes), stopped after sending (hedge cancelled, first-byte timeout), or refused. */
 const attemptKind = fc.constantFrom('answered-unused', 'cancelled', 'first_byte_timeout', 'refused-429', 'refused-500', 'circuit_open');
-const price = fc.record({ input: fc.integer({ min: 0, max: 20_000_000 }), output: fc.integer({ min: 0, max: 80_000_000 }), cacheRead: fc.integer({ min: 0, max: 5_000_000 }) });
+const price = fc.record({
+  input: fc.integer({ min: 0, max: 20_000_000 }),
+  output: fc.integer({ min: 0, max: 80_000_000 }),
+  cacheRead: fc.integer({ min: 0, max: 5_000_000 }),
+});
 const usage = fc
   .record({ input: fc.integer({ min: 0, max: 300_000 }), output: fc.integer({ min: 0, max: 20_000 }), cached: fc.integer({ min: 0, max: 300_000 }) })
   .map(({ input, output, cached }) => ({ inputTokens: input, outputTokens: output, cacheReadTokens: Math.min(cached, input) }));
@@ -24,11 +28,25 @@ const request = fc.record({
   multiplier: fc.constantFrom(0, 0.5, 1, 1.5),
 });
 const versions = fc.array(
-  fc.record({ scope: fc.constantFrom('sell', 'cost', 'catalogue'), channel: fc.constantFrom(...CHANNELS), effectiveFrom: fc.integer({ min: 0, max: 100_000 }), price, discount: fc.option(fc.integer({ min: 1, max: 9_000 }), { nil: undefined }) }),
+  fc.record({
+    scope: fc.constantFrom('sell', 'cost', 'catalogue'),
+    channel: fc.constantFrom(...CHANNELS),
+    effectiveFrom: fc.integer({ min: 0, max: 100_000 }),
+    price,
+    discount: fc.option(fc.integer({ min: 1, max: 9_000 }), { nil: undefined }),
+  }),
   { minLength: 1, maxLength: 8 },
 );
 
-function toVersions(list: Array<{ scope: string; channel: string; effectiveFrom: number; price: { input: number; output: number; cacheRead: number }; discount: number | undefined }>): PriceVersion[] {
+function toVersions(
+  list: Array<{
+    scope: string;
+    channel: string;
+    effectiveFrom: number;
+    price: { input: number; output: number; cacheRead: number };
+    discount: number | undefined;
+  }>,
+): PriceVersion[] {
   return list.map((entry, index) => ({
     id: `pv_${index}`,
     scope: entry.scope as PriceVersion['scope'],
@@ -48,7 +66,19 @@ test('random attempt sequences over random prices and price changes: the ledger 
       const initial = toVersions(priceList);
       const snapshot = buildSnapshot({ keys: [], groups: [], channels: [], prices: [], priceVersions: initial, loadedAt: 0 });
       // A change made after every request, effective after the last one: it must not move any earlier figure.
-      const changed = [...initial, { ...initial[0]!, id: 'pv_later', scope: 'sell' as const, ref: '', model: MODEL, price: { inputPerMillion: later.input + 1, outputPerMillion: later.output + 1, cacheReadPerMillion: null, cacheWritePerMillion: null }, effectiveFrom: 100_001, createdAt: 999 }];
+      const changed = [
+        ...initial,
+        {
+          ...initial[0]!,
+          id: 'pv_later',
+          scope: 'sell' as const,
+          ref: '',
+          model: MODEL,
+          price: { inputPerMillion: later.input + 1, outputPerMillion: later.output + 1, cacheReadPerMillion: null, cacheWritePerMillion: null },
+          effectiveFrom: 100_001,
+          createdAt: 999,
+        },
+      ];
       delete (changed.at(-1) as Partial<PriceVersion>).discountBps;
       const after = buildSnapshot({ keys: [], groups: [], channels: [], prices: [], priceVersions: changed, loadedAt: 0 });
       let usageRowsTotal = 0;
@@ -89,7 +119,8 @@ test('random attempt sequences over random prices and price changes: the ledger 
           for (const count of Object.values(row.usage)) assert.ok((count as number) >= 0);
           if (row.status !== null && row.status >= 400) assert.equal(row.costMicros, 0, 'a refused attempt consumed nothing');
           const unused = row.attemptNo - 1 !== facts.committed && (row.status === 200 || attempts[row.attemptNo - 1]?.errorCode === 'cancelled');
-          if (unused && spec.estimate !== undefined) assert.equal(row.usage.inputTokens, spec.estimate, 'an attempt the upstream worked on carries its prompt, uncharged');
+          if (unused && spec.estimate !== undefined)
+            assert.equal(row.usage.inputTokens, spec.estimate, 'an attempt the upstream worked on carries its prompt, uncharged');
         }
         assert.ok(entries.attempts.filter((row) => row.charged).length <= 1, 'at most the served attempt is charged');
         for (const charge of entries.charges) {

@@ -21,12 +21,22 @@ describe('alert scenarios on an injected clock', () => {
   before(async () => {
     rig = await startNotifyRig();
     // A webhook nobody listens on: these tests count what was queued, not what was sent.
-    channelId = (await rig.store.notifications.createChannel({ ownerUserId: null, type: 'webhook', name: 'ops', url: 'http://127.0.0.1:9/', secret: 's', to: null })).id;
+    channelId = (
+      await rig.store.notifications.createChannel({ ownerUserId: null, type: 'webhook', name: 'ops', url: 'http://127.0.0.1:9/', secret: 's', to: null })
+    ).id;
   });
   after(() => rig.close());
 
   const rule = async (event: any, threshold: number | null = null) => {
-    await rig.store.notifications.createRule({ ownerUserId: null, event, threshold, windowSeconds: null, channels: [channelId], audience: 'operator', enabled: true });
+    await rig.store.notifications.createRule({
+      ownerUserId: null,
+      event,
+      threshold,
+      windowSeconds: null,
+      channels: [channelId],
+      audience: 'operator',
+      enabled: true,
+    });
     await rig.notifier.reloadRules();
   };
 
@@ -59,10 +69,32 @@ describe('alert scenarios on an injected clock', () => {
   test('a channel that trips and recovers alerts twice: down, then up; its history is recorded for the status page', async () => {
     await rule('channel.down');
     await rule('channel.up');
-    const channel = { id: 'ch_flaky', name: 'flaky', provider: 'openai', baseUrl: 'http://x/v1', apiKeys: ['k0'], models: ['m'], groups: ['default'], modelMap: {}, priority: 0, weight: 1, enabled: true, supportsResponses: false, allowedPrefixes: [], createdAt: 0, updatedAt: 0 } as Channel;
+    const channel = {
+      id: 'ch_flaky',
+      name: 'flaky',
+      provider: 'openai',
+      baseUrl: 'http://x/v1',
+      apiKeys: ['k0'],
+      models: ['m'],
+      groups: ['default'],
+      modelMap: {},
+      priority: 0,
+      weight: 1,
+      enabled: true,
+      supportsResponses: false,
+      allowedPrefixes: [],
+      createdAt: 0,
+      updatedAt: 0,
+    } as Channel;
     const health = new ChannelHealth(rig.clock.now);
     const snapshot = { current: { channels: new Map([[channel.id, channel]]) } } as unknown as SnapshotHolder;
-    notifyCircuitTransitions(health, { snapshot, notifier: rig.notifier, history: rig.store.circuitHistory, logger: pino({ level: 'silent' }), now: rig.clock.now });
+    notifyCircuitTransitions(health, {
+      snapshot,
+      notifier: rig.notifier,
+      history: rig.store.circuitHistory,
+      logger: pino({ level: 'silent' }),
+      now: rig.clock.now,
+    });
     const trippedAt = rig.clock.now();
     for (let attempt = 0; attempt < 6; attempt += 1) {
       const lease = health.acquire(channel);
@@ -80,7 +112,10 @@ describe('alert scenarios on an injected clock', () => {
     assert.equal(up.length, 1);
     assert.equal(JSON.parse(down[0]!.payload).data.channel, 'flaky');
     const history = await rig.store.circuitHistory.since(trippedAt - 1);
-    assert.deepEqual(history.map((entry) => entry.state), ['open', 'closed']);
+    assert.deepEqual(
+      history.map((entry) => entry.state),
+      ['open', 'closed'],
+    );
   });
 
   test('a key spending ten times its usual hour alerts; a steady key does not; a second scan in the hour adds nothing', async () => {
@@ -88,10 +123,34 @@ describe('alert scenarios on an injected clock', () => {
     const now = rig.clock.now();
     const rows: UsageLogEntry[] = [];
     const row = (keyId: string, time: number, costMicros: number): UsageLogEntry => ({
-      requestId: `req_${rows.length}`, time, keyId, keyName: keyId, group: 'default', model: 'm', upstreamModel: 'm', channelId: 'ch_1', channelName: 'c',
-      clientProtocol: 'openai-chat', upstreamProtocol: 'openai-chat', surface: null, status: 200, errorCode: null, errorMessage: null,
-      inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, costMicros, latencyMs: 100, ttftMs: null,
-      stream: false, warnings: [], attempts: [], clientIp: null, userId: null,
+      requestId: `req_${rows.length}`,
+      time,
+      keyId,
+      keyName: keyId,
+      group: 'default',
+      model: 'm',
+      upstreamModel: 'm',
+      channelId: 'ch_1',
+      channelName: 'c',
+      clientProtocol: 'openai-chat',
+      upstreamProtocol: 'openai-chat',
+      surface: null,
+      status: 200,
+      errorCode: null,
+      errorMessage: null,
+      inputTokens: 1,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      costMicros,
+      latencyMs: 100,
+      ttftMs: null,
+      stream: false,
+      warnings: [],
+      attempts: [],
+      clientIp: null,
+      userId: null,
     });
     // A week of $1 an hour for both keys, then the last hour: steady $1, spiky $10.
     for (let hour = 1; hour <= 7 * 24; hour += 1) {
@@ -106,7 +165,10 @@ describe('alert scenarios on an injected clock', () => {
     rig.clock.advance(MINUTE);
     await scanTraffic(sources, rig.notifier, rig.clock.now());
     const spikes = await sentEvents('spend.spike');
-    assert.deepEqual(spikes.map((entry) => JSON.parse(entry.payload).data.subject), ['key:key_spiky']);
+    assert.deepEqual(
+      spikes.map((entry) => JSON.parse(entry.payload).data.subject),
+      ['key:key_spiky'],
+    );
     const data = JSON.parse(spikes[0]!.payload).data;
     assert.equal(data.spentUsd, 10);
     assert.equal(data.usualUsd, 1);

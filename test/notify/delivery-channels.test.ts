@@ -78,7 +78,8 @@ describe('alert channels against local receivers that check format and signature
       const ok = problem === undefined;
       if (request.path.startsWith('/bot')) return { status: ok ? 200 : 400, body: JSON.stringify({ ok, description: problem }) };
       if (request.path === '/feishu') return { status: 200, body: JSON.stringify({ code: ok ? 0 : 19021, msg: problem ?? 'success' }) };
-      if (request.path === '/dingtalk' || request.path === '/wecom') return { status: 200, body: JSON.stringify({ errcode: ok ? 0 : 310000, errmsg: problem ?? 'ok' }) };
+      if (request.path === '/dingtalk' || request.path === '/wecom')
+        return { status: 200, body: JSON.stringify({ errcode: ok ? 0 : 310000, errmsg: problem ?? 'ok' }) };
       return { status: ok ? 200 : 400, body: ok ? 'ok' : problem };
     };
   });
@@ -101,7 +102,15 @@ describe('alert channels against local receivers that check format and signature
       make('telegram', { url: base, secret: 'TG-TOKEN', to: '-1001' }),
       make('email', { to: 'ops@example.com' }),
     ]);
-    await rig.store.notifications.createRule({ ownerUserId: null, event: 'order.paid', threshold: null, windowSeconds: null, channels: channels.map((c) => c.id), audience: 'operator', enabled: true });
+    await rig.store.notifications.createRule({
+      ownerUserId: null,
+      event: 'order.paid',
+      threshold: null,
+      windowSeconds: null,
+      channels: channels.map((c) => c.id),
+      audience: 'operator',
+      enabled: true,
+    });
     await rig.notifier.reloadRules();
     await rig.notifier.emitNotification('order.paid', { subject: 'ord_1', orderId: 'ord_1', amountUsd: 20 });
     assert.equal(await rig.dispatcher.runOnce(), 7);
@@ -124,8 +133,23 @@ describe('alert channels against local receivers that check format and signature
     let failuresLeft = 1;
     const normal = receiver.answer;
     receiver.answer = (request) => (failuresLeft-- > 0 ? { status: 503, body: 'busy' } : normal(request));
-    const channel = await rig.store.notifications.createChannel({ ownerUserId: null, type: 'webhook', name: 'flaky', url: `${receiver.url}/webhook`, secret: 'whsec_test', to: null });
-    const rule = await rig.store.notifications.createRule({ ownerUserId: null, event: 'order.refunded', threshold: null, windowSeconds: null, channels: [channel.id], audience: 'operator', enabled: true });
+    const channel = await rig.store.notifications.createChannel({
+      ownerUserId: null,
+      type: 'webhook',
+      name: 'flaky',
+      url: `${receiver.url}/webhook`,
+      secret: 'whsec_test',
+      to: null,
+    });
+    const rule = await rig.store.notifications.createRule({
+      ownerUserId: null,
+      event: 'order.refunded',
+      threshold: null,
+      windowSeconds: null,
+      channels: [channel.id],
+      audience: 'operator',
+      enabled: true,
+    });
     await rig.notifier.reloadRules();
     await rig.notifier.emitNotification('order.refunded', { subject: 'ord_2' });
     assert.equal(await rig.dispatcher.runOnce(), 0);
@@ -163,8 +187,23 @@ describe('alert channels against local receivers that check format and signature
   });
 
   test('a chat service that answers 200 with an error code is a failure, not a delivery', async () => {
-    const channel = await rig.store.notifications.createChannel({ ownerUserId: null, type: 'feishu', name: 'wrong secret', url: `${receiver.url}/feishu`, secret: 'not-the-secret', to: null });
-    await rig.store.notifications.createRule({ ownerUserId: null, event: 'reconciliation.drift', threshold: null, windowSeconds: null, channels: [channel.id], audience: 'operator', enabled: true });
+    const channel = await rig.store.notifications.createChannel({
+      ownerUserId: null,
+      type: 'feishu',
+      name: 'wrong secret',
+      url: `${receiver.url}/feishu`,
+      secret: 'not-the-secret',
+      to: null,
+    });
+    await rig.store.notifications.createRule({
+      ownerUserId: null,
+      event: 'reconciliation.drift',
+      threshold: null,
+      windowSeconds: null,
+      channels: [channel.id],
+      audience: 'operator',
+      enabled: true,
+    });
     await rig.notifier.reloadRules();
     refusals.length = 0;
     await rig.notifier.emitNotification('reconciliation.drift', { subject: 'ledger', driftUsd: 3 }, 3_000_000);
@@ -179,8 +218,23 @@ describe('the outbox survives a restart', () => {
   test('a message queued before the process stopped is sent once by the next one', async () => {
     const receiver = await startReceiver();
     const first = await startNotifyRig();
-    const channel = await first.store.notifications.createChannel({ ownerUserId: null, type: 'slack', name: 'ops', url: `${receiver.url}/slack`, secret: null, to: null });
-    await first.store.notifications.createRule({ ownerUserId: null, event: 'order.paid', threshold: null, windowSeconds: null, channels: [channel.id], audience: 'operator', enabled: true });
+    const channel = await first.store.notifications.createChannel({
+      ownerUserId: null,
+      type: 'slack',
+      name: 'ops',
+      url: `${receiver.url}/slack`,
+      secret: null,
+      to: null,
+    });
+    await first.store.notifications.createRule({
+      ownerUserId: null,
+      event: 'order.paid',
+      threshold: null,
+      windowSeconds: null,
+      channels: [channel.id],
+      audience: 'operator',
+      enabled: true,
+    });
     await first.notifier.reloadRules();
     await first.notifier.emitNotification('order.paid', { subject: 'ord_restart' });
     await first.close();

@@ -27,7 +27,11 @@ describe('the alert, announcement and portal APIs', () => {
   });
 
   const portal = async (login: string) => {
-    const response = await fetch(`${harness.url}/api/account/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password: PASSWORD }) });
+    const response = await fetch(`${harness.url}/api/account/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login, password: PASSWORD }),
+    });
     const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
     const { csrfToken } = (await response.json()) as { csrfToken: string };
     return async (method: string, path: string, body?: unknown) => {
@@ -77,7 +81,10 @@ describe('the alert, announcement and portal APIs', () => {
     assert.equal(rule.threshold, 2.5);
     assert.equal((await harness.gateway.store.notifications.listRules(null))[0]?.threshold, 2_500_000);
     const events = await harness.admin('GET', '/notification-events');
-    assert.deepEqual(events.data.find((entry: any) => entry.event === 'wallet.low'), { event: 'wallet.low', unit: 'usd', defaultThreshold: 1, defaultWindowSeconds: null, repeatSeconds: 86_400 });
+    assert.deepEqual(
+      events.data.find((entry: any) => entry.event === 'wallet.low'),
+      { event: 'wallet.low', unit: 'usd', defaultThreshold: 1, defaultWindowSeconds: null, repeatSeconds: 86_400 },
+    );
     await harness.admin('DELETE', `/notification-rules/${rule.id}`, undefined, 204);
   });
 
@@ -87,14 +94,20 @@ describe('the alert, announcement and portal APIs', () => {
     await harness.admin('POST', '/announcements', { title: 'Maintenance', body: 'Sunday 02:00 UTC' }, 201);
     await harness.admin('POST', '/announcements', { title: 'Pro news', body: 'faster', audience: 'group:pro', endsAt: Date.now() + 86_400_000 }, 201);
     await harness.admin('POST', '/announcements', { title: 'For Dana', body: 'hello', audience: 'account:dana' }, 201);
-    const read = async (key: string) => ((await (await fetch(`${harness.url}/api/announcements`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data.map((entry: any) => entry.title);
+    const read = async (key: string) =>
+      ((await (await fetch(`${harness.url}/api/announcements`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data.map(
+        (entry: any) => entry.title,
+      );
     assert.deepEqual((await read(proKey)).sort(), ['Maintenance', 'Pro news']);
     assert.deepEqual((await read(danaKey)).sort(), ['For Dana', 'Maintenance']);
     assert.equal((await fetch(`${harness.url}/api/announcements`)).status, 401);
     const dana = await portal('dana');
     assert.deepEqual((await dana('GET', '/announcements')).body.data.map((entry: any) => entry.title).sort(), ['For Dana', 'Maintenance']);
     const erik = await portal('erik');
-    assert.deepEqual((await erik('GET', '/announcements')).body.data.map((entry: any) => entry.title), ['Maintenance']);
+    assert.deepEqual(
+      (await erik('GET', '/announcements')).body.data.map((entry: any) => entry.title),
+      ['Maintenance'],
+    );
   });
 
   test("an account holder's own rules hear only their account; their e-mail goes to their own address; private addresses are refused", async () => {
@@ -105,8 +118,16 @@ describe('the alert, announcement and portal APIs', () => {
     assert.equal(email.body.to, 'dana@example.com');
     const hook = await dana('POST', '/notification-channels', { type: 'webhook', name: 'mine', url: 'http://127.0.0.1:9/x', secret: 's' });
     assert.equal(hook.status, 201);
-    assert.equal((await dana('POST', '/notification-rules', { event: 'channel.down', channels: [hook.body.id] })).status, 400, 'operator-only events are refused');
-    assert.equal((await erik('POST', '/notification-rules', { event: 'wallet.low', channels: [hook.body.id] })).status, 400, "another account's channel is refused");
+    assert.equal(
+      (await dana('POST', '/notification-rules', { event: 'channel.down', channels: [hook.body.id] })).status,
+      400,
+      'operator-only events are refused',
+    );
+    assert.equal(
+      (await erik('POST', '/notification-rules', { event: 'wallet.low', channels: [hook.body.id] })).status,
+      400,
+      "another account's channel is refused",
+    );
     assert.equal((await erik('DELETE', `/notification-channels/${hook.body.id}`)).status, 404);
     const rule = await dana('POST', '/notification-rules', { event: 'wallet.low', threshold: 5, channels: [hook.body.id] });
     assert.equal(rule.status, 201);

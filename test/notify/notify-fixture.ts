@@ -62,7 +62,9 @@ export interface NotifyRig {
 }
 
 /** A store in a fresh SQLite file with the notifier and a timer-less dispatcher on one manual clock. */
-export async function startNotifyRig(options: { mailer?: Mailer; path?: string; clock?: ReturnType<typeof manualClock>; isLeader?: () => boolean } = {}): Promise<NotifyRig> {
+export async function startNotifyRig(
+  options: { mailer?: Mailer; path?: string; clock?: ReturnType<typeof manualClock>; isLeader?: () => boolean } = {},
+): Promise<NotifyRig> {
   const path = options.path ?? join(mkdtempSync(join(tmpdir(), 'switchyard-notify-')), 'store.db');
   const clock = options.clock ?? manualClock();
   const store = await createStore({ databaseUrl: `sqlite:${path}`, secretKey: TEST_SECRET, now: clock.now });

@@ -38,12 +38,40 @@ describe('the status page against a recorded run', () => {
     // Older traffic the recorded run does not have: 3 days ago (in 7 d and 30 d) and 20 days ago (30 d only).
     const now = Date.now();
     const old = (requestId: string, time: number, status: number): UsageLogEntry => ({
-      requestId, time, keyId: null, keyName: null, group: 'default', model: 'gpt-4o', upstreamModel: 'gpt-4o', channelId: null, channelName: null,
-      clientProtocol: 'openai-chat', upstreamProtocol: 'openai-chat', surface: null, status, errorCode: null, errorMessage: null, inputTokens: 0,
-      outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, costMicros: 0, latencyMs: 100, ttftMs: null, stream: false,
-      warnings: [], attempts: [], clientIp: null,
+      requestId,
+      time,
+      keyId: null,
+      keyName: null,
+      group: 'default',
+      model: 'gpt-4o',
+      upstreamModel: 'gpt-4o',
+      channelId: null,
+      channelName: null,
+      clientProtocol: 'openai-chat',
+      upstreamProtocol: 'openai-chat',
+      surface: null,
+      status,
+      errorCode: null,
+      errorMessage: null,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      costMicros: 0,
+      latencyMs: 100,
+      ttftMs: null,
+      stream: false,
+      warnings: [],
+      attempts: [],
+      clientIp: null,
     });
-    await harness.gateway.store.usage.insertMany([old('old-1', now - 3 * DAY, 200), old('old-2', now - 3 * DAY, 200), old('old-3', now - 20 * DAY, 502), old('old-4', now - 40 * DAY, 502)]);
+    await harness.gateway.store.usage.insertMany([
+      old('old-1', now - 3 * DAY, 200),
+      old('old-2', now - 3 * DAY, 200),
+      old('old-3', now - 20 * DAY, 502),
+      old('old-4', now - 40 * DAY, 502),
+    ]);
 
     await harness.admin('PATCH', '/account-settings', { statusPage: { enabled: true } });
     const response = await fetch(`${harness.url}/api/status`);

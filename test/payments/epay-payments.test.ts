@@ -46,7 +46,11 @@ describe('Epay payments against the Epay simulator (SQLite)', { timeout: 120_000
     assert.equal((await send({ ...params, pid: '9999' })).status, 400);
     assert.equal((await world.balanceOf(ben.id)).balance, 0);
     // The form-encoded POST variant of the same (genuine) notification is accepted.
-    const posted = await fetch(notifyUrl(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+    const posted = await fetch(notifyUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params).toString(),
+    });
     assert.equal(await posted.text(), 'success');
     assert.equal((await world.balanceOf(ben.id)).balance, 5);
   });
@@ -72,7 +76,9 @@ describe('Epay payments against the Epay simulator (SQLite)', { timeout: 120_000
     assert.equal(refunded.status, 'refunded');
     assert.equal(world.epay.trades.get(order.id)?.refundedFen, 7200);
     assert.deepEqual(await world.balanceOf(dan.id), { balance: 0, debtUsd: 7.5 });
-    const csv = await fetch(`${world.harness.url}/api/admin/orders/export?user=dan`, { headers: { authorization: `Bearer ${'sya-test-admin-token-0123456789'}` } });
+    const csv = await fetch(`${world.harness.url}/api/admin/orders/export?user=dan`, {
+      headers: { authorization: `Bearer ${'sya-test-admin-token-0123456789'}` },
+    });
     const text = await csv.text();
     assert.match(text, /^id,created_at,user_id,provider,status/);
     assert.match(text, /TOTAL,.*1 paid,,10\.000000,0\.000000,,10\.000000,,,net 0\.000000/);

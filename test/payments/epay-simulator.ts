@@ -12,8 +12,12 @@ interface Trade {
 
 /** The Epay MD5 signature, written out here from the protocol's rules (not imported from the gateway). */
 function md5Sign(params: Record<string, string>, key: string): string {
-  const names = Object.keys(params).filter((name) => name !== 'sign' && name !== 'sign_type' && params[name] !== '').sort();
-  return createHash('md5').update(names.map((name) => `${name}=${params[name]}`).join('&') + key).digest('hex');
+  const names = Object.keys(params)
+    .filter((name) => name !== 'sign' && name !== 'sign_type' && params[name] !== '')
+    .sort();
+  return createHash('md5')
+    .update(names.map((name) => `${name}=${params[name]}`).join('&') + key)
+    .digest('hex');
 }
 const fen = (money: string) => Math.round(Number(money) * 100);
 
@@ -74,7 +78,17 @@ export async function startEpaySimulator() {
     const trade = trades.get(params.out_trade_no ?? '');
     if (!trade) return { code: -1, msg: '订单号不存在' };
     if (params.act === 'order') {
-      return { code: 1, msg: '查询订单号成功！', trade_no: trade.tradeNo, out_trade_no: params.out_trade_no, type: trade.params.type, pid, name: trade.params.name, money: trade.params.money, status: trade.status };
+      return {
+        code: 1,
+        msg: '查询订单号成功！',
+        trade_no: trade.tradeNo,
+        out_trade_no: params.out_trade_no,
+        type: trade.params.type,
+        pid,
+        name: trade.params.name,
+        money: trade.params.money,
+        status: trade.status,
+      };
     }
     if (params.act === 'refund') {
       if (trade.status !== 1) return { code: -1, msg: '订单未支付' };
@@ -97,7 +111,9 @@ export async function startEpaySimulator() {
       if (problem) return response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<h3>${problem}</h3>`);
       return response
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(`<!doctype html><title>Epay simulator</title><h1>支付 ¥${params.money}</h1><form method="post" action="/pay?out_trade_no=${encodeURIComponent(params.out_trade_no ?? '')}"><button>Pay</button></form>`);
+        .end(
+          `<!doctype html><title>Epay simulator</title><h1>支付 ¥${params.money}</h1><form method="post" action="/pay?out_trade_no=${encodeURIComponent(params.out_trade_no ?? '')}"><button>Pay</button></form>`,
+        );
     }
     if (address.pathname === '/pay' && request.method === 'POST') {
       const trade = trades.get(params.out_trade_no ?? '');

@@ -31,7 +31,12 @@ export async function startPaymentWorld(overrides: Record<string, unknown> = {})
   const stripe = await startStripeSimulator({ now: runtime.now });
   const epay = await startEpaySimulator();
   stripe.setWebhook(`${harness.url}/api/payments/stripe/webhook`);
-  await harness.admin('PATCH', '/payment-providers/stripe', { enabled: true, secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url });
+  await harness.admin('PATCH', '/payment-providers/stripe', {
+    enabled: true,
+    secretKey: stripe.secretKey,
+    webhookSecret: stripe.webhookSecret,
+    apiBase: stripe.url,
+  });
   await harness.admin('PATCH', '/payment-providers/epay', { enabled: true, pid: epay.pid, key: epay.key, apiBase: epay.url });
   await harness.admin('PATCH', '/payment-providers/manual', { enabled: true });
   await harness.admin('PATCH', '/account-settings', {
@@ -63,7 +68,11 @@ export async function startPaymentWorld(overrides: Record<string, unknown> = {})
 }
 
 export async function signIn(url: string, id: string, login: string): Promise<Portal> {
-  const response = await fetch(`${url}/api/account/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password: PASSWORD }) });
+  const response = await fetch(`${url}/api/account/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login, password: PASSWORD }),
+  });
   assert.equal(response.status, 200, await response.clone().text());
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const { csrfToken } = (await response.json()) as { csrfToken: string };

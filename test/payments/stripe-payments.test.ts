@@ -40,7 +40,11 @@ describe('Stripe payments against the Stripe simulator (SQLite)', { timeout: 120
     assert.equal(forged.status, 400);
     const stale = await world.stripe.deliver(payload, world.stripe.sign(payload, Math.floor(Date.now() / 1000) - 301));
     assert.equal(stale.status, 400, 'Stripe documents a 300 s tolerance');
-    const unsigned = await fetch(`${world.harness.url}/api/payments/stripe/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    const unsigned = await fetch(`${world.harness.url}/api/payments/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: payload,
+    });
     assert.equal(unsigned.status, 400);
     assert.equal((await world.balanceOf(ben.id)).balance, 0);
     const admin = await world.harness.admin('GET', `/orders/${order.id}`);
@@ -87,7 +91,10 @@ describe('Stripe payments against the Stripe simulator (SQLite)', { timeout: 120
     assert.deepEqual(await world.balanceOf(eve.id), { balance: 0, debtUsd: 4 });
     assert.equal((await eve.json('GET', '')).debtUsd, 4);
     const refunds = world.stripe.refunds.filter((entry) => entry.paymentIntent === world.stripe.sessions.get(sessionOf(order))?.payment_intent);
-    assert.deepEqual(refunds.map((entry) => entry.amount), [500, 500]);
+    assert.deepEqual(
+      refunds.map((entry) => entry.amount),
+      [500, 500],
+    );
     await world.harness.admin('POST', `/orders/${order.id}/refund`, {}, 400);
 
     const next = await eve.json('POST', '/orders', { provider: 'stripe', amountUsd: 10 }, 201);
@@ -111,7 +118,10 @@ describe('Stripe payments against the Stripe simulator (SQLite)', { timeout: 120
     await world.harness.admin('POST', `/orders/${order.id}/refund`, { amountUsd: 50 });
     const month = ((await gus.json('GET', `/orders/${order.id}`)).creditedAt as string).slice(0, 7);
     const statement = await gus.json('GET', `/statements/${month}`);
-    assert.deepEqual([statement.topUpsMicros, statement.bonusesMicros, statement.refundsMicros, statement.closingBalanceMicros], [100_000_000, 10_000_000, -55_000_000, 55_000_000]);
+    assert.deepEqual(
+      [statement.topUpsMicros, statement.bonusesMicros, statement.refundsMicros, statement.closingBalanceMicros],
+      [100_000_000, 10_000_000, -55_000_000, 55_000_000],
+    );
     const csv = await (await gus.call('GET', `/statements/${month}?format=csv`)).text();
     assert.match(csv, /money in,top-ups,,100\.000000/);
     assert.match(csv, new RegExp(`balance,closing ${month},,55\\.000000`));

@@ -25,9 +25,18 @@ export async function startStripeSimulator(options: { now?: () => number } = {})
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
   // Signed at the wall clock: the stripe package checks the timestamp against it.
-  const sign = (payload: string, at = Math.floor(Date.now() / 1000), secret = webhookSecret) => `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${payload}`).digest('hex')}`;
+  const sign = (payload: string, at = Math.floor(Date.now() / 1000), secret = webhookSecret) =>
+    `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${payload}`).digest('hex')}`;
   const eventFor = (session: Session, type = 'checkout.session.completed') =>
-    JSON.stringify({ id: id('evt'), object: 'event', api_version: '2025-01-01', created: Math.floor(now() / 1000), livemode: false, type, data: { object: session } });
+    JSON.stringify({
+      id: id('evt'),
+      object: 'event',
+      api_version: '2025-01-01',
+      created: Math.floor(now() / 1000),
+      livemode: false,
+      type,
+      data: { object: session },
+    });
   const deliver = async (payload: string, header: string) => {
     if (!webhookUrl) throw new Error('no webhook URL set');
     return fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
@@ -40,7 +49,8 @@ export async function startStripeSimulator(options: { now?: () => number } = {})
     const price = item?.price_data;
     if (!price) return invalid('line_items', 'You must specify line_items in payment mode.');
     if (!/^[a-z]{3}$/.test(price.currency ?? '')) return invalid('line_items[0][price_data][currency]', 'Invalid currency');
-    if (!/^\d+$/.test(price.unit_amount ?? '') || Number(price.unit_amount) < 50) return invalid('line_items[0][price_data][unit_amount]', 'Amount must be at least 50 minor units');
+    if (!/^\d+$/.test(price.unit_amount ?? '') || Number(price.unit_amount) < 50)
+      return invalid('line_items[0][price_data][unit_amount]', 'Amount must be at least 50 minor units');
     if (!price.product_data?.name) return invalid('line_items[0][price_data][product_data][name]', 'Missing required param: name.');
     if (!/^[1-9]\d*$/.test(item.quantity ?? '')) return invalid('line_items[0][quantity]', 'Invalid integer');
     const seconds = Math.floor(now() / 1000);
@@ -70,11 +80,26 @@ export async function startStripeSimulator(options: { now?: () => number } = {})
 
   const createRefund = (form: Record<string, any>): [number, unknown] => {
     const session = [...sessions.values()].find((entry) => entry.payment_intent === form.payment_intent);
-    if (!session) return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_intent', message: `No such payment_intent: '${form.payment_intent}'` } }];
+    if (!session)
+      return [
+        404,
+        {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'payment_intent',
+            message: `No such payment_intent: '${form.payment_intent}'`,
+          },
+        },
+      ];
     const refunded = refunds.filter((entry) => entry.paymentIntent === form.payment_intent).reduce((sum, entry) => sum + entry.amount, 0);
     const amount = form.amount === undefined ? session.amount_total - refunded : Number(form.amount);
     if (!Number.isInteger(amount) || amount <= 0) return invalid('amount', 'Invalid positive integer');
-    if (refunded + amount > session.amount_total) return [400, { error: { type: 'invalid_request_error', code: 'amount_too_large', message: 'Refund amount is greater than unrefunded amount on charge' } }];
+    if (refunded + amount > session.amount_total)
+      return [
+        400,
+        { error: { type: 'invalid_request_error', code: 'amount_too_large', message: 'Refund amount is greater than unrefunded amount on charge' } },
+      ];
     refunds.push({ paymentIntent: form.payment_intent, amount });
     return [200, { id: id('re'), object: 'refund', amount, currency: session.currency, payment_intent: form.payment_intent, status: 'succeeded' }];
   };
@@ -83,7 +108,12 @@ export async function startStripeSimulator(options: { now?: () => number } = {})
     const session = sessions.get(sessionId);
     if (!session) throw new Error(`no session ${sessionId}`);
     if (session.status !== 'open' || session.expires_at * 1000 < now()) throw new Error(`session ${sessionId} is ${session.status} or expired`);
-    Object.assign(session, { payment_status: 'paid', status: 'complete', payment_intent: id('pi'), customer_details: { email: options.email ?? 'payer@example.com' } });
+    Object.assign(session, {
+      payment_status: 'paid',
+      status: 'complete',
+      payment_intent: id('pi'),
+      customer_details: { email: options.email ?? 'payer@example.com' },
+    });
     const payload = eventFor(session);
     const header = sign(payload);
     const response = options.deliver === false ? undefined : await deliver(payload, header);
@@ -99,15 +129,24 @@ export async function startStripeSimulator(options: { now?: () => number } = {})
     }
     if (request.method === 'GET' && path.startsWith('/v1/checkout/sessions/')) {
       const session = sessions.get(path.slice('/v1/checkout/sessions/'.length));
-      return session ? sendJson(response, 200, session) : sendJson(response, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } });
+      return session
+        ? sendJson(response, 200, session)
+        : sendJson(response, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } });
     }
-    const create = request.method === 'POST' && path === '/v1/checkout/sessions' ? createSession : request.method === 'POST' && path === '/v1/refunds' ? createRefund : undefined;
+    const create =
+      request.method === 'POST' && path === '/v1/checkout/sessions'
+        ? createSession
+        : request.method === 'POST' && path === '/v1/refunds'
+          ? createRefund
+          : undefined;
     if (!create) return sendJson(response, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${path})` } });
     const key = request.headers['idempotency-key'];
     const bodyHash = createHash('sha256').update(`${path}\n${body}`).digest('hex');
     const seen = typeof key === 'string' ? idempotency.get(key) : undefined;
     if (seen && seen.bodyHash !== bodyHash) {
-      return sendJson(response, 400, { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } });
+      return sendJson(response, 400, {
+        error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' },
+      });
     }
     if (seen) return sendJson(response, seen.status, seen.answer);
     const [status, answer] = create(parseStripeForm(body));
@@ -123,9 +162,11 @@ export async function startStripeSimulator(options: { now?: () => number } = {})
       return response.writeHead(303, { location: session.success_url }).end();
     }
     const amount = `${(session.amount_total / 100).toFixed(2)} ${String(session.currency).toUpperCase()}`;
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><title>Stripe simulator checkout</title><h1>Pay ${amount}</h1><form method="post"><label>Email <input name="email" value="payer@example.com"></label><button type="submit">Pay ${amount}</button></form>`,
-    );
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        `<!doctype html><title>Stripe simulator checkout</title><h1>Pay ${amount}</h1><form method="post"><label>Email <input name="email" value="payer@example.com"></label><button type="submit">Pay ${amount}</button></form>`,
+      );
   };
 
   const server = createServer((request, response) => {

@@ -49,7 +49,10 @@ describe('embeddings fan-out under per-key limits and shared circuits', () => {
 
   test('a batch needing more upstream calls than the key has requests left is a 429 before any call', async () => {
     const before = embedCalls();
-    const refused = await embed(limited, Array.from({ length: 40 }, (_, index) => `text ${index}`));
+    const refused = await embed(
+      limited,
+      Array.from({ length: 40 }, (_, index) => `text ${index}`),
+    );
     assert.equal(refused.status, 429, JSON.stringify(refused.json));
     assert.equal(refused.json.error.code, 'rate_limited');
     assert.match(refused.json.error.message, /40 upstream calls/);
@@ -64,7 +67,10 @@ describe('embeddings fan-out under per-key limits and shared circuits', () => {
 
   test("a provider 429 to one key's fan-out does not open the circuit other keys share", async () => {
     harness.simulator.enqueue({ fault: { type: 'status', status: 429, retryAfter: 30 } });
-    const throttled = await embed(bursty, Array.from({ length: 8 }, (_, index) => `burst ${index}`));
+    const throttled = await embed(
+      bursty,
+      Array.from({ length: 8 }, (_, index) => `burst ${index}`),
+    );
     assert.equal(throttled.status, 429, JSON.stringify(throttled.json));
     const other = await embed(bystander, ['an ordinary request']);
     assert.equal(other.status, 200, `another key is still served: ${JSON.stringify(other.json)}`);

@@ -90,7 +90,14 @@ describe('channel health states through the admin API, fed by traffic, probes an
   test('untested, healthy, failing on a refused connection before the breaker opens, then circuit open; disabled', async () => {
     await harness.addChannel({ provider: 'openai', models: ['good-model'], name: 'good' });
     // Port 9 (discard) on localhost refuses connections: every call ECONNREFUSED.
-    await harness.admin('POST', '/channels', { name: 'dead', provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: UPSTREAM_SECRET, models: ['dead-model'], groups: ['default'] });
+    await harness.admin('POST', '/channels', {
+      name: 'dead',
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: UPSTREAM_SECRET,
+      models: ['dead-model'],
+      groups: ['default'],
+    });
     assert.equal((await health('dead')).status, 'untested');
 
     const { key } = await harness.addKey();
@@ -110,7 +117,10 @@ describe('channel health states through the admin API, fed by traffic, probes an
     let dead = await health('dead');
     assert.equal(dead.status, 'failing');
     assert.match(dead.statusReason, /0% of recent calls succeeded; last error: .*(refused|ECONNREFUSED|connect)/i);
-    assert.ok(lines.some((line) => line.event === 'channel_test_failed' && line.channel === 'dead'), 'no log line for the failed test');
+    assert.ok(
+      lines.some((line) => line.event === 'channel_test_failed' && line.channel === 'dead'),
+      'no log line for the failed test',
+    );
 
     // Live traffic: two more failures open the breaker (3 calls, 100% errors).
     for (let index = 0; index < 2; index += 1) assert.equal((await call('dead-model')).status, 502);

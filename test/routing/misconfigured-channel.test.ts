@@ -58,7 +58,10 @@ describe('a channel with a wrong base address', () => {
     assert.match(channel.health.lastError.message, /no such route or model/);
     assert.equal(channel.health.lastError.status, 404);
     // The channel × model circuit opened (5 or more calls, all failed), so the wrong channel is skipped.
-    assert.deepEqual(channel.health.models.map((entry: { model: string; state: string }) => [entry.model, entry.state]), [['dual-model', 'open']]);
+    assert.deepEqual(
+      channel.health.models.map((entry: { model: string; state: string }) => [entry.model, entry.state]),
+      [['dual-model', 'open']],
+    );
     assert.equal((await harness.admin('GET', `/channels/${good.id}`)).health.status, 'healthy');
 
     // The model check counts it as not accepting requests.

@@ -8,8 +8,21 @@ import { createFixedRuntime } from '../helpers/fixed-runtime.ts';
 
 function channel(id: string, priority: number, weight: number, modelMap: Record<string, string> = {}): Channel {
   return {
-    id, name: id, provider: 'openai', baseUrl: 'http://x/v1', apiKeys: ['k'], models: ['m'], groups: ['default'],
-    modelMap, priority, weight, enabled: true, supportsResponses: false, allowedPrefixes: [], createdAt: 0, updatedAt: 0,
+    id,
+    name: id,
+    provider: 'openai',
+    baseUrl: 'http://x/v1',
+    apiKeys: ['k'],
+    models: ['m'],
+    groups: ['default'],
+    modelMap,
+    priority,
+    weight,
+    enabled: true,
+    supportsResponses: false,
+    allowedPrefixes: [],
+    createdAt: 0,
+    updatedAt: 0,
   };
 }
 
@@ -34,7 +47,11 @@ describe('orderAttempts', () => {
       const first = orderAttempts(channels, runtime.random)[0]?.id ?? '';
       firsts.set(first, (firsts.get(first) ?? 0) + 1);
     }
-    for (const [id, expected] of [['a', 0.1], ['b', 0.3], ['c', 0.6]] as const) {
+    for (const [id, expected] of [
+      ['a', 0.1],
+      ['b', 0.3],
+      ['c', 0.6],
+    ] as const) {
       const share = (firsts.get(id) ?? 0) / draws;
       assert.ok(Math.abs(share - expected) < 0.02, `${id}: ${share} vs ${expected}`);
     }

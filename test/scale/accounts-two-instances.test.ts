@@ -1,6 +1,17 @@
 import { after, before, describe, test } from 'node:test';
 import { createRuntime } from '../../src/core/create-runtime.ts';
-import { COST, fallThrough, holdsSurviveRedemption, holdsSurviveRenames, quotaUnderConcurrency, redemptionRace, setUpPricing, walletUnderConcurrency, windowRollOver, type Target } from '../accounts/account-scenarios.ts';
+import {
+  COST,
+  fallThrough,
+  holdsSurviveRedemption,
+  holdsSurviveRenames,
+  quotaUnderConcurrency,
+  redemptionRace,
+  setUpPricing,
+  walletUnderConcurrency,
+  windowRollOver,
+  type Target,
+} from '../accounts/account-scenarios.ts';
 import { addSimulatorChannel, startScaleHarness, type ScaleHarness } from './scale-harness.ts';
 
 describe('accounts on two instances sharing PostgreSQL and Redis', () => {
@@ -26,10 +37,13 @@ describe('accounts on two instances sharing PostgreSQL and Redis', () => {
       async flushAndReadLogs(keyIds) {
         // Both instances' usage writers: /logs flushes the one it is asked on.
         for (let index = 0; index < harness.instances.length; index += 1) await harness.admin(index, 'GET', '/logs?limit=1');
-        const rows = await harness.query<{ status: number; error_code: string | null; cost_micros: number; paid_by: string | null; subscription_id: string | null }>(
-          'select status, error_code, cost_micros, paid_by, subscription_id from usage_logs where key_id = any($1)',
-          [keyIds],
-        );
+        const rows = await harness.query<{
+          status: number;
+          error_code: string | null;
+          cost_micros: number;
+          paid_by: string | null;
+          subscription_id: string | null;
+        }>('select status, error_code, cost_micros, paid_by, subscription_id from usage_logs where key_id = any($1)', [keyIds]);
         return rows.map((row) => ({
           status: Number(row.status),
           errorCode: row.error_code,

@@ -11,7 +11,11 @@ describe('admin people on two instances sharing PostgreSQL and Redis', () => {
   after(() => harness.close());
 
   const post = (instance: number, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${harness.instances[instance]!.url}/api/admin${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${harness.instances[instance]!.url}/api/admin${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const get = (instance: number, path: string, headers: Record<string, string>) => fetch(`${harness.instances[instance]!.url}/api/admin${path}`, { headers });
 
   test('an admin made on A signs in on B; the session and a minted token work on both; the role holds on both', async () => {
@@ -36,7 +40,9 @@ describe('admin people on two instances sharing PostgreSQL and Redis', () => {
 
   test('the admin sign-in throttle is one budget over both instances: 8 wrong passwords split over A and B, at most 5 checked', async () => {
     await harness.admin(0, 'POST', '/admins', { name: 'ben', email: 'ben@example.com', role: 'auditor', password: 'ben-password-12' }, 201);
-    const statuses = await Promise.all(Array.from({ length: 8 }, (_, index) => post(index % 2, '/session', { login: 'ben', password: 'wrong-password' }).then((response) => response.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => post(index % 2, '/session', { login: 'ben', password: 'wrong-password' }).then((response) => response.status)),
+    );
     assert.deepEqual(statuses.sort(), [401, 401, 401, 401, 401, 429, 429, 429]);
     assert.equal((await post(1, '/session', { login: 'ben', password: 'ben-password-12' })).status, 429);
   });

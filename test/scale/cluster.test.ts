@@ -61,15 +61,19 @@ describe('WORKERS=2', () => {
     let child: ChildProcess | undefined = gateway.child;
     try {
       const pids = new Set<number>();
-      await waitFor(async () => {
-        try {
-          const response = await fetch(`${url}/readyz`, { headers: { connection: 'close' } });
-          if (response.status === 200) pids.add(((await response.json()) as { pid: number }).pid);
-        } catch {
-          // not listening yet
-        }
-        return pids.size === 2;
-      }, `two workers answering /readyz (output so far: ${gateway.output()})`, 120_000);
+      await waitFor(
+        async () => {
+          try {
+            const response = await fetch(`${url}/readyz`, { headers: { connection: 'close' } });
+            if (response.status === 200) pids.add(((await response.json()) as { pid: number }).pid);
+          } catch {
+            // not listening yet
+          }
+          return pids.size === 2;
+        },
+        `two workers answering /readyz (output so far: ${gateway.output()})`,
+        120_000,
+      );
 
       const admin = (method: string, path: string, body: unknown) =>
         fetch(`${url}/api/admin${path}`, {
@@ -78,7 +82,16 @@ describe('WORKERS=2', () => {
           body: JSON.stringify(body),
         }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
       assert.equal(
-        (await admin('POST', '/channels', { name: 'sim', provider: 'openai', baseUrl: `${simulator.url}/v1`, apiKey: UPSTREAM_SECRET, models: ['gpt-4o-mini'], groups: ['default'] })).status,
+        (
+          await admin('POST', '/channels', {
+            name: 'sim',
+            provider: 'openai',
+            baseUrl: `${simulator.url}/v1`,
+            apiKey: UPSTREAM_SECRET,
+            models: ['gpt-4o-mini'],
+            groups: ['default'],
+          })
+        ).status,
         201,
       );
       const key = (await admin('POST', '/keys', { name: 'k', group: 'default' })).body.key as string;

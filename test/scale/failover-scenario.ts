@@ -51,7 +51,12 @@ export async function runFailoverScenario(input: {
   const limited = await h.admin(0, 'POST', '/keys', { name: 'limited', group: 'default', limits: { requestsPerMinute: RATE_LIMIT } });
   const doomed = await h.admin(0, 'POST', '/keys', { name: 'revoked-during-failover', group: 'default' });
   for (const key of [...walletKeys, limited, doomed]) {
-    for (const url of urls) await waitFor(async () => (await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${key.key}` } })).status === 200, 'every instance knows the key', 20_000);
+    for (const url of urls)
+      await waitFor(
+        async () => (await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${key.key}` } })).status === 200,
+        'every instance knows the key',
+        20_000,
+      );
   }
 
   const replies: Array<{ status: number; code: string | undefined; local: boolean }> = [];
@@ -96,7 +101,11 @@ export async function runFailoverScenario(input: {
     await waitFor(() => h.instances.every((instance) => instance.cluster.shared()), 'every instance shares its counters again', 30_000);
     const rejoinedAt = Date.now();
     const failoverMs = rejoinedAt - killedAt;
-    await waitFor(async () => (await Promise.all(urls.map((url) => chat(url, doomed.key)))).every((reply) => reply.status === 401), 'the revoked key is refused everywhere', 10_000);
+    await waitFor(
+      async () => (await Promise.all(urls.map((url) => chat(url, doomed.key)))).every((reply) => reply.status === 401),
+      'the revoked key is refused everywhere',
+      10_000,
+    );
     const revocationAfterPromotionMs = Date.now() - promotedAt;
     const revocationAfterRejoinMs = Date.now() - rejoinedAt;
     await delay(input.loadMs ?? 1_500);
@@ -107,14 +116,27 @@ export async function runFailoverScenario(input: {
     const served = replies.filter((reply) => reply.status === 200).length;
     const keyIds = walletKeys.map((key) => key.id);
     const rows = async () =>
-      (await h.query<{ count: string; cost: string }>("select count(*) as count, coalesce(sum(cost_micros), 0) as cost from usage_logs where key_id = any($1) and status = 200", [keyIds]))[0];
-    await waitFor(async () => {
-      for (let index = 0; index < h.instances.length; index += 1) await h.admin(index, 'GET', '/logs?limit=1');
-      return (await rows())?.count === String(served);
-    }, 'every served request has its usage row', 15_000).catch(() => undefined);
+      (
+        await h.query<{ count: string; cost: string }>(
+          'select count(*) as count, coalesce(sum(cost_micros), 0) as cost from usage_logs where key_id = any($1) and status = 200',
+          [keyIds],
+        )
+      )[0];
+    await waitFor(
+      async () => {
+        for (let index = 0; index < h.instances.length; index += 1) await h.admin(index, 'GET', '/logs?limit=1');
+        return (await rows())?.count === String(served);
+      },
+      'every served request has its usage row',
+      15_000,
+    ).catch(() => undefined);
     assert.deepEqual(await rows(), { count: String(served), cost: String(served * COST) }, 'no usage row lost or doubled');
     const expected = WALLET_MICROS - served * COST;
-    await waitFor(async () => Math.round((await h.admin(0, 'GET', `/users/${user.id}`)).balance * 1_000_000) === expected, 'the database wallet is charged once per served request', 15_000);
+    await waitFor(
+      async () => Math.round((await h.admin(0, 'GET', `/users/${user.id}`)).balance * 1_000_000) === expected,
+      'the database wallet is charged once per served request',
+      15_000,
+    );
     // The shared account (what the next hold is made on) agrees with the database on every instance.
     for (const url of urls) {
       const me: any = await (await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${walletKeys[0].key}` } })).json();
@@ -136,7 +158,10 @@ export async function runFailoverScenario(input: {
       assert.ok(figures.rateLimited.served <= RATE_LIMIT * windows, `the rate limit holds: ${JSON.stringify(figures.rateLimited)}`);
     } else {
       // Each instance may spend a window's limit on its own counters during the outage.
-      assert.ok(figures.rateLimited.served <= RATE_LIMIT * windows * (urls.length + 1), `the rate limit holds within its bound: ${JSON.stringify(figures.rateLimited)}`);
+      assert.ok(
+        figures.rateLimited.served <= RATE_LIMIT * windows * (urls.length + 1),
+        `the rate limit holds within its bound: ${JSON.stringify(figures.rateLimited)}`,
+      );
     }
     assert.ok(revocationAfterRejoinMs < 1_000, `revocation reached every instance ${revocationAfterRejoinMs} ms after they rejoined`);
     return figures;

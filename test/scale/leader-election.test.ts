@@ -22,7 +22,10 @@ test('Redis lock: exactly one leader; when it stops another takes over', async (
     // Renewals keep the same leader past several expiries.
     const first = elections.findIndex((election) => election.isLeader());
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    assert.equal(elections.findIndex((election) => election.isLeader()), first);
+    assert.equal(
+      elections.findIndex((election) => election.isLeader()),
+      first,
+    );
     await elections[first]?.stop();
     await waitFor(() => elections.filter((election, index) => index !== first && election.isLeader()).length === 1, 'a new leader', 5_000);
   } finally {

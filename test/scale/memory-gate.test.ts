@@ -82,9 +82,11 @@ test('memory gate: heap growth over sequential requests and heap per open stream
   try {
     const key = await configureSwitchyard(gateway.url, upstreamUrl);
     // The warm-up compiles and fills caches (its growth is not a leak); it need not be sequential.
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let index = 0; index < WARMUP_REQUESTS / 8; index += 1) await completeOne(gateway.url, key);
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let index = 0; index < WARMUP_REQUESTS / 8; index += 1) await completeOne(gateway.url, key);
+      }),
+    );
     const before = await gateway.heap();
     for (let index = 0; index < MEASURED_REQUESTS; index += 1) await completeOne(gateway.url, key);
     const after = await gateway.heap();

@@ -12,7 +12,12 @@ describe('notifications on two instances sharing PostgreSQL and Redis', () => {
   before(async () => {
     receiver = await startReceiver();
     harness = await startScaleHarness({ overrides: { notifications: { outboxPollMs: 0, scanIntervalMs: 0 } } });
-    const channel = await harness.admin(0, 'POST', '/notification-channels', { type: 'webhook', name: 'ops', url: `${receiver.url}/hook`, secret: 'whsec_two' });
+    const channel = await harness.admin(0, 'POST', '/notification-channels', {
+      type: 'webhook',
+      name: 'ops',
+      url: `${receiver.url}/hook`,
+      secret: 'whsec_two',
+    });
     for (const event of ['order.paid', 'channel.down']) await harness.admin(0, 'POST', '/notification-rules', { event, channels: [channel.id] });
     for (const instance of harness.instances) await instance.notifications.notifier.reloadRules();
   });
@@ -22,7 +27,8 @@ describe('notifications on two instances sharing PostgreSQL and Redis', () => {
   });
 
   test('the same events raised on both instances at once are queued once and sent once, even with two senders racing', async () => {
-    const raise = (index: number, event: 'order.paid' | 'channel.down', subject: string) => harness.instances[index]!.notifications.notifier.emitNotification(event, { subject });
+    const raise = (index: number, event: 'order.paid' | 'channel.down', subject: string) =>
+      harness.instances[index]!.notifications.notifier.emitNotification(event, { subject });
     const raised: Promise<void>[] = [];
     for (let round = 0; round < 10; round += 1) {
       for (const index of [0, 1]) {
@@ -38,10 +44,20 @@ describe('notifications on two instances sharing PostgreSQL and Redis', () => {
     const leader = harness.instances.find((instance) => instance.cluster.leader());
     assert.ok(leader, 'one instance leads');
     const other = harness.instances.find((instance) => instance !== leader)!;
-    const rogue = startOutboxDispatcher({ store: other.store, send: other.notifications.send, now: Date.now, logger: pino({ level: 'silent' }), isLeader: () => true, intervalMs: 0 });
+    const rogue = startOutboxDispatcher({
+      store: other.store,
+      send: other.notifications.send,
+      now: Date.now,
+      logger: pino({ level: 'silent' }),
+      isLeader: () => true,
+      intervalMs: 0,
+    });
     const sent = await Promise.all([leader.notifications.dispatcher.runOnce(), rogue.runOnce(), other.notifications.dispatcher.runOnce()]);
     await rogue.stop();
-    assert.equal(sent.reduce((sum, count) => sum + count, 0), 12);
+    assert.equal(
+      sent.reduce((sum, count) => sum + count, 0),
+      12,
+    );
     const ids = receiver.received.map((entry) => JSON.parse(entry.body).id as string);
     assert.equal(ids.length, 12);
     assert.equal(new Set(ids).size, 12, 'no message reached the receiver twice');

@@ -28,7 +28,12 @@ describe('payments on two instances sharing PostgreSQL and Redis', { timeout: 18
     harness = await startScaleHarness({ overrides: { runtime: { ...createRuntime(), now } } });
     stripe = await startStripeSimulator({ now });
     epay = await startEpaySimulator();
-    await harness.admin(0, 'PATCH', '/payment-providers/stripe', { enabled: true, secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url });
+    await harness.admin(0, 'PATCH', '/payment-providers/stripe', {
+      enabled: true,
+      secretKey: stripe.secretKey,
+      webhookSecret: stripe.webhookSecret,
+      apiBase: stripe.url,
+    });
     await harness.admin(0, 'PATCH', '/payment-providers/epay', { enabled: true, pid: epay.pid, key: epay.key, apiBase: epay.url });
     await harness.admin(0, 'PATCH', '/account-settings', { exchangeRates: { CNY: 7.2 }, referral: { ratePercent: 10, holdDays: 7 } });
   });
@@ -45,7 +50,11 @@ describe('payments on two instances sharing PostgreSQL and Redis', { timeout: 18
     const started = Date.now();
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        fetch(`${harness.instances[index % 2]?.url}/api/payments/stripe/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload }),
+        fetch(`${harness.instances[index % 2]?.url}/api/payments/stripe/webhook`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': header },
+          body: payload,
+        }),
       ),
     );
     assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([200]));
@@ -61,12 +70,16 @@ describe('payments on two instances sharing PostgreSQL and Redis', { timeout: 18
     await epay.open(order.checkoutUrl);
     const { params } = await epay.pay(order.id, { deliver: false });
     const answers = await Promise.all(
-      Array.from({ length: 20 }, async (_, index) => (await fetch(`${harness.instances[index % 2]?.url}/api/payments/epay/notify?${new URLSearchParams(params)}`)).text()),
+      Array.from({ length: 20 }, async (_, index) =>
+        (await fetch(`${harness.instances[index % 2]?.url}/api/payments/epay/notify?${new URLSearchParams(params)}`)).text(),
+      ),
     );
     assert.deepEqual(new Set(answers), new Set(['success']));
     assert.equal((await balanceOf(ben.id)).balance, 10);
 
-    const refunds = await Promise.all([0, 1].map((index) => harness.admin(index, 'POST', `/orders/${order.id}/refund`, {}, undefined).catch((error: Error) => error)));
+    const refunds = await Promise.all(
+      [0, 1].map((index) => harness.admin(index, 'POST', `/orders/${order.id}/refund`, {}, undefined).catch((error: Error) => error)),
+    );
     const succeeded = refunds.filter((result) => !(result instanceof Error));
     assert.equal(succeeded.length, 1, refunds.map(String).join(' | '));
     assert.equal(epay.trades.get(order.id)?.refundedFen, 7200, 'Epay refunded once');

@@ -34,7 +34,11 @@ test('PostgreSQL unreachable mid-run: keys and channels keep serving from the sn
     };
     const burst = async (count: number) => {
       const replies = await Promise.all(Array.from({ length: count }, (_, index) => chat(index % 2 === 0 ? a : b, created.key)));
-      assert.deepEqual(replies.filter((reply) => reply.status !== 200), [], 'every request is served');
+      assert.deepEqual(
+        replies.filter((reply) => reply.status !== 200),
+        [],
+        'every request is served',
+      );
       return count;
     };
 
@@ -52,10 +56,14 @@ test('PostgreSQL unreachable mid-run: keys and channels keep serving from the sn
 
     cutter.restore();
     let last = { rows: 0, spent: 0 };
-    await waitFor(async () => {
-      last = await counts();
-      return last.rows === served && last.spent === served * COST;
-    }, 'queued rows and charges written once the database is back', 15_000).catch((error: Error) => {
+    await waitFor(
+      async () => {
+        last = await counts();
+        return last.rows === served && last.spent === served * COST;
+      },
+      'queued rows and charges written once the database is back',
+      15_000,
+    ).catch((error: Error) => {
       // Say which side is off: a spend above served × cost is a charge applied twice.
       throw new Error(`${error.message}; expected ${served} rows and ${served * COST} spent, have ${JSON.stringify(last)}`);
     });

@@ -22,7 +22,14 @@ export async function createRedisProcess(options: { persistent: boolean }): Prom
   let child: ChildProcess | undefined;
 
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', directory, '--save', '',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    directory,
+    '--save',
+    '',
     ...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
   ];
   const waitUntilAnswering = async () => {

@@ -33,7 +33,11 @@ for (const persistent of [false, true]) {
           Number((await h.query<{ spent: string }>('select spent_micros as spent from api_keys where id = $1', [created.id]))[0]?.spent);
         const burst = async (count: number) => {
           const replies = await Promise.all(Array.from({ length: count }, (_, index) => chat(index % 2 === 0 ? a : b, created.key)));
-          assert.deepEqual(replies.filter((reply) => reply.status !== 200), [], 'every request is served');
+          assert.deepEqual(
+            replies.filter((reply) => reply.status !== 200),
+            [],
+            'every request is served',
+          );
           return count;
         };
 
@@ -43,7 +47,10 @@ for (const persistent of [false, true]) {
 
         await redis.stop();
         served += await burst(40);
-        assert.ok(h.instances.every((instance) => !instance.cluster.shared()), 'both instances fell back to local counters');
+        assert.ok(
+          h.instances.every((instance) => !instance.cluster.shared()),
+          'both instances fell back to local counters',
+        );
         await waitFor(async () => (await spent()) === served * COST, 'charges during the outage written');
 
         await redis.start();

@@ -44,9 +44,21 @@ describe('a Redis stall: the kv and the database ledger agree afterwards', () =>
     });
     await kv.settled();
     const ledger: number[] = [];
-    const charges = new ChargeWriter({ applyCharges: async (rows) => void ledger.push(...rows.map((row) => row.amountMicros)) }, pino({ level: 'silent' }), 60_000);
+    const charges = new ChargeWriter(
+      { applyCharges: async (rows) => void ledger.push(...rows.map((row) => row.amountMicros)) },
+      pino({ level: 'silent' }),
+      60_000,
+    );
     const user: User = {
-      id: `usr_${label}`, name: label, email: null, passwordHash: null, balanceMicros: FUNDED, spentMicros: 0, enabled: true, createdAt: 1, updatedAt: 1,
+      id: `usr_${label}`,
+      name: label,
+      email: null,
+      passwordHash: null,
+      balanceMicros: FUNDED,
+      spentMicros: 0,
+      enabled: true,
+      createdAt: 1,
+      updatedAt: 1,
     };
     // The database never sees a charge before the end (flush interval of a minute): the seed is the funding.
     const wallets = new WalletMeter({ kv, charges, readUser: async () => user });
@@ -87,7 +99,10 @@ describe('a Redis stall: the kv and the database ledger agree afterwards', () =>
     const { kv, wallets, user, inRedis, charged, close } = await setUp('short');
     try {
       const before = await holdMany(wallets, user, 5);
-      assert.equal(before.every((result) => result.status === 'fulfilled'), true);
+      assert.equal(
+        before.every((result) => result.status === 'fulfilled'),
+        true,
+      );
       server.signal('SIGSTOP');
       const stalledAt = Date.now();
       // Refused while Redis answers nothing (their commands are queued in the stopped server).
@@ -117,7 +132,10 @@ describe('a Redis stall: the kv and the database ledger agree afterwards', () =>
     const { kv, wallets, user, inRedis, charged, close } = await setUp('long');
     try {
       const before = await holdMany(wallets, user, 5);
-      assert.equal(before.every((result) => result.status === 'fulfilled'), true);
+      assert.equal(
+        before.every((result) => result.status === 'fulfilled'),
+        true,
+      );
       server.signal('SIGSTOP');
       const stalledAt = Date.now();
       // Keep asking while stalled: refused until 5 s without an answer, then served from the fallback.
@@ -136,7 +154,10 @@ describe('a Redis stall: the kv and the database ledger agree afterwards', () =>
       // and settle only after Redis is back (they are put on Redis when it resumes).
       await settleServed(before);
       const open = await holdMany(wallets, user, 2);
-      assert.equal(open.every((result) => result.status === 'fulfilled'), true);
+      assert.equal(
+        open.every((result) => result.status === 'fulfilled'),
+        true,
+      );
       server.signal('SIGCONT');
       await waitFor('the kv to resume', async () => {
         await kv.settled();

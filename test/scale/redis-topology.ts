@@ -44,14 +44,18 @@ async function answering(port: number): Promise<void> {
   const probe = new Redis({ host: HOST, port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => {});
   try {
-    await waitFor(async () => {
-      try {
-        if (probe.status !== 'ready') await probe.connect();
-        return (await probe.ping()) === 'PONG';
-      } catch {
-        return false;
-      }
-    }, `redis on port ${port} answers`, 10_000);
+    await waitFor(
+      async () => {
+        try {
+          if (probe.status !== 'ready') await probe.connect();
+          return (await probe.ping()) === 'PONG';
+        } catch {
+          return false;
+        }
+      },
+      `redis on port ${port} answers`,
+      10_000,
+    );
   } finally {
     probe.disconnect();
   }
@@ -68,7 +72,23 @@ async function replicaInSync(port: number): Promise<void> {
 }
 
 function dataNodeArgs(directory: string, port: number, extra: string[] = []): string[] {
-  return ['--port', String(port), '--bind', HOST, '--dir', directory, '--dbfilename', `dump-${port}.rdb`, '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', ...extra];
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    HOST,
+    '--dir',
+    directory,
+    '--dbfilename',
+    `dump-${port}.rdb`,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--repl-diskless-sync-delay',
+    '0',
+    ...extra,
+  ];
 }
 
 export interface SentinelTopology extends Topology {
@@ -124,18 +144,22 @@ export async function startSentinelTopology(input: { basePort: number; sentinelB
     }
   };
   // The sentinels have found each other and the replica before the test may rely on a failover.
-  await waitFor(async () => {
-    const asker = new Redis({ host: HOST, port: input.sentinelBasePort, maxRetriesPerRequest: 0 });
-    try {
-      const info = (await asker.call('SENTINEL', 'master', name)) as string[];
-      const field = (key: string) => Number(info[info.indexOf(key) + 1]);
-      return field('num-other-sentinels') === 2 && field('num-slaves') === 1;
-    } catch {
-      return false;
-    } finally {
-      asker.disconnect();
-    }
-  }, 'the sentinels see each other and the replica', 15_000);
+  await waitFor(
+    async () => {
+      const asker = new Redis({ host: HOST, port: input.sentinelBasePort, maxRetriesPerRequest: 0 });
+      try {
+        const info = (await asker.call('SENTINEL', 'master', name)) as string[];
+        const field = (key: string) => Number(info[info.indexOf(key) + 1]);
+        return field('num-other-sentinels') === 2 && field('num-slaves') === 1;
+      } catch {
+        return false;
+      } finally {
+        asker.disconnect();
+      }
+    },
+    'the sentinels see each other and the replica',
+    15_000,
+  );
   return {
     directory,
     name,
@@ -168,15 +192,22 @@ export async function startClusterTopology(input: { basePort: number; nodeTimeou
   for (let index = 0; index < 6; index += 1) {
     const port = input.basePort + index;
     const args = dataNodeArgs(directory, port, [
-      '--cluster-enabled', 'yes',
-      '--cluster-config-file', `nodes-${port}.conf`,
-      '--cluster-node-timeout', String(input.nodeTimeoutMs ?? 1_500),
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      `nodes-${port}.conf`,
+      '--cluster-node-timeout',
+      String(input.nodeTimeoutMs ?? 1_500),
     ]);
     nodes.push(startNode(directory, port, args));
   }
   for (const node of nodes) await answering(node.port);
   await run('redis-cli', ['--cluster', 'create', ...nodes.map((node) => `${HOST}:${node.port}`), '--cluster-replicas', '1', '--cluster-yes']);
-  await waitFor(async () => (await Promise.all(nodes.map((node) => clusterState(node.port)))).every((state) => state === 'ok'), 'cluster_state:ok on every node', 20_000);
+  await waitFor(
+    async () => (await Promise.all(nodes.map((node) => clusterState(node.port)))).every((state) => state === 'ok'),
+    'cluster_state:ok on every node',
+    20_000,
+  );
   return {
     directory,
     nodes,

@@ -26,13 +26,15 @@ export interface ScaleHarness {
  * (under a key prefix of their own), in front of one provider simulator. Instances start one
  * after another, as a rolling deployment would.
  */
-export async function startScaleHarness(input: {
-  instances?: number;
-  redisUrl?: string;
-  overrides?: Partial<GatewayOptions>;
-  /** How the gateways reach the database (e.g. through a proxy the test can cut); default direct. */
-  gatewayDatabaseUrl?: (databaseUrl: string) => string;
-} = {}): Promise<ScaleHarness> {
+export async function startScaleHarness(
+  input: {
+    instances?: number;
+    redisUrl?: string;
+    overrides?: Partial<GatewayOptions>;
+    /** How the gateways reach the database (e.g. through a proxy the test can cut); default direct. */
+    gatewayDatabaseUrl?: (databaseUrl: string) => string;
+  } = {},
+): Promise<ScaleHarness> {
   const adminClient = new pg.Client({ connectionString: postgresTestUrl() });
   await adminClient.connect();
   const databaseName = `switchyard_scale_${randomBytes(6).toString('hex')}`;

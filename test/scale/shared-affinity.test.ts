@@ -16,8 +16,21 @@ after(async () => {
 
 function channel(id: string): Channel {
   return {
-    id, name: id, provider: 'anthropic', baseUrl: 'http://x', apiKeys: ['k0', 'k1'], models: ['m'], groups: ['default'],
-    modelMap: {}, priority: 0, weight: 1, enabled: true, supportsResponses: false, allowedPrefixes: [], createdAt: 0, updatedAt: 0,
+    id,
+    name: id,
+    provider: 'anthropic',
+    baseUrl: 'http://x',
+    apiKeys: ['k0', 'k1'],
+    models: ['m'],
+    groups: ['default'],
+    modelMap: {},
+    priority: 0,
+    weight: 1,
+    enabled: true,
+    supportsResponses: false,
+    allowedPrefixes: [],
+    createdAt: 0,
+    updatedAt: 0,
   };
 }
 
@@ -25,13 +38,19 @@ const turn = (count: number) => {
   const messages: unknown[] = [];
   for (let index = 1; index <= count; index += 1) {
     if (index > 1) messages.push({ role: 'assistant', content: `answer ${index - 1}` });
-    messages.push({ role: 'user', content: [{ type: 'text', text: `question ${index}`, ...(index === count ? { cache_control: { type: 'ephemeral' } } : {}) }] });
+    messages.push({
+      role: 'user',
+      content: [{ type: 'text', text: `question ${index}`, ...(index === count ? { cache_control: { type: 'ephemeral' } } : {}) }],
+    });
   }
   return { model: 'm', system: 'sys', messages };
 };
 
 test('two instances share conversation affinity through Redis: a turn served on one continues on the other', async () => {
-  const [first, second] = connections.map((connection) => new ConversationAffinity(createRedisKv(connection, { prefix }), 60_000)) as [ConversationAffinity, ConversationAffinity];
+  const [first, second] = connections.map((connection) => new ConversationAffinity(createRedisKv(connection, { prefix }), 60_000)) as [
+    ConversationAffinity,
+    ConversationAffinity,
+  ];
   const hint = (count: number) => getCodec('anthropic-messages').affinityHint?.({ body: turn(count) });
   const candidates = [channel('a'), channel('b')];
   // Instance 1 served turn 1 on channel b with its second key.

@@ -71,7 +71,10 @@ describe('reasoning cache shared by two instances through Redis', { concurrency:
 
   /** Turn one on A; turn two, with the reasoning stripped, on B under `secondKey`. */
   const loop = async (client: ProtocolId, upstream: (typeof UPSTREAMS)[number], stream: boolean, secondKey: string) => {
-    harness.simulator.enqueue({ reasoning: { text: 'The answer is in the file; read it first.' }, toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] });
+    harness.simulator.enqueue({
+      reasoning: { text: 'The answer is in the file; read it first.' },
+      toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }],
+    });
     const first = await send(a, firstCall(client, upstream.model, stream, key));
     assert.equal(first.status, 200, `turn one: ${first.text}`);
     const turn = readTurn(client, stream, first.text);

@@ -115,10 +115,14 @@ describe('two instances sharing PostgreSQL and Redis', () => {
       body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }),
     });
     assert.notEqual(failed.status, 200);
-    await waitFor(async () => {
-      const view = await harness.admin(1, 'GET', `/channels/${channel.id}`);
-      return view.health?.state === 'open';
-    }, 'B mirrors the open circuit', 1_000);
+    await waitFor(
+      async () => {
+        const view = await harness.admin(1, 'GET', `/channels/${channel.id}`);
+        return view.health?.state === 'open';
+      },
+      'B mirrors the open circuit',
+      1_000,
+    );
     const before = harness.simulator.requests.length;
     const onB = await fetch(`${b}/v1/chat/completions`, {
       method: 'POST',

@@ -25,7 +25,15 @@ import {
  * own fields (the file's literal key secret, the API's required group) are filled in per side.
  */
 type Case = { label: string; value: Record<string, unknown> };
-type Pair = { entity: string; config: z.ZodType; admin: z.ZodType; base: Record<string, unknown>; configExtra?: Record<string, unknown>; adminExtra?: Record<string, unknown>; cases: Case[] };
+type Pair = {
+  entity: string;
+  config: z.ZodType;
+  admin: z.ZodType;
+  base: Record<string, unknown>;
+  configExtra?: Record<string, unknown>;
+  adminExtra?: Record<string, unknown>;
+  cases: Case[];
+};
 
 const PAIRS: Pair[] = [
   {

@@ -23,7 +23,14 @@ const nastyNumber = fc.oneof(
   fc.double({ noNaN: false }),
   fc.integer(),
 );
-const anyValue = fc.oneof(nastyNumber, fc.string({ maxLength: 40 }), fc.boolean(), fc.constant(null), fc.array(fc.oneof(fc.string(), nastyNumber), { maxLength: 4 }), fc.object({ maxDepth: 2 }));
+const anyValue = fc.oneof(
+  nastyNumber,
+  fc.string({ maxLength: 40 }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.oneof(fc.string(), nastyNumber), { maxLength: 4 }),
+  fc.object({ maxDepth: 2 }),
+);
 
 const secretEcho = fc.constantFrom(
   CHANNEL_SECRET,
@@ -88,22 +95,58 @@ describe('security invariants under random input', () => {
 
   test('random admin bodies never get a 5xx', async () => {
     const routes: Array<[string, string, fc.Arbitrary<Record<string, unknown>>]> = [
-      ['POST', '/groups', fc.record({ name: fc.oneof(fc.string({ maxLength: 12 }), anyValue), priceMultiplier: anyValue, description: anyValue }, { requiredKeys: [] })],
+      [
+        'POST',
+        '/groups',
+        fc.record({ name: fc.oneof(fc.string({ maxLength: 12 }), anyValue), priceMultiplier: anyValue, description: anyValue }, { requiredKeys: [] }),
+      ],
       ['PATCH', '/groups/default', fc.record({ priceMultiplier: anyValue, description: anyValue }, { requiredKeys: [] })],
-      ['POST', '/prices', fc.record({ model: fc.oneof(fc.string({ maxLength: 12 }), anyValue), input: anyValue, output: anyValue, cacheRead: anyValue, cacheWrite: anyValue }, { requiredKeys: [] })],
+      [
+        'POST',
+        '/prices',
+        fc.record(
+          { model: fc.oneof(fc.string({ maxLength: 12 }), anyValue), input: anyValue, output: anyValue, cacheRead: anyValue, cacheWrite: anyValue },
+          { requiredKeys: [] },
+        ),
+      ],
       [
         'POST',
         '/keys',
         fc.record(
-          { name: fc.string({ maxLength: 12 }), group: fc.constantFrom('default', 'nope'), balance: anyValue, allowedIps: anyValue, limits: fc.record({ dailySpend: anyValue, requestsPerMinute: anyValue }, { requiredKeys: [] }) },
+          {
+            name: fc.string({ maxLength: 12 }),
+            group: fc.constantFrom('default', 'nope'),
+            balance: anyValue,
+            allowedIps: anyValue,
+            limits: fc.record({ dailySpend: anyValue, requestsPerMinute: anyValue }, { requiredKeys: [] }),
+          },
           { requiredKeys: [] },
         ),
       ],
-      ['PATCH', `/keys/KEY`, fc.record({ balance: anyValue, allowedIps: fc.array(fc.oneof(fc.ipV4(), fc.ipV6(), fc.string({ maxLength: 20 })), { maxLength: 3 }), quota: anyValue }, { requiredKeys: [] })],
+      [
+        'PATCH',
+        `/keys/KEY`,
+        fc.record(
+          { balance: anyValue, allowedIps: fc.array(fc.oneof(fc.ipV4(), fc.ipV6(), fc.string({ maxLength: 20 })), { maxLength: 3 }), quota: anyValue },
+          { requiredKeys: [] },
+        ),
+      ],
       [
         'POST',
         '/channels',
-        fc.record({ name: fc.string({ maxLength: 12 }), provider: fc.constantFrom('openai', 'x'), baseUrl: fc.oneof(fc.webUrl(), fc.string()), apiKey: anyValue, models: anyValue, groups: anyValue, priority: anyValue, weight: anyValue }, { requiredKeys: [] }),
+        fc.record(
+          {
+            name: fc.string({ maxLength: 12 }),
+            provider: fc.constantFrom('openai', 'x'),
+            baseUrl: fc.oneof(fc.webUrl(), fc.string()),
+            apiKey: anyValue,
+            models: anyValue,
+            groups: anyValue,
+            priority: anyValue,
+            weight: anyValue,
+          },
+          { requiredKeys: [] },
+        ),
       ],
     ];
     const { id: patchable } = await h.addKey();
@@ -149,7 +192,10 @@ describe('security invariants under random input', () => {
         { numRuns: 60, seed },
       );
     } catch (error) {
-      throw new Error(`property failed with seed ${seed} (replay: PROPERTY_SEED=${seed} node scripts/run-tests.mjs test/security/invariants.property.test.ts)`, { cause: error });
+      throw new Error(
+        `property failed with seed ${seed} (replay: PROPERTY_SEED=${seed} node scripts/run-tests.mjs test/security/invariants.property.test.ts)`,
+        { cause: error },
+      );
     }
 
     // Every request reached the usage log, and the balance is exactly the top-up minus the logged charges.

@@ -37,7 +37,8 @@ describe('one JSON depth rule on both lanes', () => {
   });
 
   test('the same limit as the translated lane: 256 levels pass, 257 do not', async () => {
-    const nested = (levels: number) => `{"model":"deep-model","messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    const nested = (levels: number) =>
+      `{"model":"deep-model","messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(levels)}${']'.repeat(levels)}}`;
     const send = (raw: string) =>
       fetch(`${h.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: raw });
     // The body object is level 1, so its member may nest 255 more.
@@ -57,9 +58,13 @@ describe('in-stream upstream errors are redacted', () => {
     ({ id: keyId, key } = await h.addKey());
     h.upstream.answer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write(`data: {"id":"c1","object":"chat.completion.chunk","model":"leaky-model","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n`);
+      response.write(
+        `data: {"id":"c1","object":"chat.completion.chunk","model":"leaky-model","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n`,
+      );
       setTimeout(() => {
-        response.end(`data: {"error":{"message":"Incorrect API key provided: ${CHANNEL_SECRET}","type":"invalid_request_error","code":"${CHANNEL_SECRET}"}}\n\n`);
+        response.end(
+          `data: {"error":{"message":"Incorrect API key provided: ${CHANNEL_SECRET}","type":"invalid_request_error","code":"${CHANNEL_SECRET}"}}\n\n`,
+        );
       }, 20);
       return undefined;
     });
@@ -124,12 +129,17 @@ describe('the key is checked before the body is read', () => {
     });
 
   test('a request with no key or a bad key is answered 401 before its body is sent, on every generation surface', async () => {
-    for (const path of ['/v1/chat/completions', '/v1/responses', '/v1/messages', '/v1beta/models/auth-model:generateContent', '/antigravity/v1/chat/completions']) {
+    for (const path of [
+      '/v1/chat/completions',
+      '/v1/responses',
+      '/v1/messages',
+      '/v1beta/models/auth-model:generateContent',
+      '/antigravity/v1/chat/completions',
+    ]) {
       assert.match(await headersOnly(path, ''), /^HTTP\/1\.1 401/, path);
       assert.match(await headersOnly(path, 'authorization: Bearer sk-wrong-key-0123456789\r\n'), /^HTTP\/1\.1 401/, path);
     }
   });
-
 });
 
 describe('refused-auth traffic', () => {
@@ -150,12 +160,18 @@ describe('refused-auth traffic', () => {
     assert.equal((await h.chat(key, { model: 'auth-model', messages: [{ role: 'user', content: 'hi' }] })).status, 200);
     const rows = async () => (await h.admin('GET', '/logs?limit=1000')).data as Array<{ status: number }>;
     assert.ok(await eventually(async () => (await rows()).length >= 1));
-    assert.deepEqual((await rows()).map((row) => row.status), [200]);
+    assert.deepEqual(
+      (await rows()).map((row) => row.status),
+      [200],
+    );
 
     const metrics = await (await fetch(`${h.url}/metrics`, { headers: { authorization: 'Bearer sya-test-admin-token-0123456789' } })).text();
     const counted = metrics.split('\n').filter((line) => line.startsWith('switchyard_refused_auth_total'));
     assert.deepEqual(counted, ['switchyard_refused_auth_total{protocol="openai-chat",code="invalid_api_key"} 50']);
-    const lines = h.logLines().split('\n').filter((line) => line.includes('refused for their key'));
+    const lines = h
+      .logLines()
+      .split('\n')
+      .filter((line) => line.includes('refused for their key'));
     assert.equal(lines.length, 1, lines.join('\n'));
     assert.ok(!h.logLines().includes('sk-guess-'), 'the guessed keys are never logged');
   });
@@ -175,7 +191,10 @@ describe('usage an upstream does not report is estimated, never free', () => {
   });
   after(() => h.close());
 
-  for (const [label, user] of [['no usage at all', 'drop'], ['a usage of zero tokens', 'zero']] as const) {
+  for (const [label, user] of [
+    ['no usage at all', 'drop'],
+    ['a usage of zero tokens', 'zero'],
+  ] as const) {
     test(`a reply with ${label} is billed an estimate of its input and output, with a warning on the row`, async () => {
       const { id, key } = await h.addKey({ balance: 1 });
       const answer = await h.chat(key, { model: 'quiet-model', user, messages: [{ role: 'user', content: 'hello '.repeat(40) }] });
@@ -211,7 +230,7 @@ describe('a request without an output cap reserves the model’s maximum output'
     const served = answers.filter((answer) => answer.status === 200).length;
     assert.ok(served >= 1, 'some are served');
     for (const answer of answers) if (answer.status !== 200) assert.equal(answer.json.error.code, 'insufficient_balance');
-    const oneRequest = 16_384 * 100 / 1e6 + 1e-5;
+    const oneRequest = (16_384 * 100) / 1e6 + 1e-5;
     assert.ok(await eventually(async () => (await h.balanceOf(id)) < 10));
     const balance = await h.balanceOf(id);
     assert.ok(balance >= -oneRequest, `balance ${balance} after ${served} served`);
@@ -230,7 +249,8 @@ describe('upstream event and reply sizes are bounded', () => {
       const model = (request.body as any).model;
       if (model === 'huge-json') return { body: chatCompletion(model, { prompt: 1, completion: 1 }, 'z'.repeat(3 * MB)) };
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (content: string) => `data: {"id":"c1","object":"chat.completion.chunk","model":"${model}","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
+      const chunk = (content: string) =>
+        `data: {"id":"c1","object":"chat.completion.chunk","model":"${model}","choices":[{"index":0,"delta":{"content":"${content}"}}]}\n\n`;
       response.write(chunk('Hi'));
       let sent = 0;
       const timer = setInterval(() => {
@@ -303,8 +323,19 @@ describe('a stream cut after reasoning started bills at least the reasoning seen
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const event = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
       response.write(
-        event('message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-thinker', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } }) +
-          event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+        event('message_start', {
+          type: 'message_start',
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-thinker',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 12, output_tokens: 1 },
+          },
+        }) + event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
       );
       for (let index = 0; index < 40; index += 1) {
         response.write(event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'hmm '.repeat(25) } }));
@@ -321,7 +352,13 @@ describe('a stream cut after reasoning started bills at least the reasoning seen
     const response = await fetch(`${h.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({ model: 'claude-thinker', stream: true, max_tokens: 8_000, thinking: { type: 'enabled', budget_tokens: 4_000 }, messages: [{ role: 'user', content: 'think' }] }),
+      body: JSON.stringify({
+        model: 'claude-thinker',
+        stream: true,
+        max_tokens: 8_000,
+        thinking: { type: 'enabled', budget_tokens: 4_000 },
+        messages: [{ role: 'user', content: 'think' }],
+      }),
     });
     assert.match(await response.text(), /thinking_delta/);
     const row = async () => ((await h.admin('GET', `/logs?key=${id}&limit=5`)).data as any[])[0];

@@ -36,7 +36,13 @@ describe('BLOCK_PRIVATE_UPSTREAMS', () => {
   }
 
   test('moving a saved channel to a private address is refused too', async () => {
-    const channel = await harness.admin('POST', '/channels', { name: 'public', provider: 'openai', baseUrl: 'https://8.8.8.8/v1', apiKey: UPSTREAM_SECRET, models: ['p'] });
+    const channel = await harness.admin('POST', '/channels', {
+      name: 'public',
+      provider: 'openai',
+      baseUrl: 'https://8.8.8.8/v1',
+      apiKey: UPSTREAM_SECRET,
+      models: ['p'],
+    });
     await harness.admin('PATCH', `/channels/${channel.id}`, { baseUrl: 'http://169.254.169.254/v1' }, 400);
   });
 

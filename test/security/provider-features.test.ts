@@ -36,7 +36,13 @@ describe('provider features the price table does not charge', () => {
   const post = async (path: string, body: Json, secret = key): Promise<{ status: number; json: Json }> => {
     const response = await fetch(`${harness.url}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'x-api-key': secret, 'x-goog-api-key': secret, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      headers: {
+        authorization: `Bearer ${secret}`,
+        'x-api-key': secret,
+        'x-goog-api-key': secret,
+        'content-type': 'application/json',
+        'anthropic-version': '2023-06-01',
+      },
       body: JSON.stringify(body),
     });
     return { status: response.status, json: (await response.json()) as Json };
@@ -89,10 +95,35 @@ describe('provider features the price table does not charge', () => {
     { name: 'Responses stored prompt', path: '/v1/responses', body: { model: 'codex', input: 'Hi', prompt: { id: 'pmpt_operator' } }, field: 'prompt' },
     { name: 'Responses conversation', path: '/v1/responses', body: { model: 'codex', input: 'Hi', conversation: 'conv_operator' }, field: 'conversation' },
     { name: 'Responses priority tier', path: '/v1/responses', body: { model: 'codex', input: 'Hi', service_tier: 'priority' }, field: 'service_tier' },
-    { name: 'Chat priority tier', path: '/v1/chat/completions', body: { model: 'chat', messages: [{ role: 'user', content: 'Hi' }], service_tier: 'priority' }, field: 'service_tier' },
-    { name: 'Chat web_search_options', path: '/v1/chat/completions', body: { model: 'chat', messages: [{ role: 'user', content: 'Hi' }], web_search_options: {} }, field: 'web_search_options' },
-    { name: 'Anthropic mcp_servers', path: '/v1/messages', body: { model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }], mcp_servers: [{ type: 'url', url: 'http://169.254.169.254/', name: 'x' }] }, field: 'mcp_servers' },
-    { name: 'Anthropic container', path: '/v1/messages', body: { model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }], container: 'container_operator' }, field: 'container' },
+    {
+      name: 'Chat priority tier',
+      path: '/v1/chat/completions',
+      body: { model: 'chat', messages: [{ role: 'user', content: 'Hi' }], service_tier: 'priority' },
+      field: 'service_tier',
+    },
+    {
+      name: 'Chat web_search_options',
+      path: '/v1/chat/completions',
+      body: { model: 'chat', messages: [{ role: 'user', content: 'Hi' }], web_search_options: {} },
+      field: 'web_search_options',
+    },
+    {
+      name: 'Anthropic mcp_servers',
+      path: '/v1/messages',
+      body: {
+        model: 'claude',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'Hi' }],
+        mcp_servers: [{ type: 'url', url: 'http://169.254.169.254/', name: 'x' }],
+      },
+      field: 'mcp_servers',
+    },
+    {
+      name: 'Anthropic container',
+      path: '/v1/messages',
+      body: { model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }], container: 'container_operator' },
+      field: 'container',
+    },
   ];
 
   for (const refused of REFUSED) {
@@ -112,14 +143,70 @@ describe('provider features the price table does not charge', () => {
 
   /** Declared server tools: the client offers them to the model (Codex offers web search on every request). */
   const DECLARED: { name: string; path: string; body: Json; field: string; marker: string }[] = [
-    { name: 'Responses web_search', path: '/v1/responses', body: { model: 'codex', input: 'Hi', tools: [{ type: 'function', name: 'f', parameters: {} }, { type: 'web_search' }] }, field: 'tools[1]', marker: '"web_search"' },
-    { name: 'Responses file_search', path: '/v1/responses', body: { model: 'codex', input: 'Hi', tools: [{ type: 'file_search', vector_store_ids: ['vs_operator'] }] }, field: 'tools[0]', marker: 'vs_operator' },
-    { name: 'Responses code_interpreter', path: '/v1/responses', body: { model: 'codex', input: 'Hi', tools: [{ type: 'code_interpreter', container: 'cntr_operator' }] }, field: 'tools[0]', marker: 'code_interpreter' },
-    { name: 'Responses image_generation', path: '/v1/responses', body: { model: 'codex', input: 'Hi', tools: [{ type: 'image_generation' }] }, field: 'tools[0]', marker: 'image_generation' },
-    { name: 'Anthropic web_search', path: '/v1/messages', body: { model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, field: 'tools[0]', marker: 'web_search_20250305' },
-    { name: 'Anthropic web_fetch', path: '/v1/messages', body: { model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'web_fetch_20250910', name: 'web_fetch' }] }, field: 'tools[0]', marker: 'web_fetch_20250910' },
-    { name: 'Anthropic code_execution', path: '/v1/messages', body: { model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }, field: 'tools[0]', marker: 'code_execution_20250825' },
-    { name: 'Gemini google_search', path: '/v1beta/models/gemini:generateContent', body: { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], tools: [{ googleSearch: {}, functionDeclarations: [{ name: 'kept_function', parameters: { type: 'object' } }] }] }, field: 'tools[0]', marker: 'googleSearch' },
+    {
+      name: 'Responses web_search',
+      path: '/v1/responses',
+      body: { model: 'codex', input: 'Hi', tools: [{ type: 'function', name: 'f', parameters: {} }, { type: 'web_search' }] },
+      field: 'tools[1]',
+      marker: '"web_search"',
+    },
+    {
+      name: 'Responses file_search',
+      path: '/v1/responses',
+      body: { model: 'codex', input: 'Hi', tools: [{ type: 'file_search', vector_store_ids: ['vs_operator'] }] },
+      field: 'tools[0]',
+      marker: 'vs_operator',
+    },
+    {
+      name: 'Responses code_interpreter',
+      path: '/v1/responses',
+      body: { model: 'codex', input: 'Hi', tools: [{ type: 'code_interpreter', container: 'cntr_operator' }] },
+      field: 'tools[0]',
+      marker: 'code_interpreter',
+    },
+    {
+      name: 'Responses image_generation',
+      path: '/v1/responses',
+      body: { model: 'codex', input: 'Hi', tools: [{ type: 'image_generation' }] },
+      field: 'tools[0]',
+      marker: 'image_generation',
+    },
+    {
+      name: 'Anthropic web_search',
+      path: '/v1/messages',
+      body: { model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] },
+      field: 'tools[0]',
+      marker: 'web_search_20250305',
+    },
+    {
+      name: 'Anthropic web_fetch',
+      path: '/v1/messages',
+      body: { model: 'claude', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }], tools: [{ type: 'web_fetch_20250910', name: 'web_fetch' }] },
+      field: 'tools[0]',
+      marker: 'web_fetch_20250910',
+    },
+    {
+      name: 'Anthropic code_execution',
+      path: '/v1/messages',
+      body: {
+        model: 'claude',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'Hi' }],
+        tools: [{ type: 'code_execution_20250825', name: 'code_execution' }],
+      },
+      field: 'tools[0]',
+      marker: 'code_execution_20250825',
+    },
+    {
+      name: 'Gemini google_search',
+      path: '/v1beta/models/gemini:generateContent',
+      body: {
+        contents: [{ role: 'user', parts: [{ text: 'Hi' }] }],
+        tools: [{ googleSearch: {}, functionDeclarations: [{ name: 'kept_function', parameters: { type: 'object' } }] }],
+      },
+      field: 'tools[0]',
+      marker: 'googleSearch',
+    },
   ];
 
   const lastUpstreamBody = (): string => String(harness.simulator.requests.filter((request) => request.endpoint === 'generate').at(-1)?.rawBody ?? '');
@@ -128,7 +215,13 @@ describe('provider features the price table does not charge', () => {
     test(`item 6: a declared ${declared.name} tool is left out of the request with an unsupported:${declared.field} warning; an allowed group keeps it`, async () => {
       const response = await fetch(`${harness.url}${declared.path}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'x-api-key': key, 'x-goog-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        headers: {
+          authorization: `Bearer ${key}`,
+          'x-api-key': key,
+          'x-goog-api-key': key,
+          'content-type': 'application/json',
+          'anthropic-version': '2023-06-01',
+        },
         body: JSON.stringify(declared.body),
       });
       assert.equal(response.status, 200, await response.clone().text());

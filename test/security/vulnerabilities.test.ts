@@ -31,8 +31,10 @@ describe('V1: no key can take a shared channel offline', () => {
       for (const word of ['billing', 'invalid_api_key', 'insufficient_quota', 'permission_denied']) {
         if (word in body) return { status: 400, body: quotedFieldError(word) };
       }
-      if (body.model === 'model-a' && body.user === 'forbidden') return { status: 403, body: { error: { message: 'You are not allowed to sample from this model', type: 'invalid_request_error', code: null } } };
-      if (body.model === 'model-a' && body.user === 'crash') return { status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } };
+      if (body.model === 'model-a' && body.user === 'forbidden')
+        return { status: 403, body: { error: { message: 'You are not allowed to sample from this model', type: 'invalid_request_error', code: null } } };
+      if (body.model === 'model-a' && body.user === 'crash')
+        return { status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } };
       return { body: chatCompletion(body.model, { prompt: 3, completion: 1 }) };
     });
   });
@@ -70,7 +72,10 @@ describe('V1: no key can take a shared channel offline', () => {
     const channels = await h.admin('GET', '/channels');
     const channel = Array.isArray(channels) ? channels[0] : channels.data[0];
     assert.equal(channel.health.state, 'closed');
-    assert.deepEqual(channel.health.models.map((entry: any) => [entry.model, entry.state]), [['model-a', 'open']]);
+    assert.deepEqual(
+      channel.health.models.map((entry: any) => [entry.model, entry.state]),
+      [['model-a', 'open']],
+    );
   });
 });
 
@@ -259,9 +264,21 @@ describe('V6: upstream error text never carries the channel secret anywhere', ()
       const auth = String(request.headers.authorization ?? '');
       const body = request.body as any;
       if (body.user === 'truncated') {
-        return { status: 401, body: { error: { message: `Incorrect API key provided: ${CHANNEL_SECRET.slice(0, 20)}***${CHANNEL_SECRET.slice(-6)}`, type: 'invalid_request_error', code: 'invalid_api_key' } } };
+        return {
+          status: 401,
+          body: {
+            error: {
+              message: `Incorrect API key provided: ${CHANNEL_SECRET.slice(0, 20)}***${CHANNEL_SECRET.slice(-6)}`,
+              type: 'invalid_request_error',
+              code: 'invalid_api_key',
+            },
+          },
+        };
       }
-      return { status: 400, body: { error: { message: `Bad request; you sent header "${auth}" and key ${CHANNEL_SECRET}\u0000`, type: 'invalid_request_error', code: null } } };
+      return {
+        status: 400,
+        body: { error: { message: `Bad request; you sent header "${auth}" and key ${CHANNEL_SECRET}\u0000`, type: 'invalid_request_error', code: null } },
+      };
     });
   });
   after(() => h.close());

@@ -89,7 +89,16 @@ describe('model existence is not disclosed across groups', () => {
 describe('slow and numerous clients', () => {
   let h: SecurityHarness;
   before(async () => {
-    h = await startSecurityHarness({ serverLimits: { headersTimeoutMs: 1_000, bodyTimeoutMs: 2_000, keepAliveTimeoutMs: 1_000, maxConnections: 20, maxConnectionsPerIp: 20, listenBacklog: 511 } });
+    h = await startSecurityHarness({
+      serverLimits: {
+        headersTimeoutMs: 1_000,
+        bodyTimeoutMs: 2_000,
+        keepAliveTimeoutMs: 1_000,
+        maxConnections: 20,
+        maxConnectionsPerIp: 20,
+        listenBacklog: 511,
+      },
+    });
   });
   after(() => h.close());
 

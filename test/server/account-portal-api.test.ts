@@ -25,7 +25,11 @@ describe('the account portal API', { timeout: 120_000 }, () => {
   after(async () => harness?.close());
 
   const signIn = async (login: string, password: string, headers: Record<string, string> = {}) =>
-    fetch(`${harness.url}/api/account/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ login, password }) });
+    fetch(`${harness.url}/api/account/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ login, password }),
+    });
   const session = async (login = 'dana') => {
     const response = await signIn(login, PASSWORD);
     assert.equal(response.status, 200, await response.clone().text());
@@ -62,7 +66,11 @@ describe('the account portal API', { timeout: 120_000 }, () => {
   });
 
   test('a wrong password, an account without a password and an unknown name all answer the same 401', async () => {
-    for (const [login, password] of [['erik', 'wrong password'], ['nopass', 'anything at all'], ['nobody', PASSWORD]] as const) {
+    for (const [login, password] of [
+      ['erik', 'wrong password'],
+      ['nopass', 'anything at all'],
+      ['nobody', PASSWORD],
+    ] as const) {
       const response = await signIn(login, password, { 'x-forwarded-for': '198.51.100.1' });
       assert.equal(response.status, 401);
       const body = (await response.json()) as { error: { code: string; message: string } };
@@ -89,9 +97,18 @@ describe('the account portal API', { timeout: 120_000 }, () => {
     assert.equal(crossSite.status, 403);
     const signInCrossSite = await signIn('dana', PASSWORD, { origin: 'https://evil.example' });
     assert.equal(signInCrossSite.status, 403);
-    const formPost = await fetch(`${harness.url}/api/account/session`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'login=dana' });
+    const formPost = await fetch(`${harness.url}/api/account/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'login=dana',
+    });
     assert.equal(formPost.status, 400, 'sign-in takes JSON only');
-    const ok = await call(who, 'POST', '/keys', { name: 'laptop', group: 'default', limits: { dailySpend: 2 }, allowedIps: ['127.0.0.1', '::1', '::ffff:127.0.0.1'] });
+    const ok = await call(who, 'POST', '/keys', {
+      name: 'laptop',
+      group: 'default',
+      limits: { dailySpend: 2 },
+      allowedIps: ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
+    });
     assert.equal(ok.status, 201, await ok.clone().text());
   });
 
@@ -108,7 +125,10 @@ describe('the account portal API', { timeout: 120_000 }, () => {
     assert.equal(models.status, 200);
 
     const listed = (await (await call(dana, 'GET', '/keys')).json()) as any;
-    assert.ok(listed.data.every((key: any) => key.key === undefined), 'the secret is never listed');
+    assert.ok(
+      listed.data.every((key: any) => key.key === undefined),
+      'the secret is never listed',
+    );
     assert.ok(listed.data.some((key: any) => key.name === 'desktop'));
 
     const patched = (await (await call(dana, 'PATCH', `/keys/${created.id}`, { limits: { weeklySpend: 5 }, allowedIps: ['203.0.113.0/24'] })).json()) as any;
@@ -133,7 +153,7 @@ describe('the account portal API', { timeout: 120_000 }, () => {
     assert.equal(revoked.status, 401);
   });
 
-  test('the model check is the same six checks for the portal, the key and the operator; the portal names the account\'s own group that serves the model (issue 24)', async () => {
+  test("the model check is the same six checks for the portal, the key and the operator; the portal names the account's own group that serves the model (issue 24)", async () => {
     await harness.admin('POST', '/groups', { name: 'vip-plan', billing: 'subscription' });
     await harness.addChannel({ provider: 'openai', models: ['gpt-premium'], groups: ['vip-plan'] });
     await harness.admin('POST', '/plans', { name: 'vip-monthly', group: 'vip-plan', durationDays: 30, quota: { daily: 1 }, price: 10 });
@@ -151,18 +171,26 @@ describe('the account portal API', { timeout: 120_000 }, () => {
     assert.doesNotMatch(client.detail, /&client=/);
 
     // The same checks through the key itself and through the operator (the console's check).
-    const byKey = (await (await fetch(`${harness.url}/api/diagnose?model=gpt-4o-mini&client=openai-sdk`, { headers: { authorization: `Bearer ${created.key}` } })).json()) as any;
+    const byKey = (await (
+      await fetch(`${harness.url}/api/diagnose?model=gpt-4o-mini&client=openai-sdk`, { headers: { authorization: `Bearer ${created.key}` } })
+    ).json()) as any;
     const byOperator = await harness.admin('GET', `/keys/${created.id}/diagnose?model=gpt-4o-mini&client=openai-sdk`);
     const shape = (diagnosis: any) => diagnosis.checks.map((check: any) => [check.step, check.name, check.verdict]);
     assert.equal(byKey.checks.length, 6);
     assert.deepEqual(shape(byOperator), shape(byKey));
-    assert.deepEqual(byOperator.checks.map((check: any) => check.detail), byKey.checks.map((check: any) => check.detail));
+    assert.deepEqual(
+      byOperator.checks.map((check: any) => check.detail),
+      byKey.checks.map((check: any) => check.detail),
+    );
 
     // The subscription line a consumer reads: dates a person reads, no ISO times.
     const vipKey = (await (await call(erik, 'POST', '/keys', { name: 'vip-key', group: 'vip-plan' })).json()) as any;
     const vip = (await (await call(erik, 'GET', `/diagnose?key=${vipKey.id}&model=gpt-premium`)).json()) as any;
     const subscriptionLine = vip.checks.find((check: any) => check.name === 'subscription').detail;
-    assert.match(subscriptionLine, /plan "vip-monthly" until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC; daily \$1\.00 left \(resets \d{1,2} [A-Z][a-z]{2} \d{4}, 00:00 UTC\)\./);
+    assert.match(
+      subscriptionLine,
+      /plan "vip-monthly" until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC; daily \$1\.00 left \(resets \d{1,2} [A-Z][a-z]{2} \d{4}, 00:00 UTC\)\./,
+    );
     assert.doesNotMatch(subscriptionLine, /\d{4}-\d\d-\d\dT/);
   });
 

@@ -43,7 +43,21 @@ const validKey = () => ({ name: `k${(counter += 1)}`, group: 'default' });
 const validPrice = () => ({ model: `p${(counter += 1)}`, input: 1, output: 2 });
 
 const GROUP_FIELDS = ['name', 'description', 'priceMultiplier'];
-const CHANNEL_FIELDS = ['name', 'provider', 'baseUrl', 'apiKey', 'apiKeys', 'models', 'groups', 'modelMap', 'priority', 'weight', 'enabled', 'supportsResponses', 'allowedPrefixes'];
+const CHANNEL_FIELDS = [
+  'name',
+  'provider',
+  'baseUrl',
+  'apiKey',
+  'apiKeys',
+  'models',
+  'groups',
+  'modelMap',
+  'priority',
+  'weight',
+  'enabled',
+  'supportsResponses',
+  'allowedPrefixes',
+];
 const KEY_FIELDS = ['name', 'group', 'expiresAt', 'balance', 'quota', 'allowedModels', 'allowedIps', 'enabled', 'limits'];
 const PRICE_FIELDS = ['model', 'input', 'output', 'cacheRead', 'cacheWrite'];
 

@@ -22,9 +22,10 @@ describe('admin API: groups', () => {
 
   test('lists the default group from the first boot', async () => {
     const { data } = await harness.admin('GET', '/groups');
-    assert.deepEqual(data.map((group: Record<string, unknown>) => withoutGenerated(group)), [
-      { name: 'default', description: 'The group new keys join unless told otherwise.', priceMultiplier: 1, billing: 'balance', allowedFeatures: [] },
-    ]);
+    assert.deepEqual(
+      data.map((group: Record<string, unknown>) => withoutGenerated(group)),
+      [{ name: 'default', description: 'The group new keys join unless told otherwise.', priceMultiplier: 1, billing: 'balance', allowedFeatures: [] }],
+    );
   });
 
   test('creates, updates, lists and deletes a group', async () => {
@@ -32,14 +33,23 @@ describe('admin API: groups', () => {
     assert.deepEqual(withoutGenerated(created), { name: 'premium', description: 'Paying users', priceMultiplier: 1, billing: 'balance', allowedFeatures: [] });
 
     const patched = await harness.admin('PATCH', '/groups/premium', { priceMultiplier: 0.8 }, 200);
-    assert.deepEqual(withoutGenerated(patched), { name: 'premium', description: 'Paying users', priceMultiplier: 0.8, billing: 'balance', allowedFeatures: [] });
+    assert.deepEqual(withoutGenerated(patched), {
+      name: 'premium',
+      description: 'Paying users',
+      priceMultiplier: 0.8,
+      billing: 'balance',
+      allowedFeatures: [],
+    });
 
     const { data } = await harness.admin('GET', '/groups');
     assert.deepEqual(data.map((group: { name: string }) => group.name).sort(), ['default', 'premium']);
 
     assert.equal(await harness.admin('DELETE', '/groups/premium', undefined, 204), undefined);
     const after = await harness.admin('GET', '/groups');
-    assert.deepEqual(after.data.map((group: { name: string }) => group.name), ['default']);
+    assert.deepEqual(
+      after.data.map((group: { name: string }) => group.name),
+      ['default'],
+    );
   });
 
   test('renames a group with PATCH {name}: its keys, channels, plans and the accounts default group follow, and requests still flow', async () => {
@@ -50,7 +60,13 @@ describe('admin API: groups', () => {
     await harness.admin('PATCH', '/account-settings', { defaultGroup: 'old-name' }, 200);
 
     const renamed = await harness.admin('PATCH', '/groups/old-name', { name: 'new-name', priceMultiplier: 2 }, 200);
-    assert.deepEqual(withoutGenerated(renamed), { name: 'new-name', description: 'kept', priceMultiplier: 2, billing: 'subscription_then_balance', allowedFeatures: [] });
+    assert.deepEqual(withoutGenerated(renamed), {
+      name: 'new-name',
+      description: 'kept',
+      priceMultiplier: 2,
+      billing: 'subscription_then_balance',
+      allowedFeatures: [],
+    });
     const names = (await harness.admin('GET', '/groups')).data.map((group: { name: string }) => group.name);
     assert.ok(names.includes('new-name') && !names.includes('old-name'), names.join(', '));
     assert.deepEqual((await harness.admin('GET', `/channels/${channel.id}`)).groups, ['new-name']);
@@ -183,13 +199,13 @@ describe('admin API: channels', () => {
     assert.equal(health.state, 'closed');
     assert.equal(health.requests, 0);
     const { data } = await harness.admin('GET', '/channels');
-    assert.deepEqual(data.find((channel: { id: string }) => channel.id === created.id), { ...created, health });
+    assert.deepEqual(
+      data.find((channel: { id: string }) => channel.id === created.id),
+      { ...created, health },
+    );
 
     const patched = await harness.admin('PATCH', `/channels/${created.id}`, { priority: 7, models: ['gemini-2.5-pro'], groups: ['premium'] }, 200);
-    assert.deepEqual(
-      { ...patched, updatedAt: undefined },
-      { ...created, priority: 7, models: ['gemini-2.5-pro'], groups: ['premium'], updatedAt: undefined },
-    );
+    assert.deepEqual({ ...patched, updatedAt: undefined }, { ...created, priority: 7, models: ['gemini-2.5-pro'], groups: ['premium'], updatedAt: undefined });
     assert.ok(patched.updatedAt >= created.updatedAt);
     assert.deepEqual({ ...(await harness.admin('GET', `/channels/${created.id}`)), health: undefined }, { ...patched, health: undefined });
 
@@ -296,7 +312,10 @@ describe('admin API: keys', () => {
     const fetched = await harness.admin('GET', `/keys/${created.id}`);
     assert.deepEqual(fetched, view);
     const { data } = await harness.admin('GET', '/keys');
-    assert.deepEqual(data.find((entry: { id: string }) => entry.id === created.id), view);
+    assert.deepEqual(
+      data.find((entry: { id: string }) => entry.id === created.id),
+      view,
+    );
     for (const entry of [fetched, ...data]) {
       assert.equal(entry.key, undefined);
       assert.equal(entry.keyHash, undefined);
@@ -337,7 +356,10 @@ describe('admin API: prices and logs', () => {
 
     const replaced = await harness.admin('POST', '/prices', { model: 'm-one', input: 3, output: 12 }, 201);
     assert.notEqual(replaced.version, version, 'a change is a new version');
-    assert.deepEqual({ ...replaced, updatedAt: undefined, version: undefined }, { model: 'm-one', input: 3, output: 12, cacheRead: null, cacheWrite: null, updatedAt: undefined, version: undefined });
+    assert.deepEqual(
+      { ...replaced, updatedAt: undefined, version: undefined },
+      { model: 'm-one', input: 3, output: 12, cacheRead: null, cacheWrite: null, updatedAt: undefined, version: undefined },
+    );
     const { data } = await harness.admin('GET', '/prices');
     assert.deepEqual(data, [replaced]);
 
@@ -361,7 +383,10 @@ describe('admin API: prices and logs', () => {
     assert.equal(await call('not-served'), 404);
 
     const { data } = await harness.admin('GET', '/logs');
-    assert.deepEqual(data.map((entry: { model: string }) => entry.model), ['not-served', 'm-two', 'm-one']);
+    assert.deepEqual(
+      data.map((entry: { model: string }) => entry.model),
+      ['not-served', 'm-two', 'm-one'],
+    );
     const newest200 = data[1];
     assert.match(newest200.requestId, /^req_/);
     assert.match(newest200.time, ISO);
@@ -375,9 +400,15 @@ describe('admin API: prices and logs', () => {
     assert.equal(newest200.stream, false);
     assert.equal(typeof newest200.latencyMs, 'number');
 
-    assert.deepEqual((await harness.admin('GET', '/logs?model=m-one')).data.map((entry: { inputTokens: number }) => entry.inputTokens), [11]);
+    assert.deepEqual(
+      (await harness.admin('GET', '/logs?model=m-one')).data.map((entry: { inputTokens: number }) => entry.inputTokens),
+      [11],
+    );
     assert.equal((await harness.admin('GET', '/logs?limit=1')).data.length, 1);
-    assert.deepEqual((await harness.admin('GET', '/logs?status=404')).data.map((entry: { model: string }) => entry.model), ['not-served']);
+    assert.deepEqual(
+      (await harness.admin('GET', '/logs?status=404')).data.map((entry: { model: string }) => entry.model),
+      ['not-served'],
+    );
     assert.equal((await harness.admin('GET', `/logs?key=${key.id}`)).data.length, 3);
     assert.deepEqual((await harness.admin('GET', '/logs?key=key_nobody')).data, []);
 
@@ -441,7 +472,10 @@ describe('admin API: the admin token', () => {
         assert.equal(body.error.code, 'admin_unauthorized');
         assert.match(body.error.message, /GATEWAY_ADMIN_TOKEN/);
       }
-      assert.deepEqual((await harness.admin('GET', '/groups')).data.map((group: { name: string }) => group.name), ['default']);
+      assert.deepEqual(
+        (await harness.admin('GET', '/groups')).data.map((group: { name: string }) => group.name),
+        ['default'],
+      );
       assert.deepEqual((await harness.admin('GET', '/keys')).data, []);
     });
   }

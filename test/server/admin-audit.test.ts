@@ -44,7 +44,10 @@ describe('admin changes are audited; channels and keys are named by id or name',
     const page = await harness.admin('GET', '/audit?limit=3');
     assert.equal(page.data.length, 3);
     const rest = await harness.admin('GET', `/audit?limit=10&cursor=${encodeURIComponent(page.next)}`);
-    assert.deepEqual([...page.data, ...rest.data].map((entry: any) => entry.id), data.map((entry: any) => entry.id));
+    assert.deepEqual(
+      [...page.data, ...rest.data].map((entry: any) => entry.id),
+      data.map((entry: any) => entry.id),
+    );
     assert.equal(rest.next, null);
   });
 
@@ -70,7 +73,10 @@ describe('admin changes are audited; channels and keys are named by id or name',
       seen.push(...page.data.map((entry: any) => entry.requestId));
       cursor = page.next;
     }
-    assert.deepEqual(seen, byName.data.map((entry: any) => entry.requestId));
+    assert.deepEqual(
+      seen,
+      byName.data.map((entry: any) => entry.requestId),
+    );
     const bad = await fetch(`${harness.url}/api/admin/logs?cursor=nope`, { headers: { authorization: `Bearer ${'sya-test-admin-token-0123456789'}` } });
     assert.equal(bad.status, 400);
   });

@@ -57,7 +57,11 @@ describe('the admin API OpenAPI description', () => {
     );
     assert.equal(described.length, ADMIN_OPERATIONS.length);
     // The console's sign-in is the one operation that answers without a credential.
-    const open = new Set(ADMIN_OPERATIONS.filter((operation) => operation.permission === 'public').map((operation) => `${operation.method} ${operation.route.replace(/:(\w+)/g, '{$1}')}`));
+    const open = new Set(
+      ADMIN_OPERATIONS.filter((operation) => operation.permission === 'public').map(
+        (operation) => `${operation.method} ${operation.route.replace(/:(\w+)/g, '{$1}')}`,
+      ),
+    );
     for (const entry of described.filter((operation) => !open.has(operation))) {
       const [method, path] = entry.split(' ') as [string, string];
       const response = await fetch(`${harness.url}${path.replace(/\{\w+\}/g, 'x')}`, {

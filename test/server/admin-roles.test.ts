@@ -21,7 +21,12 @@ describe('admin accounts with roles (issue 29)', () => {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${harness.url}/api/admin${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const text = await response.text();
-    return { status: response.status, text, json: (text === '' || !response.headers.get('content-type')?.includes('json') ? undefined : JSON.parse(text)) as Json, headers: response.headers };
+    return {
+      status: response.status,
+      text,
+      json: (text === '' || !response.headers.get('content-type')?.includes('json') ? undefined : JSON.parse(text)) as Json,
+      headers: response.headers,
+    };
   };
   const signIn = async (login: string, password: string) => {
     const response = await call({}, 'POST', '/session', { login, password });
@@ -56,7 +61,8 @@ describe('admin accounts with roles (issue 29)', () => {
     assert.equal(allows('support', 'PATCH', '/users/:id'), false, 'support: no account edits beyond suspending');
     for (const operation of ADMIN_OPERATIONS) {
       if (operation.method === 'GET') assert.ok(allows('auditor', 'GET', operation.route.slice(10)), `auditor reads ${operation.route}`);
-      else if (operation.permission !== 'public' && operation.permission !== 'self') assert.ok(!allows('auditor', operation.method, operation.route.slice(10)), `auditor may not ${operation.method} ${operation.route}`);
+      else if (operation.permission !== 'public' && operation.permission !== 'self')
+        assert.ok(!allows('auditor', operation.method, operation.route.slice(10)), `auditor may not ${operation.method} ${operation.route}`);
     }
     for (const role of ADMIN_ROLES) for (const permission of ROLE_PERMISSIONS[role]) assert.ok(ADMIN_PERMISSIONS.includes(permission));
   });
@@ -67,10 +73,16 @@ describe('admin accounts with roles (issue 29)', () => {
       if (operation.permission === 'public') continue;
       const path = operation.route.slice('/api/admin'.length).replace(/:\w+/g, 'no-such-thing');
       for (const role of ADMIN_ROLES) {
-        const response = await call({ token: tokens[role] }, operation.method, path, operation.method === 'GET' || operation.method === 'DELETE' ? undefined : {});
+        const response = await call(
+          { token: tokens[role] },
+          operation.method,
+          path,
+          operation.method === 'GET' || operation.method === 'DELETE' ? undefined : {},
+        );
         const refused = response.status === 403 && response.json?.error?.code === 'insufficient_role';
         const allowed = roleAllows(role, operation.permission);
-        if (allowed === refused || response.status === 401 || response.status >= 500) wrong.push(`${role} ${operation.method} ${path}: ${response.status} ${response.text.slice(0, 120)}`);
+        if (allowed === refused || response.status === 401 || response.status >= 500)
+          wrong.push(`${role} ${operation.method} ${path}: ${response.status} ${response.text.slice(0, 120)}`);
       }
     }
     assert.deepEqual(wrong, []);
@@ -129,7 +141,12 @@ describe('admin accounts with roles (issue 29)', () => {
     assert.equal(crossSite.status, 403);
     const created = await call({ cookie: session.cookie, csrf: session.csrf }, 'POST', '/groups', { name: 'by-alice' });
     assert.equal(created.status, 201, created.text);
-    const ownersOnly = await call({ cookie: session.cookie, csrf: session.csrf }, 'POST', '/admins', { name: 'eve', email: 'eve@example.com', role: 'owner', password: 'eve-password-1' });
+    const ownersOnly = await call({ cookie: session.cookie, csrf: session.csrf }, 'POST', '/admins', {
+      name: 'eve',
+      email: 'eve@example.com',
+      role: 'owner',
+      password: 'eve-password-1',
+    });
     assert.equal(ownersOnly.status, 403);
     assert.equal(ownersOnly.json.error.code, 'insufficient_role');
 
@@ -152,10 +169,18 @@ describe('admin accounts with roles (issue 29)', () => {
     assert.equal(escalate.status, 403, 'finance holds no tokens.write');
     const bob = await harness.admin('POST', '/admins', { name: 'bob', email: 'bob@example.com', role: 'admin', password: 'bob-password-12' }, 201);
     const session = await signIn('bob', 'bob-password-12');
-    const tooMuch = await call({ cookie: session.cookie, csrf: session.csrf }, 'POST', '/tokens', { name: 'owner-please', role: 'owner', expiresAt: Date.now() + DAY });
+    const tooMuch = await call({ cookie: session.cookie, csrf: session.csrf }, 'POST', '/tokens', {
+      name: 'owner-please',
+      role: 'owner',
+      expiresAt: Date.now() + DAY,
+    });
     assert.equal(tooMuch.status, 403);
     assert.equal(tooMuch.json.error.code, 'insufficient_role');
-    const past = await call({ cookie: session.cookie, csrf: session.csrf }, 'POST', '/tokens', { name: 'stale', role: 'auditor', expiresAt: Date.now() - 1000 });
+    const past = await call({ cookie: session.cookie, csrf: session.csrf }, 'POST', '/tokens', {
+      name: 'stale',
+      role: 'auditor',
+      expiresAt: Date.now() - 1000,
+    });
     assert.equal(past.status, 400);
     const minted = await call({ cookie: session.cookie, csrf: session.csrf }, 'POST', '/tokens', { name: 'ci', role: 'support', expiresAt: Date.now() + DAY });
     assert.equal(minted.status, 201, minted.text);
@@ -170,7 +195,11 @@ describe('admin accounts with roles (issue 29)', () => {
 
   test('the last enabled owner cannot be demoted, disabled or removed', async () => {
     const owner = await harness.admin('POST', '/admins', { name: 'olga', email: 'olga@example.com', role: 'owner', password: 'olga-password-1' }, 201);
-    for (const [method, body] of [['PATCH', { role: 'auditor' }], ['PATCH', { enabled: false }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PATCH', { role: 'auditor' }],
+      ['PATCH', { enabled: false }],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await call({ token: ADMIN_TOKEN }, method, `/admins/${owner.id}`, body);
       assert.equal(response.status, 409, `${method} ${JSON.stringify(body)}`);
     }

@@ -76,7 +76,7 @@ describe('secrets at rest and in admin answers', () => {
   test('the admin API shows upstream secrets only masked', () => {
     const text = JSON.stringify(answers);
     for (const secret of UPSTREAM_SECRETS) assert.ok(!text.includes(secret), 'an upstream secret left the gateway');
-    const channel = (answers[2] as { apiKeys: string[]; apiKeyCount: number });
+    const channel = answers[2] as { apiKeys: string[]; apiKeyCount: number };
     assert.deepEqual(channel.apiKeys, ['sk-p…gHjK']);
     const rotated = answers[3] as { apiKeys: string[]; apiKeyCount: number };
     assert.deepEqual(rotated.apiKeys, ['sk-p…gHjK', 'sk-p…sA0q']);
@@ -136,9 +136,18 @@ describe('a generated admin token', () => {
       assert.equal(works.status, 200);
       await harness.gateway.close();
       const values = everyStoredValue(harness.databasePath);
-      for (const form of encodings(token ?? '')) assert.equal(values.find((value) => value.text.includes(form)), undefined);
-      const hash = createHash('sha256').update(token ?? '', 'utf8').digest('hex');
-      assert.ok(values.some((value) => value.where.startsWith('settings.') && value.text === hash), 'the token hash is not stored');
+      for (const form of encodings(token ?? ''))
+        assert.equal(
+          values.find((value) => value.text.includes(form)),
+          undefined,
+        );
+      const hash = createHash('sha256')
+        .update(token ?? '', 'utf8')
+        .digest('hex');
+      assert.ok(
+        values.some((value) => value.where.startsWith('settings.') && value.text === hash),
+        'the token hash is not stored',
+      );
     } finally {
       await harness.close();
     }

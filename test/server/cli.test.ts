@@ -19,15 +19,10 @@ interface CliRun {
 /** Runs the CLI as a user would (a separate process), asynchronously so the in-process gateway can answer. */
 function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv, timeout: 20_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv, timeout: 20_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -49,7 +44,25 @@ describe('the switchyard CLI against a running gateway', () => {
   test('help lists every command and exits 0', async () => {
     const run = await runCli(['help']);
     assert.equal(run.code, 0);
-    for (const command of ['group list', 'group create', 'group update', 'group delete', 'channel list', 'channel create', 'channel update', 'channel enable', 'channel disable', 'channel delete', 'channel test', 'key list', 'key create', 'key revoke', 'price set', 'price list', 'logs']) {
+    for (const command of [
+      'group list',
+      'group create',
+      'group update',
+      'group delete',
+      'channel list',
+      'channel create',
+      'channel update',
+      'channel enable',
+      'channel disable',
+      'channel delete',
+      'channel test',
+      'key list',
+      'key create',
+      'key revoke',
+      'price set',
+      'price list',
+      'logs',
+    ]) {
       assert.ok(run.stdout.includes(`  ${command}`), `help misses "${command}"`);
     }
   });
@@ -61,8 +74,14 @@ describe('the switchyard CLI against a running gateway', () => {
     assert.equal(listed.code, 0);
     const lines = listed.stdout.trimEnd().split('\n');
     assert.match(lines[0] ?? '', /^NAME\s+BILLING\s+MULTIPLIER\s+DESCRIPTION$/);
-    assert.ok(lines.some((line) => /^team\s+subscription\s+0\.5\s+The team$/.test(line)), listed.stdout);
-    assert.ok(lines.some((line) => /^default\s+balance\s+1\s/.test(line)), listed.stdout);
+    assert.ok(
+      lines.some((line) => /^team\s+subscription\s+0\.5\s+The team$/.test(line)),
+      listed.stdout,
+    );
+    assert.ok(
+      lines.some((line) => /^default\s+balance\s+1\s/.test(line)),
+      listed.stdout,
+    );
 
     assert.deepEqual(await cli('group', 'update', 'team', '--billing', 'subscription_then_balance'), { code: 0, stdout: 'Updated group team.\n', stderr: '' });
     assert.deepEqual(await cli('group', 'update', 'team', '--rename', 'crew'), { code: 0, stdout: 'Renamed group team to crew.\n', stderr: '' });
@@ -72,7 +91,10 @@ describe('the switchyard CLI against a running gateway', () => {
 
     const json = await cli('group', 'list', '--json');
     const groups = JSON.parse(json.stdout) as Array<{ name: string; priceMultiplier: number }>;
-    assert.deepEqual(groups.map((group) => [group.name, group.priceMultiplier]).sort(), [['default', 1], ['team', 0.5]]);
+    assert.deepEqual(groups.map((group) => [group.name, group.priceMultiplier]).sort(), [
+      ['default', 1],
+      ['team', 0.5],
+    ]);
 
     assert.equal((await cli('group', 'delete', 'team')).code, 0);
     assert.ok(!(await cli('group', 'list')).stdout.includes('team'));
@@ -101,7 +123,21 @@ describe('the switchyard CLI against a running gateway', () => {
   });
 
   test('key create with limits, and key revoke --disable keeps the record but refuses the key', async () => {
-    const created = await cli('key', 'create', '--name', 'bob', '--quota', '5', '--models', 'cli-model, other', '--ips', '127.0.0.1,::1', '--expires', '2031-01-01T00:00:00Z', '--json');
+    const created = await cli(
+      'key',
+      'create',
+      '--name',
+      'bob',
+      '--quota',
+      '5',
+      '--models',
+      'cli-model, other',
+      '--ips',
+      '127.0.0.1,::1',
+      '--expires',
+      '2031-01-01T00:00:00Z',
+      '--json',
+    );
     assert.equal(created.code, 0, created.stderr);
     const key = JSON.parse(created.stdout);
     assert.equal(key.group, 'default');
@@ -119,8 +155,22 @@ describe('the switchyard CLI against a running gateway', () => {
 
   test('channel create, list (secret never shown), test and delete', async () => {
     const created = await cli(
-      'channel', 'create', '--name', 'cli-openai', '--provider', 'openai', '--base-url', `${harness.simulator.url}/v1`,
-      '--api-key', UPSTREAM_SECRET, '--models', 'alpha,beta', '--priority', '3', '--map', 'alpha=alpha-upstream',
+      'channel',
+      'create',
+      '--name',
+      'cli-openai',
+      '--provider',
+      'openai',
+      '--base-url',
+      `${harness.simulator.url}/v1`,
+      '--api-key',
+      UPSTREAM_SECRET,
+      '--models',
+      'alpha,beta',
+      '--priority',
+      '3',
+      '--map',
+      'alpha=alpha-upstream',
     );
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout, /^Created channel cli-openai \(ch_\w+\) serving alpha, beta to default\.$/m);
@@ -130,8 +180,10 @@ describe('the switchyard CLI against a running gateway', () => {
     assert.match(listed.stdout, /^ch_\w+\s+cli-openai\s+openai\s+alpha,beta\s+default\s+3\s+1\s+yes\s+untested$/m);
     const json = await cli('channel', 'list', '--json');
     assert.ok(!json.stdout.includes(UPSTREAM_SECRET) && !listed.stdout.includes(UPSTREAM_SECRET), 'an upstream secret was printed');
-    const channel = (JSON.parse(json.stdout) as Array<{ name: string; modelMap: Record<string, string>; apiKeys: string[] }>).find((entry) => entry.name === 'cli-openai');
-    assert.deepEqual(channel?.modelMap, { 'alpha': 'alpha-upstream' });
+    const channel = (JSON.parse(json.stdout) as Array<{ name: string; modelMap: Record<string, string>; apiKeys: string[] }>).find(
+      (entry) => entry.name === 'cli-openai',
+    );
+    assert.deepEqual(channel?.modelMap, { alpha: 'alpha-upstream' });
     assert.deepEqual(channel?.apiKeys, ['sk-u…WXYZ']);
 
     const ok = await cli('channel', 'test', 'cli-openai', '--model', 'beta');
@@ -184,13 +236,22 @@ describe('the switchyard CLI against a running gateway', () => {
     const lines = logs.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 2, logs.stdout);
     assert.match(lines[0] ?? '', /^TIME\s+STATUS\s+MODEL\s+KEY\s+CHANNEL\s+TRIES\s+IN\s+OUT\s+COST\s+MS\s+STREAM\s+REQUEST ID$/);
-    assert.match(lines[1] ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\s+200\s+cli-model\s+log-reader\s+channel-\d+\s+1\s+4\s+1\s+\$\d+\.\d{6}\s+\d+\s+no\s+req_\w+$/);
+    assert.match(
+      lines[1] ?? '',
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\s+200\s+cli-model\s+log-reader\s+channel-\d+\s+1\s+4\s+1\s+\$\d+\.\d{6}\s+\d+\s+no\s+req_\w+$/,
+    );
 
     const json = JSON.parse((await cli('logs', '--model', 'cli-model', '--json')).stdout) as Array<{ keyName: string }>;
-    assert.deepEqual(json.map((entry) => entry.keyName), ['log-reader', 'log-reader']);
+    assert.deepEqual(
+      json.map((entry) => entry.keyName),
+      ['log-reader', 'log-reader'],
+    );
     // --key takes the key's name as well as its id (it was silently empty for names).
     const byName = JSON.parse((await cli('logs', '--key', 'log-reader', '--json')).stdout) as Array<{ keyName: string }>;
-    assert.deepEqual(byName.map((entry) => entry.keyName), ['log-reader', 'log-reader']);
+    assert.deepEqual(
+      byName.map((entry) => entry.keyName),
+      ['log-reader', 'log-reader'],
+    );
   });
 
   test('key create --balance sets the balance', async () => {
@@ -199,7 +260,20 @@ describe('the switchyard CLI against a running gateway', () => {
   });
 
   test('channel update, disable and enable, by name', async () => {
-    await cli('channel', 'create', '--name', 'tuned', '--provider', 'openai', '--base-url', `${harness.simulator.url}/v1`, '--api-key', UPSTREAM_SECRET, '--models', 'tuned-model');
+    await cli(
+      'channel',
+      'create',
+      '--name',
+      'tuned',
+      '--provider',
+      'openai',
+      '--base-url',
+      `${harness.simulator.url}/v1`,
+      '--api-key',
+      UPSTREAM_SECRET,
+      '--models',
+      'tuned-model',
+    );
     const updated = await cli('channel', 'update', 'tuned', '--priority', '7', '--models', 'tuned-model,second');
     assert.equal(updated.code, 0, updated.stderr);
     assert.match(updated.stdout, /^Updated channel tuned \(ch_\w+\): models, priority\.$/m);
@@ -271,7 +345,10 @@ describe('the switchyard CLI against a running gateway', () => {
       await new Promise((resolve) => server.close(resolve));
       const run = await runCli(['group', 'list', '--url', `http://127.0.0.1:${port}`], { GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN });
       assert.equal(run.code, 1);
-      assert.equal(run.stderr, `switchyard: cannot reach the gateway at http://127.0.0.1:${port} (ECONNREFUSED); is it running? Set SWITCHYARD_URL to its address.\n`);
+      assert.equal(
+        run.stderr,
+        `switchyard: cannot reach the gateway at http://127.0.0.1:${port} (ECONNREFUSED); is it running? Set SWITCHYARD_URL to its address.\n`,
+      );
     });
 
     test('--url wins over SWITCHYARD_URL', async () => {
@@ -297,7 +374,10 @@ describe('the switchyard CLI against a running gateway', () => {
       [['--bogus', 'key', 'list'], /unknown option "--bogus" before the command/],
       [['key', 'destroy'], /unknown key command "destroy"/],
       [['frobnicate'], /unknown command "frobnicate"/],
-      [['channel', 'create', '--name', 'c', '--provider', 'openai', '--base-url', 'http://x', '--api-key', 'k', '--models', 'm', '--map', 'oops'], /--map takes public=upstream pairs/],
+      [
+        ['channel', 'create', '--name', 'c', '--provider', 'openai', '--base-url', 'http://x', '--api-key', 'k', '--models', 'm', '--map', 'oops'],
+        /--map takes public=upstream pairs/,
+      ],
       [['price', 'set', 'm', '--input', '1'], /--output is required/],
     ];
     for (const [args, message] of cases) {

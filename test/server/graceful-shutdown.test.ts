@@ -28,10 +28,8 @@ async function startStream(harness: Harness, key: string, keepAlive: boolean) {
 }
 
 for (const keepAlive of [false, true]) {
-  test(
-    `close() lets a stream in flight finish, logs it, then refuses new connections (${keepAlive ? 'keep-alive client' : 'connection: close'})`,
-    () => drainTest(keepAlive),
-  );
+  test(`close() lets a stream in flight finish, logs it, then refuses new connections (${keepAlive ? 'keep-alive client' : 'connection: close'})`, () =>
+    drainTest(keepAlive));
 }
 
 async function drainTest(keepAlive: boolean): Promise<void> {

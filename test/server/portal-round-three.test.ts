@@ -8,7 +8,11 @@ const PASSWORD = 'correct horse battery staple';
 /** A portal client of one harness: sign in, then call /api/account with the session. */
 function portal(harness: () => Harness) {
   const signIn = (login: string, password = PASSWORD) =>
-    fetch(`${harness().url}/api/account/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, password }) });
+    fetch(`${harness().url}/api/account/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login, password }),
+    });
   const session = async (login: string) => {
     const response = await signIn(login);
     assert.equal(response.status, 200, await response.clone().text());

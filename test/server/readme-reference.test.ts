@@ -68,7 +68,12 @@ test('the README CLI command list is exactly what `switchyard help` offers', () 
   const text = paragraph.slice(commandsAt, paragraph.indexOf('Global options', commandsAt));
   const listed = new Set(
     [...text.matchAll(/`([a-z]+)( [a-z|]+)?/g)].flatMap(([, noun, verbs]) =>
-      noun === 'logs' || !verbs ? [noun!] : verbs.trim().split('|').map((verb) => `${noun} ${verb}`),
+      noun === 'logs' || !verbs
+        ? [noun!]
+        : verbs
+            .trim()
+            .split('|')
+            .map((verb) => `${noun} ${verb}`),
     ),
   );
   for (const option of ['create', 'update', 'revoke']) listed.delete(option); // `create --billing` and the like
@@ -80,8 +85,16 @@ test('the README configuration table names every variable the configuration read
   const table = section('## Configuration');
   const named = new Set([...table.matchAll(/^\|([^|]+)\|/gm)].flatMap(([, cell]) => [...cell!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map(([, name]) => name!)));
   const read = Object.keys(envSchema.shape);
-  assert.deepEqual(read.filter((name) => !named.has(name)), [], 'variables missing from the README table');
-  assert.deepEqual([...named].filter((name) => !read.includes(name)), [], 'README variables the configuration does not read');
+  assert.deepEqual(
+    read.filter((name) => !named.has(name)),
+    [],
+    'variables missing from the README table',
+  );
+  assert.deepEqual(
+    [...named].filter((name) => !read.includes(name)),
+    [],
+    'README variables the configuration does not read',
+  );
 });
 
 test('every relative link in the README points at a file inside the repository', () => {

@@ -35,7 +35,7 @@ describe('Server-Timing on request', () => {
     assert.deepEqual(phases(response.headers.get('server-timing')), ['auth', 'admit', 'route', 'upstream', 'total']);
   });
 
-  test('a stream adds the wait for the upstream\'s first chunk', async () => {
+  test("a stream adds the wait for the upstream's first chunk", async () => {
     const response = await ask(true, true);
     assert.equal(response.status, 200);
     await response.text();

@@ -14,12 +14,21 @@ function channel(models: string[], enabled = true): Channel {
 test('unpricedModels: models of enabled channels without a price, once each, sorted', () => {
   const channels = [channel(['gpt-4o', 'b-model', 'gpt-4o-mini']), channel(['gpt-4o', 'a-model']), channel(['only-disabled'], false)];
   assert.deepEqual(unpricedModels(channels, [{ model: 'gpt-4o-mini' }]), ['a-model', 'b-model', 'gpt-4o']);
-  assert.deepEqual(unpricedModels(channels, ['a-model', 'b-model', 'gpt-4o', 'gpt-4o-mini'].map((model) => ({ model }))), []);
+  assert.deepEqual(
+    unpricedModels(
+      channels,
+      ['a-model', 'b-model', 'gpt-4o', 'gpt-4o-mini'].map((model) => ({ model })),
+    ),
+    [],
+  );
 });
 
 test('the start banner names the unpriced models and says whether they are refused or served free', () => {
   const free = startBanner({ ...facts, unpricedModels: ['a-model', 'gpt-4o'], strictPricing: false });
-  assert.match(free, /Prices: {3}2 served models without a price: a-model, gpt-4o; requests for them are served FREE \(set STRICT_PRICING=true to refuse them\)/);
+  assert.match(
+    free,
+    /Prices: {3}2 served models without a price: a-model, gpt-4o; requests for them are served FREE \(set STRICT_PRICING=true to refuse them\)/,
+  );
   const strict = startBanner({ ...facts, unpricedModels: ['a-model'], strictPricing: true });
   assert.match(strict, /1 served model without a price: a-model; requests for them are refused \(403 model_not_priced\)/);
   const many = startBanner({ ...facts, unpricedModels: Array.from({ length: 12 }, (_, index) => `m${String(index).padStart(2, '0')}`) });

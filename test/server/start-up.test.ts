@@ -58,7 +58,10 @@ describe('starting the gateway', () => {
       assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
       assert.match(run.stdout(), new RegExp(`Console: +http://127\\.0\\.0\\.1:${port}/console`));
       if (availableParallelism() > 1) {
-        assert.match(run.stdout(), new RegExp(`1 process on a ${availableParallelism()}-core machine; to use every core, set REDIS_URL=redis://… and WORKERS=${availableParallelism()}`));
+        assert.match(
+          run.stdout(),
+          new RegExp(`1 process on a ${availableParallelism()}-core machine; to use every core, set REDIS_URL=redis://… and WORKERS=${availableParallelism()}`),
+        );
       }
       assert.match(run.stdout(), /Add a channel/);
       assert.equal(await run.stop(), 0, 'SIGTERM drains and exits 0');
@@ -74,7 +77,10 @@ describe('starting the gateway', () => {
     try {
       const failed = start({ PORT: String(busyPort), DATABASE_URL: database });
       assert.equal(await failed.exited, 1);
-      assert.equal(failed.stderr(), `switchyard: 127.0.0.1:${busyPort} is already in use (another Switchyard or program listens there): stop it, or set PORT to a free port.\n`);
+      assert.equal(
+        failed.stderr(),
+        `switchyard: 127.0.0.1:${busyPort} is already in use (another Switchyard or program listens there): stop it, or set PORT to a free port.\n`,
+      );
       assert.doesNotMatch(failed.stdout(), /GATEWAY_ADMIN_TOKEN=/, 'a token shown by a start that failed');
     } finally {
       blocker.close();
@@ -113,10 +119,24 @@ describe('starting the gateway', () => {
     const good = join(directory, 'good.yaml');
     writeFileSync(
       good,
-      ['channels:', ...['a', 'b', 'c'].flatMap((name) => [`  - name: ${name}`, '    provider: openai', '    baseUrl: http://127.0.0.1:9/v1', '    apiKey: sk-test', '    models: [m]'])].join('\n'),
+      [
+        'channels:',
+        ...['a', 'b', 'c'].flatMap((name) => [
+          `  - name: ${name}`,
+          '    provider: openai',
+          '    baseUrl: http://127.0.0.1:9/v1',
+          '    apiKey: sk-test',
+          '    models: [m]',
+        ]),
+      ].join('\n'),
     );
     const port = await freePort();
-    const run = start({ PORT: String(port), DATABASE_URL: `sqlite:${join(directory, 'cfg.db')}`, GATEWAY_CONFIG: good, GATEWAY_ADMIN_TOKEN: 'admin-token-0123456789' });
+    const run = start({
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${join(directory, 'cfg.db')}`,
+      GATEWAY_CONFIG: good,
+      GATEWAY_ADMIN_TOKEN: 'admin-token-0123456789',
+    });
     try {
       await run.serving();
       assert.match(run.stdout(), /3 channels, 0 keys/);

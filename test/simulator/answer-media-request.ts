@@ -9,7 +9,13 @@ import { answerImageEdit, answerModeration, answerRerank, answerSpeech, answerTr
  * (400); otherwise the operation's dialect answers. Returns undefined when it wrote the reply
  * itself (streamed speech, a transcript as text).
  */
-export async function answerMediaRequest(operation: MediaOperation, model: string, body: unknown, response: ServerResponse, headers: Record<string, string>): Promise<JsonReply | undefined> {
+export async function answerMediaRequest(
+  operation: MediaOperation,
+  model: string,
+  body: unknown,
+  response: ServerResponse,
+  headers: Record<string, string>,
+): Promise<JsonReply | undefined> {
   const framing = (body as { multipartError?: string } | null)?.multipartError;
   if (framing !== undefined) return { status: 400, body: { error: { message: framing, type: 'invalid_request_error', param: null, code: null } }, headers: {} };
   switch (operation) {

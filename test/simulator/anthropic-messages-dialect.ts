@@ -3,7 +3,6 @@ import type { SimulatorFinish, SimulatorUsage } from './simulator-script.ts';
 import { namedFrame } from './sse-frame.ts';
 import type { TurnPlan } from './turn-plan.ts';
 
-
 function stopReason(finish: SimulatorFinish): string {
   switch (finish) {
     case 'stop':

@@ -99,11 +99,14 @@ describe('@anthropic-ai/sdk against the simulator', () => {
     assert.deepEqual(message.content[1], { type: 'text', text: 'Here are both.' });
     const [first, second] = [message.content[2], message.content[3]];
     assert.ok(first?.type === 'tool_use' && second?.type === 'tool_use');
-    assert.deepEqual({ id: first.id, name: first.name, input: first.input }, {
-      id: 'toolu_a',
-      name: 'get_weather',
-      input: { city: 'Paris', days: [1, 2, 3] },
-    });
+    assert.deepEqual(
+      { id: first.id, name: first.name, input: first.input },
+      {
+        id: 'toolu_a',
+        name: 'get_weather',
+        input: { city: 'Paris', days: [1, 2, 3] },
+      },
+    );
     assert.match(second.id, /^toolu_[A-Za-z0-9_-]+$/);
     assert.deepEqual(second.input, { zone: 'Asia/Tokyo' });
     // Arguments arrive in several fragments (the first one empty, like the real API).

@@ -17,7 +17,12 @@ export function bedrockInvokeDialect(inner: Dialect): Dialect {
         const event = JSON.parse(data) as Record<string, unknown>;
         if (event.type === 'ping') continue;
         if (event.type === 'message_stop') {
-          event['amazon-bedrock-invocationMetrics'] = { inputTokenCount: plan.usage.input, outputTokenCount: plan.usage.output, invocationLatency: 120, firstByteLatency: 40 };
+          event['amazon-bedrock-invocationMetrics'] = {
+            inputTokenCount: plan.usage.input,
+            outputTokenCount: plan.usage.output,
+            invocationLatency: 120,
+            firstByteLatency: 40,
+          };
         }
         frames.push(eventFrame('chunk', { bytes: Buffer.from(JSON.stringify(event), 'utf8').toString('base64') }));
       }

@@ -12,7 +12,8 @@ const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 const EMAIL = 'sa@sim.iam.gserviceaccount.com';
 const trusted = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const pem = (key: { export(options: { type: 'pkcs8' | 'spki'; format: 'pem' }): string | Buffer }, type: 'pkcs8' | 'spki') => key.export({ type, format: 'pem' }).toString();
+const pem = (key: { export(options: { type: 'pkcs8' | 'spki'; format: 'pem' }): string | Buffer }, type: 'pkcs8' | 'spki') =>
+  key.export({ type, format: 'pem' }).toString();
 
 describe('cloud front doors', () => {
   let sim: ProviderSimulator;
@@ -61,7 +62,11 @@ describe('cloud front doors', () => {
   test('Bedrock refuses an unknown access key and a missing signature', async () => {
     const unknown = await fetch(`${sim.url}/model/m/converse`, {
       method: 'POST',
-      headers: { authorization: 'AWS4-HMAC-SHA256 Credential=AKIAUNKNOWNKEY000000/20260101/us-east-1/bedrock/aws4_request, SignedHeaders=host, Signature=' + '0'.repeat(64), 'x-amz-date': '20260101T000000Z' },
+      headers: {
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=AKIAUNKNOWNKEY000000/20260101/us-east-1/bedrock/aws4_request, SignedHeaders=host, Signature=' + '0'.repeat(64),
+        'x-amz-date': '20260101T000000Z',
+      },
       body: converseBody,
     });
     assert.equal(unknown.status, 403);
@@ -113,15 +118,20 @@ describe('cloud front doors', () => {
   });
 
   test('Vertex Claude requires anthropic_version in the body and no model', async () => {
-    const token = ((await (
-      await fetch(`${sim.url}${VERTEX_TOKEN_PATH}`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-          assertion: signAssertion({ clientEmail: EMAIL, privateKey: pem(trusted.privateKey, 'pkcs8'), tokenUri: `${sim.url}${VERTEX_TOKEN_PATH}` }, Math.floor(Date.now() / 1000)),
-        }).toString(),
-      })
-    ).json()) as { access_token: string }).access_token;
+    const token = (
+      (await (
+        await fetch(`${sim.url}${VERTEX_TOKEN_PATH}`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+            assertion: signAssertion(
+              { clientEmail: EMAIL, privateKey: pem(trusted.privateKey, 'pkcs8'), tokenUri: `${sim.url}${VERTEX_TOKEN_PATH}` },
+              Math.floor(Date.now() / 1000),
+            ),
+          }).toString(),
+        })
+      ).json()) as { access_token: string }
+    ).access_token;
     const path = '/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict';
     const send = (body: unknown) => fetch(`${sim.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
     const messages = [{ role: 'user', content: 'hi' }];

@@ -44,8 +44,10 @@ export interface CloudMatch {
 
 export const DEFAULT_AZURE_API_VERSIONS = ['2024-06-01', '2024-10-21', '2025-04-01-preview', '2025-03-01-preview'];
 
-const AZURE_DEPLOYMENT = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings|images\/generations|images\/edits|audio\/speech|audio\/transcriptions|audio\/translations)$/;
-const VERTEX_MODEL = /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|rawPredict|streamRawPredict|predict)$/i;
+const AZURE_DEPLOYMENT =
+  /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings|images\/generations|images\/edits|audio\/speech|audio\/transcriptions|audio\/translations)$/;
+const VERTEX_MODEL =
+  /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/(.+?)(?::|%3A)(generateContent|streamGenerateContent|rawPredict|streamRawPredict|predict)$/i;
 const BEDROCK_MODEL = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/;
 /** Bedrock's Claude model ids: `anthropic.claude…`, cross-region profiles `us.anthropic.claude…`. */
 const BEDROCK_CLAUDE = /(^|[./:])anthropic\.claude/i;
@@ -99,8 +101,16 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
     if (!valid) return tokenError('Invalid JWT Signature.');
     const seconds = Math.floor(now() / 1000);
     if (claims.aud !== selfUrl) return tokenError('Invalid JWT: Failed audience check.');
-    if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.exp <= seconds || claims.iat > seconds + 60 || claims.exp - claims.iat > 3600) {
-      return tokenError('Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.');
+    if (
+      typeof claims.iat !== 'number' ||
+      typeof claims.exp !== 'number' ||
+      claims.exp <= seconds ||
+      claims.iat > seconds + 60 ||
+      claims.exp - claims.iat > 3600
+    ) {
+      return tokenError(
+        'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.',
+      );
     }
     if (typeof claims.scope !== 'string' || !claims.scope.split(' ').includes('https://www.googleapis.com/auth/cloud-platform')) {
       return tokenError('Invalid OAuth scope or ID token audience provided.', 'invalid_scope');
@@ -117,10 +127,15 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
     const refuse = (status: number, error: string, description: string): CloudMatch => ({
       reply: { status, body: { error, error_description: description, error_codes: [Number(description.slice(5, description.indexOf(':')))] }, headers: {} },
     });
-    if (form.get('grant_type') !== 'client_credentials') return refuse(400, 'unsupported_grant_type', 'AADSTS70003: The app requested an unsupported grant type.');
+    if (form.get('grant_type') !== 'client_credentials')
+      return refuse(400, 'unsupported_grant_type', 'AADSTS70003: The app requested an unsupported grant type.');
     const app = options.azure?.entraApps?.[form.get('client_id') ?? ''];
     if (app === undefined || app.tenantId !== tenantId) {
-      return refuse(400, 'unauthorized_client', `AADSTS700016: Application with identifier '${form.get('client_id') ?? ''}' was not found in the directory '${tenantId}'.`);
+      return refuse(
+        400,
+        'unauthorized_client',
+        `AADSTS700016: Application with identifier '${form.get('client_id') ?? ''}' was not found in the directory '${tenantId}'.`,
+      );
     }
     if (form.get('client_secret') !== app.clientSecret) return refuse(401, 'invalid_client', 'AADSTS7000215: Invalid client secret provided.');
     if (form.get('scope') !== AZURE_SCOPE) return refuse(400, 'invalid_scope', `AADSTS70011: The provided value for the input parameter 'scope' is not valid.`);
@@ -156,10 +171,18 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
         if (headers['api-key'] === undefined && bearer !== undefined) {
           const expiresAt = entraTokens.get(bearer);
           if (expiresAt === undefined || expiresAt <= now()) {
-            return azureError(401, '401', 'Unauthorized. Access token is missing, invalid, audience is incorrect (https://cognitiveservices.azure.com), or have expired.');
+            return azureError(
+              401,
+              '401',
+              'Unauthorized. Access token is missing, invalid, audience is incorrect (https://cognitiveservices.azure.com), or have expired.',
+            );
           }
         } else if (headers['api-key'] !== options.azure.apiKey) {
-          return azureError(401, '401', 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.');
+          return azureError(
+            401,
+            '401',
+            'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
+          );
         }
         if (azure !== null) {
           const version = query['api-version'];
@@ -167,8 +190,10 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
           if (!(options.azure.apiVersions ?? DEFAULT_AZURE_API_VERSIONS).includes(version)) return azureError(400, 'BadRequest', 'API version not supported');
           const deployment = decodeURIComponent(azure[1]!);
           if (azure[2] === 'images/generations') return { route: { protocol: 'openai-chat', endpoint: 'images', pathModel: deployment, pathStream: false } };
-          if (azure[2] !== 'chat/completions' && azure[2] !== 'embeddings') return { route: { protocol: 'openai-chat', endpoint: 'media', pathModel: deployment, pathStream: false, media: azure[2] as MediaOperation } };
-          if (azure[2] === 'embeddings') return { route: { protocol: 'openai-chat', endpoint: 'embed', pathModel: deployment, pathStream: false, embedding: 'azure-openai' } };
+          if (azure[2] !== 'chat/completions' && azure[2] !== 'embeddings')
+            return { route: { protocol: 'openai-chat', endpoint: 'media', pathModel: deployment, pathStream: false, media: azure[2] as MediaOperation } };
+          if (azure[2] === 'embeddings')
+            return { route: { protocol: 'openai-chat', endpoint: 'embed', pathModel: deployment, pathStream: false, embedding: 'azure-openai' } };
           return { route: { protocol: 'openai-chat', endpoint: 'generate', pathModel: deployment, pathStream: false } };
         }
         return { route: { protocol: 'openai-responses', endpoint: 'generate', pathModel: undefined, pathStream: false } };
@@ -188,7 +213,15 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
         const [, , , publisher, model, method_] = vertex as unknown as string[];
         if (method_ === 'predict') {
           if (publisher !== 'google') return googleError(404, 'NOT_FOUND', `Publisher model ${publisher}/${model} does not serve :predict.`);
-          return { route: { protocol: 'gemini-generate-content', endpoint: 'embed', pathModel: decodeURIComponent(model!), pathStream: false, embedding: 'vertex-predict' } };
+          return {
+            route: {
+              protocol: 'gemini-generate-content',
+              endpoint: 'embed',
+              pathModel: decodeURIComponent(model!),
+              pathStream: false,
+              embedding: 'vertex-predict',
+            },
+          };
         }
         if (publisher === 'anthropic') {
           const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
@@ -216,7 +249,8 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
       if (options.bedrock && bedrock !== null) {
         const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
         if (bearer !== undefined) {
-          if (!(options.bedrock.apiKeys ?? []).includes(bearer)) return awsError(403, 'UnrecognizedClientException', 'Invalid API Key format: Must start with pre-defined prefix');
+          if (!(options.bedrock.apiKeys ?? []).includes(bearer))
+            return awsError(403, 'UnrecognizedClientException', 'Invalid API Key format: Must start with pre-defined prefix');
         } else {
           const refusal = await verifySigV4({
             method,
@@ -235,23 +269,54 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
           // Claude's native body, as Bedrock checks it: its own anthropic_version, no model, no stream.
           const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
           if (body.anthropic_version !== 'bedrock-2023-05-31') {
-            return awsError(400, 'ValidationException', 'Malformed input request: #/anthropic_version: bedrock-2023-05-31 is the only accepted value, please reformat your input and try again.');
+            return awsError(
+              400,
+              'ValidationException',
+              'Malformed input request: #/anthropic_version: bedrock-2023-05-31 is the only accepted value, please reformat your input and try again.',
+            );
           }
           for (const key of ['model', 'stream']) {
-            if (key in body) return awsError(400, 'ValidationException', `Malformed input request: #: extraneous key [${key}] is not permitted, please reformat your input and try again.`);
+            if (key in body)
+              return awsError(
+                400,
+                'ValidationException',
+                `Malformed input request: #: extraneous key [${key}] is not permitted, please reformat your input and try again.`,
+              );
           }
-          return { route: { protocol: 'anthropic-messages', endpoint: 'generate', pathModel: bedrockModel, pathStream: bedrock[2] === 'invoke-with-response-stream', bedrockInvoke: true } };
+          return {
+            route: {
+              protocol: 'anthropic-messages',
+              endpoint: 'generate',
+              pathModel: bedrockModel,
+              pathStream: bedrock[2] === 'invoke-with-response-stream',
+              bedrockInvoke: true,
+            },
+          };
         }
-        if (bedrock[2] === 'invoke-with-response-stream') return awsError(400, 'ValidationException', 'The model does not support streaming in this simulator.');
+        if (bedrock[2] === 'invoke-with-response-stream')
+          return awsError(400, 'ValidationException', 'The model does not support streaming in this simulator.');
         if (bedrock[2] === 'invoke') {
           // InvokeModel takes the model's native body; the embeddings dialect checks it per model.
-          return { route: { protocol: 'bedrock-converse', endpoint: 'embed', pathModel: decodeURIComponent(bedrock[1]!), pathStream: false, embedding: 'bedrock-invoke' } };
+          return {
+            route: {
+              protocol: 'bedrock-converse',
+              endpoint: 'embed',
+              pathModel: decodeURIComponent(bedrock[1]!),
+              pathStream: false,
+              embedding: 'bedrock-invoke',
+            },
+          };
         }
         // The body rules bedrock-runtime applies before any model sees the request (shared with the golden fake upstream).
         const finding = checkConverseRequest(request.body);
         if (finding !== undefined) return awsError(400, 'ValidationException', finding);
         return {
-          route: { protocol: 'bedrock-converse', endpoint: 'generate', pathModel: decodeURIComponent(bedrock[1]!), pathStream: bedrock[2] === 'converse-stream' },
+          route: {
+            protocol: 'bedrock-converse',
+            endpoint: 'generate',
+            pathModel: decodeURIComponent(bedrock[1]!),
+            pathStream: bedrock[2] === 'converse-stream',
+          },
         };
       }
       return undefined;

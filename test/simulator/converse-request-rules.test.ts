@@ -37,13 +37,50 @@ test('what bedrock-runtime refuses is refused, each with a message that says why
     ['tool blocks without toolConfig', { messages: [user({ text: 'a' }), assistant(toolUse), user(toolResult)] }, /toolConfig field must be defined/],
     ['a tool result answering nothing', { messages: [user(toolResult)], toolConfig: TOOLS }, /does not answer a toolUse/],
     ['a tool use left unanswered', { messages: [user({ text: 'a' }), assistant(toolUse), user({ text: 'b' })], toolConfig: TOOLS }, /has no toolResult/],
-    ['a tool id Bedrock does not allow', { messages: [user({ text: 'a' }), assistant({ toolUse: { ...toolUse.toolUse, toolUseId: 'call.1' } })], toolConfig: TOOLS }, /regular expression/],
+    [
+      'a tool id Bedrock does not allow',
+      { messages: [user({ text: 'a' }), assistant({ toolUse: { ...toolUse.toolUse, toolUseId: 'call.1' } })], toolConfig: TOOLS },
+      /regular expression/,
+    ],
     ['an image format Bedrock does not take', { messages: [user({ image: { format: 'bmp', source: { bytes: 'AAAA' } } })] }, /png, jpeg, gif, webp/],
     ['temperature above 1', { messages: [user({ text: 'a' })], inferenceConfig: { temperature: 1.5 } }, /between 0 and 1/],
-    ['a thinking budget at or above maxTokens', { messages: [user({ text: 'a' })], inferenceConfig: { maxTokens: 2048 }, additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } }, /greater than `thinking.budget_tokens`/],
-    ['thinking with a temperature', { messages: [user({ text: 'a' })], inferenceConfig: { maxTokens: 4096, temperature: 0.2 }, additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } }, /temperature/],
-    ['thinking with a top_p under 0.95', { messages: [user({ text: 'a' })], inferenceConfig: { maxTokens: 4096, topP: 0.9 }, additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } }, /top_p/],
-    ['a thinking tool loop without its reasoning', { messages: [user({ text: 'a' }), assistant(toolUse), user(toolResult)], toolConfig: TOOLS, inferenceConfig: { maxTokens: 4096 }, additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } }, /must start with a reasoningContent/],
+    [
+      'a thinking budget at or above maxTokens',
+      {
+        messages: [user({ text: 'a' })],
+        inferenceConfig: { maxTokens: 2048 },
+        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } },
+      },
+      /greater than `thinking.budget_tokens`/,
+    ],
+    [
+      'thinking with a temperature',
+      {
+        messages: [user({ text: 'a' })],
+        inferenceConfig: { maxTokens: 4096, temperature: 0.2 },
+        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } },
+      },
+      /temperature/,
+    ],
+    [
+      'thinking with a top_p under 0.95',
+      {
+        messages: [user({ text: 'a' })],
+        inferenceConfig: { maxTokens: 4096, topP: 0.9 },
+        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } },
+      },
+      /top_p/,
+    ],
+    [
+      'a thinking tool loop without its reasoning',
+      {
+        messages: [user({ text: 'a' }), assistant(toolUse), user(toolResult)],
+        toolConfig: TOOLS,
+        inferenceConfig: { maxTokens: 4096 },
+        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } },
+      },
+      /must start with a reasoningContent/,
+    ],
   ];
   for (const [name, body, expected] of cases) assert.match(checkConverseRequest(body) ?? 'accepted', expected, name);
 });

@@ -69,21 +69,25 @@ function checkBytesSource(value: unknown, where: string): void {
   if (!isObject(value)) fail(`Malformed input request: ${where}.source must be an object`);
   const [member, bytes] = unionMember(value, `${where}.source`);
   if (member !== 's3Location' && member !== 'bytes') fail(`Malformed input request: ${where}.source.${member} is not a source`);
-  if (member === 'bytes' && (typeof bytes !== 'string' || bytes === '' || !BASE64.test(bytes))) fail(`Malformed input request: ${where}.source.bytes must be base64`);
+  if (member === 'bytes' && (typeof bytes !== 'string' || bytes === '' || !BASE64.test(bytes)))
+    fail(`Malformed input request: ${where}.source.bytes must be base64`);
 }
 
 function checkImage(value: unknown, where: string): void {
   if (!isObject(value)) fail(`Malformed input request: ${where}.image must be an object`);
   only(value, ['format', 'source'], `${where}.image`);
-  if (typeof value.format !== 'string' || !IMAGE_FORMATS.has(value.format)) fail(`Malformed input request: ${where}.image.format must be one of png, jpeg, gif, webp`);
+  if (typeof value.format !== 'string' || !IMAGE_FORMATS.has(value.format))
+    fail(`Malformed input request: ${where}.image.format must be one of png, jpeg, gif, webp`);
   checkBytesSource(value.source, `${where}.image`);
 }
 
 function checkDocument(value: unknown, where: string): void {
   if (!isObject(value)) fail(`Malformed input request: ${where}.document must be an object`);
   only(value, ['format', 'name', 'source', 'context', 'citations'], `${where}.document`);
-  if (typeof value.format !== 'string' || !DOCUMENT_FORMATS.has(value.format)) fail(`Malformed input request: ${where}.document.format is not a document format`);
-  if (typeof value.name !== 'string' || !/^[A-Za-z0-9 ()[\]-]{1,200}$/.test(value.name)) fail(`Malformed input request: ${where}.document.name has characters Bedrock does not allow`);
+  if (typeof value.format !== 'string' || !DOCUMENT_FORMATS.has(value.format))
+    fail(`Malformed input request: ${where}.document.format is not a document format`);
+  if (typeof value.name !== 'string' || !/^[A-Za-z0-9 ()[\]-]{1,200}$/.test(value.name))
+    fail(`Malformed input request: ${where}.document.name has characters Bedrock does not allow`);
   checkBytesSource(value.source, `${where}.document`);
 }
 
@@ -99,14 +103,17 @@ function checkBlock(block: unknown, role: Role, where: string, toolUses: Set<str
     case 'document':
       return checkDocument(value, where);
     case 'cachePoint':
-      if (!isObject(value) || value.type !== 'default' || Object.keys(value).length !== 1) fail(`Malformed input request: ${where}.cachePoint must be {"type":"default"}`);
+      if (!isObject(value) || value.type !== 'default' || Object.keys(value).length !== 1)
+        fail(`Malformed input request: ${where}.cachePoint must be {"type":"default"}`);
       return;
     case 'toolUse': {
       if (role !== 'assistant') fail(`Malformed input request: ${where}: toolUse blocks belong in assistant messages`);
       if (!isObject(value)) fail(`Malformed input request: ${where}.toolUse must be an object`);
       only(value, ['toolUseId', 'name', 'input'], `${where}.toolUse`);
-      if (typeof value.toolUseId !== 'string' || !IDENTIFIER.test(value.toolUseId)) fail(`${where}.toolUse.toolUseId failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`);
-      if (typeof value.name !== 'string' || !IDENTIFIER.test(value.name)) fail(`${where}.toolUse.name failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`);
+      if (typeof value.toolUseId !== 'string' || !IDENTIFIER.test(value.toolUseId))
+        fail(`${where}.toolUse.toolUseId failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`);
+      if (typeof value.name !== 'string' || !IDENTIFIER.test(value.name))
+        fail(`${where}.toolUse.name failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`);
       if (!isObject(value.input)) fail(`Malformed input request: ${where}.toolUse.input must be a JSON object`);
       toolUses.add(value.toolUseId);
       return;
@@ -115,8 +122,10 @@ function checkBlock(block: unknown, role: Role, where: string, toolUses: Set<str
       if (role !== 'user') fail(`Malformed input request: ${where}: toolResult blocks belong in user messages`);
       if (!isObject(value)) fail(`Malformed input request: ${where}.toolResult must be an object`);
       only(value, ['toolUseId', 'content', 'status'], `${where}.toolResult`);
-      if (typeof value.toolUseId !== 'string' || !IDENTIFIER.test(value.toolUseId)) fail(`${where}.toolResult.toolUseId failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`);
-      if (value.status !== undefined && value.status !== 'success' && value.status !== 'error') fail(`Malformed input request: ${where}.toolResult.status must be success or error`);
+      if (typeof value.toolUseId !== 'string' || !IDENTIFIER.test(value.toolUseId))
+        fail(`${where}.toolResult.toolUseId failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`);
+      if (value.status !== undefined && value.status !== 'success' && value.status !== 'error')
+        fail(`Malformed input request: ${where}.toolResult.status must be success or error`);
       if (!Array.isArray(value.content)) fail(`Malformed input request: ${where}.toolResult.content must be an array`);
       value.content.forEach((part, index) => {
         const [kind, inner] = unionMember(part, `${where}.toolResult.content.${index}`);
@@ -138,7 +147,8 @@ function checkBlock(block: unknown, role: Role, where: string, toolUses: Set<str
       if (kind !== 'reasoningText' || !isObject(inner)) fail(`Malformed input request: ${where}.reasoningContent.${kind} is not a reasoning block`);
       only(inner, ['text', 'signature'], `${where}.reasoningContent.reasoningText`);
       if (typeof inner.text !== 'string') fail(`Malformed input request: ${where}.reasoningContent.reasoningText.text must be a string`);
-      if (inner.signature !== undefined && typeof inner.signature !== 'string') fail(`Malformed input request: ${where}.reasoningContent.reasoningText.signature must be a string`);
+      if (inner.signature !== undefined && typeof inner.signature !== 'string')
+        fail(`Malformed input request: ${where}.reasoningContent.reasoningText.signature must be a string`);
       return;
     }
     case 'video':
@@ -151,7 +161,8 @@ function checkBlock(block: unknown, role: Role, where: string, toolUses: Set<str
 }
 
 function checkMessages(messages: unknown, thinking: boolean): { usesTools: boolean } {
-  if (!Array.isArray(messages) || messages.length === 0) fail('Malformed input request: #: required key [messages] not found, please reformat your input and try again.');
+  if (!Array.isArray(messages) || messages.length === 0)
+    fail('Malformed input request: #: required key [messages] not found, please reformat your input and try again.');
   let usesTools = false;
   let previous: { role: Role; toolUses: Set<string> } | undefined;
   messages.forEach((message: unknown, index) => {
@@ -161,8 +172,12 @@ function checkMessages(messages: unknown, thinking: boolean): { usesTools: boole
     const role = message.role;
     if (role !== 'user' && role !== 'assistant') fail(`Malformed input request: ${where}.role must be user or assistant`);
     if (index === 0 && role !== 'user') fail('A conversation must start with a user message. Try again with a conversation that starts with a user message.');
-    if (previous?.role === role) fail('A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.');
-    if (!Array.isArray(message.content) || message.content.length === 0) fail(`The content field in the Message object at ${where} is empty. Add a ContentBlock object to the content field and try again.`);
+    if (previous?.role === role)
+      fail(
+        'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.',
+      );
+    if (!Array.isArray(message.content) || message.content.length === 0)
+      fail(`The content field in the Message object at ${where} is empty. Add a ContentBlock object to the content field and try again.`);
     const toolUses = new Set<string>();
     const toolResults: string[] = [];
     message.content.forEach((block: unknown, blockIndex: number) => checkBlock(block, role, `${where}.content.${blockIndex}`, toolUses, toolResults));
@@ -172,13 +187,15 @@ function checkMessages(messages: unknown, thinking: boolean): { usesTools: boole
       if (!previous?.toolUses.has(id)) fail(`${where}: the toolResult for ${id} does not answer a toolUse of the previous assistant message.`);
     }
     if (previous?.toolUses.size && role === 'user') {
-      for (const id of previous.toolUses) if (!toolResults.includes(id)) fail(`${where}: the toolUse ${id} of the previous assistant message has no toolResult.`);
+      for (const id of previous.toolUses)
+        if (!toolResults.includes(id)) fail(`${where}: the toolUse ${id} of the previous assistant message has no toolResult.`);
     }
     // With thinking on, Claude needs the last assistant turn, when it calls tools, to open with its reasoning.
     const lastAssistant = messages.findLastIndex((candidate: unknown) => isObject(candidate) && candidate.role === 'assistant');
     if (thinking && index === lastAssistant && toolUses.size > 0) {
       const first = message.content[0];
-      if (!isObject(first) || first.reasoningContent === undefined) fail(`${where}: with thinking enabled, an assistant message with toolUse must start with a reasoningContent block.`);
+      if (!isObject(first) || first.reasoningContent === undefined)
+        fail(`${where}: with thinking enabled, an assistant message with toolUse must start with a reasoningContent block.`);
     }
     previous = { role, toolUses };
   });
@@ -202,9 +219,14 @@ function checkInference(config: unknown): Json {
   if (!isObject(config)) fail('Malformed input request: inferenceConfig must be an object');
   only(config, [...INFERENCE], 'inferenceConfig');
   const { maxTokens, temperature, topP, stopSequences } = config;
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1)) fail('inferenceConfig.maxTokens failed to satisfy constraint: Member must have value greater than or equal to 1');
-  for (const [name, value] of [['temperature', temperature], ['topP', topP]] as const) {
-    if (value !== undefined && (typeof value !== 'number' || value < 0 || value > 1)) fail(`inferenceConfig.${name} failed to satisfy constraint: Member must have value between 0 and 1`);
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1))
+    fail('inferenceConfig.maxTokens failed to satisfy constraint: Member must have value greater than or equal to 1');
+  for (const [name, value] of [
+    ['temperature', temperature],
+    ['topP', topP],
+  ] as const) {
+    if (value !== undefined && (typeof value !== 'number' || value < 0 || value > 1))
+      fail(`inferenceConfig.${name} failed to satisfy constraint: Member must have value between 0 and 1`);
   }
   if (stopSequences !== undefined && (!Array.isArray(stopSequences) || stopSequences.some((stop) => typeof stop !== 'string' || stop === ''))) {
     fail('Malformed input request: inferenceConfig.stopSequences must be an array of non-empty strings');
@@ -215,14 +237,17 @@ function checkInference(config: unknown): Json {
 function checkToolConfig(toolConfig: unknown): void {
   if (!isObject(toolConfig)) fail('Malformed input request: toolConfig must be an object');
   only(toolConfig, ['tools', 'toolChoice'], 'toolConfig');
-  if (!Array.isArray(toolConfig.tools) || toolConfig.tools.length === 0) fail('toolConfig.tools failed to satisfy constraint: Member must have length greater than or equal to 1');
+  if (!Array.isArray(toolConfig.tools) || toolConfig.tools.length === 0)
+    fail('toolConfig.tools failed to satisfy constraint: Member must have length greater than or equal to 1');
   toolConfig.tools.forEach((tool: unknown, index: number) => {
     const [member, value] = unionMember(tool, `toolConfig.tools.${index}`);
     if (member === 'cachePoint') return;
     if (member !== 'toolSpec' || !isObject(value)) fail(`Malformed input request: toolConfig.tools.${index}.${member} is not a tool`);
     only(value, ['name', 'description', 'inputSchema'], `toolConfig.tools.${index}.toolSpec`);
-    if (typeof value.name !== 'string' || !IDENTIFIER.test(value.name)) fail(`toolConfig.tools.${index}.toolSpec.name failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`);
-    if (value.description !== undefined && (typeof value.description !== 'string' || value.description === '')) fail(`toolConfig.tools.${index}.toolSpec.description must be a non-empty string`);
+    if (typeof value.name !== 'string' || !IDENTIFIER.test(value.name))
+      fail(`toolConfig.tools.${index}.toolSpec.name failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`);
+    if (value.description !== undefined && (typeof value.description !== 'string' || value.description === ''))
+      fail(`toolConfig.tools.${index}.toolSpec.description must be a non-empty string`);
     if (!isObject(value.inputSchema) || !isObject(value.inputSchema.json) || Object.keys(value.inputSchema).length !== 1) {
       fail(`Malformed input request: toolConfig.tools.${index}.toolSpec.inputSchema must be {"json": <JSON schema object>}`);
     }
@@ -241,20 +266,23 @@ function checkThinking(additional: unknown, inference: Json): boolean {
   if (!isObject(additional)) fail('Malformed input request: additionalModelRequestFields must be an object');
   const thinking = additional.thinking;
   if (thinking === undefined) return false;
-  if (!isObject(thinking) || thinking.type !== 'enabled' || !Number.isInteger(thinking.budget_tokens)) fail('thinking: expected {"type":"enabled","budget_tokens":<integer>}');
+  if (!isObject(thinking) || thinking.type !== 'enabled' || !Number.isInteger(thinking.budget_tokens))
+    fail('thinking: expected {"type":"enabled","budget_tokens":<integer>}');
   const budget = thinking.budget_tokens as number;
   if (budget < 1024) fail('thinking.budget_tokens: Input should be greater than or equal to 1024');
   if (typeof inference.maxTokens !== 'number' || inference.maxTokens <= budget) fail('`max_tokens` must be greater than `thinking.budget_tokens`.');
   if (inference.temperature !== undefined && inference.temperature !== 1) fail('`temperature` may only be set to 1 when thinking is enabled.');
   // Claude's rule, as on Anthropic's API: top_p from 0.95 to 1 (the range itself is checked with the inference config).
-  if (inference.topP !== undefined && !(typeof inference.topP === 'number' && inference.topP >= 0.95)) fail('`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.');
+  if (inference.topP !== undefined && !(typeof inference.topP === 'number' && inference.topP >= 0.95))
+    fail('`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.');
   if (additional.top_k !== undefined) fail('`top_k` must be unset when thinking is enabled.');
   return true;
 }
 
 function checkBody(body: unknown): void {
   if (!isObject(body)) fail('Malformed input request: the body must be a JSON object');
-  for (const key of Object.keys(body)) if (!TOP_LEVEL.has(key)) fail(`Malformed input request: #: extraneous key [${key}] is not permitted, please reformat your input and try again.`);
+  for (const key of Object.keys(body))
+    if (!TOP_LEVEL.has(key)) fail(`Malformed input request: #: extraneous key [${key}] is not permitted, please reformat your input and try again.`);
   const inference = checkInference(body.inferenceConfig);
   const thinking = checkThinking(body.additionalModelRequestFields, inference);
   const { usesTools } = checkMessages(body.messages, thinking);

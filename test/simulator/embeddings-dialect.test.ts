@@ -32,7 +32,12 @@ describe('simulator embeddings rules', () => {
     const request = (model: string) => ({ model, content: { parts: [{ text: 'x' }] } });
     assert.equal(answerEmbeddings('gemini-batch', 'gemini-embedding-001', { requests: [request('models/gemini-embedding-001')] }, {}).status, 200);
     assert.equal(answerEmbeddings('gemini-batch', 'gemini-embedding-001', { requests: [request('models/other')] }, {}).status, 400);
-    const tooMany = answerEmbeddings('gemini-batch', 'gemini-embedding-001', { requests: Array.from({ length: 101 }, () => request('models/gemini-embedding-001')) }, {});
+    const tooMany = answerEmbeddings(
+      'gemini-batch',
+      'gemini-embedding-001',
+      { requests: Array.from({ length: 101 }, () => request('models/gemini-embedding-001')) },
+      {},
+    );
     assert.equal(tooMany.status, 400);
     assert.match(JSON.stringify(tooMany.body), /at most 100 requests/);
   });

@@ -91,13 +91,20 @@ function answerOpenAi(model: string, body: unknown, script: SimulatorScript, azu
   const input = request.input;
   if (input === undefined) return openAiInvalid("'input' is a required property");
   const texts = typeof input === 'string' ? [input] : Array.isArray(input) && input.every((item) => typeof item === 'string') ? (input as string[]) : undefined;
-  if (texts === undefined || texts.length === 0 || texts.length > 2048 || texts.some((text) => text === '')) return openAiInvalid(OPENAI_INVALID_INPUT, 'input');
+  if (texts === undefined || texts.length === 0 || texts.length > 2048 || texts.some((text) => text === ''))
+    return openAiInvalid(OPENAI_INVALID_INPUT, 'input');
   const format = request.encoding_format ?? 'float';
-  if (format !== 'float' && format !== 'base64') return openAiInvalid(`'${String(format)}' is not one of ['float', 'base64'] - 'encoding_format'`, 'encoding_format');
+  if (format !== 'float' && format !== 'base64')
+    return openAiInvalid(`'${String(format)}' is not one of ['float', 'base64'] - 'encoding_format'`, 'encoding_format');
   let dimensions = defaultDimensions(model);
   if (request.dimensions !== undefined) {
     if (!model.startsWith('text-embedding-3')) return openAiInvalid('This model does not support specifying dimensions.', 'dimensions');
-    if (typeof request.dimensions !== 'number' || !Number.isInteger(request.dimensions) || request.dimensions < 1 || request.dimensions > defaultDimensions(model)) {
+    if (
+      typeof request.dimensions !== 'number' ||
+      !Number.isInteger(request.dimensions) ||
+      request.dimensions < 1 ||
+      request.dimensions > defaultDimensions(model)
+    ) {
       return openAiInvalid(`Invalid value for 'dimensions' = ${String(request.dimensions)}. Must be between 1 and ${defaultDimensions(model)}.`, 'dimensions');
     }
     dimensions = request.dimensions;
@@ -164,7 +171,9 @@ function answerVertex(model: string, body: unknown, script: SimulatorScript): Js
   if (!Array.isArray(instances) || instances.length === 0) return googleInvalid('Invalid request: instances must be a non-empty list.');
   const limit = /gemini-embedding/.test(model) ? 1 : 250;
   if (instances.length > limit) {
-    return googleInvalid(`Unable to submit request because ${model} supports up to ${limit} instance${limit === 1 ? '' : 's'} per request; the request has ${instances.length}.`);
+    return googleInvalid(
+      `Unable to submit request because ${model} supports up to ${limit} instance${limit === 1 ? '' : 's'} per request; the request has ${instances.length}.`,
+    );
   }
   const texts: string[] = [];
   for (const [index, instance] of instances.entries()) {
@@ -199,7 +208,8 @@ function answerTitan(model: string, body: unknown, script: SimulatorScript): Jso
   const refused = extraneous(request, v2 ? ['inputText', 'dimensions', 'normalize', 'embeddingTypes'] : ['inputText']);
   if (refused) return refused;
   if (!('inputText' in request)) return malformed('#: required key [inputText] not found');
-  if (typeof request.inputText !== 'string') return malformed('#/inputText: expected type: String, found: ' + (Array.isArray(request.inputText) ? 'JSONArray' : typeof request.inputText));
+  if (typeof request.inputText !== 'string')
+    return malformed('#/inputText: expected type: String, found: ' + (Array.isArray(request.inputText) ? 'JSONArray' : typeof request.inputText));
   if (request.inputText === '') return malformed('#/inputText: expected minLength: 1, actual: 0');
   let dimensions = defaultDimensions(model);
   if (request.dimensions !== undefined) {

@@ -114,9 +114,7 @@ function isSse(plan: TurnPlan): boolean {
 
 function renderStream(plan: TurnPlan, options: { omitTerminal: boolean }): StreamRendering {
   const chunks = streamedParts(plan);
-  const payloads = chunks.map((parts, index) =>
-    envelope(plan, parts, index === chunks.length - 1 && !options.omitTerminal),
-  );
+  const payloads = chunks.map((parts, index) => envelope(plan, parts, index === chunks.length - 1 && !options.omitTerminal));
   if (isSse(plan)) {
     return { contentType: 'text/event-stream', frames: payloads.map((payload) => dataFrame(payload, '\r\n')) };
   }

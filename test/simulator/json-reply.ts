@@ -13,11 +13,7 @@ export interface JsonReply {
  * short of its content-length, a stall sends headers only, truncated JSON is a short but
  * well-framed body the client cannot parse.
  */
-export async function writeJsonReply(
-  response: ServerResponse,
-  reply: JsonReply,
-  fault: SimulatorFault | undefined,
-): Promise<void> {
+export async function writeJsonReply(response: ServerResponse, reply: JsonReply, fault: SimulatorFault | undefined): Promise<void> {
   const text = JSON.stringify(reply.body);
   const headers = { ...reply.headers, 'content-type': 'application/json' };
   if (fault?.type === 'stall') {

@@ -13,7 +13,11 @@ import { formField, type MultipartForm } from './multipart-form.ts';
  */
 export type MediaOperation = 'images/edits' | 'audio/speech' | 'audio/transcriptions' | 'audio/translations' | 'moderations' | 'rerank' | 'cohere-rerank';
 
-const invalid = (message: string, param: string | null, code: string | null = null): JsonReply => ({ status: 400, body: { error: { message, type: 'invalid_request_error', param, code } }, headers: {} });
+const invalid = (message: string, param: string | null, code: string | null = null): JsonReply => ({
+  status: 400,
+  body: { error: { message, type: 'invalid_request_error', param, code } },
+  headers: {},
+});
 const ok = (body: unknown): JsonReply => ({ status: 200, body, headers: {} });
 
 export function isForm(body: unknown): body is MultipartForm {
@@ -24,7 +28,13 @@ export function answerImageEdit(model: string, body: unknown): JsonReply {
   if (!isForm(body)) return invalid('Expected a multipart/form-data body.', null);
   const images = body.files.filter((file) => file.name === 'image' || file.name === 'image[]');
   if (images.length === 0) return invalid("Missing required parameter: 'image'.", 'image', 'missing_required_parameter');
-  for (const image of images) if (imageFormat(image.data) === undefined) return invalid(`Invalid file '${image.filename}': unsupported mimetype. Supported file formats are 'image/png', 'image/jpeg' and 'image/webp'.`, 'image', 'invalid_image_format');
+  for (const image of images)
+    if (imageFormat(image.data) === undefined)
+      return invalid(
+        `Invalid file '${image.filename}': unsupported mimetype. Supported file formats are 'image/png', 'image/jpeg' and 'image/webp'.`,
+        'image',
+        'invalid_image_format',
+      );
   const mask = body.files.find((file) => file.name === 'mask');
   if (mask !== undefined && imageFormat(mask.data) !== 'png') return invalid("Invalid 'mask': the mask must be a PNG image.", 'mask', 'invalid_image_format');
   const request: Record<string, unknown> = {};
@@ -67,9 +77,22 @@ export function wavSeconds(data: Buffer): number | undefined {
   return undefined;
 }
 
-const TRANSCRIBE_FIELDS = new Set(['model', 'language', 'prompt', 'response_format', 'temperature', 'timestamp_granularities[]', 'include[]', 'chunking_strategy', 'stream']);
+const TRANSCRIBE_FIELDS = new Set([
+  'model',
+  'language',
+  'prompt',
+  'response_format',
+  'temperature',
+  'timestamp_granularities[]',
+  'include[]',
+  'chunking_strategy',
+  'stream',
+]);
 
-export function answerTranscription(operation: 'audio/transcriptions' | 'audio/translations', body: unknown): JsonReply | { status: number; text: string; contentType: string } {
+export function answerTranscription(
+  operation: 'audio/transcriptions' | 'audio/translations',
+  body: unknown,
+): JsonReply | { status: number; text: string; contentType: string } {
   if (!isForm(body)) return invalid('Expected a multipart/form-data body.', null);
   for (const name of Object.keys(body.fields)) if (!TRANSCRIBE_FIELDS.has(name)) return invalid(`Unrecognized request argument supplied: ${name}`, name);
   const file = body.files.find((candidate) => candidate.name === 'file');
@@ -78,27 +101,46 @@ export function answerTranscription(operation: 'audio/transcriptions' | 'audio/t
   if (model === undefined || model === '') return invalid("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
   if (operation === 'audio/translations' && model !== 'whisper-1') return invalid(`Model ${model} is not supported for translations.`, 'model');
   const seconds = wavSeconds(file.data);
-  if (seconds === undefined) return invalid('Invalid file format. Supported formats: flac, m4a, mp3, mp4, mpeg, mpga, oga, ogg, wav, webm', 'file', 'invalid_value');
+  if (seconds === undefined)
+    return invalid('Invalid file format. Supported formats: flac, m4a, mp3, mp4, mpeg, mpga, oga, ogg, wav, webm', 'file', 'invalid_value');
   const text = `${operation === 'audio/translations' ? 'Translated' : 'Transcribed'} ${seconds.toFixed(2)} seconds of ${file.filename}.`;
   const format = formField(body, 'response_format') ?? 'json';
   if (format === 'text') return { status: 200, text, contentType: 'text/plain; charset=utf-8' };
-  if (format === 'verbose_json') return ok({ task: operation === 'audio/translations' ? 'translate' : 'transcribe', language: 'english', duration: seconds, text, segments: [] });
+  if (format === 'verbose_json')
+    return ok({ task: operation === 'audio/translations' ? 'translate' : 'transcribe', language: 'english', duration: seconds, text, segments: [] });
   if (format !== 'json') return invalid(`Invalid value: '${format}'.`, 'response_format', 'invalid_value');
   if (model === 'whisper-1') return ok({ text, usage: { type: 'duration', seconds: Math.ceil(seconds) } });
   // gpt-4o transcription models count audio tokens (10 per second here) and text tokens.
   const audioTokens = Math.ceil(seconds * 10);
   const outputTokens = Math.ceil(text.length / 4);
-  return ok({ text, usage: { type: 'tokens', input_tokens: audioTokens, input_token_details: { audio_tokens: audioTokens, text_tokens: 0 }, output_tokens: outputTokens, total_tokens: audioTokens + outputTokens } });
+  return ok({
+    text,
+    usage: {
+      type: 'tokens',
+      input_tokens: audioTokens,
+      input_token_details: { audio_tokens: audioTokens, text_tokens: 0 },
+      output_tokens: outputTokens,
+      total_tokens: audioTokens + outputTokens,
+    },
+  });
 }
 
-const SPEECH_TYPES: Record<string, string> = { mp3: 'audio/mpeg', opus: 'audio/opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
+const SPEECH_TYPES: Record<string, string> = {
+  mp3: 'audio/mpeg',
+  opus: 'audio/opus',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
+};
 
 /** Speech: the checks, then audio bytes derived from the input, written in chunks as a real host streams them. */
 export async function answerSpeech(body: unknown, response: ServerResponse, headers: Record<string, string>): Promise<JsonReply | undefined> {
   if (typeof body !== 'object' || body === null) return invalid('We could not parse the JSON body of your request.', null);
   const request = body as Record<string, unknown>;
   for (const field of ['model', 'input', 'voice']) {
-    if (typeof request[field] !== 'string' || request[field] === '') return invalid(`Missing required parameter: '${field}'.`, field, 'missing_required_parameter');
+    if (typeof request[field] !== 'string' || request[field] === '')
+      return invalid(`Missing required parameter: '${field}'.`, field, 'missing_required_parameter');
   }
   const input = request.input as string;
   if (input.length > 4096) return invalid("Invalid 'input': string too long. Expected a string with maximum length 4096.", 'input', 'string_above_max_length');
@@ -146,8 +188,16 @@ export function answerRerank(operation: 'rerank' | 'cohere-rerank', body: unknow
   scored.sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index);
   const top = scored.slice(0, typeof request.top_n === 'number' ? request.top_n : scored.length);
   if (operation === 'cohere-rerank') {
-    return ok({ id: 'rerank-sim', results: top.map(({ index, relevance_score }) => ({ index, relevance_score })), meta: { api_version: { version: '2' }, billed_units: { search_units: Math.ceil(documents.length / 100) } } });
+    return ok({
+      id: 'rerank-sim',
+      results: top.map(({ index, relevance_score }) => ({ index, relevance_score })),
+      meta: { api_version: { version: '2' }, billed_units: { search_units: Math.ceil(documents.length / 100) } },
+    });
   }
   const tokens = Math.ceil((request.query.length + scored.reduce((sum, entry) => sum + entry.text.length, 0)) / 4);
-  return ok({ model: request.model, usage: { total_tokens: tokens }, results: top.map(({ index, relevance_score, text }) => ({ index, relevance_score, document: { text } })) });
+  return ok({
+    model: request.model,
+    usage: { total_tokens: tokens },
+    results: top.map(({ index, relevance_score, text }) => ({ index, relevance_score, document: { text } })),
+  });
 }

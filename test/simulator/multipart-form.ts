@@ -33,13 +33,17 @@ export function parseMultipartForm(headers: Record<string, string>, body: Buffer
     if (body.subarray(at, at + 2).toString() !== '\r\n') return { error: 'A multipart boundary is not followed by CRLF.' };
     const headEnd = body.indexOf('\r\n\r\n', at + 2);
     if (headEnd < 0) return { error: 'A multipart part has no end of headers.' };
-    const partHeaders = body.subarray(at + 2, headEnd).toString('utf8').split('\r\n');
+    const partHeaders = body
+      .subarray(at + 2, headEnd)
+      .toString('utf8')
+      .split('\r\n');
     const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), headEnd + 4);
     if (next < 0) return { error: 'The multipart body has no closing boundary.' };
     const data = body.subarray(headEnd + 4, next);
     const disposition = partHeaders.find((line) => /^content-disposition:/i.test(line)) ?? '';
     const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1];
-    if (!/^content-disposition:\s*form-data/i.test(disposition) || name === undefined) return { error: 'A multipart part lacks Content-Disposition: form-data with a name.' };
+    if (!/^content-disposition:\s*form-data/i.test(disposition) || name === undefined)
+      return { error: 'A multipart part lacks Content-Disposition: form-data with a name.' };
     const filename = /;\s*filename="([^"]*)"/i.exec(disposition)?.[1];
     if (filename === undefined) (form.fields[name] ??= []).push(data.toString('utf8'));
     else {

@@ -85,9 +85,7 @@ function renderStream(plan: TurnPlan, options: { omitTerminal: boolean }): Strea
   plan.toolCalls.forEach((call, index) => {
     frames.push(
       chunk({
-        tool_calls: [
-          { index, id: toolCallId(plan, index), type: 'function', function: { name: call.name, arguments: '' } },
-        ],
+        tool_calls: [{ index, id: toolCallId(plan, index), type: 'function', function: { name: call.name, arguments: '' } }],
       }),
     );
     for (const fragment of call.fragments) {

@@ -122,9 +122,7 @@ describe('openai SDK against the simulator', () => {
     assert.equal(choice.message.content, null);
     const calls = (choice.message.tool_calls ?? []).map((call) => {
       assert.equal(call.type, 'function');
-      return call.type === 'function'
-        ? { id: call.id, name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown }
-        : undefined;
+      return call.type === 'function' ? { id: call.id, name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown } : undefined;
     });
     assert.deepEqual(calls, weatherCalls);
     assert.equal(final.usage?.total_tokens, 40);

@@ -9,11 +9,7 @@ function bearer(headers: Record<string, string>): string | undefined {
 }
 
 /** The key the caller presented, looked up where that provider looks for it. */
-export function presentedKey(
-  protocol: SimulatorProtocol,
-  headers: Record<string, string>,
-  query: Record<string, string>,
-): string | undefined {
+export function presentedKey(protocol: SimulatorProtocol, headers: Record<string, string>, query: Record<string, string>): string | undefined {
   const family = errorFamily(protocol);
   switch (family) {
     case 'openai':

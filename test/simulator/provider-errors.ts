@@ -114,9 +114,7 @@ export function authenticationError(protocol: SimulatorProtocol, presented: stri
     case 'gemini': {
       const reply = providerError(protocol, 401, 'API key not valid. Please pass a valid API key.');
       const error = (reply.body as { error: Record<string, unknown> }).error;
-      error.details = [
-        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' },
-      ];
+      error.details = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }];
       return reply;
     }
     default: {
@@ -161,7 +159,10 @@ const AWS_TYPES: Record<number, { type: string; message: string }> = {
 
 /** Bedrock's REST-JSON errors: `{"message": …}`, the type in the `x-amzn-ErrorType` header. */
 export function awsError(status: number, message?: string): ErrorReply & { errorType: string; headers: Record<string, string> } {
-  const known = AWS_TYPES[status] ?? { type: status >= 500 ? 'InternalServerException' : 'ValidationException', message: `Request failed with status ${status}.` };
+  const known = AWS_TYPES[status] ?? {
+    type: status >= 500 ? 'InternalServerException' : 'ValidationException',
+    message: `Request failed with status ${status}.`,
+  };
   return {
     status,
     body: { message: message ?? known.message },

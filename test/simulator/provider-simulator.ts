@@ -168,7 +168,11 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
     const method = request.method ?? 'GET';
     const body = readRequestBody(headers, rawBytes, rawBody);
     const cloudMatch = options.clouds ? await cloud.match({ method, path, query, headers, rawBody, body, selfUrl }) : undefined;
-    const route = cloudMatch?.route ?? (cloudMatch?.reply ? { protocol: 'unknown' as const, endpoint: 'unknown' as const, pathModel: undefined, pathStream: false } : routeRequest(method, path, headers, query));
+    const route =
+      cloudMatch?.route ??
+      (cloudMatch?.reply
+        ? { protocol: 'unknown' as const, endpoint: 'unknown' as const, pathModel: undefined, pathStream: false }
+        : routeRequest(method, path, headers, query));
     const bodyModel = isForm(body) ? formField(body, 'model') : bodyField(body, 'model');
     const recorded: RecordedRequest = {
       method,
@@ -217,14 +221,20 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
 
     const presented = presentedKey(route.protocol, headers, query);
     if (route.endpoint === 'stored-response') {
-      await writeJsonReply(response, { ...responsesMemory.answer(presented, method, route.pathModel ?? '', route.inputItems === true), headers: idHeaders }, undefined);
+      await writeJsonReply(
+        response,
+        { ...responsesMemory.answer(presented, method, route.pathModel ?? '', route.inputItems === true), headers: idHeaders },
+        undefined,
+      );
       return;
     }
     // Like the real APIs, reasoning state that does not check out is refused before any work.
     const responsesGenerate = route.protocol === 'openai-responses' && route.endpoint === 'generate';
     const refused =
       checkReasoningRules(recorded, seal) ??
-      (responsesGenerate ? (compaction.check(body) ?? responsesMemory.checkPrevious(presented, body) ?? responsesMemory.checkReferences(presented, body)) : undefined);
+      (responsesGenerate
+        ? (compaction.check(body) ?? responsesMemory.checkPrevious(presented, body) ?? responsesMemory.checkReferences(presented, body))
+        : undefined);
     if (refused !== undefined) {
       await writeJsonReply(response, reply(refused.status, refused.body, refused.headers), undefined);
       return;

@@ -128,16 +128,24 @@ function checkConverseClaude(body: Json, seal: ReasoningSeal): ErrorReply | unde
       }
     }
     if (blocks.some(isReasoning) && !isReasoning(blocks[0])) {
-      return refuse(`messages.${index}.content.0: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking.`);
+      return refuse(
+        `messages.${index}.content.0: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking.`,
+      );
     }
   }
   if (thinkingOn && messages.length >= 2) {
     const last = messages[messages.length - 1]!;
     const before = messages[messages.length - 2]!;
     const blocks = blocksOf(before);
-    const inToolLoop = last.role === 'user' && blocksOf(last).some((block) => isRecord(block.toolResult)) && before.role === 'assistant' && blocks.some((block) => isRecord(block.toolUse));
+    const inToolLoop =
+      last.role === 'user' &&
+      blocksOf(last).some((block) => isRecord(block.toolResult)) &&
+      before.role === 'assistant' &&
+      blocks.some((block) => isRecord(block.toolUse));
     if (inToolLoop && !isReasoning(blocks[0])) {
-      return refuse(`messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${Object.keys(blocks[0] ?? {})[0] ?? 'nothing'}\`. ${ANTHROPIC_FINAL_RULE}`);
+      return refuse(
+        `messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${Object.keys(blocks[0] ?? {})[0] ?? 'nothing'}\`. ${ANTHROPIC_FINAL_RULE}`,
+      );
     }
   }
   return undefined;

@@ -58,8 +58,7 @@ export function createReasoningSeal(): ReasoningSeal {
     redactedData: () => issue('redacted', '', ANTHROPIC),
     verifyRedacted: (data) => isScripted(data) || check('redacted', '', data, ANTHROPIC.length),
     geminiSignature: () => issue('gemini', '', GEMINI),
-    verifyGemini: (signature) =>
-      GEMINI_SKIP_SIGNATURES.has(signature) || isScripted(signature) || check('gemini', '', signature, GEMINI.length),
+    verifyGemini: (signature) => GEMINI_SKIP_SIGNATURES.has(signature) || isScripted(signature) || check('gemini', '', signature, GEMINI.length),
     // The content stands on its own: clients may drop or rewrite the item id around it.
     responsesEncrypted: () => issue('openai', '', OPENAI),
     verifyResponses: (encrypted) => isScripted(encrypted) || check('openai', '', encrypted, OPENAI.length),

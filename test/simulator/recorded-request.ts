@@ -10,7 +10,17 @@ export type SimulatorProtocol =
 
 /** What the request asked for, independent of dialect. */
 /** `stored-response`: GET or DELETE /v1/responses/{id}, GET …/{id}/input_items (OpenAI keeps responses created with `store` on). */
-export type SimulatorEndpoint = 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'embed' | 'images' | 'media' | 'compact' | 'stored-response' | 'unknown';
+export type SimulatorEndpoint =
+  | 'generate'
+  | 'count-tokens'
+  | 'list-models'
+  | 'get-model'
+  | 'embed'
+  | 'images'
+  | 'media'
+  | 'compact'
+  | 'stored-response'
+  | 'unknown';
 
 export interface RecordedRequest {
   method: string;

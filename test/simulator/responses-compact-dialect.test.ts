@@ -15,7 +15,20 @@ test('the simulated /v1/responses/compact refuses what OpenAI refuses and only h
   const forged = { model: 'gpt-5', input: [{ type: 'compaction', encrypted_content: 'gAAAAABforged' }] };
   assert.equal(refused(forged).error.code, 'invalid_encrypted_content');
 
-  const good = issuer.answer({ model: 'gpt-5', input: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }], tools: [], parallel_tool_calls: false, reasoning: { effort: 'low' } }, { usage: { input: 9, output: 3 } }, ids);
+  const good = issuer.answer(
+    {
+      model: 'gpt-5',
+      input: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'b' },
+      ],
+      tools: [],
+      parallel_tool_calls: false,
+      reasoning: { effort: 'low' },
+    },
+    { usage: { input: 9, output: 3 } },
+    ids,
+  );
   assert.equal(good.status, 200);
   const body = good.body as { object: string; output: Array<Record<string, unknown>>; usage: { input_tokens: number; output_tokens: number } };
   assert.equal(body.object, 'response.compaction');

@@ -52,7 +52,8 @@ export function createResponsesMemory(): ResponsesMemory {
     remember(key, body, response) {
       if (typeof body === 'object' && body !== null && (body as Json).store === false) return;
       const raw = typeof body === 'object' && body !== null ? (body as Json).input : undefined;
-      const items: unknown[] = typeof raw === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: raw }] }] : Array.isArray(raw) ? raw : [];
+      const items: unknown[] =
+        typeof raw === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: raw }] }] : Array.isArray(raw) ? raw : [];
       const input = items.map((item, index) => ({ id: `msg_sim_${index}`, ...(item as Json) }));
       if (typeof response.id === 'string') stored.set(response.id, { key: key ?? '', response, input });
     },

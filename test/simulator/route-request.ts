@@ -41,12 +41,7 @@ function modelsDialect(headers: Record<string, string>, query: Record<string, st
   return 'openai-chat';
 }
 
-export function routeRequest(
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  query: Record<string, string>,
-): RouteMatch {
+export function routeRequest(method: string, path: string, headers: Record<string, string>, query: Record<string, string>): RouteMatch {
   if (method === 'POST') {
     switch (path) {
       case '/v1/chat/completions':

@@ -24,8 +24,7 @@ async function postJson(url: string, body: unknown, headers: Record<string, stri
 describe('script queue and recording', () => {
   let simulator: ProviderSimulator;
   const chat = () => postJson(`${simulator.url}/v1/chat/completions`, { model: 'm', messages: [] });
-  const answer = (reply: { body: unknown }) =>
-    (reply.body as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content;
+  const answer = (reply: { body: unknown }) => (reply.body as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content;
 
   before(async () => {
     simulator = await startProviderSimulator({ now: () => 1_700_000_000_000 });
@@ -83,7 +82,10 @@ describe('script queue and recording', () => {
       for (const model of ['a', 'b', 'c']) {
         await postJson(`${bounded.url}/v1/chat/completions`, { model, messages: [] });
       }
-      assert.deepEqual(bounded.requests.map((request) => request.model), ['b', 'c']);
+      assert.deepEqual(
+        bounded.requests.map((request) => request.model),
+        ['b', 'c'],
+      );
     } finally {
       await bounded.close();
     }
@@ -100,9 +102,7 @@ describe('routing', () => {
 
   test('GET /v1/models answers each client in its own shape', async () => {
     const openai = (await (await fetch(`${simulator.url}/v1/models`)).json()) as { object: string };
-    const anthropic = (await (
-      await fetch(`${simulator.url}/v1/models`, { headers: { 'anthropic-version': '2023-06-01' } })
-    ).json()) as { has_more: boolean };
+    const anthropic = (await (await fetch(`${simulator.url}/v1/models`, { headers: { 'anthropic-version': '2023-06-01' } })).json()) as { has_more: boolean };
     const gemini = (await (await fetch(`${simulator.url}/v1/models?key=k`)).json()) as { models: unknown[] };
     assert.equal(openai.object, 'list');
     assert.equal(anthropic.has_more, false);
@@ -183,15 +183,8 @@ describe('expectedKey', () => {
   test('a rejected request does not consume a queued script', async () => {
     simulator.enqueue({ text: 'kept for the authorised caller' });
     await postJson(`${simulator.url}/v1/chat/completions`, { model: 'm', messages: [] });
-    const reply = await postJson(
-      `${simulator.url}/v1/chat/completions`,
-      { model: 'm', messages: [] },
-      { authorization: 'Bearer right-key' },
-    );
-    assert.equal(
-      (reply.body as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content,
-      'kept for the authorised caller',
-    );
+    const reply = await postJson(`${simulator.url}/v1/chat/completions`, { model: 'm', messages: [] }, { authorization: 'Bearer right-key' });
+    assert.equal((reply.body as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content, 'kept for the authorised caller');
   });
 });
 

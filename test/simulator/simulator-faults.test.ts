@@ -31,7 +31,13 @@ async function takeThenListen(iterable: AsyncIterable<unknown>, count: number, q
   const silence = new Promise<'silent'>((resolve) => {
     timer = setTimeout(() => resolve('silent'), quietMs);
   });
-  const outcome = await Promise.race([iterator.next().then(() => 'more' as const, () => 'error' as const), silence]);
+  const outcome = await Promise.race([
+    iterator.next().then(
+      () => 'more' as const,
+      () => 'error' as const,
+    ),
+    silence,
+  ]);
   clearTimeout(timer);
   return { items, outcome };
 }
@@ -81,7 +87,10 @@ describe('scripted faults as clients see them', () => {
 
     test('Anthropic: 429 on a stream is a RateLimitError', async () => {
       simulator.enqueue({ fault: { type: 'status', status: 429 } });
-      const error = await anthropic.messages.stream(messageRequest).finalMessage().catch((e: unknown) => e);
+      const error = await anthropic.messages
+        .stream(messageRequest)
+        .finalMessage()
+        .catch((e: unknown) => e);
       assert.ok(error instanceof Anthropic.RateLimitError);
     });
 
@@ -156,10 +165,7 @@ describe('scripted faults as clients see them', () => {
     test('the stream stops after N chunks but the connection stays open', async () => {
       simulator.enqueue({ text: 'a b c d e', fault: { type: 'stall', afterChunks: 3 } });
       const controller = new AbortController();
-      const stream = await openai.chat.completions.create(
-        { ...chatRequest, stream: true },
-        { signal: controller.signal },
-      );
+      const stream = await openai.chat.completions.create({ ...chatRequest, stream: true }, { signal: controller.signal });
       const { items, outcome } = await takeThenListen(stream, 3, 150);
       assert.equal(items.length, 3);
       assert.equal(outcome, 'silent');
@@ -239,7 +245,10 @@ describe('scripted faults as clients see them', () => {
 
     test('Anthropic: event error overloaded_error makes the SDK throw APIError', async () => {
       simulator.enqueue({ text: 'a b c', fault: { type: 'error-mid-stream', afterChunks: 3 } });
-      const error = await anthropic.messages.stream(messageRequest).finalMessage().catch((e: unknown) => e);
+      const error = await anthropic.messages
+        .stream(messageRequest)
+        .finalMessage()
+        .catch((e: unknown) => e);
       assert.ok(error instanceof Anthropic.APIError);
       assert.deepEqual(error.error, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     });

@@ -2,10 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { waitUnlessClosed, writeFlushed } from './wait-unless-closed.ts';
 
 /** What happens once the frames before the cut have been written. */
-export type StreamTail =
-  | { kind: 'end'; extra?: string }
-  | { kind: 'reset' }
-  | { kind: 'stall' };
+export type StreamTail = { kind: 'end'; extra?: string } | { kind: 'reset' } | { kind: 'stall' };
 
 export interface StreamWrite {
   contentType: string;

@@ -29,7 +29,11 @@ export async function verifySigV4(input: {
   if (authorization === undefined) return { status: 403, errorType: 'MissingAuthenticationTokenException', message: 'Missing Authentication Token' };
   const match = AUTH_PATTERN.exec(authorization);
   if (match === null) {
-    return { status: 403, errorType: 'IncompleteSignatureException', message: `Authorization header requires 'Credential', 'Signature' and 'SignedHeaders' parameters.` };
+    return {
+      status: 403,
+      errorType: 'IncompleteSignatureException',
+      message: `Authorization header requires 'Credential', 'Signature' and 'SignedHeaders' parameters.`,
+    };
   }
   const [, accessKeyId, date, region, service, signedHeaderList, signature] = match as unknown as string[];
   const secret = input.secrets[accessKeyId!];
@@ -39,9 +43,11 @@ export async function verifySigV4(input: {
   }
   const amzDate = input.headers['x-amz-date'];
   if (amzDate === undefined || !amzDate.startsWith(date!)) {
-    return { status: 403, errorType: 'IncompleteSignatureException', message: 'Date must be in ISO-8601 \'basic format\'.' };
+    return { status: 403, errorType: 'IncompleteSignatureException', message: "Date must be in ISO-8601 'basic format'." };
   }
-  const signingDate = new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
+  const signingDate = new Date(
+    `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
+  );
   if (Math.abs(input.now - signingDate.getTime()) > 5 * 60_000) {
     return { status: 403, errorType: 'InvalidSignatureException', message: 'Signature expired: the request time is too far from the server time.' };
   }
@@ -65,7 +71,16 @@ export async function verifySigV4(input: {
   });
   const [hostname, port] = (input.headers.host ?? '').split(':');
   const expected = await signer.sign(
-    { method: input.method, protocol: 'http:', hostname: hostname ?? '', ...(port ? { port: Number(port) } : {}), path: input.path, query: input.query, headers, body: input.rawBody },
+    {
+      method: input.method,
+      protocol: 'http:',
+      hostname: hostname ?? '',
+      ...(port ? { port: Number(port) } : {}),
+      path: input.path,
+      query: input.query,
+      headers,
+      body: input.rawBody,
+    },
     { signingDate, unsignableHeaders: new Set(Object.keys(input.headers).filter((name) => !signedNames.includes(name))) },
   );
   const expectedSignature = /Signature=([0-9a-f]{64})/.exec(String(expected.headers.authorization))?.[1];

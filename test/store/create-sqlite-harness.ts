@@ -14,8 +14,7 @@ export async function createSqliteHarness(): Promise<StoreHarness> {
 
   return {
     dialect: 'sqlite',
-    open: (options = {}) =>
-      createStore({ databaseUrl: `sqlite:${path}`, secretKey: options.secretKey ?? TEST_SECRET, now: options.now }),
+    open: (options = {}) => createStore({ databaseUrl: `sqlite:${path}`, secretKey: options.secretKey ?? TEST_SECRET, now: options.now }),
     async rawQuery(sqlText) {
       const database = new BetterSqlite3(path, { readonly: true });
       try {

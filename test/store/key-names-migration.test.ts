@@ -37,12 +37,33 @@ async function upgradeKeepsKeys(location: DatabaseLocation, databaseUrl: string)
     assert.equal(kept?.spentMicros, 7);
     assert.equal(kept?.userId, 'usr_a');
     const twin = await store.keys.create({
-      name: 'laptop', group: 'default', keyHash: 'b'.repeat(64), keyHint: 'sk-…bbbb', expiresAt: null, balanceMicros: null,
-      allowedModels: null, allowedIps: null, enabled: true, limits: {}, userId: 'usr_b',
+      name: 'laptop',
+      group: 'default',
+      keyHash: 'b'.repeat(64),
+      keyHint: 'sk-…bbbb',
+      expiresAt: null,
+      balanceMicros: null,
+      allowedModels: null,
+      allowedIps: null,
+      enabled: true,
+      limits: {},
+      userId: 'usr_b',
     });
     assert.equal(twin.name, 'laptop', 'another account may use the name');
     await assert.rejects(
-      store.keys.create({ name: 'other', group: 'default', keyHash: 'a'.repeat(64), keyHint: 'x', expiresAt: null, balanceMicros: null, allowedModels: null, allowedIps: null, enabled: true, limits: {}, userId: 'usr_b' }),
+      store.keys.create({
+        name: 'other',
+        group: 'default',
+        keyHash: 'a'.repeat(64),
+        keyHint: 'x',
+        expiresAt: null,
+        balanceMicros: null,
+        allowedModels: null,
+        allowedIps: null,
+        enabled: true,
+        limits: {},
+        userId: 'usr_b',
+      }),
       (error: Error) => error.name === 'StoreConflictError' && /already registered/.test(error.message),
       'a secret hash stays unique',
     );

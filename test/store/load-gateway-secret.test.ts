@@ -33,17 +33,11 @@ describe('loadGatewaySecret', () => {
   });
 
   test('PostgreSQL without it is a clear error', () => {
-    assert.throws(
-      () => loadGatewaySecret({ databaseUrl: 'postgresql://db/switchyard' }),
-      /GATEWAY_SECRET is required with PostgreSQL/,
-    );
+    assert.throws(() => loadGatewaySecret({ databaseUrl: 'postgresql://db/switchyard' }), /GATEWAY_SECRET is required with PostgreSQL/);
   });
 
   test('sqlite::memory: gets a throwaway secret', () => {
-    assert.notDeepEqual(
-      loadGatewaySecret({ databaseUrl: 'sqlite::memory:' }),
-      loadGatewaySecret({ databaseUrl: 'sqlite::memory:' }),
-    );
+    assert.notDeepEqual(loadGatewaySecret({ databaseUrl: 'sqlite::memory:' }), loadGatewaySecret({ databaseUrl: 'sqlite::memory:' }));
   });
 });
 
@@ -57,7 +51,10 @@ describe('parseDatabaseUrl', () => {
   });
 
   test('anything else is an error that does not echo credentials', () => {
-    assert.throws(() => parseDatabaseUrl('mysql://user:hunter2@h/d'), (error: Error) => !error.message.includes('hunter2'));
+    assert.throws(
+      () => parseDatabaseUrl('mysql://user:hunter2@h/d'),
+      (error: Error) => !error.message.includes('hunter2'),
+    );
     assert.throws(() => parseDatabaseUrl('sqlite:'), /file path/);
   });
 });

@@ -28,8 +28,7 @@ describe('createSecretBox', () => {
     const other = createSecretBox(Buffer.from('a-different-gateway-secret-000000', 'utf8'));
     assert.throws(
       () => other.open(sealed),
-      (error: unknown) =>
-        error instanceof SecretBoxError && /GATEWAY_SECRET changed\? cannot decrypt channel secrets/.test(error.message),
+      (error: unknown) => error instanceof SecretBoxError && /GATEWAY_SECRET changed\? cannot decrypt channel secrets/.test(error.message),
     );
   });
 

@@ -104,7 +104,12 @@ export const planCommands = {
             name: decodeURIComponent(first(positionals, 'plan')),
             group: required(values, 'group'),
             durationDays: number(values, 'days') ?? required(values, 'days'),
-            quota: defined({ daily: number(values, 'daily'), weekly: number(values, 'weekly'), monthly: number(values, 'monthly'), total: number(values, 'total') }),
+            quota: defined({
+              daily: number(values, 'daily'),
+              weekly: number(values, 'weekly'),
+              monthly: number(values, 'monthly'),
+              total: number(values, 'total'),
+            }),
             price: number(values, 'price'),
             description: values.description,
           }),
@@ -130,7 +135,16 @@ export const subscriptionCommands = {
           json: data,
           text: formatTable(
             ['ID', 'USER', 'PLAN', 'GROUP', 'STATUS', 'EXPIRES', 'USED TODAY', 'USED TOTAL'],
-            data.map((/** @type {any} */ s) => [s.id, s.userName ?? s.user, s.planName ?? s.plan, s.group ?? '', s.status, s.expiresAt, `$${s.usage.daily}`, `$${s.usage.total}`]),
+            data.map((/** @type {any} */ s) => [
+              s.id,
+              s.userName ?? s.user,
+              s.planName ?? s.plan,
+              s.group ?? '',
+              s.status,
+              s.expiresAt,
+              `$${s.usage.daily}`,
+              `$${s.usage.total}`,
+            ]),
           ),
         };
       },
@@ -145,7 +159,10 @@ export const subscriptionCommands = {
           '/subscriptions',
           defined({ user: required(values, 'user'), plan: required(values, 'plan'), startsAt: values.starts, expiresAt: values.expires }),
         );
-        return { json: subscription, text: `Subscribed ${subscription.userName} to ${subscription.planName} until ${subscription.expiresAt} (${subscription.id}).\n` };
+        return {
+          json: subscription,
+          text: `Subscribed ${subscription.userName} to ${subscription.planName} until ${subscription.expiresAt} (${subscription.id}).\n`,
+        };
       },
     },
     suspend: {
@@ -178,7 +195,8 @@ export const codeCommands = {
       summary: 'create single-use codes and print them (shown only this once)',
       options: { amount: { type: 'string' }, plan: { type: 'string' }, count: { type: 'string' }, expires: { type: 'string' } },
       async run({ client, values }) {
-        if ((values.amount === undefined) === (values.plan === undefined)) throw usageError('give either --amount USD (a balance code) or --plan (a subscription code)');
+        if ((values.amount === undefined) === (values.plan === undefined))
+          throw usageError('give either --amount USD (a balance code) or --plan (a subscription code)');
         const body = defined({
           kind: values.plan === undefined ? 'balance' : 'subscription',
           amount: number(values, 'amount'),

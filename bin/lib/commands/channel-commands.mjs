@@ -57,10 +57,7 @@ export const channelCommands = {
       async run({ client, values }) {
         // A Vertex service-account JSON is easier to pass as a file than on the command line.
         const files = /** @type {string[] | undefined} */ (values['api-key-file']);
-        const secrets = [
-          .../** @type {string[]} */ (values['api-key'] ?? []),
-          ...(files ?? []).map((path) => readFileSync(path, 'utf8').trim()),
-        ];
+        const secrets = [.../** @type {string[]} */ (values['api-key'] ?? []), ...(files ?? []).map((path) => readFileSync(path, 'utf8').trim())];
         const channel = await client.request(
           'POST',
           '/channels',
@@ -150,11 +147,7 @@ export const channelCommands = {
       options: { model: { type: 'string' } },
       async run({ client, values, positionals }) {
         const channel = await resolveRecord(client, 'channels', positionals[0]);
-        const result = await client.request(
-          'POST',
-          `/channels/${encodeURIComponent(channel.id)}/test`,
-          defined({ model: values.model }),
-        );
+        const result = await client.request('POST', `/channels/${encodeURIComponent(channel.id)}/test`, defined({ model: values.model }));
         const outcome = result.ok
           ? `ok: ${channel.name} answered ${result.status} for ${result.model} in ${result.latencyMs} ms\n`
           : `failed: ${channel.name} for ${result.model}: ${result.status ?? 'no answer'} ${result.error?.code ?? ''}: ${result.error?.message ?? ''}\n`;

@@ -38,7 +38,7 @@ export const groupCommands = {
     },
     update: {
       usage: 'group update <name> [--rename NEW] [--description TEXT] [--multiplier N] [--billing balance|subscription|subscription_then_balance]',
-      summary: "change a group; --rename moves its keys, channels and plans to the new name",
+      summary: 'change a group; --rename moves its keys, channels and plans to the new name',
       options: { rename: { type: 'string' }, description: { type: 'string' }, multiplier: { type: 'string' }, billing: { type: 'string' } },
       async run({ client, values, positionals }) {
         const name = positionals[0];

@@ -29,7 +29,9 @@ export const logsCommand = {
       text: formatTable(
         ['TIME', 'STATUS', 'MODEL', 'KEY', 'CHANNEL', 'TRIES', 'IN', 'OUT', 'COST', 'MS', 'STREAM', 'REQUEST ID'],
         data.map((/** @type {any} */ entry) => [
-          String(entry.time).replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+          String(entry.time)
+            .replace('T', ' ')
+            .replace(/\.\d+Z$/, 'Z'),
           entry.status,
           entry.model,
           entry.keyName,

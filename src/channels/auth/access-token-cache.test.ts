@@ -19,7 +19,10 @@ test('concurrent requests share one mint; the token is reused until renewAt, the
 test('a failed mint is not cached, and the oldest secret is dropped past the bound', async () => {
   const cache = new AccessTokenCache(2);
   const now = () => 0;
-  await assert.rejects(cache.get('s', now, async () => Promise.reject(new Error('refused'))), /refused/);
+  await assert.rejects(
+    cache.get('s', now, async () => Promise.reject(new Error('refused'))),
+    /refused/,
+  );
   assert.equal(await cache.get('s', now, async () => ({ token: 'ok', renewAt: 10 })), 'ok');
   await cache.get('t', now, async () => ({ token: 't', renewAt: 10 }));
   await cache.get('u', now, async () => ({ token: 'u', renewAt: 10 }));

@@ -3,9 +3,7 @@ import type * as SignatureV4Module from '@smithy/signature-v4';
 import { requireOnDemand } from '../../core/require-on-demand.ts';
 
 /** How a Bedrock channel secret authenticates: SigV4 keys, or a Bedrock API key sent as a bearer. */
-export type AwsCredential =
-  | { kind: 'sigv4'; accessKeyId: string; secretAccessKey: string; sessionToken?: string }
-  | { kind: 'bearer'; token: string };
+export type AwsCredential = { kind: 'sigv4'; accessKeyId: string; secretAccessKey: string; sessionToken?: string } | { kind: 'bearer'; token: string };
 
 /**
  * `ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]` is a SigV4 key pair; anything else is a

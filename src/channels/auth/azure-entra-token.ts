@@ -69,7 +69,12 @@ export function clearEntraTokens(): void {
 async function mintToken(app: EntraApp, now: () => number): Promise<MintedToken> {
   const startedAt = now();
   const url = `${app.authorityHost}/${encodeURIComponent(app.tenantId)}/oauth2/v2.0/token`;
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: app.clientId, client_secret: app.clientSecret, scope: AZURE_COGNITIVE_SCOPE }).toString();
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+    scope: AZURE_COGNITIVE_SCOPE,
+  }).toString();
   let status: number;
   let text: string;
   try {
@@ -82,7 +87,9 @@ async function mintToken(app: EntraApp, now: () => number): Promise<MintedToken>
     status = response.statusCode;
     text = await response.body.text();
   } catch (error) {
-    throw new GatewayError('upstream_unreachable', `Could not reach the Entra ID token endpoint (${(error as { code?: string }).code ?? 'error'}).`, { cause: error });
+    throw new GatewayError('upstream_unreachable', `Could not reach the Entra ID token endpoint (${(error as { code?: string }).code ?? 'error'}).`, {
+      cause: error,
+    });
   }
   let body: Record<string, unknown> = {};
   try {

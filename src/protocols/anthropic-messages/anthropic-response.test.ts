@@ -139,7 +139,13 @@ describe('Anthropic responses', () => {
       );
     }
     const { value, warnings } = decodeAnthropicResponse(
-      { ...upstreamMessage, content: [{ type: 'web_search_tool_result', content: [] }, { type: 'text', text: 'ok' }] },
+      {
+        ...upstreamMessage,
+        content: [
+          { type: 'web_search_tool_result', content: [] },
+          { type: 'text', text: 'ok' },
+        ],
+      },
       createFixedRuntime(),
     );
     assert.deepEqual(value.content, [{ type: 'text', text: 'ok' }]);

@@ -8,9 +8,7 @@ export interface AnthropicTextBlock {
   cache_control?: unknown;
 }
 
-export type AnthropicImageSource =
-  | { type: 'base64'; media_type: string; data: string }
-  | { type: 'url'; url: string };
+export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 
 export type AnthropicDocumentSource =
   | { type: 'base64'; media_type: string; data: string }
@@ -85,19 +83,9 @@ export type AnthropicToolChoice =
   | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
   | { type: 'none' };
 
-export type AnthropicThinkingConfig =
-  | { type: 'enabled'; budget_tokens: number }
-  | { type: 'adaptive' }
-  | { type: 'disabled' };
+export type AnthropicThinkingConfig = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
 
-export type AnthropicStopReason =
-  | 'end_turn'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'tool_use'
-  | 'pause_turn'
-  | 'refusal'
-  | 'model_context_window_exceeded';
+export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
 
 export interface AnthropicUsage {
   input_tokens: number;
@@ -106,11 +94,7 @@ export interface AnthropicUsage {
   cache_read_input_tokens: number;
 }
 
-export type AnthropicResponseBlock =
-  | AnthropicTextBlock
-  | AnthropicThinkingBlock
-  | AnthropicRedactedThinkingBlock
-  | AnthropicToolUseBlock;
+export type AnthropicResponseBlock = AnthropicTextBlock | AnthropicThinkingBlock | AnthropicRedactedThinkingBlock | AnthropicToolUseBlock;
 
 export interface AnthropicMessage {
   id: string;

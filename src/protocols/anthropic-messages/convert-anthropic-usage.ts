@@ -2,8 +2,7 @@ import { uncachedInputTokens, type Usage } from '../../core/usage.ts';
 import { isRecord } from '../shared/is-record.ts';
 import type { AnthropicUsage } from './anthropic-wire-types.ts';
 
-const count = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /**
  * Anthropic's `input_tokens` excludes cache reads and writes; the canonical `inputTokens`

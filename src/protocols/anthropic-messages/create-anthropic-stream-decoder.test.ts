@@ -148,6 +148,15 @@ describe('createAnthropicStreamDecoder', () => {
   test('data-only events fall back to the payload type; pings and unknown events are ignored', () => {
     const events = run(recorded.map((message) => ({ data: message.data })).concat([]), false);
     assert.equal(events.at(-1)?.type, 'response-end');
-    assert.deepEqual(run([{ event: 'ping', data: '{"type":"ping"}' }, { event: 'future_event', data: '{}' }], false), []);
+    assert.deepEqual(
+      run(
+        [
+          { event: 'ping', data: '{"type":"ping"}' },
+          { event: 'future_event', data: '{}' },
+        ],
+        false,
+      ),
+      [],
+    );
   });
 });

@@ -3,20 +3,9 @@ import type { StreamEvent } from '../../core/stream-event.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
 import type { StreamDecoder } from '../protocol-codec.ts';
 import { isRecord } from '../shared/is-record.ts';
-import {
-  closeAllDecodedBlocks,
-  closeDecodedBlock,
-  createAnthropicDecoderState,
-  type AnthropicDecoderState,
-} from './anthropic-decoder-state.ts';
+import { closeAllDecodedBlocks, closeDecodedBlock, createAnthropicDecoderState, type AnthropicDecoderState } from './anthropic-decoder-state.ts';
 import { decodeBlockDelta, startDecodedBlock } from './decode-anthropic-content-block.ts';
-import {
-  decodeMessageDelta,
-  decodeMessageStart,
-  decodeMessageStop,
-  decodeUpstreamError,
-  malformedAnthropicStream,
-} from './decode-anthropic-message-events.ts';
+import { decodeMessageDelta, decodeMessageStart, decodeMessageStop, decodeUpstreamError, malformedAnthropicStream } from './decode-anthropic-message-events.ts';
 
 function handle(state: AnthropicDecoderState, name: string, payload: Record<string, unknown>): StreamEvent[] {
   switch (name) {
@@ -64,10 +53,7 @@ export function createAnthropicStreamDecoder(context: RuntimeContext): StreamDec
         payload = JSON.parse(message.data);
       } catch {
         state.done = true;
-        return [
-          ...closeAllDecodedBlocks(state),
-          malformedAnthropicStream(`an event's data is not JSON (${JSON.stringify(message.data.slice(0, 120))})`),
-        ];
+        return [...closeAllDecodedBlocks(state), malformedAnthropicStream(`an event's data is not JSON (${JSON.stringify(message.data.slice(0, 120))})`)];
       }
       if (!isRecord(payload)) return [];
       const name = message.event ?? (typeof payload.type === 'string' ? payload.type : '');

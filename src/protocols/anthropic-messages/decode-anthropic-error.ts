@@ -15,11 +15,7 @@ export function decodeAnthropicError(status: number, body: unknown): { message: 
   if (!isRecord(body)) return { message: fallback };
   const inner = isRecord(body.error) ? body.error : body;
   const message =
-    typeof inner.message === 'string' && inner.message !== ''
-      ? inner.message
-      : typeof body.error === 'string' && body.error !== ''
-        ? body.error
-        : fallback;
+    typeof inner.message === 'string' && inner.message !== '' ? inner.message : typeof body.error === 'string' && body.error !== '' ? body.error : fallback;
   const type = typeof inner.type === 'string' && inner.type !== 'error' ? inner.type : undefined;
   return type === undefined ? { message } : { message, type };
 }

@@ -6,9 +6,7 @@ import { isRecord } from '../shared/is-record.ts';
 
 /** `cache_control` rides along as provider metadata so an Anthropic round trip keeps it. */
 export function readCacheControl(block: Record<string, unknown>): ProviderMetadata | undefined {
-  return block.cache_control === undefined || block.cache_control === null
-    ? undefined
-    : { anthropic: { cacheControl: block.cache_control } };
+  return block.cache_control === undefined || block.cache_control === null ? undefined : { anthropic: { cacheControl: block.cache_control } };
 }
 
 function readSource(block: Record<string, unknown>, param: string, warnings: Warning[]): MediaSource | undefined {
@@ -17,10 +15,7 @@ function readSource(block: Record<string, unknown>, param: string, warnings: War
   switch (source.type) {
     case 'base64':
       if (typeof source.data !== 'string' || typeof source.media_type !== 'string') {
-        throw invalidRequest(
-          `${param}.source needs string "media_type" and "data" for a base64 source.`,
-          `${param}.source`,
-        );
+        throw invalidRequest(`${param}.source needs string "media_type" and "data" for a base64 source.`, `${param}.source`);
       }
       return { kind: 'base64', mediaType: source.media_type, data: source.data };
     case 'url':
@@ -44,11 +39,7 @@ function readSource(block: Record<string, unknown>, param: string, warnings: War
   }
 }
 
-export function decodeAnthropicImage(
-  block: Record<string, unknown>,
-  param: string,
-  warnings: Warning[],
-): ImagePart | undefined {
+export function decodeAnthropicImage(block: Record<string, unknown>, param: string, warnings: Warning[]): ImagePart | undefined {
   const source = readSource(block, param, warnings);
   if (source === undefined) return undefined;
   const part: ImagePart = { type: 'image', source };
@@ -57,11 +48,7 @@ export function decodeAnthropicImage(
   return part;
 }
 
-export function decodeAnthropicDocument(
-  block: Record<string, unknown>,
-  param: string,
-  warnings: Warning[],
-): FilePart | undefined {
+export function decodeAnthropicDocument(block: Record<string, unknown>, param: string, warnings: Warning[]): FilePart | undefined {
   const source = readSource(block, param, warnings);
   if (source === undefined) return undefined;
   const part: FilePart = { type: 'file', source };

@@ -1,11 +1,4 @@
-import type {
-  AssistantContentPart,
-  ImagePart,
-  Message,
-  TextPart,
-  ToolResultPart,
-  UserContentPart,
-} from '../../core/chat-request.ts';
+import type { AssistantContentPart, ImagePart, Message, TextPart, ToolResultPart, UserContentPart } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
 import { isRecord } from '../shared/is-record.ts';

@@ -64,8 +64,14 @@ describe('decodeAnthropicRequest', () => {
         { role: 'system', content: [{ type: 'text', text: '# Environment\nLinux' }] },
       ],
     });
-    assert.deepEqual(value.system.map((part) => part.text), ['Be brief.', '# Environment\nLinux']);
-    assert.deepEqual(value.messages.map((message) => message.role), ['user']);
+    assert.deepEqual(
+      value.system.map((part) => part.text),
+      ['Be brief.', '# Environment\nLinux'],
+    );
+    assert.deepEqual(
+      value.messages.map((message) => message.role),
+      ['user'],
+    );
     assertInvalid({ ...base, messages: [{ role: 'system', content: [{ type: 'image' }] }] }, 'messages.0.content.0', /text only/);
   });
 
@@ -251,16 +257,8 @@ describe('decodeAnthropicRequest', () => {
     assertInvalid({ model: 'm', messages: [], system: 7 }, 'system', /system/);
     assertInvalid({ model: 'm', messages: [], tools: {} }, 'tools', /tools/);
     assertInvalid({ model: 'm', messages: [], tool_choice: { type: 'sometimes' } }, 'tool_choice.type', /tool_choice/);
-    assertInvalid(
-      { model: 'm', messages: [{ role: 'assistant', content: [{ type: 'tool_use', name: 'f', input: {} }] }] },
-      'messages.0.content.0.id',
-      /id/,
-    );
-    assertInvalid(
-      { model: 'm', messages: [{ role: 'user', content: [{ type: 'image', source: 'cat.png' }] }] },
-      'messages.0.content.0.source',
-      /source/,
-    );
+    assertInvalid({ model: 'm', messages: [{ role: 'assistant', content: [{ type: 'tool_use', name: 'f', input: {} }] }] }, 'messages.0.content.0.id', /id/);
+    assertInvalid({ model: 'm', messages: [{ role: 'user', content: [{ type: 'image', source: 'cat.png' }] }] }, 'messages.0.content.0.source', /source/);
   });
 
   test('blocks that cannot be translated are dropped with a warning', () => {

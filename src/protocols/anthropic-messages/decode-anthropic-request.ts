@@ -112,7 +112,11 @@ export function decodeAnthropicRequest(input: ClientRequestInput): Decoded<ChatR
 
   // Claude Code sends context editing (clearing old tool results); another upstream has nothing like it.
   if (body.context_management !== undefined && body.context_management !== null) {
-    warnings.push({ type: 'unsupported', feature: 'context_management', detail: 'Anthropic context editing (context_management) has no equivalent on this upstream; the whole context was sent.' });
+    warnings.push({
+      type: 'unsupported',
+      feature: 'context_management',
+      detail: 'Anthropic context editing (context_management) has no equivalent on this upstream; the whole context was sent.',
+    });
   }
   const format = outputConfig.format;
   if (isRecord(format)) {

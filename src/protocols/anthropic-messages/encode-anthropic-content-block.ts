@@ -1,10 +1,5 @@
 import type { AnthropicResponseBlock } from './anthropic-wire-types.ts';
-import {
-  anthropicSseEvent,
-  ensureAnthropicMessageStarted,
-  type AnthropicBlockKind,
-  type AnthropicEncoderState,
-} from './anthropic-encoder-state.ts';
+import { anthropicSseEvent, ensureAnthropicMessageStarted, type AnthropicBlockKind, type AnthropicEncoderState } from './anthropic-encoder-state.ts';
 
 /** `content_block_stop` for the open block, if any. */
 export function closeAnthropicBlock(state: AnthropicEncoderState): string {
@@ -15,12 +10,7 @@ export function closeAnthropicBlock(state: AnthropicEncoderState): string {
 }
 
 /** `content_block_start` at the next index, after closing the open block: blocks go one at a time. */
-export function startAnthropicBlock(
-  state: AnthropicEncoderState,
-  id: string,
-  kind: AnthropicBlockKind,
-  contentBlock: AnthropicResponseBlock,
-): string {
+export function startAnthropicBlock(state: AnthropicEncoderState, id: string, kind: AnthropicBlockKind, contentBlock: AnthropicResponseBlock): string {
   const out = ensureAnthropicMessageStarted(state) + closeAnthropicBlock(state);
   const open = { id, index: state.nextIndex, kind };
   state.open = open;
@@ -29,23 +19,13 @@ export function startAnthropicBlock(
 }
 
 /** `content_block_delta` into the block `id`, opening one first if its start never came. */
-export function appendAnthropicBlockDelta(
-  state: AnthropicEncoderState,
-  id: string,
-  kind: AnthropicBlockKind,
-  delta: Record<string, unknown>,
-): string {
+export function appendAnthropicBlockDelta(state: AnthropicEncoderState, id: string, kind: AnthropicBlockKind, delta: Record<string, unknown>): string {
   let out = '';
   const open = state.open;
   if (!open || open.id !== id || open.kind !== kind) {
     // A delta without its start: open a fresh block rather than write to the wrong index.
     if (kind === 'tool_use') return '';
-    out += startAnthropicBlock(
-      state,
-      id,
-      kind,
-      kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' },
-    );
+    out += startAnthropicBlock(state, id, kind, kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' });
   }
   // The open block is always the one started last.
   return out + anthropicSseEvent('content_block_delta', { index: state.nextIndex - 1, delta });

@@ -7,10 +7,7 @@ import type { AnthropicResponseBlock } from './anthropic-wire-types.ts';
  * provider's) still reaches the client, as thinking with an empty signature, the way
  * Anthropic-compatible gateways show OpenAI `reasoning_content`.
  */
-export function encodeAnthropicContentPart(
-  part: AssistantContentPart,
-  sanitizeId: (id: string) => string,
-): AnthropicResponseBlock {
+export function encodeAnthropicContentPart(part: AssistantContentPart, sanitizeId: (id: string) => string): AnthropicResponseBlock {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };

@@ -31,10 +31,10 @@ describe('Anthropic errors', () => {
   });
 
   test('decode: Anthropic, OpenAI-shaped, text and junk bodies', () => {
-    assert.deepEqual(
-      decodeAnthropicError(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
-      { message: 'Overloaded', type: 'overloaded_error' },
-    );
+    assert.deepEqual(decodeAnthropicError(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }), {
+      message: 'Overloaded',
+      type: 'overloaded_error',
+    });
     assert.deepEqual(decodeAnthropicError(400, { error: { message: 'bad', type: 'invalid_request_error' } }), {
       message: 'bad',
       type: 'invalid_request_error',

@@ -31,10 +31,7 @@ export function encodeAnthropicImage(part: ImagePart, warnings: Warning[]): Anth
     });
     return undefined;
   }
-  return withCacheControl<AnthropicImageBlock>(
-    { type: 'image', source: { type: 'base64', media_type: mediaType, data: source.data } },
-    part.providerMetadata,
-  );
+  return withCacheControl<AnthropicImageBlock>({ type: 'image', source: { type: 'base64', media_type: mediaType, data: source.data } }, part.providerMetadata);
 }
 
 export function encodeAnthropicDocument(part: FilePart, warnings: Warning[]): AnthropicDocumentBlock | undefined {

@@ -119,11 +119,7 @@ function encodeMessage(message: Message, state: EncodeState): AnthropicMessagePa
  * neighbours merged, tool results folded into the user turn), tool results lead their turn,
  * no turn is empty, and the conversation opens with a user turn.
  */
-export function encodeAnthropicMessages(
-  messages: Message[],
-  sanitizeId: (id: string) => string,
-  warnings: Warning[],
-): AnthropicMessageParam[] {
+export function encodeAnthropicMessages(messages: Message[], sanitizeId: (id: string) => string, warnings: Warning[]): AnthropicMessageParam[] {
   const state: EncodeState = { sanitizeId, warnings, droppedUnsignedReasoning: 0 };
   const turns: AnthropicMessageParam[] = [];
   for (const message of messages) {

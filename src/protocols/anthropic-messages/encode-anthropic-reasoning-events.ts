@@ -22,10 +22,7 @@ export function encodeAnthropicReasoningEvent(state: AnthropicEncoderState, inpu
       if (state.pendingReasoning === input.id) {
         state.pendingReasoning = undefined;
         if (input.redactedData !== undefined) {
-          return (
-            startAnthropicBlock(state, input.id, 'thinking', { type: 'redacted_thinking', data: input.redactedData }) +
-            closeAnthropicBlock(state)
-          );
+          return startAnthropicBlock(state, input.id, 'thinking', { type: 'redacted_thinking', data: input.redactedData }) + closeAnthropicBlock(state);
         }
         out += startAnthropicBlock(state, input.id, 'thinking', { type: 'thinking', thinking: '', signature: '' });
       }

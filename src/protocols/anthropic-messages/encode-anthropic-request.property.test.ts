@@ -71,9 +71,7 @@ const filePart: fc.Arbitrary<UserContentPart> = fc.oneof(
 );
 const userPart: fc.Arbitrary<UserContentPart> = fc.oneof(textPart, imagePart, filePart);
 
-const toolArguments = fc
-  .dictionary(identifier, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })
-  .map((value) => JSON.stringify(value));
+const toolArguments = fc.dictionary(identifier, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }).map((value) => JSON.stringify(value));
 const assistantPart: fc.Arbitrary<AssistantContentPart> = fc.oneof(
   textPart,
   fc.record({ type: fc.constant('reasoning' as const), text: fc.string({ unit: 'grapheme' }), signature: fc.base64String({ minLength: 4 }) }),
@@ -129,39 +127,36 @@ function conversation(exchanges: Exchange[]): Message[] {
   return messages;
 }
 
-const toolDefinition: fc.Arbitrary<ToolDefinition> = fc
-  .record(
-    {
-      name: identifier,
-      description: text,
-      parameters: fc.constant({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }),
-      strict: fc.boolean(),
-      providerMetadata: fc.constant<ProviderMetadata>({ anthropic: { cacheControl: { type: 'ephemeral' } } }),
-    },
-    { requiredKeys: ['name', 'parameters'] },
-  );
+const toolDefinition: fc.Arbitrary<ToolDefinition> = fc.record(
+  {
+    name: identifier,
+    description: text,
+    parameters: fc.constant({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }),
+    strict: fc.boolean(),
+    providerMetadata: fc.constant<ProviderMetadata>({ anthropic: { cacheControl: { type: 'ephemeral' } } }),
+  },
+  { requiredKeys: ['name', 'parameters'] },
+);
 
 const unit = fc.double({ min: 0, max: 1, noNaN: true }).map((x) => x + 0);
 
 const canonicalRequest: fc.Arbitrary<ChatRequest> = fc
-  .record(
-    {
-      system: fc.array(textPart, { maxLength: 3 }),
-      exchanges: fc.array(exchange, { minLength: 1, maxLength: 4 }),
-      tools: fc.uniqueArray(toolDefinition, { maxLength: 3, selector: (tool) => tool.name }),
-      choice: fc.constantFrom('none', 'auto', 'required', 'tool', 'absent'),
-      parallelOff: fc.boolean(),
-      maxOutputTokens: fc.integer({ min: 1, max: 200_000 }),
-      budget: fc.option(fc.integer({ min: 1024, max: 64_000 }), { nil: undefined }),
-      temperature: fc.option(unit, { nil: undefined }),
-      topP: fc.option(unit, { nil: undefined }),
-      topK: fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined }),
-      stopSequences: fc.option(fc.array(text, { minLength: 1, maxLength: 3 }), { nil: undefined }),
-      user: fc.option(identifier, { nil: undefined }),
-      schema: fc.option(fc.constant({ type: 'object', properties: { answer: { type: 'string' } } }), { nil: undefined }),
-      stream: fc.boolean(),
-    },
-  )
+  .record({
+    system: fc.array(textPart, { maxLength: 3 }),
+    exchanges: fc.array(exchange, { minLength: 1, maxLength: 4 }),
+    tools: fc.uniqueArray(toolDefinition, { maxLength: 3, selector: (tool) => tool.name }),
+    choice: fc.constantFrom('none', 'auto', 'required', 'tool', 'absent'),
+    parallelOff: fc.boolean(),
+    maxOutputTokens: fc.integer({ min: 1, max: 200_000 }),
+    budget: fc.option(fc.integer({ min: 1024, max: 64_000 }), { nil: undefined }),
+    temperature: fc.option(unit, { nil: undefined }),
+    topP: fc.option(unit, { nil: undefined }),
+    topK: fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined }),
+    stopSequences: fc.option(fc.array(text, { minLength: 1, maxLength: 3 }), { nil: undefined }),
+    user: fc.option(identifier, { nil: undefined }),
+    schema: fc.option(fc.constant({ type: 'object', properties: { answer: { type: 'string' } } }), { nil: undefined }),
+    stream: fc.boolean(),
+  })
   .map((g) => {
     const request: ChatRequest = {
       model: 'claude-sonnet-4-6',

@@ -64,7 +64,13 @@ describe('encodeAnthropicRequest', () => {
       messages: [
         { role: 'assistant', content: [{ type: 'text', text: 'I greet first.' }] },
         { role: 'user', content: [{ type: 'text', text: 'one' }] },
-        { role: 'user', content: [{ type: 'text', text: '' }, { type: 'text', text: 'two' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '' },
+            { type: 'text', text: 'two' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'text', text: '   ' }] },
         { role: 'user', content: [{ type: 'text', text: 'three' }] },
       ],
@@ -72,7 +78,13 @@ describe('encodeAnthropicRequest', () => {
     assert.deepEqual(value.body.messages, [
       { role: 'user', content: [{ type: 'text', text: '...' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'I greet first.' }] },
-      { role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: '...' }] },
       { role: 'user', content: [{ type: 'text', text: 'three' }] },
     ]);
@@ -102,7 +114,10 @@ describe('encodeAnthropicRequest', () => {
         ],
       },
     ]);
-    assert.deepEqual(warnings.map((w) => w.feature), ['image-media-type']);
+    assert.deepEqual(
+      warnings.map((w) => w.feature),
+      ['image-media-type'],
+    );
   });
 
   test('parallel tool calls and their results: results lead the merged user turn, ids sanitised consistently', () => {
@@ -129,9 +144,7 @@ describe('encodeAnthropicRequest', () => {
         { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
       ],
     });
-    assert.deepEqual(value.body.tools, [
-      { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },
-    ]);
+    assert.deepEqual(value.body.tools, [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }]);
     assert.deepEqual(value.body.tool_choice, { type: 'any', disable_parallel_tool_use: true });
     assert.deepEqual(value.body.messages, [
       { role: 'user', content: [{ type: 'text', text: 'Paris and Rome?' }] },
@@ -164,7 +177,10 @@ describe('encodeAnthropicRequest', () => {
     });
     assert.deepEqual(messagesOf(value.body).at(-1), {
       role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: 'c1' }, { type: 'text', text: 'also this' }],
+      content: [
+        { type: 'tool_result', tool_use_id: 'c1' },
+        { type: 'text', text: 'also this' },
+      ],
     });
   });
 
@@ -192,7 +208,10 @@ describe('encodeAnthropicRequest', () => {
         { type: 'text', text: 'a' },
       ],
     });
-    assert.deepEqual(warnings.map((w) => [w.type, w.feature]), [['unsupported', 'reasoning_history']]);
+    assert.deepEqual(
+      warnings.map((w) => [w.type, w.feature]),
+      [['unsupported', 'reasoning_history']],
+    );
   });
 
   test('temperature above 1 is clamped; n, seed and penalties are warned about', () => {
@@ -227,7 +246,10 @@ describe('encodeAnthropicRequest', () => {
     assert.deepEqual(small.value.body.thinking, { type: 'enabled', budget_tokens: 1024 });
     assert.equal(small.value.body.max_tokens, 2024);
     assert.ok((small.value.body.thinking as { budget_tokens: number }).budget_tokens < (small.value.body.max_tokens as number));
-    assert.deepEqual(small.warnings.map((w) => w.type), ['clamped', 'clamped']);
+    assert.deepEqual(
+      small.warnings.map((w) => w.type),
+      ['clamped', 'clamped'],
+    );
   });
 
   test('with thinking on, temperature other than 1 and top_k are not sent', () => {
@@ -235,7 +257,10 @@ describe('encodeAnthropicRequest', () => {
     assert.equal('temperature' in value.body, false);
     assert.equal('top_k' in value.body, false);
     assert.equal(value.body.top_p, 0.99);
-    assert.deepEqual(warnings.map((w) => w.feature), ['temperature', 'topK']);
+    assert.deepEqual(
+      warnings.map((w) => w.feature),
+      ['temperature', 'topK'],
+    );
   });
 
   test('response formats: a schema goes to output_config, json without one is warned about', () => {
@@ -245,7 +270,10 @@ describe('encodeAnthropicRequest', () => {
     });
     const plain = encode({ responseFormat: { type: 'json' } });
     assert.equal('output_config' in plain.value.body, false);
-    assert.deepEqual(plain.warnings.map((w) => w.feature), ['responseFormat']);
+    assert.deepEqual(
+      plain.warnings.map((w) => w.feature),
+      ['responseFormat'],
+    );
   });
 
   test('tool choice is omitted without tools; parallel off alone becomes auto with the flag', () => {
@@ -276,6 +304,9 @@ describe('encodeAnthropicRequest', () => {
         { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'hello' } },
       ],
     });
-    assert.deepEqual(warnings.map((w) => w.feature), ['file-media-type']);
+    assert.deepEqual(
+      warnings.map((w) => w.feature),
+      ['file-media-type'],
+    );
   });
 });

@@ -17,10 +17,7 @@ export function encodeAnthropicTools(tools: ToolDefinition[]): AnthropicTool[] {
 }
 
 /** `tool_choice` is only sent with tools (Anthropic rejects it alone, and it means nothing then). */
-export function encodeAnthropicToolChoice(
-  toolChoice: ToolChoice | undefined,
-  parallelToolCalls: boolean | undefined,
-): AnthropicToolChoice | undefined {
+export function encodeAnthropicToolChoice(toolChoice: ToolChoice | undefined, parallelToolCalls: boolean | undefined): AnthropicToolChoice | undefined {
   const disableParallel = parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
   if (toolChoice === undefined) {
     return parallelToolCalls === false ? { type: 'auto', ...disableParallel } : undefined;

@@ -15,12 +15,7 @@ export function failAnthropicStream(state: AnthropicEncoderState, error: Gateway
  * `response-end` → a single `message_delta` + `message_stop`, written only now because usage
  * from OpenAI upstreams arrives after the finish reason.
  */
-export function finishAnthropicStream(
-  state: AnthropicEncoderState,
-  usageAtEnd: Usage | undefined,
-  stopReason: string,
-  stopSequence: string | null,
-): string {
+export function finishAnthropicStream(state: AnthropicEncoderState, usageAtEnd: Usage | undefined, stopReason: string, stopSequence: string | null): string {
   state.finished = true;
   const final = usageAtEnd ?? state.usage;
   const deltaUsage: Record<string, number> = { output_tokens: final?.outputTokens ?? 0 };

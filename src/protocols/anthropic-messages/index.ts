@@ -20,7 +20,11 @@ import { anthropicAffinityHint } from './anthropic-affinity-hint.ts';
 export const anthropicMessagesCodec: ProtocolCodec = {
   id: 'anthropic-messages',
   // Anthropic streams always report usage (message_start, message_delta).
-  peek: (input) => withFeatures(peekBody(input, () => true, 'messages', ['max_tokens']), peekAnthropicFeatures(input.body)),
+  peek: (input) =>
+    withFeatures(
+      peekBody(input, () => true, 'messages', ['max_tokens']),
+      peekAnthropicFeatures(input.body),
+    ),
   affinityHint: anthropicAffinityHint,
   passthrough: anthropicPassthroughLane,
   reasoningSlot: 'reasoning-signature',

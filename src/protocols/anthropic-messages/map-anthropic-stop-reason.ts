@@ -9,9 +9,7 @@ export function decodeAnthropicStopReason(stopReason: unknown, stopSequence: unk
     case 'pause_turn':
       return { unified: 'stop', raw };
     case 'stop_sequence':
-      return typeof stopSequence === 'string'
-        ? { unified: 'stop', raw, stopSequence }
-        : { unified: 'stop', raw };
+      return typeof stopSequence === 'string' ? { unified: 'stop', raw, stopSequence } : { unified: 'stop', raw };
     case 'max_tokens':
     case 'model_context_window_exceeded':
       return { unified: 'length', raw };
@@ -31,10 +29,7 @@ export function decodeAnthropicStopReason(stopReason: unknown, stopSequence: unk
  * foreign raw word), but tool calls in the content force `tool_use`: Claude Code runs tools
  * only when the stop reason says so, and some upstreams (Gemini) say `STOP` after a call.
  */
-export function encodeAnthropicStopReason(
-  finishReason: FinishReason,
-  hasToolCalls: boolean,
-): { stopReason: AnthropicStopReason; stopSequence: string | null } {
+export function encodeAnthropicStopReason(finishReason: FinishReason, hasToolCalls: boolean): { stopReason: AnthropicStopReason; stopSequence: string | null } {
   const unified = finishReason.unified;
   switch (unified) {
     case 'stop':

@@ -96,9 +96,7 @@ export function createBedrockStreamDecoder(context: RuntimeContext): StreamDecod
     if (isRecord(payload.toolUse)) {
       const block = open.get(index);
       const input = payload.toolUse.input;
-      return block?.kind === 'tool-call' && typeof input === 'string' && input !== ''
-        ? [{ type: 'tool-call-delta', id: block.id, argumentsDelta: input }]
-        : [];
+      return block?.kind === 'tool-call' && typeof input === 'string' && input !== '' ? [{ type: 'tool-call-delta', id: block.id, argumentsDelta: input }] : [];
     }
     if (isRecord(payload.reasoningContent)) {
       const reasoning = payload.reasoningContent;
@@ -181,10 +179,7 @@ export function createBedrockStreamDecoder(context: RuntimeContext): StreamDecod
       if (done) return [];
       done = true;
       if (finishReason !== undefined) return [...start(), ...closeAll(), { type: 'response-end', finishReason }];
-      return [
-        ...closeAll(),
-        { type: 'error', error: new GatewayError('upstream_invalid_response', 'The upstream Bedrock stream ended before messageStop.') },
-      ];
+      return [...closeAll(), { type: 'error', error: new GatewayError('upstream_invalid_response', 'The upstream Bedrock stream ended before messageStop.') }];
     },
   };
 }

@@ -17,7 +17,10 @@ test('the stop sequence Claude names in additionalModelResponseFields reaches th
 
 test('stop_sequence without the field (a model that does not say, or a null) is a plain stop', () => {
   for (const additional of [undefined, { stop_sequence: null }]) {
-    const decoded = decodeBedrockResponse(reply({ stopReason: 'stop_sequence', ...(additional ? { additionalModelResponseFields: additional } : {}) }), createFixedRuntime());
+    const decoded = decodeBedrockResponse(
+      reply({ stopReason: 'stop_sequence', ...(additional ? { additionalModelResponseFields: additional } : {}) }),
+      createFixedRuntime(),
+    );
     assert.deepEqual(decoded.value.finishReason, { unified: 'stop', raw: 'stop_sequence' });
   }
 });

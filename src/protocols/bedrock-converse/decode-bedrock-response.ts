@@ -70,7 +70,11 @@ function decodeBlock(block: unknown, index: number, warnings: Warning[]): Assist
     if (typeof text.signature === 'string' && text.signature !== '') part.signature = text.signature;
     return part;
   }
-  warnings.push({ type: 'unsupported', feature: `content-block:${Object.keys(block)[0] ?? 'empty'}`, detail: `Bedrock content.${index} has no canonical form and was dropped.` });
+  warnings.push({
+    type: 'unsupported',
+    feature: `content-block:${Object.keys(block)[0] ?? 'empty'}`,
+    detail: `Bedrock content.${index} has no canonical form and was dropped.`,
+  });
   return undefined;
 }
 

@@ -17,7 +17,8 @@ const encode = (fields: Partial<ChatRequest>) => encodeBedrockRequest(request(fi
 describe('encodeBedrockRequest: thinking follows Claude’s rules, as on Anthropic’s API', () => {
   test('an effort gets the budget the Anthropic codec gives it, inside the client’s max tokens', () => {
     const { value, warnings } = encode({ maxOutputTokens: 4096, reasoning: { enabled: true, effort: 'medium' } });
-    const anthropic = encodeAnthropicRequest(request({ maxOutputTokens: 4096, reasoning: { enabled: true, effort: 'medium' } }), createFixedRuntime()).value.body;
+    const anthropic = encodeAnthropicRequest(request({ maxOutputTokens: 4096, reasoning: { enabled: true, effort: 'medium' } }), createFixedRuntime()).value
+      .body;
     assert.deepEqual(value.body.additionalModelRequestFields, { thinking: anthropic.thinking });
     assert.deepEqual(value.body.inferenceConfig, { maxTokens: anthropic.max_tokens });
     assert.deepEqual(value.body.inferenceConfig, { maxTokens: 4096 }, 'the client’s cap stands when the budget fits under it');
@@ -58,7 +59,10 @@ describe('encodeBedrockRequest: thinking follows Claude’s rules, as on Anthrop
     const { value, warnings } = encode(fields);
     assert.deepEqual(value.body.inferenceConfig, { maxTokens: 4096 });
     assert.deepEqual(value.body.additionalModelRequestFields, { thinking: { type: 'enabled', budget_tokens: 1024 } });
-    assert.deepEqual(warnings.map((warning) => `${warning.type}:${warning.feature}`), ['compatibility:temperature', 'compatibility:topP', 'compatibility:topK']);
+    assert.deepEqual(
+      warnings.map((warning) => `${warning.type}:${warning.feature}`),
+      ['compatibility:temperature', 'compatibility:topP', 'compatibility:topK'],
+    );
     assert.deepEqual(warnings, encodeAnthropicRequest(request(fields), createFixedRuntime()).warnings);
     assert.equal(checkConverseRequest(value.body), undefined);
   });
@@ -95,10 +99,19 @@ test('encodeBedrockRequest: unsigned reasoning in the history is dropped with a 
   const { value, warnings } = encode({
     messages: [
       { role: 'user', content: [{ type: 'text', text: 'What is 17 * 23?' }] },
-      { role: 'assistant', content: [{ type: 'reasoning', text: '17 * 23 = 391.' }, { type: 'text', text: '391.' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: '17 * 23 = 391.' },
+          { type: 'text', text: '391.' },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'And plus 9?' }] },
     ],
   });
   assert.deepEqual((value.body.messages as Array<{ content: unknown[] }>)[1]!.content, [{ text: '391.' }]);
-  assert.deepEqual(warnings.map((warning) => `${warning.type}:${warning.feature}`), ['unsupported:reasoning_history']);
+  assert.deepEqual(
+    warnings.map((warning) => `${warning.type}:${warning.feature}`),
+    ['unsupported:reasoning_history'],
+  );
 });

@@ -1,12 +1,4 @@
-import type {
-  ChatRequest,
-  FilePart,
-  ImagePart,
-  Message,
-  TextPart,
-  ToolChoice,
-  ToolDefinition,
-} from '../../core/chat-request.ts';
+import type { ChatRequest, FilePart, ImagePart, Message, TextPart, ToolChoice, ToolDefinition } from '../../core/chat-request.ts';
 import type { ProviderMetadata } from '../../core/provider-metadata.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Warning } from '../../core/warning.ts';
@@ -82,7 +74,11 @@ function encodeFile(part: FilePart, index: number, warnings: Warning[]): Block[]
     return [];
   }
   // Converse document names allow letters, digits, spaces, hyphens, parentheses and brackets only.
-  const name = (part.filename ?? `document-${index + 1}`).replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9 ()[\]-]/g, '-').slice(0, 200) || `document-${index + 1}`;
+  const name =
+    (part.filename ?? `document-${index + 1}`)
+      .replace(/\.[^.]*$/, '')
+      .replace(/[^A-Za-z0-9 ()[\]-]/g, '-')
+      .slice(0, 200) || `document-${index + 1}`;
   return [{ document: { format, name, source: { bytes: part.source.data } } }, ...cachePointAfter(part.providerMetadata)];
 }
 
@@ -224,7 +220,9 @@ export function encodeBedrockRequest(request: ChatRequest, context: RuntimeConte
   // its native reply, which Converse returns when asked for by JSON pointer.
   if (inference.stopSequences !== undefined && isClaude(request.model)) body.additionalModelResponseFieldPaths = ['/stop_sequence'];
 
-  const usesTools = request.messages.some((message) => message.role === 'tool' || (message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call')));
+  const usesTools = request.messages.some(
+    (message) => message.role === 'tool' || (message.role === 'assistant' && message.content.some((part) => part.type === 'tool-call')),
+  );
   if (request.tools.length > 0) {
     const toolChoice = encodeToolChoice(request.toolChoice, warnings);
     body.toolConfig = { tools: encodeTools(request.tools), ...(toolChoice ? { toolChoice } : {}) };
@@ -265,7 +263,6 @@ export function encodeBedrockRequest(request: ChatRequest, context: RuntimeConte
   if (request.responseFormat?.type === 'json') warnings.push({ type: 'unsupported', feature: 'responseFormat' });
   return { value: { body, model: request.model, stream: request.stream }, warnings };
 }
-
 
 /**
  * Claude's sampling rule (temperature ≤ 1; with thinking, temperature 1, top_p ≥ 0.95, no

@@ -18,7 +18,13 @@ export function decodeGeminiEmbedContentRequest(body: unknown, pathModel: string
   if (record === undefined) throw invalidRequest('The request body must be a JSON object.');
   const text = readContentText(record.content, 'content');
   const { taskType, title, dimensions } = readOptions(record, '');
-  return { model: pathModel, inputs: [text], ...(taskType === undefined ? {} : { taskType }), ...(title === undefined ? {} : { title }), ...(dimensions === undefined ? {} : { dimensions }) };
+  return {
+    model: pathModel,
+    inputs: [text],
+    ...(taskType === undefined ? {} : { taskType }),
+    ...(title === undefined ? {} : { title }),
+    ...(dimensions === undefined ? {} : { dimensions }),
+  };
 }
 
 /**
@@ -28,7 +34,8 @@ export function decodeGeminiEmbedContentRequest(body: unknown, pathModel: string
 export function decodeGeminiBatchEmbedContentsRequest(body: unknown, pathModel: string): EmbeddingRequest {
   const requests = asRecord(body)?.requests;
   if (!Array.isArray(requests) || requests.length === 0) throw invalidRequest('"requests" must be a non-empty array of embedContent requests.', 'requests');
-  if (requests.length > GEMINI_MAX_BATCH) throw invalidRequest(`* BatchEmbedContentsRequest.requests: at most ${GEMINI_MAX_BATCH} requests can be in one batch`, 'requests');
+  if (requests.length > GEMINI_MAX_BATCH)
+    throw invalidRequest(`* BatchEmbedContentsRequest.requests: at most ${GEMINI_MAX_BATCH} requests can be in one batch`, 'requests');
   const inputs: string[] = [];
   let shared: GeminiEmbedOptions | undefined;
   requests.forEach((item, index) => {
@@ -36,13 +43,19 @@ export function decodeGeminiBatchEmbedContentsRequest(body: unknown, pathModel: 
     if (entry === undefined) throw invalidRequest(`requests[${index}] must be an object.`, `requests[${index}]`);
     const model = entry.model;
     if (model !== undefined && model !== `models/${pathModel}` && model !== pathModel) {
-      throw invalidRequest(`requests[${index}].model is "${String(model)}" but the batch is for "models/${pathModel}"; every request in a batch must name the model in the path.`, `requests[${index}].model`);
+      throw invalidRequest(
+        `requests[${index}].model is "${String(model)}" but the batch is for "models/${pathModel}"; every request in a batch must name the model in the path.`,
+        `requests[${index}].model`,
+      );
     }
     inputs.push(readContentText(entry.content, `requests[${index}].content`));
     const options = readOptions(entry, `requests[${index}].`);
     if (shared === undefined) shared = options;
     else if (shared.taskType !== options.taskType || shared.title !== options.title || shared.outputDimensionality !== options.outputDimensionality) {
-      throw invalidRequest(`requests[${index}] sets a different taskType, title or outputDimensionality from requests[0]; this gateway embeds a batch with one setting (send separate batches).`, `requests[${index}]`);
+      throw invalidRequest(
+        `requests[${index}] sets a different taskType, title or outputDimensionality from requests[0]; this gateway embeds a batch with one setting (send separate batches).`,
+        `requests[${index}]`,
+      );
     }
   });
   const options = shared ?? {};
@@ -69,7 +82,8 @@ function readContentText(content: unknown, where: string): string {
   if (!Array.isArray(parts) || parts.length === 0) throw invalidRequest(`${where}.parts must be a non-empty array of text parts.`, where);
   const texts = parts.map((part, index) => {
     const text = asRecord(part)?.text;
-    if (typeof text !== 'string') throw invalidRequest(`${where}.parts[${index}] must be a text part; this gateway embeds text only.`, `${where}.parts[${index}]`);
+    if (typeof text !== 'string')
+      throw invalidRequest(`${where}.parts[${index}] must be a text part; this gateway embeds text only.`, `${where}.parts[${index}]`);
     return text;
   });
   const joined = texts.join('\n');

@@ -23,7 +23,8 @@ export function decodeOpenAiEmbeddingRequest(body: unknown): OpenAiEmbeddingClie
   const record = asRecord(body);
   if (record === undefined) throw invalidRequest('The request body must be a JSON object.');
   const model = record.model;
-  if (typeof model !== 'string' || model === '') throw invalidRequest('The request body needs a "model" field naming an embeddings model your key can use.', 'model');
+  if (typeof model !== 'string' || model === '')
+    throw invalidRequest('The request body needs a "model" field naming an embeddings model your key can use.', 'model');
   const input = record.input;
   let inputs: string[];
   if (typeof input === 'string') inputs = [input];
@@ -48,7 +49,12 @@ export function decodeOpenAiEmbeddingRequest(body: unknown): OpenAiEmbeddingClie
 }
 
 /** The reply an OpenAI client expects, vectors as floats or base64 as it asked. */
-export function encodeOpenAiEmbeddingResponse(result: EmbeddingResult, model: string, format: OpenAiEncodingFormat, inputTokens: number): Record<string, unknown> {
+export function encodeOpenAiEmbeddingResponse(
+  result: EmbeddingResult,
+  model: string,
+  format: OpenAiEncodingFormat,
+  inputTokens: number,
+): Record<string, unknown> {
   return {
     object: 'list',
     data: result.vectors.map((vector, index) => ({

@@ -14,7 +14,10 @@ function run(chunks: Array<unknown>): StreamEvent[] {
 }
 
 const meta = { modelVersion: 'gemini-2.5-flash', responseId: 'R1' };
-const text = (t: string, extra: Record<string, unknown> = {}) => ({ candidates: [{ content: { role: 'model', parts: [{ text: t, ...extra }] }, index: 0 }], ...meta });
+const text = (t: string, extra: Record<string, unknown> = {}) => ({
+  candidates: [{ content: { role: 'model', parts: [{ text: t, ...extra }] }, index: 0 }],
+  ...meta,
+});
 
 describe('createGeminiStreamDecoder', () => {
   test('text deltas stay in one block; usage is cumulative; finish arrives at the end', () => {
@@ -50,10 +53,7 @@ describe('createGeminiStreamDecoder', () => {
           {
             content: {
               role: 'model',
-              parts: [
-                { functionCall: { name: 'get', args: { id: 1 } }, thoughtSignature: 'FS' },
-                { functionCall: { id: 'k2', name: 'get', args: { id: 2 } } },
-              ],
+              parts: [{ functionCall: { name: 'get', args: { id: 1 } }, thoughtSignature: 'FS' }, { functionCall: { id: 'k2', name: 'get', args: { id: 2 } } }],
             },
             finishReason: 'STOP',
             index: 0,
@@ -113,7 +113,10 @@ describe('createGeminiStreamDecoder', () => {
     assert.ok(bad[0]?.type === 'error' && bad[0].error.code === 'upstream_invalid_response');
 
     const unfinished = run([text('partial')]);
-    assert.deepEqual(unfinished.slice(1, 4).map((event) => event.type), ['text-start', 'text-delta', 'text-end']);
+    assert.deepEqual(
+      unfinished.slice(1, 4).map((event) => event.type),
+      ['text-start', 'text-delta', 'text-end'],
+    );
     const last = unfinished.at(-1);
     assert.ok(last?.type === 'error' && last.error.code === 'upstream_invalid_response');
     assert.match(last.error.message, /finish reason/);

@@ -56,10 +56,7 @@ export function decodeGeminiContents(contents: unknown, runtime: RuntimeContext,
         throw invalidRequest(`\`${field}\` ${view.reason}.`, field);
       }
       case 'unknown':
-        throw invalidRequest(
-          `\`${partPath}\` has no known field; a part needs one of text, inlineData, fileData, functionCall or functionResponse.`,
-          partPath,
-        );
+        throw invalidRequest(`\`${partPath}\` has no known field; a part needs one of text, inlineData, fileData, functionCall or functionResponse.`, partPath);
       case 'unsupported':
         warnings.push({ type: 'unsupported', feature: `parts.${view.field}` });
         return;

@@ -19,16 +19,7 @@ type GenerationFields = Pick<
   | 'reasoning'
 >;
 
-const NUMBER_FIELDS = [
-  'temperature',
-  'topP',
-  'topK',
-  'maxOutputTokens',
-  'candidateCount',
-  'seed',
-  'presencePenalty',
-  'frequencyPenalty',
-] as const;
+const NUMBER_FIELDS = ['temperature', 'topP', 'topK', 'maxOutputTokens', 'candidateCount', 'seed', 'presencePenalty', 'frequencyPenalty'] as const;
 
 /** `generationConfig` → canonical sampling, output and reasoning settings. */
 export function decodeGeminiGenerationConfig(config: unknown, warnings: Warning[]): GenerationFields {

@@ -22,16 +22,8 @@ describe('decodeGeminiRequest validation', () => {
     assertInvalid({ contents: [{ role: 'user', parts: [{ bogus: 1 }] }] }, 'contents[0].parts[0]', /no known field/);
     assertInvalid({ contents: [{ role: 'user', parts: [7] }] }, 'contents[0].parts[0]', /object/);
     assertInvalid({ contents: [{ role: 'user', parts: [{ text: 5 }] }] }, 'contents[0].parts[0].text', /string/);
-    assertInvalid(
-      { contents: [{ role: 'model', parts: [{ functionCall: { args: {} } }] }] },
-      'contents[0].parts[0].functionCall.name',
-      /name/,
-    );
-    assertInvalid(
-      { contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png' } }] }] },
-      'contents[0].parts[0].inlineData.data',
-      /base64/,
-    );
+    assertInvalid({ contents: [{ role: 'model', parts: [{ functionCall: { args: {} } }] }] }, 'contents[0].parts[0].functionCall.name', /name/);
+    assertInvalid({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png' } }] }] }, 'contents[0].parts[0].inlineData.data', /base64/);
     assertInvalid({ contents: [], generationConfig: { temperature: 'hot' } }, 'generationConfig.temperature', /number/);
     assertInvalid({ contents: [], tools: {} }, 'tools', /array/);
     assertInvalid({ contents: [], systemInstruction: { parts: [{ inlineData: {} }] } }, 'systemInstruction.parts[0].text', /text/);

@@ -42,7 +42,13 @@ describe('decodeGeminiRequest', () => {
       ],
     });
     assert.deepEqual(value.messages, [
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'c' }] },
       { role: 'user', content: [{ type: 'text', text: 'd' }] },
     ]);
@@ -298,8 +304,7 @@ describe('decodeGeminiRequest', () => {
   });
 
   test('tool config modes', () => {
-    const choice = (functionCallingConfig: unknown) =>
-      decode({ contents: [], toolConfig: { functionCallingConfig } }).value.toolChoice;
+    const choice = (functionCallingConfig: unknown) => decode({ contents: [], toolConfig: { functionCallingConfig } }).value.toolChoice;
     assert.deepEqual(choice({ mode: 'AUTO' }), { type: 'auto' });
     assert.deepEqual(choice({ mode: 'ANY' }), { type: 'required' });
     assert.deepEqual(choice({ mode: 'NONE' }), { type: 'none' });

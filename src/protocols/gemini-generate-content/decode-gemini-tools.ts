@@ -51,9 +51,7 @@ export function decodeGeminiToolConfig(toolConfig: unknown, warnings: Warning[])
   if (!isRecord(toolConfig)) return undefined;
   const config = toolConfig.functionCallingConfig;
   if (!isRecord(config)) return undefined;
-  const allowed = Array.isArray(config.allowedFunctionNames)
-    ? config.allowedFunctionNames.filter((name): name is string => typeof name === 'string')
-    : [];
+  const allowed = Array.isArray(config.allowedFunctionNames) ? config.allowedFunctionNames.filter((name): name is string => typeof name === 'string') : [];
   switch (config.mode) {
     case 'AUTO':
       return { type: 'auto' };

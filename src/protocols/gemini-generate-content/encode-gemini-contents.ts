@@ -36,10 +36,16 @@ export function encodeGeminiContents(messages: Message[], warnings: Warning[]): 
         add('user', message.content.flatMap(encodeUserPart));
         break;
       case 'assistant':
-        add('model', message.content.flatMap((part) => encodeAssistantPart(part, warnings)));
+        add(
+          'model',
+          message.content.flatMap((part) => encodeAssistantPart(part, warnings)),
+        );
         break;
       case 'tool':
-        add('user', message.content.map((part) => encodeToolResult(part, callNames, warnings)));
+        add(
+          'user',
+          message.content.map((part) => encodeToolResult(part, callNames, warnings)),
+        );
         break;
       default: {
         const unreachable: never = message;

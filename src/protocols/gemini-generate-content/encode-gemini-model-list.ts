@@ -48,15 +48,10 @@ export function encodeGeminiModel(model: string | GeminiModelInfo): GeminiModel 
  * One page of `GET /v1beta/models`. The page token is the offset of the next page as decimal
  * text: opaque to clients, and stable as long as the model list does not change under them.
  */
-export function encodeGeminiModelList(
-  models: Array<string | GeminiModelInfo>,
-  options: { pageSize?: number; pageToken?: string } = {},
-): GeminiModelList {
+export function encodeGeminiModelList(models: Array<string | GeminiModelInfo>, options: { pageSize?: number; pageToken?: string } = {}): GeminiModelList {
   const requested = options.pageSize;
   const pageSize =
-    requested === undefined || !Number.isFinite(requested) || requested <= 0
-      ? DEFAULT_PAGE_SIZE
-      : Math.min(Math.floor(requested), MAX_PAGE_SIZE);
+    requested === undefined || !Number.isFinite(requested) || requested <= 0 ? DEFAULT_PAGE_SIZE : Math.min(Math.floor(requested), MAX_PAGE_SIZE);
   let offset = 0;
   if (options.pageToken !== undefined && options.pageToken !== '') {
     if (!/^\d+$/.test(options.pageToken)) {

@@ -30,7 +30,13 @@ describe('encodeGeminiRequest', () => {
     const { value } = encode({
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'a' }] },
-        { role: 'user', content: [{ type: 'text', text: '' }, { type: 'text', text: 'b' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '' },
+            { type: 'text', text: 'b' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'text', text: '' }] },
         { role: 'user', content: [{ type: 'text', text: 'c' }] },
         { role: 'assistant', content: [{ type: 'text', text: 'd' }] },
@@ -168,7 +174,15 @@ describe('encodeGeminiRequest', () => {
     assert.deepEqual(warnings, []);
 
     const foreign = encode({
-      messages: [{ role: 'assistant', content: [{ type: 'reasoning', text: 'claude thoughts', signature: 'anthropic-sig' }, { type: 'text', text: 'ok' }] }],
+      messages: [
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'claude thoughts', signature: 'anthropic-sig' },
+            { type: 'text', text: 'ok' },
+          ],
+        },
+      ],
     });
     assert.deepEqual(foreign.value.body.contents, [{ role: 'model', parts: [{ text: 'ok' }] }]);
     assert.deepEqual(foreign.warnings, [
@@ -179,7 +193,10 @@ describe('encodeGeminiRequest', () => {
   test('tools go as parametersJsonSchema untouched; tool choice becomes toolConfig', () => {
     const parameters = { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false, $schema: 'x' };
     const { value } = encode({
-      tools: [{ name: 'search', description: 'Search the web', parameters }, { name: 'noop', parameters: { type: 'object' } }],
+      tools: [
+        { name: 'search', description: 'Search the web', parameters },
+        { name: 'noop', parameters: { type: 'object' } },
+      ],
       toolChoice: { type: 'tool', name: 'search' },
     });
     assert.deepEqual(value.body.tools, [
@@ -191,7 +208,11 @@ describe('encodeGeminiRequest', () => {
       },
     ]);
     assert.deepEqual(value.body.toolConfig, { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['search'] } });
-    for (const [type, mode] of [['auto', 'AUTO'], ['none', 'NONE'], ['required', 'ANY']] as const) {
+    for (const [type, mode] of [
+      ['auto', 'AUTO'],
+      ['none', 'NONE'],
+      ['required', 'ANY'],
+    ] as const) {
       assert.deepEqual(encode({ toolChoice: { type } }).value.body.toolConfig, { functionCallingConfig: { mode } });
     }
   });
@@ -227,8 +248,7 @@ describe('encodeGeminiRequest', () => {
   });
 
   test('reasoning maps to thinkingConfig', () => {
-    const thinking = (reasoning: ChatRequest['reasoning']) =>
-      (encode({ reasoning }).value.body.generationConfig as { thinkingConfig: unknown }).thinkingConfig;
+    const thinking = (reasoning: ChatRequest['reasoning']) => (encode({ reasoning }).value.body.generationConfig as { thinkingConfig: unknown }).thinkingConfig;
     assert.deepEqual(thinking({ enabled: false }), { thinkingBudget: 0 });
     assert.deepEqual(thinking({ enabled: true, effort: 'none' }), { thinkingBudget: 0 });
     assert.deepEqual(thinking({ enabled: true, effort: 'low' }), { includeThoughts: true, thinkingBudget: 1024 });

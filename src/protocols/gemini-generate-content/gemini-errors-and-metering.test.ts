@@ -88,13 +88,22 @@ describe('model list', () => {
   test('pages with nextPageToken until the last page', () => {
     const ids = ['a', 'b', 'c', 'd', 'e'];
     const first = encodeGeminiModelList(ids, { pageSize: 2 });
-    assert.deepEqual(first.models.map((model) => model.name), ['models/a', 'models/b']);
+    assert.deepEqual(
+      first.models.map((model) => model.name),
+      ['models/a', 'models/b'],
+    );
     assert.equal(first.nextPageToken, '2');
     const last = encodeGeminiModelList(ids, { pageSize: 2, pageToken: '4' });
-    assert.deepEqual(last.models.map((model) => model.name), ['models/e']);
+    assert.deepEqual(
+      last.models.map((model) => model.name),
+      ['models/e'],
+    );
     assert.equal('nextPageToken' in last, false);
     assert.equal(encodeGeminiModelList(ids).models.length, 5);
-    assert.throws(() => encodeGeminiModelList(ids, { pageToken: 'zzz' }), (error: unknown) => error instanceof GatewayError && error.param === 'pageToken');
+    assert.throws(
+      () => encodeGeminiModelList(ids, { pageToken: 'zzz' }),
+      (error: unknown) => error instanceof GatewayError && error.param === 'pageToken',
+    );
   });
 });
 

@@ -26,9 +26,13 @@ export function peekGeminiRequest(input: ClientRequestInput): RequestPeek {
  * camelCase one wins when both are given, as in normalizeGeminiKeys).
  */
 function findInvalidGenerationCount(body: Record<string, unknown>): InvalidField | undefined {
-  const [config, configName] = body.generationConfig !== undefined ? [body.generationConfig, 'generationConfig'] : [body.generation_config, 'generation_config'];
+  const [config, configName] =
+    body.generationConfig !== undefined ? [body.generationConfig, 'generationConfig'] : [body.generation_config, 'generation_config'];
   if (!isRecord(config)) return undefined;
-  for (const [camel, snake] of [['maxOutputTokens', 'max_output_tokens'], ['candidateCount', 'candidate_count']] as const) {
+  for (const [camel, snake] of [
+    ['maxOutputTokens', 'max_output_tokens'],
+    ['candidateCount', 'candidate_count'],
+  ] as const) {
     const field = config[camel] !== undefined ? camel : snake;
     const invalid = findInvalidCount(config, [field], `${configName}.`);
     if (invalid !== undefined) return invalid;

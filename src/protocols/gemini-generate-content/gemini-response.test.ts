@@ -13,7 +13,13 @@ describe('decodeGeminiResponse', () => {
     const { value } = decode({
       candidates: [
         {
-          content: { role: 'model', parts: [{ text: 'pondering', thought: true }, { text: 'Hello', thoughtSignature: 'SIG' }] },
+          content: {
+            role: 'model',
+            parts: [
+              { text: 'pondering', thought: true },
+              { text: 'Hello', thoughtSignature: 'SIG' },
+            ],
+          },
           finishReason: 'STOP',
           index: 0,
           safetyRatings: [],
@@ -42,10 +48,7 @@ describe('decodeGeminiResponse', () => {
         {
           content: {
             role: 'model',
-            parts: [
-              { functionCall: { name: 'a', args: { x: 1 } }, thoughtSignature: 'S' },
-              { functionCall: { id: 'given', name: 'b' } },
-            ],
+            parts: [{ functionCall: { name: 'a', args: { x: 1 } }, thoughtSignature: 'S' }, { functionCall: { id: 'given', name: 'b' } }],
           },
           finishReason: 'STOP',
         },
@@ -62,8 +65,7 @@ describe('decodeGeminiResponse', () => {
   });
 
   test('finish reasons', () => {
-    const reason = (finishReason: string) =>
-      decode({ candidates: [{ content: { parts: [{ text: 'x' }] }, finishReason }] }).value.finishReason.unified;
+    const reason = (finishReason: string) => decode({ candidates: [{ content: { parts: [{ text: 'x' }] }, finishReason }] }).value.finishReason.unified;
     assert.equal(reason('MAX_TOKENS'), 'length');
     for (const raw of ['SAFETY', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE', 'RECITATION']) {
       assert.equal(reason(raw), 'content-filter', raw);
@@ -81,7 +83,10 @@ describe('decodeGeminiResponse', () => {
   });
 
   test('junk bodies are upstream_invalid_response; an error body is an upstream error', () => {
-    assert.throws(() => decode('nope'), (error: unknown) => error instanceof GatewayError && error.code === 'upstream_invalid_response');
+    assert.throws(
+      () => decode('nope'),
+      (error: unknown) => error instanceof GatewayError && error.code === 'upstream_invalid_response',
+    );
     assert.throws(
       () => decode({ error: { code: 500, message: 'backend down', status: 'INTERNAL' } }),
       (error: unknown) => error instanceof GatewayError && error.code === 'upstream_error' && /backend down/.test(error.message),
@@ -110,11 +115,7 @@ describe('encodeGeminiResponse', () => {
         {
           content: {
             role: 'model',
-            parts: [
-              { text: 'hmm', thought: true },
-              { text: 'Hi', thoughtSignature: 'T' },
-              { functionCall: { id: 'c1', name: 'f', args: { a: 1 } } },
-            ],
+            parts: [{ text: 'hmm', thought: true }, { text: 'Hi', thoughtSignature: 'T' }, { functionCall: { id: 'c1', name: 'f', args: { a: 1 } } }],
           },
           finishReason: 'STOP',
           index: 0,

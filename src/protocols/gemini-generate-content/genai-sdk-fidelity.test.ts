@@ -154,7 +154,10 @@ describe('@google/genai against this codec', () => {
     const pager = await ai.models.list({ config: { pageSize: 2 } });
     const names: string[] = [];
     for await (const model of pager) names.push(model.name ?? '');
-    assert.deepEqual(names, models.map((id) => `models/${id}`));
+    assert.deepEqual(
+      names,
+      models.map((id) => `models/${id}`),
+    );
     const pageRequests = server.requests.filter((entry) => entry.url.startsWith('/v1beta/models?')).map((entry) => entry.url);
     assert.deepEqual(pageRequests, ['/v1beta/models?pageSize=2', '/v1beta/models?pageSize=2&pageToken=2', '/v1beta/models?pageSize=2&pageToken=4']);
     const first = await ai.models.list({ config: { pageSize: 10 } });
@@ -162,15 +165,12 @@ describe('@google/genai against this codec', () => {
   });
 
   test('an encoded error surfaces as ApiError with status and message', async () => {
-    await assert.rejects(
-      ai.models.generateContent({ model: 'rate-limited', contents: 'hi' }),
-      (error: unknown) => {
-        assert.ok(error instanceof ApiError);
-        assert.equal(error.status, 429);
-        assert.match(error.message, /Too many requests for this key\. \(request id: req-42\)/);
-        assert.match(error.message, /RESOURCE_EXHAUSTED/);
-        return true;
-      },
-    );
+    await assert.rejects(ai.models.generateContent({ model: 'rate-limited', contents: 'hi' }), (error: unknown) => {
+      assert.ok(error instanceof ApiError);
+      assert.equal(error.status, 429);
+      assert.match(error.message, /Too many requests for this key\. \(request id: req-42\)/);
+      assert.match(error.message, /RESOURCE_EXHAUSTED/);
+      return true;
+    });
   });
 });

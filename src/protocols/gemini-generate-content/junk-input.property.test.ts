@@ -18,7 +18,10 @@ const junkBody = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.record(
     {
-      contents: fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.array(fc.record({ role: fc.jsonValue({ maxDepth: 0 }), parts: fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.array(junkPart)) }, { requiredKeys: [] }))),
+      contents: fc.oneof(
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.array(fc.record({ role: fc.jsonValue({ maxDepth: 0 }), parts: fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.array(junkPart)) }, { requiredKeys: [] })),
+      ),
       systemInstruction: fc.jsonValue({ maxDepth: 2 }),
       generationConfig: fc.jsonValue({ maxDepth: 2 }),
       tools: fc.jsonValue({ maxDepth: 3 }),
@@ -45,16 +48,25 @@ test('junk request bodies either decode or throw a GatewayError, never anything 
 
 test('junk responses and stream chunks never escape as TypeErrors', () => {
   fc.assert(
-    fc.property(fc.array(fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)))), junkBody, (chunks, body) => {
-      const decoder = createGeminiStreamDecoder(createFixedRuntime());
-      for (const data of chunks) decoder.push({ data });
-      decoder.end();
-      try {
-        decodeGeminiResponse(body, createFixedRuntime());
-      } catch (error) {
-        assert.ok(error instanceof GatewayError, String(error));
-      }
-    }),
+    fc.property(
+      fc.array(
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+        ),
+      ),
+      junkBody,
+      (chunks, body) => {
+        const decoder = createGeminiStreamDecoder(createFixedRuntime());
+        for (const data of chunks) decoder.push({ data });
+        decoder.end();
+        try {
+          decodeGeminiResponse(body, createFixedRuntime());
+        } catch (error) {
+          assert.ok(error instanceof GatewayError, String(error));
+        }
+      },
+    ),
     { numRuns: 300 },
   );
 });

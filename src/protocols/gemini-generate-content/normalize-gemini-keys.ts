@@ -5,15 +5,7 @@ import { isRecord } from '../shared/is-record.ts';
  * tool results and JSON Schemas. Their property names must reach the model untouched
  * (`user_id` is a real argument name, not a spelling of `userId`).
  */
-const OPAQUE_KEYS = new Set([
-  'args',
-  'response',
-  'parameters',
-  'parametersJsonSchema',
-  'responseSchema',
-  'responseJsonSchema',
-  'labels',
-]);
+const OPAQUE_KEYS = new Set(['args', 'response', 'parameters', 'parametersJsonSchema', 'responseSchema', 'responseJsonSchema', 'labels']);
 
 function toCamelCase(key: string): string {
   return key.includes('_') ? key.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()) : key;

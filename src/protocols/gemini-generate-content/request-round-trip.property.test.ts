@@ -1,14 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type {
-  AssistantContentPart,
-  ChatRequest,
-  Message,
-  ToolDefinition,
-  ToolResultPart,
-  UserContentPart,
-} from '../../core/chat-request.ts';
+import type { AssistantContentPart, ChatRequest, Message, ToolDefinition, ToolResultPart, UserContentPart } from '../../core/chat-request.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
 import { decodeGeminiRequest } from './decode-gemini-request.ts';
 import { SKIP_THOUGHT_SIGNATURE } from './encode-gemini-contents.ts';
@@ -28,7 +21,9 @@ const argumentsText = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ 
 
 const userPart: fc.Arbitrary<UserContentPart> = fc.oneof(
   text.map((value) => ({ type: 'text' as const, text: value })),
-  fc.base64String({ minLength: 4, maxLength: 16 }).map((data) => ({ type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data } })),
+  fc
+    .base64String({ minLength: 4, maxLength: 16 })
+    .map((data) => ({ type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data } })),
   fc.webUrl().map((url) => ({ type: 'file' as const, source: { kind: 'url' as const, url, mediaType: 'application/pdf' } })),
 );
 
@@ -43,10 +38,7 @@ const exchange: fc.Arbitrary<Exchange> = fc.record({
   user: fc.array(userPart, { minLength: 1, maxLength: 3 }),
   lead: fc.array(fc.record({ kind: fc.constantFrom('text' as const, 'reasoning' as const), text, signature }), { maxLength: 2 }),
   calls: fc.array(fc.record({ name, arguments: argumentsText, signature }), { maxLength: 3 }),
-  results: fc.array(
-    fc.record({ text: fc.oneof(text, argumentsText), isError: fc.boolean(), named: fc.boolean() }),
-    { maxLength: 3 },
-  ),
+  results: fc.array(fc.record({ text: fc.oneof(text, argumentsText), isError: fc.boolean(), named: fc.boolean() }), { maxLength: 3 }),
 });
 
 function buildMessages(exchanges: Exchange[]): Message[] {
@@ -54,12 +46,19 @@ function buildMessages(exchanges: Exchange[]): Message[] {
   let next = 0;
   for (const turn of exchanges) {
     messages.push({ role: 'user', content: turn.user });
-    const content: AssistantContentPart[] = turn.lead.map((part): AssistantContentPart =>
-      part.kind === 'text'
-        ? { type: 'text', text: part.text, ...gemini(part.signature) }
-        : { type: 'reasoning', text: part.text, ...gemini(part.signature ?? 'sig') },
+    const content: AssistantContentPart[] = turn.lead.map(
+      (part): AssistantContentPart =>
+        part.kind === 'text'
+          ? { type: 'text', text: part.text, ...gemini(part.signature) }
+          : { type: 'reasoning', text: part.text, ...gemini(part.signature ?? 'sig') },
     );
-    const calls = turn.calls.map((call) => ({ type: 'tool-call' as const, callId: `id_${next++}`, name: call.name, arguments: call.arguments, ...gemini(call.signature) }));
+    const calls = turn.calls.map((call) => ({
+      type: 'tool-call' as const,
+      callId: `id_${next++}`,
+      name: call.name,
+      arguments: call.arguments,
+      ...gemini(call.signature),
+    }));
     content.push(...calls);
     if (content.length === 0) continue;
     messages.push({ role: 'assistant', content });
@@ -78,20 +77,25 @@ function buildMessages(exchanges: Exchange[]): Message[] {
   return messages;
 }
 
-const tool: fc.Arbitrary<ToolDefinition> = fc.record(
-  {
-    name,
-    description: text,
-    parameters: fc.constant({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }),
-  },
-  { requiredKeys: ['name', 'parameters'] },
-).map((definition) => ({ ...definition }));
+const tool: fc.Arbitrary<ToolDefinition> = fc
+  .record(
+    {
+      name,
+      description: text,
+      parameters: fc.constant({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }),
+    },
+    { requiredKeys: ['name', 'parameters'] },
+  )
+  .map((definition) => ({ ...definition }));
 
 const request: fc.Arbitrary<ChatRequest> = fc
   .record(
     {
       model: fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,20}$/),
-      system: fc.array(text.map((value) => ({ type: 'text' as const, text: value })), { maxLength: 2 }),
+      system: fc.array(
+        text.map((value) => ({ type: 'text' as const, text: value })),
+        { maxLength: 2 },
+      ),
       exchanges: fc.array(exchange, { maxLength: 3 }),
       tools: fc.uniqueArray(tool, { selector: (definition) => definition.name, maxLength: 3 }),
       toolChoice: fc.oneof(fc.constant({ type: 'auto' as const }), fc.constant({ type: 'none' as const }), fc.constant({ type: 'required' as const })),
@@ -194,12 +198,12 @@ test('encodeRequest → JSON → decodeRequest keeps the meaning of any expressi
     fc.property(request, (original) => {
       const encoded = encodeGeminiRequest(original, createFixedRuntime());
       // The skip-signature fallback for unsigned function calls is a warning by design.
-      assert.deepEqual(encoded.warnings.filter((warning) => warning.feature !== 'thought_signature'), []);
-      const body: unknown = JSON.parse(JSON.stringify(encoded.value.body));
-      const decoded = decodeGeminiRequest(
-        { body, pathModel: `models/${encoded.value.model}`, pathStream: encoded.value.stream },
-        createFixedRuntime(),
+      assert.deepEqual(
+        encoded.warnings.filter((warning) => warning.feature !== 'thought_signature'),
+        [],
       );
+      const body: unknown = JSON.parse(JSON.stringify(encoded.value.body));
+      const decoded = decodeGeminiRequest({ body, pathModel: `models/${encoded.value.model}`, pathStream: encoded.value.stream }, createFixedRuntime());
       assert.deepEqual(decoded.warnings, []);
       assert.deepEqual(meaning(decoded.value), meaning(original));
     }),

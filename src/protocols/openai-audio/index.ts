@@ -23,7 +23,8 @@ export function decodeSpeechRequest(body: unknown): SpeechRequest {
   if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
   for (const field of Object.keys(body)) if (!SPEECH_FIELDS.has(field)) throw invalidRequest(`Unrecognized request argument supplied: ${field}`, field);
   const { model, input, voice } = body;
-  if (typeof model !== 'string' || model === '') throw invalidRequest('The request body needs a "model" field naming a speech model your key can use.', 'model');
+  if (typeof model !== 'string' || model === '')
+    throw invalidRequest('The request body needs a "model" field naming a speech model your key can use.', 'model');
   if (typeof input !== 'string' || input === '') throw invalidRequest('"input" is required: the text to speak.', 'input');
   const characters = [...input].length;
   if (characters > MAX_SPEECH_CHARS) throw invalidRequest(`"input" may be at most ${MAX_SPEECH_CHARS} characters; it has ${characters}.`, 'input');
@@ -42,14 +43,24 @@ export interface TranscriptionRequest {
   maxSeconds: number;
 }
 
-const TRANSCRIPTION_FIELDS = new Set(['model', 'language', 'prompt', 'response_format', 'temperature', 'timestamp_granularities[]', 'include[]', 'chunking_strategy']);
+const TRANSCRIPTION_FIELDS = new Set([
+  'model',
+  'language',
+  'prompt',
+  'response_format',
+  'temperature',
+  'timestamp_granularities[]',
+  'include[]',
+  'chunking_strategy',
+]);
 /** 16 kbit/s: speech codecs seldom go lower, so a file of N bytes holds at most N / 2,000 seconds. */
 const MIN_BYTES_PER_SECOND = 2_000;
 
 /** Reads and checks a transcription (or translation) form: one `file`, a `model`; streamed transcripts are refused by name. */
 export function decodeTranscriptionRequest(upload: MultipartUpload): TranscriptionRequest {
   for (const [name, value] of upload.fields) {
-    if (name === 'stream' && value === 'true') throw invalidRequest('"stream": streamed transcripts are not relayed by this gateway; ask for the whole transcript.', 'stream');
+    if (name === 'stream' && value === 'true')
+      throw invalidRequest('"stream": streamed transcripts are not relayed by this gateway; ask for the whole transcript.', 'stream');
     if (name !== 'stream' && !TRANSCRIPTION_FIELDS.has(name)) throw invalidRequest(`Unrecognized request argument supplied: ${name}`, name);
   }
   const files = uploadFiles(upload, 'file');
@@ -78,12 +89,18 @@ export interface TranscriptionFacts {
 export function readTranscriptionUsage(reply: Record<string, unknown> | undefined): TranscriptionFacts {
   const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
   const usage = reply !== undefined && isRecord(reply.usage) ? reply.usage : undefined;
-  if (reply !== undefined && typeof reply.text !== 'string') throw new GatewayError('upstream_invalid_response', 'The upstream transcription reply has no "text".');
+  if (reply !== undefined && typeof reply.text !== 'string')
+    throw new GatewayError('upstream_invalid_response', 'The upstream transcription reply has no "text".');
   if (usage?.type === 'tokens') {
     const details = isRecord(usage.input_token_details) ? usage.input_token_details : {};
     const input = count(usage.input_tokens) ?? 0;
     const audio = count(details.audio_tokens) ?? input;
-    return { media: { audioInputTokens: audio }, textInputTokens: count(details.text_tokens) ?? Math.max(0, input - audio), outputTokens: count(usage.output_tokens) ?? 0, reported: true };
+    return {
+      media: { audioInputTokens: audio },
+      textInputTokens: count(details.text_tokens) ?? Math.max(0, input - audio),
+      outputTokens: count(usage.output_tokens) ?? 0,
+      reported: true,
+    };
   }
   const seconds = count(usage?.seconds) ?? count(reply?.duration);
   return { media: seconds === undefined ? {} : { seconds }, textInputTokens: 0, outputTokens: 0, reported: seconds !== undefined };

@@ -115,7 +115,12 @@ class OpenAiChatStreamEncoder implements StreamEncoder {
 
   #reasoningEnd(event: EventOf<'reasoning-end'>): string {
     const detail = encodeReasoningDetail(
-      { type: 'reasoning', text: '', ...(event.signature === undefined ? {} : { signature: event.signature }), ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}) },
+      {
+        type: 'reasoning',
+        text: '',
+        ...(event.signature === undefined ? {} : { signature: event.signature }),
+        ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
+      },
       this.#reasoningDetails++,
     );
     return detail ? this.#start() + this.#chunk({ reasoning_details: [detail] }) : this.#start();

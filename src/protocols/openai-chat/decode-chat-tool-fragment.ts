@@ -7,11 +7,7 @@ import { closeChatBlock, type ChatDecoderState } from './chat-decoder-state.ts';
  * One `tool_calls[]` fragment. A call's block starts once its name is known (fragments before
  * that are held); an error is returned, not thrown, when fragments of two calls interleave.
  */
-export function decodeChatToolFragment(
-  state: ChatDecoderState,
-  fragment: Record<string, unknown>,
-  events: StreamEvent[],
-): GatewayError | undefined {
+export function decodeChatToolFragment(state: ChatDecoderState, fragment: Record<string, unknown>, events: StreamEvent[]): GatewayError | undefined {
   const index = typeof fragment.index === 'number' ? fragment.index : state.tools.size;
   let tool = state.tools.get(index);
   if (!tool) {

@@ -1,11 +1,5 @@
 import { decodeReasoningDetails } from './openai-chat-reasoning-details.ts';
-import type {
-  AssistantContentPart,
-  Message,
-  TextPart,
-  ToolResultPart,
-  UserContentPart,
-} from '../../core/chat-request.ts';
+import type { AssistantContentPart, Message, TextPart, ToolResultPart, UserContentPart } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
 import { isRecord } from '../shared/is-record.ts';
@@ -74,10 +68,7 @@ function readUserPart(part: unknown, param: string, warnings: Warning[]): UserCo
       return undefined;
     }
     default:
-      throw invalidRequest(
-        `'${param}.type' must be one of text, image_url, input_audio or file; got ${JSON.stringify(part.type)}.`,
-        `${param}.type`,
-      );
+      throw invalidRequest(`'${param}.type' must be one of text, image_url, input_audio or file; got ${JSON.stringify(part.type)}.`, `${param}.type`);
   }
 }
 
@@ -157,12 +148,9 @@ function readToolResult(message: Record<string, unknown>, param: string, names: 
  * wherever they appear; consecutive `tool` messages merge into one tool turn; each result
  * gets its tool name back from the assistant call with the same id.
  */
-export function decodeOpenAiChatMessages(
-  raw: unknown,
-  warnings: Warning[],
-): { system: TextPart[]; messages: Message[] } {
+export function decodeOpenAiChatMessages(raw: unknown, warnings: Warning[]): { system: TextPart[]; messages: Message[] } {
   if (!Array.isArray(raw) || raw.length === 0) {
-    throw invalidRequest("'messages' must be a non-empty array of chat messages, e.g. [{\"role\":\"user\",\"content\":\"Hi\"}].", 'messages');
+    throw invalidRequest('\'messages\' must be a non-empty array of chat messages, e.g. [{"role":"user","content":"Hi"}].', 'messages');
   }
   const system: TextPart[] = [];
   const messages: Message[] = [];

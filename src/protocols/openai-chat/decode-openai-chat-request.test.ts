@@ -150,7 +150,10 @@ describe('decodeOpenAiChatRequest', () => {
       model: 'm',
       messages: [{ role: 'user', content: 'x' }],
       tools: [
-        { type: 'function', function: { name: 'f', description: 'does f', parameters: { type: 'object', properties: { a: { type: 'string' } } }, strict: true } },
+        {
+          type: 'function',
+          function: { name: 'f', description: 'does f', parameters: { type: 'object', properties: { a: { type: 'string' } } }, strict: true },
+        },
         { type: 'function', function: { name: 'g' } },
         { type: 'custom', custom: { name: 'apply_patch', description: 'patch' } },
       ],
@@ -172,7 +175,10 @@ describe('decodeOpenAiChatRequest', () => {
     assert.equal(value.parallelToolCalls, false);
     assert.deepEqual(value.responseFormat, { type: 'json', schema: { type: 'object' }, name: 'out', strict: true });
     assert.deepEqual(value.reasoning, { enabled: true, effort: 'high' });
-    assert.deepEqual(warnings.map((warning) => warning.feature), ['custom_tool']);
+    assert.deepEqual(
+      warnings.map((warning) => warning.feature),
+      ['custom_tool'],
+    );
   });
 
   test('allowed_tools tool choice degrades to its mode with a warning; json_object becomes json', () => {
@@ -194,7 +200,13 @@ describe('decodeOpenAiChatRequest', () => {
       model: 'm',
       messages: [
         { role: 'user', content: 'x' },
-        { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'refusal', refusal: 'no' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'refusal', refusal: 'no' },
+          ],
+        },
       ],
     });
     assert.deepEqual(value.messages[1]?.content, [

@@ -34,10 +34,7 @@ function readEffort(body: Record<string, unknown>): ReasoningEffort | undefined 
   const effort = readOptionalString(body, 'reasoning_effort');
   if (effort === undefined) return undefined;
   if (!isOpenAiReasoningEffort(effort)) {
-    throw invalidRequest(
-      `'reasoning_effort' must be one of ${OPENAI_REASONING_EFFORTS.join(', ')}; got ${JSON.stringify(effort)}.`,
-      'reasoning_effort',
-    );
+    throw invalidRequest(`'reasoning_effort' must be one of ${OPENAI_REASONING_EFFORTS.join(', ')}; got ${JSON.stringify(effort)}.`, 'reasoning_effort');
   }
   return effort;
 }
@@ -59,8 +56,7 @@ export function decodeOpenAiChatRequest(input: ClientRequestInput): Decoded<Chat
   if (toolChoice) request.toolChoice = toolChoice;
   const parallel = readOptionalBoolean(body, 'parallel_tool_calls');
   if (parallel !== undefined) request.parallelToolCalls = parallel;
-  const maxTokens =
-    readOptionalInteger(body, 'max_completion_tokens') ?? readOptionalInteger(body, 'max_tokens');
+  const maxTokens = readOptionalInteger(body, 'max_completion_tokens') ?? readOptionalInteger(body, 'max_tokens');
   if (maxTokens !== undefined) request.maxOutputTokens = maxTokens;
   const numbers = [
     ['temperature', 'temperature'],

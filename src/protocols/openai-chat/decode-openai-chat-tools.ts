@@ -32,10 +32,7 @@ export function decodeOpenAiChatTools(raw: unknown, warnings: Warning[]): ToolDe
     }
     const fn = tool.function;
     if (tool.type !== 'function' || !isRecord(fn) || typeof fn.name !== 'string') {
-      throw invalidRequest(
-        `'${param}' must be {"type":"function","function":{"name":"...","parameters":{...}}}.`,
-        `${param}.function.name`,
-      );
+      throw invalidRequest(`'${param}' must be {"type":"function","function":{"name":"...","parameters":{...}}}.`, `${param}.function.name`);
     }
     return {
       name: fn.name,
@@ -66,8 +63,5 @@ export function decodeOpenAiChatToolChoice(raw: unknown, warnings: Warning[]): T
       return { type: mode === 'required' ? 'required' : 'auto' };
     }
   }
-  throw invalidRequest(
-    `'tool_choice' must be "auto", "none", "required" or {"type":"function","function":{"name":"..."}}.`,
-    'tool_choice',
-  );
+  throw invalidRequest(`'tool_choice' must be "auto", "none", "required" or {"type":"function","function":{"name":"..."}}.`, 'tool_choice');
 }

@@ -5,8 +5,7 @@ function fromObject(value: Record<string, unknown>): { message?: string; type?: 
   if (typeof inner === 'string') return { message: inner };
   const source = isRecord(inner) ? inner : value;
   const message = typeof source.message === 'string' ? source.message : undefined;
-  const type =
-    typeof source.type === 'string' ? source.type : typeof source.code === 'string' ? source.code : undefined;
+  const type = typeof source.type === 'string' ? source.type : typeof source.code === 'string' ? source.code : undefined;
   return { ...(message === undefined ? {} : { message }), ...(type === undefined ? {} : { type }) };
 }
 

@@ -60,11 +60,7 @@ function textContent(parts: TextPart[]): string | Array<{ type: 'text'; text: st
 }
 
 /** Canonical system + messages → Chat Completions messages. */
-export function encodeOpenAiChatMessages(
-  system: TextPart[],
-  messages: Message[],
-  warnings: Warning[],
-): OpenAiChatMessage[] {
+export function encodeOpenAiChatMessages(system: TextPart[], messages: Message[], warnings: Warning[]): OpenAiChatMessage[] {
   const out: OpenAiChatMessage[] = [];
   if (system.length > 0) out.push({ role: 'system', content: system.map((part) => part.text).join('\n\n') });
   let droppedReasoning = false;
@@ -99,7 +95,11 @@ export function encodeOpenAiChatMessages(
             else images.push(inner);
           }
           if (result.isError) {
-            warnings.push({ type: 'unsupported', feature: 'tool_result.is_error', detail: `the error flag of tool result ${result.callId} has no OpenAI equivalent` });
+            warnings.push({
+              type: 'unsupported',
+              feature: 'tool_result.is_error',
+              detail: `the error flag of tool result ${result.callId} has no OpenAI equivalent`,
+            });
           }
           out.push({ role: 'tool', tool_call_id: result.callId, content: textContent(texts) });
         }

@@ -137,16 +137,15 @@ const id = fc.stringMatching(/^call_[a-z0-9]{1,6}$/);
 const toolName = fc.stringMatching(/^[a-z_]{1,10}$/);
 const userPart: fc.Arbitrary<UserContentPart> = fc.oneof(
   textPart,
-  fc.base64String({ minLength: 4, maxLength: 12 }).map((data) => ({ type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data } })),
+  fc
+    .base64String({ minLength: 4, maxLength: 12 })
+    .map((data) => ({ type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data } })),
   fc.webUrl().map((url) => ({ type: 'image' as const, source: { kind: 'url' as const, url } })),
 );
 const message: fc.Arbitrary<Message> = fc.oneof(
   fc.array(userPart, { minLength: 1, maxLength: 3 }).map((content) => ({ role: 'user' as const, content })),
   fc
-    .tuple(
-      fc.array(textPart, { maxLength: 2 }),
-      fc.array(fc.record({ callId: id, name: toolName, arguments: fc.json() }), { maxLength: 2 }),
-    )
+    .tuple(fc.array(textPart, { maxLength: 2 }), fc.array(fc.record({ callId: id, name: toolName, arguments: fc.json() }), { maxLength: 2 }))
     .map(([texts, calls]) => ({
       role: 'assistant' as const,
       content: [...texts, ...calls.map((call) => ({ type: 'tool-call' as const, ...call }))],

@@ -47,9 +47,18 @@ test('peek reads model, stream and include_usage without decoding, tolerating ju
     includeUsage: true,
     missingField: undefined,
   });
-  assert.deepEqual(peekOpenAiChatRequest({ body: { model: 3, stream: 'yes' } }), { model: undefined, stream: false, includeUsage: false, missingField: 'messages' });
+  assert.deepEqual(peekOpenAiChatRequest({ body: { model: 3, stream: 'yes' } }), {
+    model: undefined,
+    stream: false,
+    includeUsage: false,
+    missingField: 'messages',
+  });
   assert.deepEqual(peekOpenAiChatRequest({ body: null }), { model: undefined, stream: false, includeUsage: false, missingField: 'messages' });
-  const tools = [{ type: 'custom', custom: { name: 'apply_patch' } }, { type: 'function', function: { name: 'shell' } }, { type: 'custom', custom: 'junk' }];
+  const tools = [
+    { type: 'custom', custom: { name: 'apply_patch' } },
+    { type: 'function', function: { name: 'shell' } },
+    { type: 'custom', custom: 'junk' },
+  ];
   assert.deepEqual(peekOpenAiChatRequest({ body: { model: 'gpt', messages: [], tools } }).customTools, ['apply_patch'], 'custom tools are named');
 });
 

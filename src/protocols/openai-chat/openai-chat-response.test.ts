@@ -102,7 +102,14 @@ describe('chat responses', () => {
     assert.equal(encoded.choices[0]?.finish_reason, 'length');
     assert.deepEqual(encoded.usage, { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
     const filtered = encodeOpenAiChatResponse(
-      { id: 'chatcmpl-1', model: 'm', createdAt: 0, content: [], finishReason: { unified: 'content-filter', raw: 'SAFETY' }, usage: { inputTokens: 0, outputTokens: 0 } },
+      {
+        id: 'chatcmpl-1',
+        model: 'm',
+        createdAt: 0,
+        content: [],
+        finishReason: { unified: 'content-filter', raw: 'SAFETY' },
+        usage: { inputTokens: 0, outputTokens: 0 },
+      },
       createFixedRuntime(),
     ) as { choices: Array<{ finish_reason: string; message: { content: unknown } }> };
     assert.equal(filtered.choices[0]?.finish_reason, 'content_filter');
@@ -117,7 +124,10 @@ describe('chat responses', () => {
     assert.equal(odd.value.id, 'chatcmpl-0001');
     assert.deepEqual(odd.value.usage, { inputTokens: 0, outputTokens: 0 });
     for (const junk of [null, [], 'x', { choices: [] }, { choices: [{}] }]) {
-      assert.throws(() => decodeOpenAiChatResponse(junk, createFixedRuntime()), (error: unknown) => error instanceof GatewayError && error.code === 'upstream_invalid_response');
+      assert.throws(
+        () => decodeOpenAiChatResponse(junk, createFixedRuntime()),
+        (error: unknown) => error instanceof GatewayError && error.code === 'upstream_invalid_response',
+      );
     }
   });
 

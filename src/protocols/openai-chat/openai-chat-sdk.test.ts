@@ -72,9 +72,7 @@ describe('openai SDK reads what the chat encoders write', () => {
       { type: 'response-end', finishReason: { unified: 'length' }, usage: { inputTokens: 1, outputTokens: 2 } },
     ];
     await withClient({ contentType: 'text/event-stream', body: encodeStream(events, false) }, async (client) => {
-      const completion = await client.chat.completions
-        .stream({ model: 'gpt-test', messages: [{ role: 'user', content: 'go' }] })
-        .finalChatCompletion();
+      const completion = await client.chat.completions.stream({ model: 'gpt-test', messages: [{ role: 'user', content: 'go' }] }).finalChatCompletion();
       assert.equal(completion.choices[0]?.finish_reason, 'length');
       assert.equal(completion.choices[0]?.message.content, 'cut off');
     });

@@ -42,7 +42,9 @@ describe('chat stream decoder', () => {
   test('reasoning then parallel tool calls with fragments split across chunks and the name arriving late', () => {
     const events = decodeAll([
       chunk('{"index":0,"delta":{"role":"assistant","reasoning_content":"think"},"finish_reason":null}'),
-      chunk('{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}'),
+      chunk(
+        '{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}',
+      ),
       chunk('{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"ci"}}]},"finish_reason":null}'),
       chunk('{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"ty\\":\\"Paris\\"}"}}]},"finish_reason":null}'),
       chunk('{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","function":{"arguments":"{}"}}]},"finish_reason":null}'),
@@ -65,11 +67,10 @@ describe('chat stream decoder', () => {
     ]);
     const assembler = createResponseAssembler();
     for (const event of events) assembler.push(event);
-    assert.deepEqual(assembler.result().content.map((part) => (part.type === 'tool-call' ? part.arguments : part.text)), [
-      'think',
-      '{"city":"Paris"}',
-      '{}',
-    ]);
+    assert.deepEqual(
+      assembler.result().content.map((part) => (part.type === 'tool-call' ? part.arguments : part.text)),
+      ['think', '{"city":"Paris"}', '{}'],
+    );
   });
 
   test('an error object mid-stream closes the open block and reports the upstream message', () => {
@@ -78,7 +79,10 @@ describe('chat stream decoder', () => {
       '{"error":{"message":"The server had an error","type":"server_error","code":null}}',
       chunk('{"index":0,"delta":{"content":"ignored"},"finish_reason":null}'),
     ]);
-    assert.deepEqual(events.slice(1, 4).map((event) => event.type), ['text-start', 'text-delta', 'text-end']);
+    assert.deepEqual(
+      events.slice(1, 4).map((event) => event.type),
+      ['text-start', 'text-delta', 'text-end'],
+    );
     const last = events.at(-1);
     assert.equal(events.length, 5);
     assert.ok(last?.type === 'error');
@@ -93,7 +97,10 @@ describe('chat stream decoder', () => {
     assert.equal(malformed.filter((event) => event.type === 'error').length, 1);
 
     const early = decodeAll([chunk('{"index":0,"delta":{"content":"a"},"finish_reason":null}')]);
-    assert.deepEqual(early.slice(1, 4).map((event) => event.type), ['text-start', 'text-delta', 'text-end']);
+    assert.deepEqual(
+      early.slice(1, 4).map((event) => event.type),
+      ['text-start', 'text-delta', 'text-end'],
+    );
     const cut = early.at(-1);
     assert.ok(cut?.type === 'error');
     assert.equal(cut.error.code, 'upstream_invalid_response');
@@ -148,11 +155,7 @@ describe('chat stream encoder', () => {
     out += encoder.push({ type: 'error', error: new GatewayError('upstream_timeout', 'The upstream stopped answering.') });
     out += encoder.push({ type: 'response-end', finishReason: { unified: 'stop' } });
     out += encoder.end();
-    assert.ok(
-      out.endsWith(
-        'data: {"error":{"message":"The upstream stopped answering.","type":"server_error","code":"upstream_timeout","param":null}}\n\n',
-      ),
-    );
+    assert.ok(out.endsWith('data: {"error":{"message":"The upstream stopped answering.","type":"server_error","code":"upstream_timeout","param":null}}\n\n'));
     assert.ok(!out.includes('[DONE]'));
   });
 
@@ -227,7 +230,9 @@ test('custom tools: a call to one goes out as a chat custom tool call, its input
     finishReason: { unified: 'tool-calls' as const, raw: 'tool_use' },
     usage: { inputTokens: 1, outputTokens: 1 },
   };
-  const encoded = encodeOpenAiChatResponse(reply, createFixedRuntime(), { customTools: ['apply_patch'] }) as { choices: Array<{ message: { tool_calls: unknown[] } }> };
+  const encoded = encodeOpenAiChatResponse(reply, createFixedRuntime(), { customTools: ['apply_patch'] }) as {
+    choices: Array<{ message: { tool_calls: unknown[] } }>;
+  };
   assert.deepEqual(encoded.choices[0]!.message.tool_calls, [
     { id: 'call_patch', type: 'custom', custom: { name: 'apply_patch', input: patch } },
     { id: 'call_ls', type: 'function', function: { name: 'shell', arguments: '{"command":["ls"]}' } },

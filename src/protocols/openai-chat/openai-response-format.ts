@@ -27,10 +27,7 @@ export function decodeOpenAiResponseFormat(format: Record<string, unknown>, spec
 }
 
 /** Canonical → the wire format; `place` puts a json_schema's fields where this API wants them. */
-export function encodeOpenAiResponseFormat(
-  format: ResponseFormat,
-  place: (spec: Record<string, unknown>) => Record<string, unknown>,
-): Record<string, unknown> {
+export function encodeOpenAiResponseFormat(format: ResponseFormat, place: (spec: Record<string, unknown>) => Record<string, unknown>): Record<string, unknown> {
   if (format.type === 'text') return { type: 'text' };
   if (format.schema === undefined) return { type: 'json_object' };
   const spec: Record<string, unknown> = { name: format.name ?? 'response', schema: format.schema };

@@ -12,7 +12,10 @@ export function readOpenAiChatIncludeUsage(body: unknown): boolean {
 const COUNT_FIELDS = ['max_tokens', 'max_completion_tokens', 'n'] as const;
 
 export function peekOpenAiChatRequest(input: ClientRequestInput): RequestPeek {
-  return withFeatures({ ...peekBody(input, readOpenAiChatIncludeUsage, 'messages', COUNT_FIELDS), ...peekOpenAiChatCustomTools(input.body) }, peekOpenAiChatFeatures(input.body));
+  return withFeatures(
+    { ...peekBody(input, readOpenAiChatIncludeUsage, 'messages', COUNT_FIELDS), ...peekOpenAiChatCustomTools(input.body) },
+    peekOpenAiChatFeatures(input.body),
+  );
 }
 
 /**

@@ -41,11 +41,7 @@ export function readOptionalBoolean(body: Record<string, unknown>, key: string, 
   return value;
 }
 
-export function readOptionalRecord(
-  body: Record<string, unknown>,
-  key: string,
-  param = key,
-): Record<string, unknown> | undefined {
+export function readOptionalRecord(body: Record<string, unknown>, key: string, param = key): Record<string, unknown> | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value)) {
@@ -66,7 +62,7 @@ export function readRequestBody(body: unknown): Record<string, unknown> {
 export function readModel(body: Record<string, unknown>): string {
   const model = body.model;
   if (typeof model !== 'string' || model === '') {
-    throw invalidRequest("'model' is required and must be a non-empty string; send the model name, e.g. \"model\": \"gpt-4o\".", 'model');
+    throw invalidRequest('\'model\' is required and must be a non-empty string; send the model name, e.g. "model": "gpt-4o".', 'model');
   }
   return model;
 }

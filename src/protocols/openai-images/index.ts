@@ -22,8 +22,18 @@ export interface ImageGenerationRequest {
 
 /** The fields OpenAI's image generation takes; anything else is refused as OpenAI refuses it. */
 const KNOWN_FIELDS = new Set([
-  'model', 'prompt', 'n', 'size', 'quality', 'response_format', 'style', 'user',
-  'background', 'moderation', 'output_compression', 'output_format',
+  'model',
+  'prompt',
+  'n',
+  'size',
+  'quality',
+  'response_format',
+  'style',
+  'user',
+  'background',
+  'moderation',
+  'output_compression',
+  'output_format',
 ]);
 
 const MAX_PROMPT_CHARS = 32_000;
@@ -37,7 +47,8 @@ const MAX_PROMPT_CHARS = 32_000;
 export function decodeImageGenerationRequest(body: unknown): ImageGenerationRequest {
   if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
   const model = body.model;
-  if (typeof model !== 'string' || model === '') throw invalidRequest('The request body needs a "model" field naming an image model your key can use.', 'model');
+  if (typeof model !== 'string' || model === '')
+    throw invalidRequest('The request body needs a "model" field naming an image model your key can use.', 'model');
   const prompt = body.prompt;
   if (typeof prompt !== 'string' || prompt === '') throw invalidRequest('"prompt" is required: a non-empty string describing the image.', 'prompt');
   if (prompt.length > MAX_PROMPT_CHARS) throw invalidRequest(`"prompt" may be at most ${MAX_PROMPT_CHARS} characters; it has ${prompt.length}.`, 'prompt');
@@ -47,7 +58,8 @@ export function decodeImageGenerationRequest(body: unknown): ImageGenerationRequ
     throw invalidRequest('"partial_images" must be a whole number from 0 to 3.', 'partial_images');
   }
   for (const field of Object.keys(body)) {
-    if (!KNOWN_FIELDS.has(field) && field !== 'stream' && field !== 'partial_images') throw invalidRequest(`Unrecognized request argument supplied: ${field}`, field);
+    if (!KNOWN_FIELDS.has(field) && field !== 'stream' && field !== 'partial_images')
+      throw invalidRequest(`Unrecognized request argument supplied: ${field}`, field);
   }
   const n = body.n ?? 1;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_IMAGES_PER_REQUEST) {
@@ -61,7 +73,8 @@ export function decodeImageGenerationRequest(body: unknown): ImageGenerationRequ
 function readTier(body: Record<string, unknown>, field: 'size' | 'quality'): string {
   const value = body[field];
   if (value === undefined || value === null) return 'auto';
-  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(value)) throw invalidRequest(`"${field}" must be a string such as ${field === 'size' ? '"1024x1024"' : '"high"'}.`, field);
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(value))
+    throw invalidRequest(`"${field}" must be a string such as ${field === 'size' ? '"1024x1024"' : '"high"'}.`, field);
   return value;
 }
 
@@ -97,8 +110,19 @@ export function readImageReply(reply: Record<string, unknown>): ImageReplyFacts 
 
 /** The text fields OpenAI's image edit takes beside its `image` files and `mask`. */
 const EDIT_FIELDS = new Set([
-  'model', 'prompt', 'n', 'size', 'quality', 'response_format', 'user', 'background',
-  'input_fidelity', 'output_compression', 'output_format', 'stream', 'partial_images',
+  'model',
+  'prompt',
+  'n',
+  'size',
+  'quality',
+  'response_format',
+  'user',
+  'background',
+  'input_fidelity',
+  'output_compression',
+  'output_format',
+  'stream',
+  'partial_images',
 ]);
 /** gpt-image takes up to 16 images to edit; DALL·E 2 one. */
 export const MAX_EDIT_IMAGES = 16;
@@ -112,7 +136,8 @@ export const MAX_EDIT_IMAGES = 16;
 export function decodeImageEditRequest(upload: MultipartUpload): ImageGenerationRequest {
   for (const [name] of upload.fields) if (!EDIT_FIELDS.has(name)) throw invalidRequest(`Unrecognized request argument supplied: ${name}`, name);
   for (const file of upload.files) {
-    if (file.field !== 'image' && file.field !== 'image[]' && file.field !== 'mask') throw invalidRequest(`Unexpected file field "${file.field}": an edit takes "image" (or "image[]") and "mask".`, file.field);
+    if (file.field !== 'image' && file.field !== 'image[]' && file.field !== 'mask')
+      throw invalidRequest(`Unexpected file field "${file.field}": an edit takes "image" (or "image[]") and "mask".`, file.field);
   }
   const images = uploadFiles(upload, 'image');
   if (images.length === 0) throw invalidRequest("Missing required parameter: 'image' (the picture to edit, as a file).", 'image');

@@ -21,11 +21,13 @@ const MAX_INPUTS = 32;
  */
 export function decodeModerationRequest(body: unknown): ModerationRequest {
   if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
-  for (const field of Object.keys(body)) if (field !== 'input' && field !== 'model') throw invalidRequest(`Unrecognized request argument supplied: ${field}`, field);
+  for (const field of Object.keys(body))
+    if (field !== 'input' && field !== 'model') throw invalidRequest(`Unrecognized request argument supplied: ${field}`, field);
   const model = body.model ?? 'omni-moderation-latest';
   if (typeof model !== 'string' || model === '') throw invalidRequest('"model" must name a moderation model.', 'model');
   const inputs = typeof body.input === 'string' ? [body.input] : body.input;
-  if (!Array.isArray(inputs) || inputs.length === 0) throw invalidRequest('"input" is required: a string, an array of strings, or an array of text and image parts.', 'input');
+  if (!Array.isArray(inputs) || inputs.length === 0)
+    throw invalidRequest('"input" is required: a string, an array of strings, or an array of text and image parts.', 'input');
   if (inputs.length > MAX_INPUTS) throw invalidRequest(`"input" may hold at most ${MAX_INPUTS} items.`, 'input');
   const texts: string[] = [];
   let images = 0;

@@ -50,11 +50,7 @@ export function buildMessageItem(id: string, text: string | undefined, status: I
   return { id, type: 'message', status, content: text === undefined ? [] : [outputTextPart(text)], role: 'assistant' };
 }
 
-export function buildFunctionCallItem(
-  id: string,
-  call: { callId: string; name: string; arguments: string },
-  status: ItemStatus,
-): FunctionCallItem {
+export function buildFunctionCallItem(id: string, call: { callId: string; name: string; arguments: string }, status: ItemStatus): FunctionCallItem {
   return { id, type: 'function_call', status, arguments: call.arguments, call_id: call.callId, name: call.name };
 }
 

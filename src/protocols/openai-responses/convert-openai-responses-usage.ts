@@ -39,10 +39,16 @@ export function convertOpenAiResponsesUsage(raw: unknown, output?: unknown): Usa
  */
 function imageGenerationCalls(output: unknown): Usage['images'] {
   if (!Array.isArray(output)) return undefined;
-  const calls = output.filter((item): item is Record<string, unknown> => isRecord(item) && item.type === 'image_generation_call' && typeof item.result === 'string' && item.result !== '');
+  const calls = output.filter(
+    (item): item is Record<string, unknown> => isRecord(item) && item.type === 'image_generation_call' && typeof item.result === 'string' && item.result !== '',
+  );
   if (calls.length === 0) return undefined;
   const first = calls[0]!;
-  return { count: calls.length, size: typeof first.size === 'string' ? first.size : 'auto', quality: typeof first.quality === 'string' ? first.quality : 'auto' };
+  return {
+    count: calls.length,
+    size: typeof first.size === 'string' ? first.size : 'auto',
+    quality: typeof first.quality === 'string' ? first.quality : 'auto',
+  };
 }
 
 /**

@@ -1,11 +1,4 @@
-import type {
-  AssistantContentPart,
-  ImagePart,
-  Message,
-  TextPart,
-  ToolResultPart,
-  UserContentPart,
-} from '../../core/chat-request.ts';
+import type { AssistantContentPart, ImagePart, Message, TextPart, ToolResultPart, UserContentPart } from '../../core/chat-request.ts';
 import { invalidRequest } from '../../core/gateway-error.ts';
 import type { Warning } from '../../core/warning.ts';
 import { mediaSourceFromUrl, parseDataUrl } from '../openai-chat/parse-data-url.ts';
@@ -45,10 +38,7 @@ function readPart(part: unknown, param: string, warnings: Warning[]): Part | und
       return undefined;
     }
     default:
-      throw invalidRequest(
-        `'${param}.type' must be input_text, input_image, input_file or output_text; got ${JSON.stringify(part.type)}.`,
-        `${param}.type`,
-      );
+      throw invalidRequest(`'${param}.type' must be input_text, input_image, input_file or output_text; got ${JSON.stringify(part.type)}.`, `${param}.type`);
   }
 }
 
@@ -68,10 +58,7 @@ function readString(value: unknown, param: string): string {
  * (message, reasoning, function calls) form one assistant turn and adjacent outputs one
  * tool turn, which is how every other protocol groups them.
  */
-export function decodeOpenAiResponsesInput(
-  input: unknown,
-  warnings: Warning[],
-): { system: TextPart[]; messages: Message[] } {
+export function decodeOpenAiResponsesInput(input: unknown, warnings: Warning[]): { system: TextPart[]; messages: Message[] } {
   const system: TextPart[] = [];
   const messages: Message[] = [];
   if (typeof input === 'string') return { system, messages: [{ role: 'user', content: [{ type: 'text', text: input }] }] };
@@ -111,10 +98,7 @@ export function decodeOpenAiResponsesInput(
             for (const part of parts) if (part.type === 'text') assistant().push(part);
             return;
           default:
-            throw invalidRequest(
-              `'${param}.role' must be user, assistant, system or developer; got ${JSON.stringify(item.role)}.`,
-              `${param}.role`,
-            );
+            throw invalidRequest(`'${param}.role' must be user, assistant, system or developer; got ${JSON.stringify(item.role)}.`, `${param}.role`);
         }
       }
       case 'function_call':
@@ -144,9 +128,7 @@ export function decodeOpenAiResponsesInput(
       }
       case 'reasoning': {
         const summary = Array.isArray(item.summary) ? item.summary : [];
-        const text = summary
-          .flatMap((entry) => (isRecord(entry) && typeof entry.text === 'string' ? [entry.text] : []))
-          .join('\n\n');
+        const text = summary.flatMap((entry) => (isRecord(entry) && typeof entry.text === 'string' ? [entry.text] : [])).join('\n\n');
         const openai: { itemId?: string; encryptedContent?: string } = {};
         if (typeof item.id === 'string') openai.itemId = item.id;
         if (typeof item.encrypted_content === 'string') openai.encryptedContent = item.encrypted_content;
@@ -160,10 +142,7 @@ export function decodeOpenAiResponsesInput(
           warnings.push({ type: 'unsupported', feature: `input.${type}`, detail: `${param} cannot be forwarded; dropped` });
           return;
         }
-        throw invalidRequest(
-          `'${param}' needs a "type" (message, function_call, function_call_output, reasoning) or a "role".`,
-          `${param}.type`,
-        );
+        throw invalidRequest(`'${param}' needs a "type" (message, function_call, function_call_output, reasoning) or a "role".`, `${param}.type`);
     }
   });
   return { system, messages };

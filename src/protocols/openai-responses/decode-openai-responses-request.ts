@@ -74,7 +74,11 @@ export function decodeOpenAiResponsesRequest(input: ClientRequestInput): Decoded
   // Server-side compaction is OpenAI's own; the gateway does it for other upstreams before the
   // request gets here (generation/compact-on-threshold.ts), so what reaches a translated lane is dropped.
   if (Array.isArray(body.context_management) && body.context_management.length > 0) {
-    warnings.push({ type: 'unsupported', feature: 'context_management', detail: 'server-side compaction runs only on an OpenAI Responses upstream; the whole context was sent' });
+    warnings.push({
+      type: 'unsupported',
+      feature: 'context_management',
+      detail: 'server-side compaction runs only on an OpenAI Responses upstream; the whole context was sent',
+    });
   }
   return { value: request, warnings };
 }

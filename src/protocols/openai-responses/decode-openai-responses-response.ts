@@ -26,7 +26,11 @@ export function decodeOpenAiResponsesResponse(body: unknown, context: RuntimeCon
       model: typeof body.model === 'string' ? body.model : '',
       createdAt: typeof body.created_at === 'number' ? body.created_at * 1000 : context.now(),
       content,
-      finishReason: mapOpenAiResponsesStatus(body.status, incomplete, content.some((part) => part.type === 'tool-call')),
+      finishReason: mapOpenAiResponsesStatus(
+        body.status,
+        incomplete,
+        content.some((part) => part.type === 'tool-call'),
+      ),
       usage: convertOpenAiResponsesUsage(body.usage, body.output) ?? emptyUsage(),
     },
     warnings: [],

@@ -19,9 +19,7 @@ function userPart(part: UserContentPart): InputPart {
       return imagePart(part);
     case 'file': {
       const file: InputPart =
-        part.source.kind === 'url'
-          ? { type: 'input_file', file_url: part.source.url }
-          : { type: 'input_file', file_data: mediaSourceToUrl(part.source) };
+        part.source.kind === 'url' ? { type: 'input_file', file_url: part.source.url } : { type: 'input_file', file_data: mediaSourceToUrl(part.source) };
       if (part.filename !== undefined) file.filename = part.filename;
       return file;
     }
@@ -73,7 +71,11 @@ export function encodeOpenAiResponsesInput(messages: Message[], warnings: Warnin
       case 'tool':
         for (const result of message.content) {
           if (result.isError) {
-            warnings.push({ type: 'unsupported', feature: 'tool_result.is_error', detail: `the error flag of tool result ${result.callId} has no Responses equivalent` });
+            warnings.push({
+              type: 'unsupported',
+              feature: 'tool_result.is_error',
+              detail: `the error flag of tool result ${result.callId} has no Responses equivalent`,
+            });
           }
           items.push({ type: 'function_call_output', call_id: result.callId, output: toolOutput(result.content) });
         }
@@ -85,7 +87,11 @@ export function encodeOpenAiResponsesInput(messages: Message[], warnings: Warnin
     }
   }
   if (droppedReasoning) {
-    warnings.push({ type: 'unsupported', feature: 'reasoning_history', detail: 'reasoning from another provider was dropped; OpenAI accepts only its own encrypted reasoning' });
+    warnings.push({
+      type: 'unsupported',
+      feature: 'reasoning_history',
+      detail: 'reasoning from another provider was dropped; OpenAI accepts only its own encrypted reasoning',
+    });
   }
   return items;
 }

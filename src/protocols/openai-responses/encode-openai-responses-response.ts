@@ -2,13 +2,7 @@ import type { ChatResponse } from '../../core/chat-response.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import { ensureIdPrefix } from '../openai-chat/ensure-id-prefix.ts';
 import { buildOpenAiResponsesObject } from './build-openai-responses-object.ts';
-import {
-  buildCustomToolCallItem,
-  buildFunctionCallItem,
-  buildMessageItem,
-  buildReasoningItem,
-  type OutputItem,
-} from './build-openai-responses-output-item.ts';
+import { buildCustomToolCallItem, buildFunctionCallItem, buildMessageItem, buildReasoningItem, type OutputItem } from './build-openai-responses-output-item.ts';
 import { toOpenAiResponsesStatus } from './map-openai-responses-status.ts';
 import { customToolInput } from './custom-tool-calls.ts';
 import type { StreamEncoderOptions } from '../protocol-codec.ts';
@@ -29,9 +23,7 @@ export function encodeOpenAiResponsesResponse(response: ChatResponse, context: R
         break;
       }
       case 'reasoning':
-        output.push(
-          buildReasoningItem(ensureIdPrefix(itemId ?? '', 'rs_', context), part.text, part.providerMetadata?.openai?.encryptedContent),
-        );
+        output.push(buildReasoningItem(ensureIdPrefix(itemId ?? '', 'rs_', context), part.text, part.providerMetadata?.openai?.encryptedContent));
         break;
       case 'tool-call':
         output.push(

@@ -24,7 +24,8 @@ export { convertOpenAiResponsesUsage } from './convert-openai-responses-usage.ts
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',
   // Responses streams always end with the whole response, usage included.
-  peek: (input) => withFeatures({ ...peekBody(input, () => true, 'input', ['max_output_tokens']), ...peekCustomTools(input.body) }, peekResponsesFeatures(input.body)),
+  peek: (input) =>
+    withFeatures({ ...peekBody(input, () => true, 'input', ['max_output_tokens']), ...peekCustomTools(input.body) }, peekResponsesFeatures(input.body)),
   affinityHint: responsesAffinityHint,
   asksForReasoningState: (body) => Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content'),
   passthrough: openAiResponsesPassthroughLane,

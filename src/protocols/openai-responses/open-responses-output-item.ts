@@ -29,12 +29,7 @@ function addedItem(current: OpenOutputItem): OutputItem {
 }
 
 /** Block start → `output_item.added` (plus the message's empty `content_part`), closing any open item first. */
-export function openOutputItem(
-  state: ResponsesEncoderState,
-  blockId: string,
-  kind: OpenOutputItem['kind'],
-  call?: { callId: string; name: string },
-): string {
+export function openOutputItem(state: ResponsesEncoderState, blockId: string, kind: OpenOutputItem['kind'], call?: { callId: string; name: string }): string {
   let out = startResponsesStream(state) + closeOutputItem(state);
   const prefix = ITEM_ID_PREFIX[kind];
   const current: OpenOutputItem = {

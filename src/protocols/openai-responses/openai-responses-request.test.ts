@@ -14,7 +14,15 @@ const codexBody = {
   input: [
     { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Sandbox: read-only.' }] },
     { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list files' }] },
-    { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Plan' }, { type: 'summary_text', text: 'Run ls' }], encrypted_content: 'gAAA' },
+    {
+      type: 'reasoning',
+      id: 'rs_1',
+      summary: [
+        { type: 'summary_text', text: 'Plan' },
+        { type: 'summary_text', text: 'Run ls' },
+      ],
+      encrypted_content: 'gAAA',
+    },
     { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'shell', arguments: '{"command":["ls"]}' },
     { type: 'function_call_output', call_id: 'call_1', output: 'a.txt\nb.txt' },
     { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Two files.' }] },
@@ -55,13 +63,19 @@ describe('decodeOpenAiResponsesRequest', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'Two files.' }] },
       { role: 'user', content: [{ type: 'text', text: 'thanks' }] },
     ]);
-    assert.deepEqual(value.tools.map((tool) => tool.name), ['shell', 'apply_patch']);
+    assert.deepEqual(
+      value.tools.map((tool) => tool.name),
+      ['shell', 'apply_patch'],
+    );
     assert.equal(value.tools[0]?.strict, false);
     assert.deepEqual(value.toolChoice, { type: 'auto' });
     assert.equal(value.parallelToolCalls, false);
     assert.deepEqual(value.reasoning, { enabled: true, effort: 'medium' });
     assert.equal(value.stream, true);
-    assert.deepEqual(warnings.map((warning) => warning.feature), ['custom_tool', 'tools.web_search']);
+    assert.deepEqual(
+      warnings.map((warning) => warning.feature),
+      ['custom_tool', 'tools.web_search'],
+    );
   });
 
   test('string input, images, files, custom tool calls, json schema and stateless warnings', () => {
@@ -99,7 +113,10 @@ describe('decodeOpenAiResponsesRequest', () => {
     assert.equal(value.maxOutputTokens, 64);
     assert.equal(value.temperature, 0.5);
     assert.deepEqual(value.responseFormat, { type: 'json', schema: { type: 'object' }, name: 'out', strict: true });
-    assert.deepEqual(warnings.map((warning) => warning.feature), ['input.web_search_call', 'previous_response_id']);
+    assert.deepEqual(
+      warnings.map((warning) => warning.feature),
+      ['input.web_search_call', 'previous_response_id'],
+    );
   });
 
   test('junk is rejected with the field named', () => {
@@ -135,7 +152,13 @@ describe('encodeOpenAiResponsesRequest', () => {
       model: 'gpt-5',
       system: [{ type: 'text', text: 'Be brief.' }],
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'go' }, { type: 'image', source: { kind: 'url', url: 'https://x/a.png' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'go' },
+            { type: 'image', source: { kind: 'url', url: 'https://x/a.png' } },
+          ],
+        },
         {
           role: 'assistant',
           content: [

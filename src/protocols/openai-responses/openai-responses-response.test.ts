@@ -57,7 +57,13 @@ describe('Responses non-streamed replies', () => {
     assert.equal(encoded.incomplete_details, null);
     assert.deepEqual(encoded.output, [
       { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'plan' }], encrypted_content: 'gAAA' },
-      { id: 'msg_1', type: 'message', status: 'completed', content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Calling.' }], role: 'assistant' },
+      {
+        id: 'msg_1',
+        type: 'message',
+        status: 'completed',
+        content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Calling.' }],
+        role: 'assistant',
+      },
       { id: 'fc_1', type: 'function_call', status: 'completed', arguments: '{"cmd":"ls"}', call_id: 'call_1', name: 'shell' },
     ]);
     assert.deepEqual(encoded.usage, upstream.usage);

@@ -89,13 +89,14 @@ describe('openai SDK reads what the Responses encoders write', () => {
       for await (const event of stream) seen.push([event.type, event.sequence_number]);
       return seen;
     });
-    assert.deepEqual(types.map(([, n]) => n), types.map((_, index) => index));
-    assert.deepEqual(types.slice(0, 4).map(([type]) => type), [
-      'response.created',
-      'response.in_progress',
-      'response.output_item.added',
-      'response.content_part.added',
-    ]);
+    assert.deepEqual(
+      types.map(([, n]) => n),
+      types.map((_, index) => index),
+    );
+    assert.deepEqual(
+      types.slice(0, 4).map(([type]) => type),
+      ['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added'],
+    );
     assert.equal(types.at(-1)?.[0], 'response.completed');
   });
 
@@ -131,9 +132,7 @@ describe('openai SDK reads what the Responses encoders write', () => {
       },
       createFixedRuntime(),
     );
-    const response = await withClient(JSON.stringify(body), 'application/json', (client) =>
-      client.responses.create({ model: 'gpt-test', input: 'hi' }),
-    );
+    const response = await withClient(JSON.stringify(body), 'application/json', (client) => client.responses.create({ model: 'gpt-test', input: 'hi' }));
     assert.equal(response.id, 'resp_0001');
     assert.equal(response.output_text, 'Hi there');
     assert.equal(response.output.length, 2);

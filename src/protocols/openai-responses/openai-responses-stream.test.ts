@@ -45,15 +45,15 @@ describe('Responses stream encoder', () => {
     assert.equal(
       out,
       [
-      "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"resp_0001\",\"object\":\"response\",\"created_at\":1700000000,\"status\":\"in_progress\",\"background\":false,\"error\":null,\"incomplete_details\":null,\"instructions\":null,\"max_output_tokens\":null,\"model\":\"gpt-5\",\"output\":[],\"parallel_tool_calls\":true,\"previous_response_id\":null,\"reasoning\":{\"effort\":null,\"summary\":null},\"store\":false,\"temperature\":null,\"text\":{\"format\":{\"type\":\"text\"}},\"tool_choice\":\"auto\",\"tools\":[],\"top_p\":null,\"truncation\":\"disabled\",\"usage\":null,\"metadata\":{}}}\n\n",
-      "event: response.in_progress\ndata: {\"type\":\"response.in_progress\",\"sequence_number\":1,\"response\":{\"id\":\"resp_0001\",\"object\":\"response\",\"created_at\":1700000000,\"status\":\"in_progress\",\"background\":false,\"error\":null,\"incomplete_details\":null,\"instructions\":null,\"max_output_tokens\":null,\"model\":\"gpt-5\",\"output\":[],\"parallel_tool_calls\":true,\"previous_response_id\":null,\"reasoning\":{\"effort\":null,\"summary\":null},\"store\":false,\"temperature\":null,\"text\":{\"format\":{\"type\":\"text\"}},\"tool_choice\":\"auto\",\"tools\":[],\"top_p\":null,\"truncation\":\"disabled\",\"usage\":null,\"metadata\":{}}}\n\n",
-      "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"sequence_number\":2,\"output_index\":0,\"item\":{\"id\":\"msg_0001\",\"type\":\"message\",\"status\":\"in_progress\",\"content\":[],\"role\":\"assistant\"}}\n\n",
-      "event: response.content_part.added\ndata: {\"type\":\"response.content_part.added\",\"sequence_number\":3,\"item_id\":\"msg_0001\",\"output_index\":0,\"content_index\":0,\"part\":{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"\"}}\n\n",
-      "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":4,\"item_id\":\"msg_0001\",\"output_index\":0,\"content_index\":0,\"delta\":\"Hi\",\"logprobs\":[]}\n\n",
-      "event: response.output_text.done\ndata: {\"type\":\"response.output_text.done\",\"sequence_number\":5,\"item_id\":\"msg_0001\",\"output_index\":0,\"content_index\":0,\"text\":\"Hi\",\"logprobs\":[]}\n\n",
-      "event: response.content_part.done\ndata: {\"type\":\"response.content_part.done\",\"sequence_number\":6,\"item_id\":\"msg_0001\",\"output_index\":0,\"content_index\":0,\"part\":{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"Hi\"}}\n\n",
-      "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"sequence_number\":7,\"output_index\":0,\"item\":{\"id\":\"msg_0001\",\"type\":\"message\",\"status\":\"completed\",\"content\":[{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"Hi\"}],\"role\":\"assistant\"}}\n\n",
-      "event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":8,\"response\":{\"id\":\"resp_0001\",\"object\":\"response\",\"created_at\":1700000000,\"status\":\"completed\",\"background\":false,\"error\":null,\"incomplete_details\":null,\"instructions\":null,\"max_output_tokens\":null,\"model\":\"gpt-5\",\"output\":[{\"id\":\"msg_0001\",\"type\":\"message\",\"status\":\"completed\",\"content\":[{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":\"Hi\"}],\"role\":\"assistant\"}],\"parallel_tool_calls\":true,\"previous_response_id\":null,\"reasoning\":{\"effort\":null,\"summary\":null},\"store\":false,\"temperature\":null,\"text\":{\"format\":{\"type\":\"text\"}},\"tool_choice\":\"auto\",\"tools\":[],\"top_p\":null,\"truncation\":\"disabled\",\"usage\":{\"input_tokens\":3,\"input_tokens_details\":{\"cached_tokens\":0},\"output_tokens\":1,\"output_tokens_details\":{\"reasoning_tokens\":0},\"total_tokens\":4},\"metadata\":{}}}\n\n",
+        'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"resp_0001","object":"response","created_at":1700000000,"status":"in_progress","background":false,"error":null,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"model":"gpt-5","output":[],"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},"store":false,"temperature":null,"text":{"format":{"type":"text"}},"tool_choice":"auto","tools":[],"top_p":null,"truncation":"disabled","usage":null,"metadata":{}}}\n\n',
+        'event: response.in_progress\ndata: {"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_0001","object":"response","created_at":1700000000,"status":"in_progress","background":false,"error":null,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"model":"gpt-5","output":[],"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},"store":false,"temperature":null,"text":{"format":{"type":"text"}},"tool_choice":"auto","tools":[],"top_p":null,"truncation":"disabled","usage":null,"metadata":{}}}\n\n',
+        'event: response.output_item.added\ndata: {"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":{"id":"msg_0001","type":"message","status":"in_progress","content":[],"role":"assistant"}}\n\n',
+        'event: response.content_part.added\ndata: {"type":"response.content_part.added","sequence_number":3,"item_id":"msg_0001","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}\n\n',
+        'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_0001","output_index":0,"content_index":0,"delta":"Hi","logprobs":[]}\n\n',
+        'event: response.output_text.done\ndata: {"type":"response.output_text.done","sequence_number":5,"item_id":"msg_0001","output_index":0,"content_index":0,"text":"Hi","logprobs":[]}\n\n',
+        'event: response.content_part.done\ndata: {"type":"response.content_part.done","sequence_number":6,"item_id":"msg_0001","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"}}\n\n',
+        'event: response.output_item.done\ndata: {"type":"response.output_item.done","sequence_number":7,"output_index":0,"item":{"id":"msg_0001","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"}],"role":"assistant"}}\n\n',
+        'event: response.completed\ndata: {"type":"response.completed","sequence_number":8,"response":{"id":"resp_0001","object":"response","created_at":1700000000,"status":"completed","background":false,"error":null,"incomplete_details":null,"instructions":null,"max_output_tokens":null,"model":"gpt-5","output":[{"id":"msg_0001","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"}],"role":"assistant"}],"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},"store":false,"temperature":null,"text":{"format":{"type":"text"}},"tool_choice":"auto","tools":[],"top_p":null,"truncation":"disabled","usage":{"input_tokens":3,"input_tokens_details":{"cached_tokens":0},"output_tokens":1,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":4},"metadata":{}}}\n\n',
       ].join(''),
     );
   });
@@ -72,24 +72,33 @@ describe('Responses stream encoder', () => {
     ]);
     const messages = parseSse(out);
     const payloads = messages.map((message) => JSON.parse(message.data) as Record<string, unknown>);
-    assert.deepEqual(payloads.map((payload) => payload.sequence_number), payloads.map((_, index) => index));
-    assert.deepEqual(messages.map((message) => message.event), payloads.map((payload) => payload.type));
-    assert.deepEqual(messages.map((message) => message.event), [
-      'response.created',
-      'response.in_progress',
-      'response.output_item.added',
-      'response.reasoning_summary_part.added',
-      'response.reasoning_summary_text.delta',
-      'response.reasoning_summary_text.done',
-      'response.reasoning_summary_part.done',
-      'response.output_item.done',
-      'response.output_item.added',
-      'response.function_call_arguments.delta',
-      'response.function_call_arguments.delta',
-      'response.function_call_arguments.done',
-      'response.output_item.done',
-      'response.completed',
-    ]);
+    assert.deepEqual(
+      payloads.map((payload) => payload.sequence_number),
+      payloads.map((_, index) => index),
+    );
+    assert.deepEqual(
+      messages.map((message) => message.event),
+      payloads.map((payload) => payload.type),
+    );
+    assert.deepEqual(
+      messages.map((message) => message.event),
+      [
+        'response.created',
+        'response.in_progress',
+        'response.output_item.added',
+        'response.reasoning_summary_part.added',
+        'response.reasoning_summary_text.delta',
+        'response.reasoning_summary_text.done',
+        'response.reasoning_summary_part.done',
+        'response.output_item.done',
+        'response.output_item.added',
+        'response.function_call_arguments.delta',
+        'response.function_call_arguments.delta',
+        'response.function_call_arguments.done',
+        'response.output_item.done',
+        'response.completed',
+      ],
+    );
     assert.deepEqual(payloads[12]?.item, {
       id: 'fc_0001',
       type: 'function_call',
@@ -100,10 +109,7 @@ describe('Responses stream encoder', () => {
     });
     const final = payloads[13]?.response as { id: string; output: unknown[]; usage: unknown };
     assert.equal(final.id, 'resp_1');
-    assert.deepEqual(final.output, [
-      { id: 'rs_0001', type: 'reasoning', summary: [{ type: 'summary_text', text: 'plan' }] },
-      payloads[12]?.item,
-    ]);
+    assert.deepEqual(final.output, [{ id: 'rs_0001', type: 'reasoning', summary: [{ type: 'summary_text', text: 'plan' }] }, payloads[12]?.item]);
     assert.deepEqual(final.usage, {
       input_tokens: 5,
       input_tokens_details: { cached_tokens: 0 },
@@ -132,7 +138,10 @@ describe('Responses stream encoder', () => {
         { type: 'response-end', finishReason: { unified: 'stop' } },
       ]),
     );
-    assert.deepEqual(failed.map((message) => message.event), ['response.created', 'response.in_progress', 'response.failed']);
+    assert.deepEqual(
+      failed.map((message) => message.event),
+      ['response.created', 'response.in_progress', 'response.failed'],
+    );
     const body = JSON.parse(failed[2]?.data ?? '{}').response;
     assert.equal(body.id, 'resp_0001');
     assert.equal(body.status, 'failed');
@@ -181,11 +190,26 @@ describe('Responses stream decoder', () => {
       sse({ type: 'response.reasoning_summary_text.delta', item_id: 'rs_1', summary_index: 1, delta: 'b' }),
       sse({ type: 'response.output_item.done', output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [] } }),
       sse({ type: 'response.output_item.added', output_index: 1, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'f', arguments: '' } }),
-      sse({ type: 'response.output_item.done', output_index: 1, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'f', arguments: '{"x":1}' } }),
-      sse({ type: 'response.output_item.added', output_index: 2, item: { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_2', name: 'apply_patch', input: '' } }),
+      sse({
+        type: 'response.output_item.done',
+        output_index: 1,
+        item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'f', arguments: '{"x":1}' },
+      }),
+      sse({
+        type: 'response.output_item.added',
+        output_index: 2,
+        item: { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_2', name: 'apply_patch', input: '' },
+      }),
       sse({ type: 'response.custom_tool_call_input.delta', item_id: 'ctc_1', delta: 'line "1"\n' }),
-      sse({ type: 'response.output_item.done', output_index: 2, item: { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_2', name: 'apply_patch', input: 'line "1"\n' } }),
-      sse({ type: 'response.completed', response: { id: 'resp_9', status: 'completed', output: [], usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } } }),
+      sse({
+        type: 'response.output_item.done',
+        output_index: 2,
+        item: { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_2', name: 'apply_patch', input: 'line "1"\n' },
+      }),
+      sse({
+        type: 'response.completed',
+        response: { id: 'resp_9', status: 'completed', output: [], usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } },
+      }),
     ]);
     const assembler = createResponseAssembler();
     for (const event of events) assembler.push(event);
@@ -203,7 +227,10 @@ describe('Responses stream decoder', () => {
       sse({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Once' }),
       sse({ type: 'response.incomplete', response: { id: 'r', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } }),
     ]);
-    assert.deepEqual(cut.map((event) => event.type), ['response-start', 'text-start', 'text-delta', 'text-end', 'response-end']);
+    assert.deepEqual(
+      cut.map((event) => event.type),
+      ['response-start', 'text-start', 'text-delta', 'text-end', 'response-end'],
+    );
     assert.deepEqual(cut.at(-1), { type: 'response-end', finishReason: { unified: 'length', raw: 'max_output_tokens' } });
 
     const failures: Array<[SseMessage[], string, RegExp]> = [
@@ -227,7 +254,12 @@ test('usage tap reads only the final lifecycle event', () => {
   const tap = createOpenAiResponsesUsageTap();
   tap.observe(sse({ type: 'response.output_text.delta', delta: '"usage":{"input_tokens":99}' }));
   assert.equal(tap.usage(), undefined);
-  tap.observe(sse({ type: 'response.completed', response: { usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10, input_tokens_details: { cached_tokens: 5 } } } }));
+  tap.observe(
+    sse({
+      type: 'response.completed',
+      response: { usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10, input_tokens_details: { cached_tokens: 5 } } },
+    }),
+  );
   assert.deepEqual(tap.usage(), { inputTokens: 7, outputTokens: 3, cacheReadTokens: 5 });
   const bare = createOpenAiResponsesUsageTap();
   bare.observe({ data: JSON.stringify({ type: 'response.incomplete', response: { usage: { input_tokens: 1, output_tokens: 2 } } }) });
@@ -245,12 +277,21 @@ test('leading items (a compaction item the gateway made) come first, numbered be
     encoder.push({ type: 'response-end', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: 1, outputTokens: 1 } }),
   ].join('');
   const events = parseSse(wire).map((message) => JSON.parse(message.data) as Record<string, any>);
-  assert.deepEqual(events.slice(0, 4).map((event) => event.type), ['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done']);
+  assert.deepEqual(
+    events.slice(0, 4).map((event) => event.type),
+    ['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done'],
+  );
   assert.deepEqual(events[2]!.item, item);
   assert.equal(events[2]!.output_index, 0);
   assert.equal(events.find((event) => event.type === 'response.output_item.added' && event.item.type === 'message')!.output_index, 1);
   const completed = events.at(-1)!;
   assert.equal(completed.type, 'response.completed');
-  assert.deepEqual(completed.response.output.map((one: Record<string, unknown>) => one.type), ['compaction', 'message']);
-  assert.deepEqual(events.map((event) => event.sequence_number), events.map((_, index) => index));
+  assert.deepEqual(
+    completed.response.output.map((one: Record<string, unknown>) => one.type),
+    ['compaction', 'message'],
+  );
+  assert.deepEqual(
+    events.map((event) => event.sequence_number),
+    events.map((_, index) => index),
+  );
 });

@@ -25,7 +25,11 @@ const readResponsesTool: ToolFeatureReader = (tool) => {
   if (typeof type !== 'string') return undefined;
   // web_search, web_search_preview and their dated versions.
   if (type.startsWith('web_search')) return [{ kind: 'server-tools', name: 'web_search' }];
-  if (type === 'file_search') return [{ kind: 'server-tools', name: 'file_search' }, { kind: 'stored-objects', name: 'vector_store_ids' }];
+  if (type === 'file_search')
+    return [
+      { kind: 'server-tools', name: 'file_search' },
+      { kind: 'stored-objects', name: 'vector_store_ids' },
+    ];
   if (type === 'code_interpreter') {
     // A container id (a string) names one the upstream account keeps; `{type: "auto"}` makes a new one.
     const container = typeof tool.container === 'string' ? [{ kind: 'stored-objects' as const, name: 'container' }] : [];

@@ -70,10 +70,7 @@ export function emitResponsesEvent(state: ResponsesEncoderState, type: string, f
 }
 
 /** The response object lifecycle events carry, with the one id of this stream. */
-export function responsesSnapshot(
-  state: ResponsesEncoderState,
-  fields: Omit<ResponsesObjectInput, 'id' | 'createdAt' | 'model'>,
-): Record<string, unknown> {
+export function responsesSnapshot(state: ResponsesEncoderState, fields: Omit<ResponsesObjectInput, 'id' | 'createdAt' | 'model'>): Record<string, unknown> {
   return buildOpenAiResponsesObject({
     id: state.id,
     createdAt: state.createdAt,

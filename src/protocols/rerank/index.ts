@@ -22,16 +22,26 @@ export function decodeRerankRequest(body: unknown): RerankRequest {
   if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
   for (const field of Object.keys(body)) if (!FIELDS.has(field)) throw invalidRequest(`Unrecognized request argument supplied: ${field}`, field);
   const { model, query, documents } = body;
-  if (typeof model !== 'string' || model === '') throw invalidRequest('The request body needs a "model" field naming a rerank model your key can use.', 'model');
+  if (typeof model !== 'string' || model === '')
+    throw invalidRequest('The request body needs a "model" field naming a rerank model your key can use.', 'model');
   if (typeof query !== 'string' || query === '') throw invalidRequest('"query" is required: the text to rank the documents against.', 'query');
-  if (!Array.isArray(documents) || documents.length === 0 || documents.length > MAX_DOCUMENTS) throw invalidRequest(`"documents" must be an array of 1 to ${MAX_DOCUMENTS} documents.`, 'documents');
+  if (!Array.isArray(documents) || documents.length === 0 || documents.length > MAX_DOCUMENTS)
+    throw invalidRequest(`"documents" must be an array of 1 to ${MAX_DOCUMENTS} documents.`, 'documents');
   const texts = documents.map((document) => {
     if (typeof document === 'string') return document;
     if (isRecord(document) && typeof document.text === 'string') return document.text;
     throw invalidRequest('Each document must be a string or an object with a "text" string.', 'documents');
   });
-  if (body.top_n !== undefined && !(typeof body.top_n === 'number' && Number.isInteger(body.top_n) && body.top_n >= 1)) throw invalidRequest('"top_n" must be a whole number of at least 1.', 'top_n');
-  return { model, query, documents: documents.length, text: [query, ...texts].join('\n'), searchUnits: Math.ceil(documents.length / DOCUMENTS_PER_SEARCH_UNIT), body };
+  if (body.top_n !== undefined && !(typeof body.top_n === 'number' && Number.isInteger(body.top_n) && body.top_n >= 1))
+    throw invalidRequest('"top_n" must be a whole number of at least 1.', 'top_n');
+  return {
+    model,
+    query,
+    documents: documents.length,
+    text: [query, ...texts].join('\n'),
+    searchUnits: Math.ceil(documents.length / DOCUMENTS_PER_SEARCH_UNIT),
+    body,
+  };
 }
 
 /** What a rerank reply counted: Cohere's billed search units, Jina's tokens; `results` must be there. */

@@ -7,7 +7,10 @@ const nested = (depth: number) => JSON.parse(`${'{"a":'.repeat(depth - 1)}[1]${'
 
 test('bodies up to the limit pass, one level more is an invalid request', () => {
   assert.doesNotThrow(() => assertJsonDepth(nested(10), 10));
-  assert.throws(() => assertJsonDepth(nested(11), 10), (error) => error instanceof GatewayError && error.code === 'invalid_request' && error.status === 400);
+  assert.throws(
+    () => assertJsonDepth(nested(11), 10),
+    (error) => error instanceof GatewayError && error.code === 'invalid_request' && error.status === 400,
+  );
 });
 
 test('a body far deeper than any stack survives the check itself', () => {

@@ -14,7 +14,12 @@ export function collectToolFeatures(tools: unknown, read: ToolFeatureReader, int
     const tool: unknown = tools[index];
     if (!isRecord(tool)) continue;
     for (const feature of read(tool) ?? []) {
-      into.push({ kind: feature.kind, field: `${field}[${index}]`, name: feature.name, tool: feature.key === undefined ? { index } : { index, key: feature.key } });
+      into.push({
+        kind: feature.kind,
+        field: `${field}[${index}]`,
+        name: feature.name,
+        tool: feature.key === undefined ? { index } : { index, key: feature.key },
+      });
     }
   }
 }

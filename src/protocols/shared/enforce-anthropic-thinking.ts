@@ -36,11 +36,17 @@ export function enforceConverseThinking(body: Record<string, unknown>, warnings:
 const THINKING_DISABLED: Warning = {
   type: 'compatibility',
   feature: 'thinking_disabled',
-  detail: 'the assistant turn before the tool results carries no Anthropic thinking block the gateway could recover, so thinking was turned off for this request (Anthropic refuses it otherwise)',
+  detail:
+    'the assistant turn before the tool results carries no Anthropic thinking block the gateway could recover, so thinking was turned off for this request (Anthropic refuses it otherwise)',
 };
 
 /** The last turn answers tool calls, and the assistant turn that made them does not open with thinking. */
-function loopLacksThinking(value: unknown, isToolUse: (block: unknown) => boolean, isToolResult: (block: unknown) => boolean, isThought: (block: unknown) => boolean): boolean {
+function loopLacksThinking(
+  value: unknown,
+  isToolUse: (block: unknown) => boolean,
+  isToolResult: (block: unknown) => boolean,
+  isThought: (block: unknown) => boolean,
+): boolean {
   const messages = Array.isArray(value) ? value.filter(isRecord) : [];
   if (messages.length < 2) return false;
   const last = messages[messages.length - 1]!;

@@ -33,7 +33,10 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AppDeps):
   const { store } = deps;
   const changed = () => deps.snapshot.reload();
   const now = () => deps.runtime.now();
-  const showUser = async (user: User) => ({ ...userView(user, await deps.access.wallets.available(user)), debtUsd: microsToUsd(await store.orders.debtOf(user.id)) });
+  const showUser = async (user: User) => ({
+    ...userView(user, await deps.access.wallets.available(user)),
+    debtUsd: microsToUsd(await store.orders.debtOf(user.id)),
+  });
   const showSubscription = async (subscription: Subscription) => {
     const plan = (await store.plans.find(subscription.planId)) as Plan;
     const user = await store.users.find(subscription.userId);
@@ -42,7 +45,6 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AppDeps):
 
   app.register(
     async (admin) => {
-
       // Users
       admin.get('/users', async () => ({ data: await Promise.all((await store.users.list()).map(showUser)) }));
       admin.get('/users/:id', async (request) => showUser(await findUser(deps, param(request, 'id'))));
@@ -189,7 +191,9 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AppDeps):
       admin.get('/redemption-codes', async () => {
         const plans = new Map((await store.plans.list()).map((plan) => [plan.id, plan]));
         const time = now();
-        return { data: (await store.redemptionCodes.list()).map((code) => redemptionCodeView(code, code.planId === null ? undefined : plans.get(code.planId), time)) };
+        return {
+          data: (await store.redemptionCodes.list()).map((code) => redemptionCodeView(code, code.planId === null ? undefined : plans.get(code.planId), time)),
+        };
       });
     },
     { prefix: '/api/admin' },
@@ -239,4 +243,3 @@ function toQuota(quota: { daily?: number | undefined; weekly?: number | undefine
   }
   return result;
 }
-

@@ -28,7 +28,14 @@ import { announcementSchema, deliveryQuerySchema, notificationChannelSchema, not
 import { channelDiscountSchema, priceCatalogueSchema, priceHistoryQuerySchema } from './admin-price-version-routes.ts';
 import { billImportSchema, driftThresholdSchema, marginQuerySchema, reconciliationQuerySchema } from './admin-ledger-routes.ts';
 import { signInProviderSchema, smtpSettingsSchema } from '../identity-schemas.ts';
-import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema, signInSettingsSchema, totpCodeSchema } from './admin-people-schemas.ts';
+import {
+  adminCreateSchema,
+  adminPatchSchema,
+  adminSignInSchema,
+  adminTokenCreateSchema,
+  signInSettingsSchema,
+  totpCodeSchema,
+} from './admin-people-schemas.ts';
 import { orderQuerySchema, orderRefundSchema, promotionCreateSchema, referralOverrideSchema } from './admin-payment-schemas.ts';
 import { PROVIDER_SETTINGS_SCHEMAS } from '../../payments/provider-settings.ts';
 
@@ -57,6 +64,7 @@ export interface AdminOperation {
  * `create-app.ts` refuses to start when a registered admin route is missing here or an entry
  * here has no route, so the list stays complete.
  */
+// biome-ignore format: a table read row by row, one route per line
 export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'GET', route: '/api/admin/groups', permission: 'groups.read', tag: 'groups', summary: 'List groups' },
   { method: 'POST', route: '/api/admin/groups', permission: 'groups.write', tag: 'groups', summary: 'Create a group', body: groupCreateSchema, status: 201 },

@@ -32,7 +32,6 @@ export const summaryQuerySchema = z.object({
 export function registerAdminInsightRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.register(
     async (admin) => {
-
       admin.get('/insight/summary', async (request) => {
         const query = parseAdminInput(summaryQuerySchema, request.query);
         const range = query.range ?? '24h';

@@ -66,7 +66,9 @@ export function registerAdminKeyRoutes(admin: FastifyInstance, deps: AppDeps): v
     // the answer says so: a mistyped year would otherwise hand out a key that never works.
     const warnings =
       key.expiresAt !== null && key.expiresAt <= deps.runtime.now()
-        ? [`expiresAt ${new Date(key.expiresAt).toISOString()} is in the past: every request with this key is refused (403 key_expired) until expiresAt is moved.`]
+        ? [
+            `expiresAt ${new Date(key.expiresAt).toISOString()} is in the past: every request with this key is refused (403 key_expired) until expiresAt is moved.`,
+          ]
         : [];
     // The only time the secret is shown.
     return reply.code(201).send({ ...listed(key), key: secret, ...(warnings.length > 0 ? { warnings } : {}) });
@@ -127,4 +129,3 @@ function toLimits(input: z.infer<typeof keyCreateSchema>['limits']): KeyLimits {
     ...(input.monthlySpend === undefined ? {} : { monthlySpendMicros: usdToMicros(input.monthlySpend) }),
   };
 }
-

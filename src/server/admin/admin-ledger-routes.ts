@@ -84,7 +84,14 @@ export function registerAdminLedgerRoutes(admin: FastifyInstance, deps: AppDeps)
     }
     if (bills.length === 0) throw new GatewayError('invalid_request', 'data: the export has no lines; nothing was imported.', { param: 'data' });
     await store.ledger.saveUpstreamBills(bills);
-    await recordAdminChange(deps, request, { action: 'reconciliation.import', targetKind: 'channel', targetId: id, targetName: id, before: null, after: { format: input.format, lines: bills.length } });
+    await recordAdminChange(deps, request, {
+      action: 'reconciliation.import',
+      targetKind: 'channel',
+      targetId: id,
+      targetName: id,
+      before: null,
+      after: { format: input.format, lines: bills.length },
+    });
     const days = bills.map((bill) => bill.day).sort();
     const report = await reconcile(days[0] as string, days.at(-1) as string, id);
     return reply.code(201).send({ imported: bills.length, ...report });
@@ -112,8 +119,19 @@ export function registerAdminLedgerRoutes(admin: FastifyInstance, deps: AppDeps)
     const start = Date.parse(`${from}T00:00:00Z`);
     const end = Date.parse(`${to}T00:00:00Z`) + DAY_MS;
     const [ledger, bills] = await Promise.all([store.ledger.costByChannelDay(start, end, channel), store.ledger.upstreamBills(from, to, channel)]);
-    const days = reconcileCosts(ledger, bills, limit).map((entry) => ({ ...entry, ledgerUsd: microsToUsd(entry.ledgerMicros), upstreamUsd: microsToUsd(entry.upstreamMicros), driftUsd: microsToUsd(entry.driftMicros) }));
-    const events = emit ? (deps.reconciliation?.emitDrift(days, { thresholdPercent: limit.percent, at: deps.runtime.now(), channelName: (id) => deps.snapshot.current.channels.get(id)?.name ?? null }) ?? []) : [];
+    const days = reconcileCosts(ledger, bills, limit).map((entry) => ({
+      ...entry,
+      ledgerUsd: microsToUsd(entry.ledgerMicros),
+      upstreamUsd: microsToUsd(entry.upstreamMicros),
+      driftUsd: microsToUsd(entry.driftMicros),
+    }));
+    const events = emit
+      ? (deps.reconciliation?.emitDrift(days, {
+          thresholdPercent: limit.percent,
+          at: deps.runtime.now(),
+          channelName: (id) => deps.snapshot.current.channels.get(id)?.name ?? null,
+        }) ?? [])
+      : [];
     return { threshold: thresholdView(limit), data: days, events };
   };
 }
@@ -141,7 +159,9 @@ function totalOf(rows: MarginRow[]): MarginRow {
 function marginCsv(by: string, rows: ReturnType<typeof marginView>[]): string {
   const quote = (value: unknown) => (/[",\n]/.test(String(value ?? '')) ? `"${String(value).replace(/"/g, '""')}"` : String(value ?? ''));
   const header = ['day', by, 'requests', 'revenue_micros', 'cost_micros', 'margin_micros', 'revenue_usd', 'cost_usd', 'margin_usd'];
-  const lines = rows.map((row) => [row.day, row.key, row.requests, row.revenueMicros, row.costMicros, row.marginMicros, row.revenueUsd, row.costUsd, row.marginUsd].map(quote).join(','));
+  const lines = rows.map((row) =>
+    [row.day, row.key, row.requests, row.revenueMicros, row.costMicros, row.marginMicros, row.revenueUsd, row.costUsd, row.marginUsd].map(quote).join(','),
+  );
   return `${[header.join(','), ...lines].join('\n')}\n`;
 }
 

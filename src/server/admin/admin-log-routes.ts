@@ -38,11 +38,13 @@ export function registerAdminLogRoutes(admin: FastifyInstance, deps: AppDeps): v
     await deps.usageWriter.flush();
     const query = parseAdminInput(logExportQuerySchema, request.query);
     const filter = await logFilter(store, query);
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="usage.csv"')
-      // A month's export reads the replica when there is one, never slowing the relay's writes.
-      .send(Readable.from(usageCsvChunks(store.usageReads ?? store.usage, filter)));
+    return (
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="usage.csv"')
+        // A month's export reads the replica when there is one, never slowing the relay's writes.
+        .send(Readable.from(usageCsvChunks(store.usageReads ?? store.usage, filter)))
+    );
   });
 
   // Audit log: every change made through this API, newest first.

@@ -24,7 +24,13 @@ export function registerAdminNotificationRoutes(app: FastifyInstance, deps: AppD
       admin.get('/notification-events', async () => ({
         data: NOTIFICATION_EVENTS.map((event) => {
           const defaults = EVENT_DEFAULTS[event];
-          return { event, unit: defaults.unit, defaultThreshold: wireThreshold(event, defaults.threshold), defaultWindowSeconds: defaults.windowSeconds, repeatSeconds: defaults.repeatMs / 1000 };
+          return {
+            event,
+            unit: defaults.unit,
+            defaultThreshold: wireThreshold(event, defaults.threshold),
+            defaultWindowSeconds: defaults.windowSeconds,
+            repeatSeconds: defaults.repeatMs / 1000,
+          };
         }),
       }));
 
@@ -42,13 +48,27 @@ export function registerAdminNotificationRoutes(app: FastifyInstance, deps: AppD
           to: input.to ?? null,
         });
         const view = notificationChannelView(channel);
-        await recordAdminChange(deps, request, { action: 'notification-channel.create', targetKind: 'notification-channel', targetId: channel.id, targetName: channel.name, before: null, after: view });
+        await recordAdminChange(deps, request, {
+          action: 'notification-channel.create',
+          targetKind: 'notification-channel',
+          targetId: channel.id,
+          targetName: channel.name,
+          before: null,
+          after: view,
+        });
         return reply.code(201).send(generated === undefined ? view : { ...view, secret: generated });
       });
       admin.delete('/notification-channels/:id', async (request, reply) => {
         const channel = await operatorChannel(idOf(request));
         await store.notifications.deleteChannel(channel.id);
-        await recordAdminChange(deps, request, { action: 'notification-channel.delete', targetKind: 'notification-channel', targetId: channel.id, targetName: channel.name, before: notificationChannelView(channel), after: null });
+        await recordAdminChange(deps, request, {
+          action: 'notification-channel.delete',
+          targetKind: 'notification-channel',
+          targetId: channel.id,
+          targetName: channel.name,
+          before: notificationChannelView(channel),
+          after: null,
+        });
         return reply.code(204).send();
       });
       admin.post('/notification-channels/:id/test', async (request) => {
@@ -75,7 +95,14 @@ export function registerAdminNotificationRoutes(app: FastifyInstance, deps: AppD
         });
         await services().notifier.reloadRules();
         const view = notificationRuleView(rule);
-        await recordAdminChange(deps, request, { action: 'notification-rule.create', targetKind: 'notification-rule', targetId: rule.id, targetName: rule.event, before: null, after: view });
+        await recordAdminChange(deps, request, {
+          action: 'notification-rule.create',
+          targetKind: 'notification-rule',
+          targetId: rule.id,
+          targetName: rule.event,
+          before: null,
+          after: view,
+        });
         return reply.code(201).send(view);
       });
       admin.delete('/notification-rules/:id', async (request, reply) => {
@@ -83,7 +110,14 @@ export function registerAdminNotificationRoutes(app: FastifyInstance, deps: AppD
         if (!rule) throw new GatewayError('not_found', `No notification rule "${idOf(request)}" exists.`);
         await store.notifications.deleteRule(rule.id);
         await services().notifier.reloadRules();
-        await recordAdminChange(deps, request, { action: 'notification-rule.delete', targetKind: 'notification-rule', targetId: rule.id, targetName: rule.event, before: notificationRuleView(rule), after: null });
+        await recordAdminChange(deps, request, {
+          action: 'notification-rule.delete',
+          targetKind: 'notification-rule',
+          targetId: rule.id,
+          targetName: rule.event,
+          before: notificationRuleView(rule),
+          after: null,
+        });
         return reply.code(204).send();
       });
 

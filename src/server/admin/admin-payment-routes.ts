@@ -26,7 +26,14 @@ export function registerAdminPaymentRoutes(app: FastifyInstance, deps: AppDeps):
     async (admin) => {
       admin.get('/payment-providers', async () => {
         const stored = await store.paymentProviders.list();
-        return { data: PAYMENT_PROVIDERS.map((name) => providerView(name, stored.find((entry) => entry.name === name))) };
+        return {
+          data: PAYMENT_PROVIDERS.map((name) =>
+            providerView(
+              name,
+              stored.find((entry) => entry.name === name),
+            ),
+          ),
+        };
       });
       admin.patch('/payment-providers/:name', async (request) => {
         const name = param(request, 'name') as PaymentProviderName;
@@ -51,10 +58,15 @@ export function registerAdminPaymentRoutes(app: FastifyInstance, deps: AppDeps):
       });
       admin.post('/orders/:id/mark-paid', async (request) => {
         const order = await findOrder(param(request, 'id'));
-        if (order.provider !== 'manual') throw invalidRequest(`Order ${order.id} is paid through ${order.provider}; only manual orders are marked paid by hand.`, 'id');
+        if (order.provider !== 'manual')
+          throw invalidRequest(`Order ${order.id} is paid through ${order.provider}; only manual orders are marked paid by hand.`, 'id');
         const actor = request.adminActor?.name ?? 'an operator';
-        await store.orders.transition(order.id, { from: ['pending', 'expired'] }, 'paid', { paidAt: deps.runtime.now(), paymentRef: `manual:${actor}` }, (paid, ledger) =>
-          ledger.note(paid.userId, 0, `order ${paid.id} marked paid by ${actor}`),
+        await store.orders.transition(
+          order.id,
+          { from: ['pending', 'expired'] },
+          'paid',
+          { paidAt: deps.runtime.now(), paymentRef: `manual:${actor}` },
+          (paid, ledger) => ledger.note(paid.userId, 0, `order ${paid.id} marked paid by ${actor}`),
         );
         await creditOrder(payments, order.id);
         return orderView(await findOrder(order.id));

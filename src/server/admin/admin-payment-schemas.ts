@@ -17,7 +17,10 @@ export const orderRefundSchema = z.strictObject({ amountUsd: positiveUsd.optiona
 
 export const promotionCreateSchema = z
   .strictObject({
-    code: z.string().trim().regex(/^[A-Za-z0-9_-]{3,64}$/, 'must be 3 to 64 letters, digits, "_" or "-"'),
+    code: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{3,64}$/, 'must be 3 to 64 letters, digits, "_" or "-"'),
     kind: z.enum(['percent', 'fixed']),
     /** percent: 1–100; fixed: USD off. */
     value: z.number().finite().positive(),

@@ -89,7 +89,14 @@ export function registerAdminPeopleRoutes(app: FastifyInstance, deps: AppDeps): 
         const created = await withConflicts(async () =>
           store.admins.create({ name: input.name, email: input.email, role: input.role, passwordHash: await hashPassword(input.password) }),
         );
-        await recordAdminChange(deps, request, { action: 'admin.create', targetKind: 'admin', targetId: created.id, targetName: created.name, before: null, after: adminView(created) });
+        await recordAdminChange(deps, request, {
+          action: 'admin.create',
+          targetKind: 'admin',
+          targetId: created.id,
+          targetName: created.name,
+          before: null,
+          after: adminView(created),
+        });
         return reply.code(201).send(adminView(created));
       });
       admin.patch('/admins/:id', async (request) => {
@@ -104,14 +111,28 @@ export function registerAdminPeopleRoutes(app: FastifyInstance, deps: AppDeps): 
         if (!after) throw notFound(before.id);
         // A new password, a changed role or a disabled account ends every console session of that person.
         if (newPassword !== undefined || after.role !== before.role || !after.enabled) await store.admins.deleteSessionsOf(after.id);
-        await recordAdminChange(deps, request, { action: 'admin.update', targetKind: 'admin', targetId: after.id, targetName: after.name, before: adminView(before), after: adminView(after) });
+        await recordAdminChange(deps, request, {
+          action: 'admin.update',
+          targetKind: 'admin',
+          targetId: after.id,
+          targetName: after.name,
+          before: adminView(before),
+          after: adminView(after),
+        });
         return adminView(after);
       });
       admin.delete('/admins/:id', async (request, reply) => {
         const before = await findAdmin(param(request, 'id'));
         if (before.role === 'owner' && before.enabled && (await store.admins.countEnabledOwners()) <= 1) throw lastOwner();
         await store.admins.delete(before.id);
-        await recordAdminChange(deps, request, { action: 'admin.delete', targetKind: 'admin', targetId: before.id, targetName: before.name, before: adminView(before), after: null });
+        await recordAdminChange(deps, request, {
+          action: 'admin.delete',
+          targetKind: 'admin',
+          targetId: before.id,
+          targetName: before.name,
+          before: adminView(before),
+          after: null,
+        });
         return reply.code(204).send();
       });
 
@@ -120,21 +141,44 @@ export function registerAdminPeopleRoutes(app: FastifyInstance, deps: AppDeps): 
         const actor = actorOf(request);
         const input = parseAdminInput(adminTokenCreateSchema, request.body);
         if (!roleCovers(actor.role, input.role)) {
-          throw new GatewayError('insufficient_role', `Your role (${actor.role}) cannot mint a token with the role "${input.role}": a token never holds more than its maker.`);
+          throw new GatewayError(
+            'insufficient_role',
+            `Your role (${actor.role}) cannot mint a token with the role "${input.role}": a token never holds more than its maker.`,
+          );
         }
         if (input.expiresAt <= now() || input.expiresAt > now() + MAX_TOKEN_LIFETIME_MS) {
           throw invalidRequest('expiresAt: must be in the future and at most 366 days away; mint a new token when it ends.', 'expiresAt');
         }
         const token = `syt-${randomBase62(40)}`;
-        const minted = await store.admins.createToken({ name: input.name, role: input.role, tokenHash: hashApiKey(token), createdBy: actor.adminId, expiresAt: input.expiresAt });
-        await recordAdminChange(deps, request, { action: 'admin-token.create', targetKind: 'admin-token', targetId: minted.id, targetName: minted.name, before: null, after: tokenView(minted) });
+        const minted = await store.admins.createToken({
+          name: input.name,
+          role: input.role,
+          tokenHash: hashApiKey(token),
+          createdBy: actor.adminId,
+          expiresAt: input.expiresAt,
+        });
+        await recordAdminChange(deps, request, {
+          action: 'admin-token.create',
+          targetKind: 'admin-token',
+          targetId: minted.id,
+          targetName: minted.name,
+          before: null,
+          after: tokenView(minted),
+        });
         // The token is in this answer only: the store keeps its SHA-256.
         return reply.code(201).send({ ...tokenView(minted), token });
       });
       admin.delete('/tokens/:id', async (request, reply) => {
         const before = (await store.admins.listTokens()).find((token) => token.id === param(request, 'id'));
         if (!before || !(await store.admins.deleteToken(before.id))) throw new GatewayError('not_found', `No admin token "${param(request, 'id')}" exists.`);
-        await recordAdminChange(deps, request, { action: 'admin-token.delete', targetKind: 'admin-token', targetId: before.id, targetName: before.name, before: tokenView(before), after: null });
+        await recordAdminChange(deps, request, {
+          action: 'admin-token.delete',
+          targetKind: 'admin-token',
+          targetId: before.id,
+          targetName: before.name,
+          before: tokenView(before),
+          after: null,
+        });
         return reply.code(204).send();
       });
     },
@@ -186,4 +230,3 @@ function notFound(reference: string): GatewayError {
 function lastOwner(): GatewayError {
   return new GatewayError('conflict', 'This is the last enabled owner: make another admin an owner first, so someone can still manage the admins.');
 }
-

@@ -20,7 +20,14 @@ export function registerAdminPriceRoutes(admin: FastifyInstance, deps: AppDeps):
     const { model, effectiveFrom, ...figures } = input;
     const price = await store.prices.upsert(priceFromUsd(model, figures), { source: 'admin', ...(effectiveFrom === undefined ? {} : { effectiveFrom }) });
     await changed();
-    await audit(request, { action: previous ? 'price.update' : 'price.create', targetKind: 'price', targetId: price.model, targetName: price.model, before: previous ? priceView(previous) : null, after: priceView(price) });
+    await audit(request, {
+      action: previous ? 'price.update' : 'price.create',
+      targetKind: 'price',
+      targetId: price.model,
+      targetName: price.model,
+      before: previous ? priceView(previous) : null,
+      after: priceView(price),
+    });
     return reply.code(201).send(priceView(price));
   });
   admin.delete('/prices/:model', async (request, reply) => {
@@ -28,7 +35,14 @@ export function registerAdminPriceRoutes(admin: FastifyInstance, deps: AppDeps):
     const previous = (await store.prices.list()).find((price) => price.model === model);
     if (!(await store.prices.delete(model))) throw notFound('price for model', model);
     await changed();
-    await audit(request, { action: 'price.delete', targetKind: 'price', targetId: model, targetName: model, before: previous ? priceView(previous) : null, after: null });
+    await audit(request, {
+      action: 'price.delete',
+      targetKind: 'price',
+      targetId: model,
+      targetName: model,
+      before: previous ? priceView(previous) : null,
+      after: null,
+    });
     return reply.code(204).send();
   });
 }

@@ -36,7 +36,14 @@ export function registerAdminPriceVersionRoutes(admin: FastifyInstance, deps: Ap
   const added = async (request: FastifyRequest, versions: PriceVersion[]) => {
     await deps.snapshot.reload();
     for (const version of versions) {
-      await recordAdminChange(deps, request, { action: `price.${version.scope}`, targetKind: 'price', targetId: version.id, targetName: `${version.scope}:${version.ref}:${version.model}`, before: null, after: versionView(version) });
+      await recordAdminChange(deps, request, {
+        action: `price.${version.scope}`,
+        targetKind: 'price',
+        targetId: version.id,
+        targetName: `${version.scope}:${version.ref}:${version.model}`,
+        before: null,
+        after: versionView(version),
+      });
     }
   };
 
@@ -49,7 +56,9 @@ export function registerAdminPriceVersionRoutes(admin: FastifyInstance, deps: Ap
     return { data: unpricedModels(channels, prices, versions), strictPricing: deps.access.strictPricing };
   });
 
-  admin.post('/prices/catalogue', async (request, reply) => reply.code(201).send(await loadCatalogue(request, parseAdminInput(priceCatalogueSchema, request.body))));
+  admin.post('/prices/catalogue', async (request, reply) =>
+    reply.code(201).send(await loadCatalogue(request, parseAdminInput(priceCatalogueSchema, request.body))),
+  );
   admin.post('/prices/catalogue/default', async (request, reply) => reply.code(201).send(await loadCatalogue(request, defaultPriceCatalogue())));
   const loadCatalogue = async (request: FastifyRequest, catalogue: PriceCatalogue) => {
     const current = new Map<string, PriceVersion>();
@@ -119,4 +128,3 @@ export function versionView(version: PriceVersion) {
     source: version.source,
   };
 }
-

@@ -31,4 +31,3 @@ export async function withConflicts<T>(action: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
-

@@ -9,13 +9,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { channelAddressWarnings, resolveChannelBaseUrl } from '../../domain/channel-address.ts';
 import { privateUpstreamProblem } from '../../upstream/private-upstream-address.ts';
 import { MISCONFIGURED_HINT } from '../../routing/classify-failure.ts';
-import {
-  channelCreateSchema,
-  channelPatchSchema,
-  channelTestSchema,
-  groupCreateSchema,
-  groupPatchSchema,
-} from './admin-schemas.ts';
+import { channelCreateSchema, channelPatchSchema, channelTestSchema, groupCreateSchema, groupPatchSchema } from './admin-schemas.ts';
 import { channelView } from './admin-views.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
 import { recordAdminChange, type AdminChange } from './record-admin-change.ts';
@@ -107,7 +101,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         }
         if (!result.ok) {
           deps.logger.warn(
-            { event: 'channel_test_failed', channel: channel.name, model: result.model, status: result.status, error: result.error?.code, reason: result.error?.message },
+            {
+              event: 'channel_test_failed',
+              channel: channel.name,
+              model: result.model,
+              status: result.status,
+              error: result.error?.code,
+              reason: result.error?.message,
+            },
             `manual test of channel ${channel.name} failed: ${result.error?.code ?? result.status}`,
           );
         }
@@ -120,7 +121,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         await requirePublicAddress(deps, desired.baseUrl);
         const channel = await withConflicts(() => store.channels.create(desired));
         await changed();
-        await audit(request, { action: 'channel.create', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: null, after: channelView(channel) });
+        await audit(request, {
+          action: 'channel.create',
+          targetKind: 'channel',
+          targetId: channel.id,
+          targetName: channel.name,
+          before: null,
+          after: channelView(channel),
+        });
         return reply.code(201).send(withAddressWarnings(channel));
       });
       admin.patch('/channels/:id', async (request) => {
@@ -140,14 +148,28 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
         const channel = await withConflicts(() => store.channels.update(before.id, patch));
         if (!channel) throw notFound('channel', param(request, 'id'));
         await changed();
-        await audit(request, { action: 'channel.update', targetKind: 'channel', targetId: channel.id, targetName: channel.name, before: channelView(before), after: channelView(channel) });
+        await audit(request, {
+          action: 'channel.update',
+          targetKind: 'channel',
+          targetId: channel.id,
+          targetName: channel.name,
+          before: channelView(before),
+          after: channelView(channel),
+        });
         return withAddressWarnings(channel);
       });
       admin.delete('/channels/:id', async (request, reply) => {
         const before = await findChannel(param(request, 'id'));
         if (!before || !(await store.channels.delete(before.id))) throw notFound('channel', param(request, 'id'));
         await changed();
-        await audit(request, { action: 'channel.delete', targetKind: 'channel', targetId: before.id, targetName: before.name, before: channelView(before), after: null });
+        await audit(request, {
+          action: 'channel.delete',
+          targetKind: 'channel',
+          targetId: before.id,
+          targetName: before.name,
+          before: channelView(before),
+          after: null,
+        });
         return reply.code(204).send();
       });
 

@@ -37,15 +37,31 @@ export function registerAdminSessionRoutes(app: FastifyInstance, deps: AppDeps):
       admin.delete('/users/:id/sessions', async (request, reply) => {
         const id = await userId(request);
         const ended = await portal.revokeAll(id);
-        await recordAdminChange(deps, request, { action: 'user.sessions.revoke', targetKind: 'user', targetId: id, targetName: null, before: { sessions: ended }, after: { sessions: 0 } });
+        await recordAdminChange(deps, request, {
+          action: 'user.sessions.revoke',
+          targetKind: 'user',
+          targetId: id,
+          targetName: null,
+          before: { sessions: ended },
+          after: { sessions: 0 },
+        });
         return reply.code(204).send();
       });
 
-      admin.get('/admins/:id/sessions', async (request) => ({ data: (await consoleSessions.list(await adminId(request), now())).map((entry) => sessionView(entry)) }));
+      admin.get('/admins/:id/sessions', async (request) => ({
+        data: (await consoleSessions.list(await adminId(request), now())).map((entry) => sessionView(entry)),
+      }));
       admin.delete('/admins/:id/sessions', async (request, reply) => {
         const id = await adminId(request);
         const ended = await consoleSessions.revokeAll(id);
-        await recordAdminChange(deps, request, { action: 'admin.sessions.revoke', targetKind: 'admin', targetId: id, targetName: null, before: { sessions: ended }, after: { sessions: 0 } });
+        await recordAdminChange(deps, request, {
+          action: 'admin.sessions.revoke',
+          targetKind: 'admin',
+          targetId: id,
+          targetName: null,
+          before: { sessions: ended },
+          after: { sessions: 0 },
+        });
         return reply.code(204).send();
       });
     },
@@ -71,6 +87,7 @@ export function registerAdminSessionRoutes(app: FastifyInstance, deps: AppDeps):
 
 function mySelf(request: FastifyRequest): string {
   const actor = actorOf(request);
-  if (actor.via !== 'session' || !actor.adminId) throw new GatewayError('invalid_request', 'Sessions belong to a person signed in to the console, not to a token.');
+  if (actor.via !== 'session' || !actor.adminId)
+    throw new GatewayError('invalid_request', 'Sessions belong to a person signed in to the console, not to a token.');
   return actor.adminId;
 }

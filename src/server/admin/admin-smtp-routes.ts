@@ -15,7 +15,14 @@ export function registerAdminSmtpRoutes(app: FastifyInstance, deps: AppDeps): vo
       admin.patch('/smtp', async (request) => {
         const input = parseAdminInput(smtpSettingsSchema, request.body);
         const before = smtpView(await readSmtpSettings(store));
-        await writeSmtpSettings(store, { host: input.host, port: input.port, secure: input.secure, user: input.user ?? null, from: input.from, ...(input.password === undefined ? {} : { password: input.password }) });
+        await writeSmtpSettings(store, {
+          host: input.host,
+          port: input.port,
+          secure: input.secure,
+          user: input.user ?? null,
+          from: input.from,
+          ...(input.password === undefined ? {} : { password: input.password }),
+        });
         const after = smtpView(await readSmtpSettings(store));
         await recordAdminChange(deps, request, { action: 'smtp.update', targetKind: 'settings', targetId: 'smtp', targetName: null, before, after });
         return after;

@@ -30,16 +30,31 @@ export function registerAdminTotpRoutes(app: FastifyInstance, deps: AppDeps): vo
         const person = await signedInPerson(deps, actorOf(request));
         const { code } = parseAdminInput(totpCodeSchema, request.body);
         await factors.confirm({ kind: 'admin', id: person.id }, code);
-        await recordAdminChange(deps, request, { action: 'admin.totp.enable', targetKind: 'admin', targetId: person.id, targetName: person.name, before: null, after: { totp: true } });
+        await recordAdminChange(deps, request, {
+          action: 'admin.totp.enable',
+          targetKind: 'admin',
+          targetId: person.id,
+          targetName: person.name,
+          before: null,
+          after: { totp: true },
+        });
         return { totp: true };
       });
       admin.delete('/me/totp', async (request, reply) => {
         const person = await signedInPerson(deps, actorOf(request));
         const { code } = parseAdminInput(totpCodeSchema, request.body);
         // Turning it off needs a current code: a stolen session alone cannot remove the factor.
-        if ((await factors.check({ kind: 'admin', id: person.id }, code)) !== 'passed') throw new GatewayError('sign_in_failed', 'That two-factor code is wrong or was already used.');
+        if ((await factors.check({ kind: 'admin', id: person.id }, code)) !== 'passed')
+          throw new GatewayError('sign_in_failed', 'That two-factor code is wrong or was already used.');
         await factors.disable({ kind: 'admin', id: person.id });
-        await recordAdminChange(deps, request, { action: 'admin.totp.disable', targetKind: 'admin', targetId: person.id, targetName: person.name, before: { totp: true }, after: { totp: false } });
+        await recordAdminChange(deps, request, {
+          action: 'admin.totp.disable',
+          targetKind: 'admin',
+          targetId: person.id,
+          targetName: person.name,
+          before: { totp: true },
+          after: { totp: false },
+        });
         return reply.code(204).send();
       });
       admin.delete('/admins/:id/totp', async (request, reply) => {
@@ -47,7 +62,14 @@ export function registerAdminTotpRoutes(app: FastifyInstance, deps: AppDeps): vo
         if (!person) throw new GatewayError('not_found', `No admin "${param(request, 'id')}" exists.`);
         if (!(await factors.disable({ kind: 'admin', id: person.id }))) throw new GatewayError('not_found', `${person.name} has no two-factor authenticator.`);
         await store.admins.deleteSessionsOf(person.id);
-        await recordAdminChange(deps, request, { action: 'admin.totp.reset', targetKind: 'admin', targetId: person.id, targetName: person.name, before: { totp: true }, after: { totp: false } });
+        await recordAdminChange(deps, request, {
+          action: 'admin.totp.reset',
+          targetKind: 'admin',
+          targetId: person.id,
+          targetName: person.name,
+          before: { totp: true },
+          after: { totp: false },
+        });
         return reply.code(204).send();
       });
 
@@ -57,7 +79,14 @@ export function registerAdminTotpRoutes(app: FastifyInstance, deps: AppDeps): vo
         const before = await readSignInSettings(store.settings);
         const after = { ...before, ...input };
         await writeSignInSettings(store.settings, after);
-        await recordAdminChange(deps, request, { action: 'sign-in-settings.update', targetKind: 'settings', targetId: 'sign-in', targetName: null, before, after });
+        await recordAdminChange(deps, request, {
+          action: 'sign-in-settings.update',
+          targetKind: 'settings',
+          targetId: 'sign-in',
+          targetName: null,
+          before,
+          after,
+        });
         return after;
       });
     },
@@ -68,6 +97,7 @@ export function registerAdminTotpRoutes(app: FastifyInstance, deps: AppDeps): vo
 /** TOTP belongs to a person: a token or the break-glass credential has none to enrol. */
 async function signedInPerson(deps: AppDeps, actor: AdminActor) {
   const person = actor.via === 'session' && actor.adminId ? await deps.store.admins.find(actor.adminId) : undefined;
-  if (!person) throw new GatewayError('invalid_request', 'Two-factor sign-in belongs to a person: sign in to the console as yourself (not with a token) to enrol.');
+  if (!person)
+    throw new GatewayError('invalid_request', 'Two-factor sign-in belongs to a person: sign in to the console as yourself (not with a token) to enrol.');
   return person;
 }

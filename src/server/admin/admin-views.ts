@@ -9,7 +9,6 @@ import type { AdminApiKey, AdminApiKeyListing, AdminChannel, AdminPrice } from '
 import { nextPayer } from '../../billing/next-payer.ts';
 import type { Snapshot } from '../../snapshot/snapshot.ts';
 
-
 /** Shows the first and last characters of a secret, enough to tell keys apart, never enough to use one. */
 export function maskSecret(secret: string): string {
   if (secret.length <= 10) return '****';

@@ -40,13 +40,27 @@ export function registerAnnouncementRoutes(app: FastifyInstance, deps: AppDeps):
         if (input.endsAt != null && input.endsAt <= deps.runtime.now()) throw invalidRequest('endsAt: must be in the future.', 'endsAt');
         const announcement = await store.announcements.create({ title: input.title, body: input.body, audience, endsAt: input.endsAt ?? null });
         const view = announcementView(announcement);
-        await recordAdminChange(deps, request, { action: 'announcement.create', targetKind: 'announcement', targetId: announcement.id, targetName: announcement.title, before: null, after: view });
+        await recordAdminChange(deps, request, {
+          action: 'announcement.create',
+          targetKind: 'announcement',
+          targetId: announcement.id,
+          targetName: announcement.title,
+          before: null,
+          after: view,
+        });
         return reply.code(201).send(view);
       });
       admin.delete('/announcements/:id', async (request, reply) => {
         const id = (request.params as Record<string, string>).id ?? '';
         if (!(await store.announcements.delete(id))) throw new GatewayError('not_found', `No announcement "${id}" exists.`);
-        await recordAdminChange(deps, request, { action: 'announcement.delete', targetKind: 'announcement', targetId: id, targetName: id, before: null, after: null });
+        await recordAdminChange(deps, request, {
+          action: 'announcement.delete',
+          targetKind: 'announcement',
+          targetId: id,
+          targetName: id,
+          before: null,
+          after: null,
+        });
         return reply.code(204).send();
       });
     },

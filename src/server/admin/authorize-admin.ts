@@ -35,7 +35,8 @@ export function registerAdminAuthorization(app: FastifyInstance, deps: AppDeps):
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     return operations.get(`${method} ${request.routeOptions.url}`);
   };
-  const isAdminRoute = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/api/admin/') === true && request.routeOptions.url !== '/api/admin/openapi.json';
+  const isAdminRoute = (request: FastifyRequest) =>
+    request.routeOptions.url?.startsWith('/api/admin/') === true && request.routeOptions.url !== '/api/admin/openapi.json';
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isAdminRoute(request)) return;
@@ -55,10 +56,16 @@ export function registerAdminAuthorization(app: FastifyInstance, deps: AppDeps):
     if (!actor) throw new GatewayError('admin_unauthorized', 'Sign in to the console or send an admin token.');
     const needed = permissionNeeded(operation, request.body);
     if (!roleAllows(actor.role, needed)) {
-      throw new GatewayError('insufficient_role', `Your role (${actor.role}) does not allow ${request.method} ${request.routeOptions.url}: it needs the "${needed}" permission.`);
+      throw new GatewayError(
+        'insufficient_role',
+        `Your role (${actor.role}) does not allow ${request.method} ${request.routeOptions.url}: it needs the "${needed}" permission.`,
+      );
     }
     if (needed !== 'self' && actor.via === 'session' && actor.adminId && (await lacksRequiredTotp(deps, actor.adminId))) {
-      throw new GatewayError('totp_enrolment_required', 'The owner requires two-factor sign-in of every admin: enrol an authenticator (POST /api/admin/me/totp, then /me/totp/verify) before anything else.');
+      throw new GatewayError(
+        'totp_enrolment_required',
+        'The owner requires two-factor sign-in of every admin: enrol an authenticator (POST /api/admin/me/totp, then /me/totp/verify) before anything else.',
+      );
     }
   });
 }

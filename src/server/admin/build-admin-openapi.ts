@@ -26,7 +26,13 @@ export function buildAdminOpenApi(version: string): Json {
     servers: [{ url: '/' }],
     security: [{ adminToken: [] }],
     components: {
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'GATEWAY_ADMIN_TOKEN (printed at first start; the break-glass owner credential) or an admin token minted with POST /api/admin/tokens.' } },
+      securitySchemes: {
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'GATEWAY_ADMIN_TOKEN (printed at first start; the break-glass owner credential) or an admin token minted with POST /api/admin/tokens.',
+        },
+      },
       schemas: {
         Error: {
           type: 'object',

@@ -17,7 +17,10 @@ export async function findKeyByReference(store: Store, reference: string) {
   const named = (await store.keys.list()).filter((key) => key.name === reference);
   const chosen = named.find((key) => key.userId === null) ?? (named.length === 1 ? named[0] : undefined);
   if (chosen === undefined && named.length > 1) {
-    throw new GatewayError('conflict', `${named.length} accounts have a key named "${reference}"; name the key by its id (${named.map((key) => key.id).join(', ')}).`);
+    throw new GatewayError(
+      'conflict',
+      `${named.length} accounts have a key named "${reference}"; name the key by its id (${named.map((key) => key.id).join(', ')}).`,
+    );
   }
   return chosen;
 }

@@ -41,7 +41,6 @@ export function registerPortalAdminRoutes(app: FastifyInstance, deps: AppDeps): 
   const { store } = deps;
   app.register(
     async (admin) => {
-
       admin.post('/users/:id/top-ups', async (request, reply) => {
         const input = parseAdminInput(topUpSchema, request.body);
         const existing = await findUser((request.params as Record<string, string>).id ?? '');

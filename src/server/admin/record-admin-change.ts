@@ -10,11 +10,7 @@ export type AdminChange = Pick<NewAuditEntry, 'action' | 'targetKind' | 'targetI
  * a line naming it. The records passed are admin-API views, so secrets are already masked. A
  * failed audit write is logged, not thrown: the change itself has been made and answered for.
  */
-export async function recordAdminChange(
-  deps: { store: Store; logger: Logger },
-  request: FastifyRequest,
-  change: AdminChange,
-): Promise<void> {
+export async function recordAdminChange(deps: { store: Store; logger: Logger }, request: FastifyRequest, change: AdminChange): Promise<void> {
   const userAgent = request.headers['user-agent'];
   const entry: NewAuditEntry = {
     actor: request.adminActor?.name ?? 'admin',
@@ -28,7 +24,14 @@ export async function recordAdminChange(
   try {
     const stored = await deps.store.audit.append(entry);
     deps.logger.info(
-      { event: 'admin_change', auditId: stored.id, action: entry.action, target: entry.targetName ?? entry.targetId, clientIp: entry.clientIp, requestId: entry.requestId },
+      {
+        event: 'admin_change',
+        auditId: stored.id,
+        action: entry.action,
+        target: entry.targetName ?? entry.targetId,
+        clientIp: entry.clientIp,
+        requestId: entry.requestId,
+      },
       `admin change: ${entry.action} ${entry.targetName ?? entry.targetId}`,
     );
   } catch (error) {

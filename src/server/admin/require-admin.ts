@@ -17,12 +17,7 @@ export interface AdminAuthGuard {
  * (while an address is blocked even the right token gets 429, so the throttle never confirms a guess).
  * The admin API itself authenticates in `authorize-admin.ts` with the same pieces.
  */
-export function requireBearerToken(
-  request: FastifyRequest,
-  acceptedHashes: readonly string[],
-  unauthorizedMessage: string,
-  guard?: AdminAuthGuard,
-): void {
+export function requireBearerToken(request: FastifyRequest, acceptedHashes: readonly string[], unauthorizedMessage: string, guard?: AdminAuthGuard): void {
   const address = refuseWhileBlocked(request, guard);
   if (!bearerMatches(bearerTokenOf(request), acceptedHashes)) {
     guard?.adminAuthThrottle.recordFailure(address);

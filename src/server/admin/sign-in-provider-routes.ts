@@ -16,14 +16,34 @@ export function registerSignInProviderRoutes(app: FastifyInstance, deps: AppDeps
       admin.post('/sign-in-providers', async (request, reply) => {
         const input = parseAdminInput(signInProviderSchema, request.body);
         const before = await store.identity.findProvider(input.name);
-        const saved = await store.identity.saveProvider({ ...input, issuer: input.issuer.replace(/\/$/, ''), audiences: [...new Set(input.audiences)], apiBase: input.apiBase ?? null });
-        await recordAdminChange(deps, request, { action: before ? 'sign-in-provider.update' : 'sign-in-provider.create', targetKind: 'sign-in-provider', targetId: saved.name, targetName: saved.name, before: before ? providerView(before) : null, after: providerView(saved) });
+        const saved = await store.identity.saveProvider({
+          ...input,
+          issuer: input.issuer.replace(/\/$/, ''),
+          audiences: [...new Set(input.audiences)],
+          apiBase: input.apiBase ?? null,
+        });
+        await recordAdminChange(deps, request, {
+          action: before ? 'sign-in-provider.update' : 'sign-in-provider.create',
+          targetKind: 'sign-in-provider',
+          targetId: saved.name,
+          targetName: saved.name,
+          before: before ? providerView(before) : null,
+          after: providerView(saved),
+        });
         return reply.code(before ? 200 : 201).send(providerView(saved));
       });
       admin.delete('/sign-in-providers/:name', async (request, reply) => {
         const before = await store.identity.findProvider(param(request, 'name'));
-        if (!before || !(await store.identity.deleteProvider(before.name))) throw new GatewayError('not_found', `No sign-in provider "${param(request, 'name')}" exists.`);
-        await recordAdminChange(deps, request, { action: 'sign-in-provider.delete', targetKind: 'sign-in-provider', targetId: before.name, targetName: before.name, before: providerView(before), after: null });
+        if (!before || !(await store.identity.deleteProvider(before.name)))
+          throw new GatewayError('not_found', `No sign-in provider "${param(request, 'name')}" exists.`);
+        await recordAdminChange(deps, request, {
+          action: 'sign-in-provider.delete',
+          targetKind: 'sign-in-provider',
+          targetId: before.name,
+          targetName: before.name,
+          before: providerView(before),
+          after: null,
+        });
         return reply.code(204).send();
       });
     },

@@ -40,4 +40,3 @@ export function registerUsageStatsRoutes(app: FastifyInstance, deps: AppDeps): v
     };
   });
 }
-

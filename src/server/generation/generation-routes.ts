@@ -77,10 +77,14 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) => {
     if (isRecord(request.body) && hasCompactionTrigger(request.body)) return handleCompactionTurn(deps, responsesRoute, request, reply);
     const threshold = compactionThreshold(request.body);
-    return threshold === undefined ? handleGeneration(deps, responsesRoute, request, reply) : handleThresholdTurn(deps, responsesRoute, request, reply, threshold);
+    return threshold === undefined
+      ? handleGeneration(deps, responsesRoute, request, reply)
+      : handleThresholdTurn(deps, responsesRoute, request, reply, threshold);
   });
-  app.post(`${prefix}/v1/responses/compact`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) =>
-    handleCompaction(deps, responsesRoute, request, reply),
+  app.post(
+    `${prefix}/v1/responses/compact`,
+    { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') },
+    (request, reply) => handleCompaction(deps, responsesRoute, request, reply),
   );
   app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, (request, reply) =>
     handleGeneration(deps, messagesRoute, request, reply),
@@ -89,8 +93,10 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   // 404 there shows as "There's an issue with the selected model", which hides the cause. Served,
   // with a warning naming the fix, like the right address.
   const doubledMessagesRoute: GenerationRoute = { ...messagesRoute, warnings: [DOUBLED_V1_WARNING] };
-  app.post(`${prefix}/v1/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages', DOUBLED_V1_WARNING) }, (request, reply) =>
-    handleGeneration(deps, doubledMessagesRoute, request, reply),
+  app.post(
+    `${prefix}/v1/v1/messages`,
+    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages', DOUBLED_V1_WARNING) },
+    (request, reply) => handleGeneration(deps, doubledMessagesRoute, request, reply),
   );
   app.post(`${prefix}/v1/embeddings`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-embeddings') }, (request, reply) =>
     handleEmbeddings(deps, 'openai-embeddings', surface, request, reply),
@@ -102,8 +108,16 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
     authorizeModel(deps.snapshot.current, caller, decoded.model, surface, { revealOtherGroups: deps.settings.revealOtherGroupModels === true });
     return reply.send({ input_tokens: estimateInputTokens(decoded) });
   };
-  app.post(`${prefix}/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, countTokens);
-  app.post(`${prefix}/v1/v1/messages/count_tokens`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages', DOUBLED_V1_WARNING) }, countTokens);
+  app.post(
+    `${prefix}/v1/messages/count_tokens`,
+    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') },
+    countTokens,
+  );
+  app.post(
+    `${prefix}/v1/v1/messages/count_tokens`,
+    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages', DOUBLED_V1_WARNING) },
+    countTokens,
+  );
 
   // Gemini: `/v1beta/models/{model}:{method}`, and the same under `/v1/` for @google/genai ≥ 3.
   // A path that names no generation method is answered from the path alone (before the key
@@ -146,7 +160,6 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
     });
   }
 }
-
 
 /** countTokens takes `{contents}` or `{generateContentRequest: {...}}`. */
 function unwrapCountTokensBody(body: unknown): unknown {

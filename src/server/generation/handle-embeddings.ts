@@ -35,4 +35,3 @@ export async function handleEmbeddings(
   });
   return reply.headers(result.headers).send(result.body);
 }
-

@@ -66,11 +66,25 @@ export async function handleCompactionTurn(deps: AppDeps, route: GenerationRoute
     reply.header('content-type', 'text/event-stream; charset=utf-8');
     return reply.send(compactionTurnStream({ id: compacted.id, created_at: compacted.created_at, model: body.model, item, usage: compacted.usage }));
   }
-  return reply.send({ id: compacted.id, object: 'response', created_at: compacted.created_at, status: 'completed', model: body.model, output: [item], usage: compacted.usage });
+  return reply.send({
+    id: compacted.id,
+    object: 'response',
+    created_at: compacted.created_at,
+    status: 'completed',
+    model: body.model,
+    output: [item],
+    usage: compacted.usage,
+  });
 }
 
 /** `POST /v1/responses` asking for server-side compaction (`context_management`): compacted first where the upstream cannot (see compact-on-threshold.ts). */
-export async function handleThresholdTurn(deps: AppDeps, route: GenerationRoute, request: FastifyRequest, reply: FastifyReply, threshold: number): Promise<void> {
+export async function handleThresholdTurn(
+  deps: AppDeps,
+  route: GenerationRoute,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  threshold: number,
+): Promise<void> {
   const asked: GenerationRequest = { requestId: request.id, route, body: request.body, credentials: credentialsOf(deps, request) };
   if (request.caller !== undefined) asked.caller = request.caller;
   const outcome = await compactOnThreshold(deps, asked, threshold);

@@ -8,8 +8,20 @@ import { readMultipartUpload, type UploadLimits } from '../read-multipart-upload
 import { credentialsOf } from '../authenticate-request.ts';
 
 /** OpenAI's own upload limits: 25 MiB of audio; an image to edit up to 50 MB (gpt-image). */
-export const AUDIO_UPLOAD_LIMITS: UploadLimits = { maxFileBytes: 25 * 1_048_576, maxFiles: 1, maxFields: 16, maxFieldBytes: 64 * 1024, maxDrainBytes: 64 * 1_048_576 };
-export const IMAGE_UPLOAD_LIMITS: UploadLimits = { maxFileBytes: 50 * 1_000_000, maxFiles: 17, maxFields: 16, maxFieldBytes: 64 * 1024, maxDrainBytes: 64 * 1_048_576 };
+export const AUDIO_UPLOAD_LIMITS: UploadLimits = {
+  maxFileBytes: 25 * 1_048_576,
+  maxFiles: 1,
+  maxFields: 16,
+  maxFieldBytes: 64 * 1024,
+  maxDrainBytes: 64 * 1_048_576,
+};
+export const IMAGE_UPLOAD_LIMITS: UploadLimits = {
+  maxFileBytes: 50 * 1_000_000,
+  maxFiles: 17,
+  maxFields: 16,
+  maxFieldBytes: 64 * 1024,
+  maxDrainBytes: 64 * 1_048_576,
+};
 
 /** A media route with a JSON body (image generation, speech, moderation, rerank). */
 export async function handleMediaJson(

@@ -128,7 +128,10 @@ export function registerKeyBalanceRoutes(app: FastifyInstance, deps: AppDeps): v
               windows.flatMap((window) => [
                 [`${window.window}_usage_usd`, usd(window.usedMicros)],
                 [`${window.window}_limit_usd`, window.quotaMicros === null ? null : usd(window.quotaMicros)],
-                [`${window.window}_used_percent`, window.quotaMicros === null || window.quotaMicros === 0 ? null : round2((window.usedMicros / window.quotaMicros) * 100)],
+                [
+                  `${window.window}_used_percent`,
+                  window.quotaMicros === null || window.quotaMicros === 0 ? null : round2((window.usedMicros / window.quotaMicros) * 100),
+                ],
                 [`${window.window}_resets_at`, window.resetsAt === null ? null : new Date(window.resetsAt).toISOString()],
               ]),
             ),

@@ -12,7 +12,13 @@ type OnRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: E
  * as generation (`authenticate`, run in `onRequest` before the body is read); refusals in OpenAI's
  * error shape.
  */
-export function registerMediaRoutes(app: FastifyInstance, deps: AppDeps, prefix: string, surface: string | null, authenticate: (protocol: string) => { onRequest: OnRequest }): void {
+export function registerMediaRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  prefix: string,
+  surface: string | null,
+  authenticate: (protocol: string) => { onRequest: OnRequest },
+): void {
   const openai = { protocol: 'openai-chat' as const };
   app.post(`${prefix}/v1/images/generations`, { config: openai, ...authenticate('openai-images') }, (request, reply) =>
     handleMediaJson(deps, surface, request, reply, (call, body) => runImages(deps, call, body)),

@@ -62,7 +62,8 @@ export function explainRouteMiss(method: string, url: string, altPrefix: string,
       `There is no ${fullPath} here: Anthropic-style requests go to /v1/messages. Configure Claude Code or the Anthropic SDK with the root address ${address('anthropic-sdk')} (without /v1); they add /v1/messages themselves.`,
     );
   }
-  const untranslated = /^\/v1\/(images|audio|moderations|completions|files|uploads|batches|fine_tuning|assistants|threads|vector_stores|realtime|videos)(\/|$)/.exec(path);
+  const untranslated =
+    /^\/v1\/(images|audio|moderations|completions|files|uploads|batches|fine_tuning|assistants|threads|vector_stores|realtime|videos)(\/|$)/.exec(path);
   if (untranslated) {
     // The served media routes (images, audio, moderations) never reach this hint: their routes match
     // first. The rest is not passed through: each would need its own billing unit (files held,
@@ -80,11 +81,8 @@ export function explainRouteMiss(method: string, url: string, altPrefix: string,
     );
   }
 
-  const protocol: ProtocolId = isGeminiClient(headers) || path.includes('v1beta')
-    ? 'gemini-generate-content'
-    : isAnthropicClient(headers)
-      ? 'anthropic-messages'
-      : 'openai-chat';
+  const protocol: ProtocolId =
+    isGeminiClient(headers) || path.includes('v1beta') ? 'gemini-generate-content' : isAnthropicClient(headers) ? 'anthropic-messages' : 'openai-chat';
   const base = origin(headers);
   const addresses = CLIENT_KINDS.map((kind) => `${clientLabel(kind)}: ${clientAddress(kind, base, altPrefix)}`).join('; ');
   return miss(

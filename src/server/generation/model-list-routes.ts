@@ -50,9 +50,10 @@ export function registerModelListRoutes(app: FastifyInstance, deps: AppDeps, pre
       throw new GatewayError('model_not_found', `Model "${id}" is not available to this key's group; list them with GET /v1/models.`);
     }
     if (shape === 'gemini') return reply.send(encodeGeminiModel(id));
-    const list = shape === 'anthropic'
-      ? encodeAnthropicModelList([id], deps.snapshot.current.loadedAt, {}).data
-      : encodeOpenaiModelList([id], deps.snapshot.current.loadedAt).data;
+    const list =
+      shape === 'anthropic'
+        ? encodeAnthropicModelList([id], deps.snapshot.current.loadedAt, {}).data
+        : encodeOpenaiModelList([id], deps.snapshot.current.loadedAt).data;
     return reply.send(list[0]);
   });
 

@@ -41,7 +41,19 @@ export function registerResponsesWebSocket(app: FastifyInstance, deps: AppDeps, 
     const clientIp = deps.access.clientIp(request.socket.remoteAddress, request.headers);
     const log = (status: number, keyId: string | null, errorCode: string | null) =>
       deps.logger.info(
-        { requestId, method: 'GET', path, route: route ? '/v1/responses' : null, protocol: 'openai-responses', transport: 'websocket', keyId, status, errorCode, durationMs: deps.runtime.now() - startedAt, clientIp },
+        {
+          requestId,
+          method: 'GET',
+          path,
+          route: route ? '/v1/responses' : null,
+          protocol: 'openai-responses',
+          transport: 'websocket',
+          keyId,
+          status,
+          errorCode,
+          durationMs: deps.runtime.now() - startedAt,
+          clientIp,
+        },
         'request',
       );
     const refuse = (error: GatewayError, keyId: string | null) => {
@@ -51,11 +63,23 @@ export function registerResponsesWebSocket(app: FastifyInstance, deps: AppDeps, 
     };
     socket.on('error', () => socket.destroy());
     if (!route || request.method !== 'GET') {
-      refuse(new GatewayError('route_not_found', `WebSocket upgrades are served at GET /v1/responses only (Responses WebSocket mode), not ${request.method ?? ''} ${path}.`), null);
+      refuse(
+        new GatewayError(
+          'route_not_found',
+          `WebSocket upgrades are served at GET /v1/responses only (Responses WebSocket mode), not ${request.method ?? ''} ${path}.`,
+        ),
+        null,
+      );
       return;
     }
     if (!settings.enabled) {
-      refuse(new GatewayError('websocket_unavailable', 'Responses over WebSocket is turned off on this gateway (RESPONSES_WEBSOCKET=false); use HTTP: POST /v1/responses.'), null);
+      refuse(
+        new GatewayError(
+          'websocket_unavailable',
+          'Responses over WebSocket is turned off on this gateway (RESPONSES_WEBSOCKET=false); use HTTP: POST /v1/responses.',
+        ),
+        null,
+      );
       return;
     }
     const credentials: CallerCredentials = { headers: request.headers, query: queryOf(request.url ?? ''), path, clientIp };

@@ -52,7 +52,7 @@ export class GatewayMetrics {
   });
   readonly #cost = new Counter({
     name: 'switchyard_cost_usd_total',
-    help: 'What the gateway charged, in USD, by group and model (the usage log\'s cost).',
+    help: "What the gateway charged, in USD, by group and model (the usage log's cost).",
     labelNames: ['group', 'model'] as const,
     registers: [this.registry],
   });
@@ -144,9 +144,7 @@ export class GatewayMetrics {
     const surface = entry.surface ?? 'root';
     const channel = entry.channelName ?? '';
     const status = String(entry.status);
-    this.#child(`r|${surface}|${protocol}|${model}|${channel}|${status}`, () =>
-      this.#requests.labels({ surface, protocol, model, channel, status }),
-    ).inc();
+    this.#child(`r|${surface}|${protocol}|${model}|${channel}|${status}`, () => this.#requests.labels({ surface, protocol, model, channel, status })).inc();
     const stream = String(entry.stream);
     this.#child(`l|${protocol}|${stream}`, () => this.#latency.labels({ protocol, stream })).observe(entry.latencyMs / 1000);
     if (entry.ttftMs !== null) this.#child(`f|${protocol}`, () => this.#firstToken.labels({ protocol })).observe(entry.ttftMs / 1000);
@@ -164,9 +162,9 @@ export class GatewayMetrics {
     }
     for (const attempt of entry.attempts) {
       const outcome = attempt.errorCode ?? 'ok';
-      this.#child(`a|${attempt.channelName}|${outcome}`, () =>
-        this.#attemptLatency.labels({ channel: attempt.channelName, outcome }),
-      ).observe(attempt.latencyMs / 1000);
+      this.#child(`a|${attempt.channelName}|${outcome}`, () => this.#attemptLatency.labels({ channel: attempt.channelName, outcome })).observe(
+        attempt.latencyMs / 1000,
+      );
       if (attempt.errorCode === null) continue;
       const { channelName, errorCode } = attempt;
       this.#child(`e|${channelName}|${errorCode}`, () => this.#upstreamErrors.labels({ channel: channelName, code: errorCode })).inc();

@@ -20,10 +20,12 @@ export function registerHealthRoutes(app: FastifyInstance, _deps: AppDeps): void
 export function registerReadinessRoute(app: FastifyInstance, readiness: Readiness): void {
   app.get('/readyz', async (_request, reply) => {
     const report = await readiness.check();
-    return reply
-      .code(report.ready ? 200 : 503)
-      .header('cache-control', 'no-store')
-      // The pid tells operators (and the cluster test) which worker answered.
-      .send({ status: report.ready ? 'ready' : report.draining ? 'draining' : 'not ready', ...report, pid: process.pid });
+    return (
+      reply
+        .code(report.ready ? 200 : 503)
+        .header('cache-control', 'no-store')
+        // The pid tells operators (and the cluster test) which worker answered.
+        .send({ status: report.ready ? 'ready' : report.draining ? 'draining' : 'not ready', ...report, pid: process.pid })
+    );
   });
 }

@@ -13,17 +13,10 @@ export function registerMetricsRoutes(
   credentials: { adminTokenHash: string; metricsTokenHash?: string | undefined },
   guard?: AdminAuthGuard,
 ): void {
-  const accepted = [credentials.adminTokenHash, credentials.metricsTokenHash].filter(
-    (hash): hash is string => hash !== undefined,
-  );
+  const accepted = [credentials.adminTokenHash, credentials.metricsTokenHash].filter((hash): hash is string => hash !== undefined);
   app.get('/metrics', async (request, reply) => {
     // The admin token is accepted here too, so failures count against the admin API's throttle.
-    requireBearerToken(
-      request,
-      accepted,
-      '/metrics needs "Authorization: Bearer <METRICS_TOKEN>" (a read-only scrape credential) or the admin token.',
-      guard,
-    );
+    requireBearerToken(request, accepted, '/metrics needs "Authorization: Bearer <METRICS_TOKEN>" (a read-only scrape credential) or the admin token.', guard);
     const body = await metrics.scrape();
     return reply.header('content-type', metrics.registry.contentType).send(body);
   });

@@ -7,7 +7,10 @@ export function renderStatusPage(title: string, report: StatusReport): string {
   incidents.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const incidentItems = incidents
     .slice(0, 50)
-    .map(({ model, startedAt, endedAt, summary }) => `<li><strong>${escapeHtml(model.group)} / ${escapeHtml(model.model)}</strong> ${escapeHtml(startedAt)} → ${endedAt ? escapeHtml(endedAt) : 'ongoing'}: ${escapeHtml(summary)}</li>`)
+    .map(
+      ({ model, startedAt, endedAt, summary }) =>
+        `<li><strong>${escapeHtml(model.group)} / ${escapeHtml(model.model)}</strong> ${escapeHtml(startedAt)} → ${endedAt ? escapeHtml(endedAt) : 'ongoing'}: ${escapeHtml(summary)}</li>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

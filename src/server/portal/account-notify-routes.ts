@@ -34,7 +34,9 @@ export function registerAccountNotifyRoutes(account: FastifyInstance, deps: AppD
     return { data: list.map(announcementView) };
   });
 
-  account.get('/notification-channels', async (request) => ({ data: (await store.notifications.listChannels(signedIn(request).id)).map(notificationChannelView) }));
+  account.get('/notification-channels', async (request) => ({
+    data: (await store.notifications.listChannels(signedIn(request).id)).map(notificationChannelView),
+  }));
   account.post('/notification-channels', async (request, reply) => {
     const user = signedIn(request);
     const input = parseAdminInput(notificationChannelSchema, request.body);

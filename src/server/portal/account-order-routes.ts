@@ -23,7 +23,10 @@ const orderCreateSchema = z
     planId: z.string().min(1).max(100).optional(),
     promotionCode: z.string().trim().min(1).max(64).optional(),
   })
-  .refine((input) => (input.amountUsd === undefined) !== (input.planId === undefined), { message: 'give either amountUsd (a top-up) or planId (a plan), not both', path: ['amountUsd'] });
+  .refine((input) => (input.amountUsd === undefined) !== (input.planId === undefined), {
+    message: 'give either amountUsd (a top-up) or planId (a plan), not both',
+    path: ['amountUsd'],
+  });
 
 /** The device cookie the portal sets once (the self-referral check compares its hash). */
 export const DEVICE_COOKIE = 'switchyard_device';

@@ -146,9 +146,12 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
 function registerKeyRoutes(account: FastifyInstance, deps: AppDeps, session: (request: FastifyRequest) => PortalSession): void {
   const keyId = (request: FastifyRequest) => (request.params as Record<string, string>).id ?? '';
 
-  account.get('/keys', async (request): Promise<{ data: PortalKey[] }> => ({
-    data: (await accountKeys(deps, session(request).user)).map((key) => accountKeyView(deps, key)),
-  }));
+  account.get(
+    '/keys',
+    async (request): Promise<{ data: PortalKey[] }> => ({
+      data: (await accountKeys(deps, session(request).user)).map((key) => accountKeyView(deps, key)),
+    }),
+  );
 
   account.post('/keys', async (request, reply) => {
     const { user } = session(request);

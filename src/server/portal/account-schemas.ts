@@ -10,11 +10,12 @@ const capsSchema = z.strictObject({
   weeklySpend: positiveUsd.nullable().optional(),
   monthlySpend: positiveUsd.nullable().optional(),
 });
-const ipListSchema = z
-  .array(z.string().refine(isIpOrCidr, 'must be an IP address or CIDR range, e.g. 203.0.113.0/24'))
-  .max(100)
-  .nullable()
-  .optional();
-export const keyCreateSchema = z.strictObject({ name: z.string().trim().min(1).max(100), group: z.string().min(1), allowedIps: ipListSchema, limits: capsSchema.optional() });
+const ipListSchema = z.array(z.string().refine(isIpOrCidr, 'must be an IP address or CIDR range, e.g. 203.0.113.0/24')).max(100).nullable().optional();
+export const keyCreateSchema = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  group: z.string().min(1),
+  allowedIps: ipListSchema,
+  limits: capsSchema.optional(),
+});
 export const keyPatchSchema = z.strictObject({ name: z.string().trim().min(1).max(100).optional(), allowedIps: ipListSchema, limits: capsSchema.optional() });
 export const redeemSchema = z.strictObject({ code: z.string().min(1).max(200) });

@@ -13,7 +13,11 @@ import type { SessionDevice } from '../../store/store.ts';
  * What an account holder does to their own sign-in (issue 29), inside the portal's session
  * scope: TOTP enrolment, confirmation and removal.
  */
-export function registerAccountSecurityRoutes(account: FastifyInstance, deps: AppDeps, session: (request: FastifyRequest) => { user: User; tokenHash: string }): void {
+export function registerAccountSecurityRoutes(
+  account: FastifyInstance,
+  deps: AppDeps,
+  session: (request: FastifyRequest) => { user: User; tokenHash: string },
+): void {
   const factors = new TotpFactors(deps.store.identity, () => deps.runtime.now());
   const ownerOf = (request: FastifyRequest): IdentityOwner => ({ kind: 'user', id: session(request).user.id });
 
@@ -43,7 +47,8 @@ export function registerAccountSecurityRoutes(account: FastifyInstance, deps: Ap
   account.delete('/totp', async (request, reply) => {
     const { code } = parseAdminInput(totpCodeSchema, request.body);
     // A current code, not just the session: whoever borrowed the browser cannot remove the factor.
-    if ((await factors.check(ownerOf(request), code)) !== 'passed') throw new GatewayError('sign_in_failed', 'That two-factor code is wrong or was already used.');
+    if ((await factors.check(ownerOf(request), code)) !== 'passed')
+      throw new GatewayError('sign_in_failed', 'That two-factor code is wrong or was already used.');
     await factors.disable(ownerOf(request));
     return reply.code(204).send();
   });

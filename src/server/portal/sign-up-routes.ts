@@ -59,7 +59,11 @@ export function registerSignUpRoutes(app: FastifyInstance, deps: AppDeps, option
         const token = (request.query as Record<string, unknown>).token;
         if (typeof token !== 'string' || token === '' || token.length > 200) throw invalidRequest('token: the token from the e-mailed link.', 'token');
         const user = await signUp.verify(token);
-        return { verified: true, user: { id: user.id, name: user.name, email: user.email }, message: 'Your account is ready: sign in with your e-mail and password.' };
+        return {
+          verified: true,
+          user: { id: user.id, name: user.name, email: user.email },
+          message: 'Your account is ready: sign in with your e-mail and password.',
+        };
       });
       account.post('/password-reset', async (request, reply) => {
         await signUp.requestReset(parseAdminInput(resetSchema, request.body).email, clientIpOf(deps, request));

@@ -77,9 +77,15 @@ export const accountsMigration: Migration = {
       .execute();
 
     // SQLite accepts a REFERENCES clause on ADD COLUMN when the default is NULL.
-    await db.schema.alterTable('api_keys').addColumn('user_id', 'text', (column) => column.references('users.id').onDelete('restrict')).execute();
+    await db.schema
+      .alterTable('api_keys')
+      .addColumn('user_id', 'text', (column) => column.references('users.id').onDelete('restrict'))
+      .execute();
     await db.schema.createIndex('api_keys_user_id').on('api_keys').column('user_id').execute();
-    await db.schema.alterTable('groups').addColumn('billing', 'text', (column) => column.notNull().defaultTo('balance')).execute();
+    await db.schema
+      .alterTable('groups')
+      .addColumn('billing', 'text', (column) => column.notNull().defaultTo('balance'))
+      .execute();
     await db.schema.alterTable('usage_logs').addColumn('user_id', 'text').execute();
     await db.schema.alterTable('usage_logs').addColumn('paid_by', 'text').execute();
     await db.schema.alterTable('usage_logs').addColumn('subscription_id', 'text').execute();

@@ -9,7 +9,10 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const providerFeaturesMigration: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('groups').addColumn('allowed_features', 'text', (column) => column.notNull().defaultTo('[]')).execute();
+    await db.schema
+      .alterTable('groups')
+      .addColumn('allowed_features', 'text', (column) => column.notNull().defaultTo('[]'))
+      .execute();
     await db.schema.alterTable('model_prices').addColumn('web_search_per_thousand', 'bigint').execute();
   },
   async down(db: Kysely<any>) {

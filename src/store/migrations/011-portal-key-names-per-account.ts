@@ -35,7 +35,8 @@ function isSqlite(db: Kysely<any>): boolean {
 const NAME_CONSTRAINT = /,\s*constraint\s+"api_keys_name_unique"\s+unique\s*\(\s*"name"\s*\)/i;
 
 function withoutNameConstraint(definition: string): string {
-  if (!NAME_CONSTRAINT.test(definition)) throw new Error('api_keys has no "api_keys_name_unique" constraint to drop; the table is not as migration 001 made it');
+  if (!NAME_CONSTRAINT.test(definition))
+    throw new Error('api_keys has no "api_keys_name_unique" constraint to drop; the table is not as migration 001 made it');
   return definition.replace(NAME_CONSTRAINT, '');
 }
 

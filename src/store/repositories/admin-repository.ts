@@ -25,7 +25,11 @@ export function createAdminRepository({ db, now, generateId }: StoreContext): Ad
       const login = reference.trim().toLowerCase();
       const row =
         (await byId(reference)) ??
-        (await db.selectFrom('admins').selectAll().where((eb) => eb.or([eb('name', '=', login), eb('email', '=', login)])).executeTakeFirst());
+        (await db
+          .selectFrom('admins')
+          .selectAll()
+          .where((eb) => eb.or([eb('name', '=', login), eb('email', '=', login)]))
+          .executeTakeFirst());
       return row ? toAdmin(row) : undefined;
     },
 

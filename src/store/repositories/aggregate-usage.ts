@@ -16,7 +16,9 @@ export async function aggregateUsage(db: Kysely<DatabaseSchema>, query: UsageAgg
       ? sql<string | null>`key_id`
       : query.by === 'payer'
         ? // What paid, for reconciliation: `subscription:<id>`, `wallet:<user id>`, `key_balance:<key id>`.
-          sql<string | null>`case when paid_by = 'subscription' then 'subscription:' || subscription_id when paid_by = 'wallet' then 'wallet:' || user_id when paid_by = 'key_balance' then 'key_balance:' || key_id else null end`
+          sql<
+            string | null
+          >`case when paid_by = 'subscription' then 'subscription:' || subscription_id when paid_by = 'wallet' then 'wallet:' || user_id when paid_by = 'key_balance' then 'key_balance:' || key_id else null end`
         : sql<string | null>`model`;
   let select = db
     .selectFrom('usage_logs')

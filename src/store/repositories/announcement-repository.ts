@@ -33,7 +33,14 @@ export function createAnnouncementRepository({ db, now, generateId }: StoreConte
       }));
     },
     async create(announcement) {
-      const row = { id: generateId('ann'), title: announcement.title, body: announcement.body, audience: announcement.audience, ends_at: announcement.endsAt, created_at: now() };
+      const row = {
+        id: generateId('ann'),
+        title: announcement.title,
+        body: announcement.body,
+        audience: announcement.audience,
+        ends_at: announcement.endsAt,
+        created_at: now(),
+      };
       await db.insertInto('announcements').values(row).execute();
       return { ...announcement, id: row.id, createdAt: row.created_at };
     },

@@ -26,7 +26,10 @@ export function createAuditLogRepository({ db, now }: StoreContext): AuditLogRep
         select = select.where((where) => where.or([where('target_id', '=', target), where('target_name', '=', target)]));
       }
       if (query.before !== undefined) select = select.where('id', '<', query.before);
-      const rows = await select.orderBy('id', 'desc').limit(query.limit ?? 100).execute();
+      const rows = await select
+        .orderBy('id', 'desc')
+        .limit(query.limit ?? 100)
+        .execute();
       return rows.map(fromRow);
     },
   };

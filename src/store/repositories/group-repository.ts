@@ -70,7 +70,10 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
         // The name is the key the other tables refer to, and their foreign keys do not cascade
         // updates: insert the group under its new name, move every reference, then drop the old row.
         try {
-          await transaction.insertInto('groups').values({ ...row, name: to }).execute();
+          await transaction
+            .insertInto('groups')
+            .values({ ...row, name: to })
+            .execute();
         } catch (error) {
           throw translateConstraintError(error, {
             unique: { name: { field: 'name', message: `a group named "${to}" already exists` } },
@@ -95,10 +98,7 @@ export function createGroupRepository({ db, now }: StoreContext): GroupRepositor
           .where('group_name', '=', name)
           .executeTakeFirstOrThrow();
         if (Number(count) > 0) {
-          throw new StoreConflictError(
-            `group "${name}" is still used by ${count} key${Number(count) === 1 ? '' : 's'}; move or delete them first`,
-            'keys',
-          );
+          throw new StoreConflictError(`group "${name}" is still used by ${count} key${Number(count) === 1 ? '' : 's'}; move or delete them first`, 'keys');
         }
         const plans = await transaction.selectFrom('plans').select('name').where('group_name', '=', name).execute();
         if (plans.length > 0) {

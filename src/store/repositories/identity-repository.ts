@@ -69,7 +69,15 @@ export function createIdentityRepository({ db, now, secretBox }: StoreContext): 
     async createOneTimeToken(token) {
       await db
         .insertInto('one_time_tokens')
-        .values({ token_hash: token.tokenHash, purpose: token.purpose, email: token.email, payload: token.payload, created_at: now(), expires_at: token.expiresAt, used_at: null })
+        .values({
+          token_hash: token.tokenHash,
+          purpose: token.purpose,
+          email: token.email,
+          payload: token.payload,
+          created_at: now(),
+          expires_at: token.expiresAt,
+          used_at: null,
+        })
         .execute();
     },
 
@@ -93,7 +101,9 @@ export function createIdentityRepository({ db, now, secretBox }: StoreContext): 
     },
 
     async listProviders() {
-      return (await db.selectFrom('sign_in_providers').selectAll().orderBy('name').execute()).map((row) => toProvider(row, secretBox.open(row.client_secret_sealed)));
+      return (await db.selectFrom('sign_in_providers').selectAll().orderBy('name').execute()).map((row) =>
+        toProvider(row, secretBox.open(row.client_secret_sealed)),
+      );
     },
 
     async findProvider(name) {

@@ -13,8 +13,18 @@ export function createLedgerRepository(context: StoreContext): LedgerRepository 
     async insertMany(attempts, charges) {
       if (attempts.length === 0 && charges.length === 0) return;
       await db.transaction().execute(async (trx) => {
-        if (attempts.length > 0) await trx.insertInto('ledger_attempts').values(attempts.map(attemptRow)).onConflict((conflict) => conflict.doNothing()).execute();
-        if (charges.length > 0) await trx.insertInto('ledger_charges').values(charges.map(chargeRow)).onConflict((conflict) => conflict.doNothing()).execute();
+        if (attempts.length > 0)
+          await trx
+            .insertInto('ledger_attempts')
+            .values(attempts.map(attemptRow))
+            .onConflict((conflict) => conflict.doNothing())
+            .execute();
+        if (charges.length > 0)
+          await trx
+            .insertInto('ledger_charges')
+            .values(charges.map(chargeRow))
+            .onConflict((conflict) => conflict.doNothing())
+            .execute();
       });
     },
     async attemptsOf(requestId) {
@@ -42,11 +52,23 @@ export function createLedgerRepository(context: StoreContext): LedgerRepository 
       const importedAt = context.now();
       await db.transaction().execute(async (trx) => {
         for (const bill of bills) {
-          const row = { channel_id: bill.channelId, day: bill.day, model: bill.model, cost_micros: bill.costMicros, tokens: JSON.stringify(bill.tokens), source: bill.source, imported_at: importedAt };
+          const row = {
+            channel_id: bill.channelId,
+            day: bill.day,
+            model: bill.model,
+            cost_micros: bill.costMicros,
+            tokens: JSON.stringify(bill.tokens),
+            source: bill.source,
+            imported_at: importedAt,
+          };
           await trx
             .insertInto('upstream_bills')
             .values(row)
-            .onConflict((conflict) => conflict.columns(['channel_id', 'day', 'model']).doUpdateSet({ cost_micros: row.cost_micros, tokens: row.tokens, source: row.source, imported_at: importedAt }))
+            .onConflict((conflict) =>
+              conflict
+                .columns(['channel_id', 'day', 'model'])
+                .doUpdateSet({ cost_micros: row.cost_micros, tokens: row.tokens, source: row.source, imported_at: importedAt }),
+            )
             .execute();
         }
       });
@@ -55,7 +77,14 @@ export function createLedgerRepository(context: StoreContext): LedgerRepository 
       let query = db.selectFrom('upstream_bills').selectAll().where('day', '>=', from).where('day', '<=', to);
       if (channelId !== undefined) query = query.where('channel_id', '=', channelId);
       const rows = await query.orderBy('day').orderBy('channel_id').orderBy('model').execute();
-      return rows.map((row) => ({ channelId: row.channel_id, day: row.day, model: row.model, costMicros: Number(row.cost_micros), tokens: JSON.parse(row.tokens) as Record<string, number>, source: row.source }));
+      return rows.map((row) => ({
+        channelId: row.channel_id,
+        day: row.day,
+        model: row.model,
+        costMicros: Number(row.cost_micros),
+        tokens: JSON.parse(row.tokens) as Record<string, number>,
+        source: row.source,
+      }));
     },
   };
 }
@@ -63,7 +92,9 @@ export function createLedgerRepository(context: StoreContext): LedgerRepository 
 /** Revenue from the charge rows and cost from the attempt rows, each summed per day × dimension, then joined. */
 async function queryMargin({ db }: StoreContext, query: MarginQuery): Promise<MarginRow[]> {
   const column = DIMENSION_COLUMN[query.by];
-  const filters = (['model', 'channel', 'group', 'account'] as const).flatMap((name) => (query[name] === undefined ? [] : [[DIMENSION_COLUMN[name], query[name] as string] as const]));
+  const filters = (['model', 'channel', 'group', 'account'] as const).flatMap((name) =>
+    query[name] === undefined ? [] : [[DIMENSION_COLUMN[name], query[name] as string] as const],
+  );
   let revenue = db
     .selectFrom('ledger_charges')
     .select([sql<number>`time / ${sql.lit(DAY_MS)}`.as('d'), sql<string | null>`${sql.ref(column)}`.as('k'), sql<number>`sum(sell_micros)`.as('amount')])
@@ -71,7 +102,12 @@ async function queryMargin({ db }: StoreContext, query: MarginQuery): Promise<Ma
     .where('time', '<', query.to);
   let cost = db
     .selectFrom('ledger_attempts')
-    .select([sql<number>`time / ${sql.lit(DAY_MS)}`.as('d'), sql<string | null>`${sql.ref(column)}`.as('k'), sql<number>`sum(cost_micros)`.as('amount'), sql<number>`count(distinct request_id)`.as('requests')])
+    .select([
+      sql<number>`time / ${sql.lit(DAY_MS)}`.as('d'),
+      sql<string | null>`${sql.ref(column)}`.as('k'),
+      sql<number>`sum(cost_micros)`.as('amount'),
+      sql<number>`count(distinct request_id)`.as('requests'),
+    ])
     .where('time', '>=', query.from)
     .where('time', '<', query.to);
   for (const [name, value] of filters) {

@@ -53,12 +53,23 @@ export function createOrderRepository({ db, now, generateId }: StoreContext): Or
       if (query.provider !== undefined) select = select.where('provider', '=', query.provider);
       if (query.from !== undefined) select = select.where('created_at', '>=', query.from);
       if (query.to !== undefined) select = select.where('created_at', '<', query.to);
-      const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit ?? 500).execute();
+      const rows = await select
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit ?? 500)
+        .execute();
       return rows.map(toOrder);
     },
 
     async listPending(olderThan, limit) {
-      const rows = await db.selectFrom('payment_orders').selectAll().where('status', '=', 'pending').where('created_at', '<', olderThan).orderBy('expires_at').limit(limit).execute();
+      const rows = await db
+        .selectFrom('payment_orders')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .where('created_at', '<', olderThan)
+        .orderBy('expires_at')
+        .limit(limit)
+        .execute();
       return rows.map(toOrder);
     },
 

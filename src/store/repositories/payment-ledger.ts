@@ -67,7 +67,11 @@ export function paymentLedger(transaction: Transaction<DatabaseSchema>, time: nu
         const fromWallet = Math.min(claw, Math.max(0, Number(inviter?.balance_micros ?? 0)));
         await this.addUserBalance(rebate.inviter_id, -fromWallet);
         await this.addDebt(rebate.inviter_id, claw - fromWallet);
-        await this.note(rebate.inviter_id, -fromWallet, `referral rebate of order ${orderId} clawed back (refund)${claw > fromWallet ? `; ${claw - fromWallet} micro-USD recorded as debt` : ''}`);
+        await this.note(
+          rebate.inviter_id,
+          -fromWallet,
+          `referral rebate of order ${orderId} clawed back (refund)${claw > fromWallet ? `; ${claw - fromWallet} micro-USD recorded as debt` : ''}`,
+        );
       }
       return { inviterId: rebate.inviter_id, clawedMicros: claw };
     },

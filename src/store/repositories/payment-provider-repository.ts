@@ -29,7 +29,9 @@ export function createPaymentProviderRepository({ db, now, secretBox }: StoreCon
       await db
         .insertInto('payment_providers')
         .values(row)
-        .onConflict((conflict) => conflict.column('name').doUpdateSet({ enabled: row.enabled, settings: row.settings, secrets_sealed: row.secrets_sealed, updated_at: row.updated_at }))
+        .onConflict((conflict) =>
+          conflict.column('name').doUpdateSet({ enabled: row.enabled, settings: row.settings, secrets_sealed: row.secrets_sealed, updated_at: row.updated_at }),
+        )
         .execute();
       return read(row);
     },

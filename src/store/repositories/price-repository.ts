@@ -40,7 +40,14 @@ export function createPriceRepository(context: StoreContext): PriceRepository {
         updated_at: at,
       };
       return db.transaction().execute(async (trx) => {
-        const version = await appendPriceVersion(context, trx, { scope: 'sell', ref: '', model, price: figures, effectiveFrom: options.effectiveFrom ?? at, source: options.source ?? null });
+        const version = await appendPriceVersion(context, trx, {
+          scope: 'sell',
+          ref: '',
+          model,
+          price: figures,
+          effectiveFrom: options.effectiveFrom ?? at,
+          source: options.source ?? null,
+        });
         row.version = version.id;
         const { model: _model, ...changes } = row;
         await trx
@@ -100,7 +107,15 @@ function assertWholeMicros(values: readonly (number | undefined)[]): void {
 /** The extra classes are whole micro-USD too; a tier names a positive threshold. */
 function assertWholeExtraMicros(extra: ExtraRates): void {
   const figures = [extra.cacheWrite1hPerMillion, extra.reasoningPerMillion, extra.perRequest];
-  for (const tier of extra.tiers ?? []) figures.push(tier.aboveInputTokens, tier.inputPerMillion, tier.outputPerMillion, tier.cacheReadPerMillion, tier.cacheWritePerMillion, tier.cacheWrite1hPerMillion);
+  for (const tier of extra.tiers ?? [])
+    figures.push(
+      tier.aboveInputTokens,
+      tier.inputPerMillion,
+      tier.outputPerMillion,
+      tier.cacheReadPerMillion,
+      tier.cacheWritePerMillion,
+      tier.cacheWrite1hPerMillion,
+    );
   for (const value of figures) {
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw new TypeError(`prices must be whole micro-USD, got ${value}`);
   }

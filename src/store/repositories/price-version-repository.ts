@@ -22,7 +22,11 @@ export function createPriceVersionRepository(context: StoreContext): PriceVersio
 }
 
 /** Adds one version (inside the caller's transaction when `db` is one). */
-export async function appendPriceVersion(context: Pick<StoreContext, 'now' | 'generateId'>, db: Kysely<DatabaseSchema>, version: NewPriceVersion): Promise<PriceVersion> {
+export async function appendPriceVersion(
+  context: Pick<StoreContext, 'now' | 'generateId'>,
+  db: Kysely<DatabaseSchema>,
+  version: NewPriceVersion,
+): Promise<PriceVersion> {
   const row: Selectable<PriceVersionsTable> = {
     id: context.generateId('pv'),
     scope: version.scope,

@@ -3,7 +3,15 @@ import type { PromotionCode, PromotionRepository } from '../payment-ports.ts';
 import type { StoreContext } from '../store-context.ts';
 
 export function createPromotionRepository({ db, now }: StoreContext): PromotionRepository {
-  const toCode = (row: { code: string; kind: string; value: number; usage_limit: number | null; used_count: number; expires_at: number | null; created_at: number }): PromotionCode => ({
+  const toCode = (row: {
+    code: string;
+    kind: string;
+    value: number;
+    usage_limit: number | null;
+    used_count: number;
+    expires_at: number | null;
+    created_at: number;
+  }): PromotionCode => ({
     code: row.code,
     kind: row.kind as PromotionCode['kind'],
     value: Number(row.value),
@@ -23,7 +31,15 @@ export function createPromotionRepository({ db, now }: StoreContext): PromotionR
     async create(code) {
       const result = await db
         .insertInto('promotion_codes')
-        .values({ code: code.code, kind: code.kind, value: code.value, usage_limit: code.usageLimit, used_count: 0, expires_at: code.expiresAt, created_at: now() })
+        .values({
+          code: code.code,
+          kind: code.kind,
+          value: code.value,
+          usage_limit: code.usageLimit,
+          used_count: 0,
+          expires_at: code.expiresAt,
+          created_at: now(),
+        })
         .onConflict((conflict) => conflict.column('code').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;

@@ -19,7 +19,9 @@ export function createReferralRepository({ db, now, generateId }: StoreContext):
     },
     async findCode(code) {
       const row = await db.selectFrom('referral_codes').select(['user_id', 'rate_percent', 'device_fingerprint']).where('code', '=', code).executeTakeFirst();
-      return row && { userId: row.user_id, ratePercent: row.rate_percent === null ? null : Number(row.rate_percent), deviceFingerprint: row.device_fingerprint };
+      return (
+        row && { userId: row.user_id, ratePercent: row.rate_percent === null ? null : Number(row.rate_percent), deviceFingerprint: row.device_fingerprint }
+      );
     },
     async noteDevice(userId, fingerprint) {
       await this.codeOf(userId);
@@ -42,7 +44,12 @@ export function createReferralRepository({ db, now, generateId }: StoreContext):
       return row && { inviterId: row.inviter_id, fingerprint: row.fingerprint };
     },
     async invitesOf(inviterId) {
-      const rows = await db.selectFrom('referrals').select(['invitee_id', 'created_at']).where('inviter_id', '=', inviterId).orderBy('created_at', 'desc').execute();
+      const rows = await db
+        .selectFrom('referrals')
+        .select(['invitee_id', 'created_at'])
+        .where('inviter_id', '=', inviterId)
+        .orderBy('created_at', 'desc')
+        .execute();
       return rows.map((row) => ({ inviteeId: row.invitee_id, createdAt: Number(row.created_at) }));
     },
     async rebatesOf(inviterId) {
@@ -50,7 +57,12 @@ export function createReferralRepository({ db, now, generateId }: StoreContext):
       return rows.map(toRebate);
     },
     async payerFingerprintsOf(userId) {
-      const rows = await db.selectFrom('payment_orders').select('payer_fingerprint').where('user_id', '=', userId).where('payer_fingerprint', 'is not', null).execute();
+      const rows = await db
+        .selectFrom('payment_orders')
+        .select('payer_fingerprint')
+        .where('user_id', '=', userId)
+        .where('payer_fingerprint', 'is not', null)
+        .execute();
       return rows.map((row) => row.payer_fingerprint as string);
     },
     async releaseDue(time, limit = 200) {
@@ -66,7 +78,11 @@ export function createReferralRepository({ db, now, generateId }: StoreContext):
             .where('release_at', '<=', time)
             .executeTakeFirst();
           if (Number(result.numUpdatedRows) !== 1) return false;
-          const fresh = await transaction.selectFrom('referral_rebates').select(['amount_micros', 'clawed_micros']).where('id', '=', rebate.id).executeTakeFirstOrThrow();
+          const fresh = await transaction
+            .selectFrom('referral_rebates')
+            .select(['amount_micros', 'clawed_micros'])
+            .where('id', '=', rebate.id)
+            .executeTakeFirstOrThrow();
           const amount = Number(fresh.amount_micros) - Number(fresh.clawed_micros);
           const ledger = paymentLedger(transaction, time, generateId);
           await ledger.addUserBalance(rebate.inviter_id, amount);

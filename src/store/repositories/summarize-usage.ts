@@ -9,8 +9,8 @@ import type { UsageBreakdownRow, UsageSeriesPoint, UsageSummary, UsageSummaryQue
  * SQLite and PostgreSQL. Steps of about 1.5× keep the interpolated value within ~25 %.
  */
 export const LATENCY_BOUNDS = [
-  5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 450, 650, 1000, 1500, 2250, 3500, 5000, 7500, 10_000, 15_000, 22_500,
-  35_000, 50_000, 75_000, 120_000, 180_000, 300_000, 600_000,
+  5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 450, 650, 1000, 1500, 2250, 3500, 5000, 7500, 10_000, 15_000, 22_500, 35_000, 50_000, 75_000, 120_000, 180_000,
+  300_000, 600_000,
 ];
 const MAX_BUCKETS = 2000;
 const DEFAULT_TOP = 10;

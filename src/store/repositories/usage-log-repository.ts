@@ -56,10 +56,7 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
         // A row-value comparison, not `time < t or (time = t and id < i)`: both databases seek
         // the (…, time, request_id) index to it, where the OR made SQLite scan from the newest
         // row (386 ms for a page 45 days deep in 1M rows, and a month's export page by page).
-        select =
-          beforeId === undefined
-            ? select.where('time', '<', before)
-            : select.where(sql<boolean>`(time, request_id) < (${before}, ${beforeId})`);
+        select = beforeId === undefined ? select.where('time', '<', before) : select.where(sql<boolean>`(time, request_id) < (${before}, ${beforeId})`);
       }
       const rows = await select.orderBy('time', 'desc').orderBy('request_id', 'desc').limit(limit).execute();
       return rows.map(toEntry);
@@ -148,9 +145,33 @@ function createSqliteUsageInsert(sqlite: BetterSqlite3.Database): (entries: Usag
 
 /** Any entry: only its keys' order matters (the column list of the prepared statement). */
 const SAMPLE_ENTRY: UsageLogEntry = {
-  requestId: '', time: 0, keyId: null, keyName: null, group: null, model: null, upstreamModel: null, channelId: null, channelName: null,
-  clientProtocol: null, upstreamProtocol: null, surface: null, status: 0, errorCode: null, errorMessage: null, inputTokens: 0, outputTokens: 0,
-  cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, costMicros: 0, latencyMs: 0, ttftMs: null, stream: false, warnings: [], attempts: [], clientIp: null,
+  requestId: '',
+  time: 0,
+  keyId: null,
+  keyName: null,
+  group: null,
+  model: null,
+  upstreamModel: null,
+  channelId: null,
+  channelName: null,
+  clientProtocol: null,
+  upstreamProtocol: null,
+  surface: null,
+  status: 0,
+  errorCode: null,
+  errorMessage: null,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+  costMicros: 0,
+  latencyMs: 0,
+  ttftMs: null,
+  stream: false,
+  warnings: [],
+  attempts: [],
+  clientIp: null,
 };
 
 function toRow(entry: UsageLogEntry): Insertable<UsageLogsTable> {

@@ -20,7 +20,12 @@ export async function statusFigures(db: Kysely<DatabaseSchema>, now: number): Pr
   const [counts, bins] = await Promise.all([
     sql<Record<string, unknown>>`select group_name, model, ${window(since(DAY), 'd1')}, ${window(since(7 * DAY), 'd7')}, ${window(since(30 * DAY), 'd30')}
       from usage_logs ${where} group by group_name, model order by group_name, model`.execute(db),
-    sql<{ group_name: string; model: string; bin: unknown; n: unknown }>`select group_name, model, ${binExpression(sql`coalesce(ttft_ms, latency_ms)`)} as bin, count(*) as n
+    sql<{
+      group_name: string;
+      model: string;
+      bin: unknown;
+      n: unknown;
+    }>`select group_name, model, ${binExpression(sql`coalesce(ttft_ms, latency_ms)`)} as bin, count(*) as n
       from usage_logs ${where} and time >= ${since(DAY)} and status < 400 group by 1, 2, 3`.execute(db),
   ]);
   const binsOf = new Map<string, number[]>();

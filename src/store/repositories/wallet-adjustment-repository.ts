@@ -38,7 +38,14 @@ export function createWalletAdjustmentRepository({ db, now }: StoreContext): Wal
     },
 
     async listForUser(userId, limit = 200) {
-      const rows = await db.selectFrom('wallet_adjustments').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      const rows = await db
+        .selectFrom('wallet_adjustments')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
       return rows.map((row) => ({
         id: row.id,
         userId: row.user_id,

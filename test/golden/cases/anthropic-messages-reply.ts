@@ -69,10 +69,18 @@ export const buildAnthropicMessagesReply: ReplyBuilder = (goldenCase, mode, mode
   const event = (type: string, data: Record<string, unknown>) => {
     body += `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   };
-  const reply: ReplySpec =
-    outcome.kind === 'reply' ? outcome.reply : { text: outcome.partialText, finish: 'stop', usage: { input: 12, output: 6 } };
+  const reply: ReplySpec = outcome.kind === 'reply' ? outcome.reply : { text: outcome.partialText, finish: 'stop', usage: { input: 12, output: 6 } };
   event('message_start', {
-    message: { id: ID, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...inputUsage(reply), output_tokens: 1, service_tier: 'standard' } },
+    message: {
+      id: ID,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...inputUsage(reply), output_tokens: 1, service_tier: 'standard' },
+    },
   });
   let index = 0;
   const block = (start: unknown, deltas: unknown[]) => {
@@ -95,14 +103,21 @@ export const buildAnthropicMessagesReply: ReplyBuilder = (goldenCase, mode, mode
     event('error', { error: { type: 'overloaded_error', message: 'Overloaded' } });
     return { status: 200, format: 'sse', body };
   }
-  if (reply.text !== undefined) block({ type: 'text', text: '' }, splitText(reply.text).map((text) => ({ type: 'text_delta', text })));
+  if (reply.text !== undefined)
+    block(
+      { type: 'text', text: '' },
+      splitText(reply.text).map((text) => ({ type: 'text_delta', text })),
+    );
   for (const call of reply.toolCalls ?? []) {
     block(
       { type: 'tool_use', id: toolId(call), name: call.name, input: {} },
       splitArguments(JSON.stringify(call.arguments)).map((partial_json) => ({ type: 'input_json_delta', partial_json })),
     );
   }
-  event('message_delta', { delta: { stop_reason: stopReason(reply), stop_sequence: reply.stopSequence ?? null }, usage: { output_tokens: reply.usage.output } });
+  event('message_delta', {
+    delta: { stop_reason: stopReason(reply), stop_sequence: reply.stopSequence ?? null },
+    usage: { output_tokens: reply.usage.output },
+  });
   event('message_stop', {});
   return { status: 200, format: 'sse', body };
 };

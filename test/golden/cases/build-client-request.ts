@@ -235,7 +235,10 @@ function geminiRequest(goldenCase: GoldenCase): Record<string, unknown> {
     contents: spec.turns.map((turn) => geminiTurn(turn, spec)),
   };
   if (spec.system.length > 0) body.systemInstruction = { parts: spec.system.map((text) => ({ text })) };
-  if (spec.tools) body.tools = [{ functionDeclarations: [{ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parametersJsonSchema: WEATHER_TOOL.parameters }] }];
+  if (spec.tools)
+    body.tools = [
+      { functionDeclarations: [{ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parametersJsonSchema: WEATHER_TOOL.parameters }] },
+    ];
   const config: Record<string, unknown> = {};
   if (spec.maxTokens !== undefined) config.maxOutputTokens = spec.maxTokens;
   if (spec.temperature !== undefined) config.temperature = spec.temperature;

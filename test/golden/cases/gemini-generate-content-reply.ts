@@ -70,7 +70,9 @@ export const buildGeminiReply: ReplyBuilder = (goldenCase, mode, model) => {
     const candidate: Record<string, unknown> = { content: { parts, role: 'model' } };
     if (last) candidate.finishReason = finishReason(last);
     candidate.index = 0;
-    const usage = last ? usageMetadata(last) : { promptTokenCount: promptTokens, totalTokenCount: promptTokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokens }] };
+    const usage = last
+      ? usageMetadata(last)
+      : { promptTokenCount: promptTokens, totalTokenCount: promptTokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokens }] };
     body += `data: ${JSON.stringify({ candidates: [candidate], usageMetadata: usage, modelVersion: model, responseId: RESPONSE_ID })}\r\n\r\n`;
   };
   if (outcome.kind === 'mid-stream-error') {

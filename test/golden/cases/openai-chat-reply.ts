@@ -53,7 +53,11 @@ export const buildOpenaiChatReply: ReplyBuilder = (goldenCase, mode, model) => {
     const message: Record<string, unknown> = { role: 'assistant', content: reply.text ?? null };
     if (reply.reasoning) message.reasoning_content = reply.reasoning.text;
     if (reply.toolCalls) {
-      message.tool_calls = reply.toolCalls.map((call) => ({ id: callId(call), type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
+      message.tool_calls = reply.toolCalls.map((call) => ({
+        id: callId(call),
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+      }));
     }
     message.refusal = null;
     message.annotations = [];

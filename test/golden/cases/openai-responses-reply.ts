@@ -20,13 +20,31 @@ function usage(reply: ReplySpec) {
 function outputItems(reply: ReplySpec): Array<Record<string, unknown>> {
   const items: Array<Record<string, unknown>> = [];
   if (reply.reasoning) {
-    items.push({ id: 'rs_up1', type: 'reasoning', encrypted_content: RESPONSES_REPLY_ENCRYPTED, summary: [{ type: 'summary_text', text: reply.reasoning.text }] });
+    items.push({
+      id: 'rs_up1',
+      type: 'reasoning',
+      encrypted_content: RESPONSES_REPLY_ENCRYPTED,
+      summary: [{ type: 'summary_text', text: reply.reasoning.text }],
+    });
   }
   if (reply.text !== undefined) {
-    items.push({ id: 'msg_up1', type: 'message', status: reply.finish === 'length' ? 'incomplete' : 'completed', content: [{ type: 'output_text', annotations: [], logprobs: [], text: reply.text }], role: 'assistant' });
+    items.push({
+      id: 'msg_up1',
+      type: 'message',
+      status: reply.finish === 'length' ? 'incomplete' : 'completed',
+      content: [{ type: 'output_text', annotations: [], logprobs: [], text: reply.text }],
+      role: 'assistant',
+    });
   }
   for (const call of reply.toolCalls ?? []) {
-    items.push({ id: `fc_up${call.index + 1}`, type: 'function_call', status: 'completed', arguments: JSON.stringify(call.arguments), call_id: `call_up${call.index + 1}`, name: call.name });
+    items.push({
+      id: `fc_up${call.index + 1}`,
+      type: 'function_call',
+      status: 'completed',
+      arguments: JSON.stringify(call.arguments),
+      call_id: `call_up${call.index + 1}`,
+      name: call.name,
+    });
   }
   return items;
 }
@@ -60,7 +78,12 @@ function responseObject(model: string, status: string, output: unknown[], reply:
 }
 
 const RATE_LIMITED = {
-  error: { message: 'Rate limit reached for gpt-5-codex in organization org-golden on tokens per min (TPM). Please try again in 2s.', type: 'tokens', param: null, code: 'rate_limit_exceeded' },
+  error: {
+    message: 'Rate limit reached for gpt-5-codex in organization org-golden on tokens per min (TPM). Please try again in 2s.',
+    type: 'tokens',
+    param: null,
+    code: 'rate_limit_exceeded',
+  },
 };
 
 /** The Responses API as api.openai.com answers. */
@@ -82,9 +105,17 @@ export const buildOpenaiResponsesReply: ReplyBuilder = (goldenCase, mode, model)
   event('response.in_progress', { response: responseObject(model, 'in_progress', [], undefined) });
   if (outcome.kind === 'mid-stream-error') {
     event('response.output_item.added', { output_index: 0, item: { id: 'msg_up1', type: 'message', status: 'in_progress', content: [], role: 'assistant' } });
-    event('response.content_part.added', { item_id: 'msg_up1', output_index: 0, content_index: 0, part: { type: 'output_text', annotations: [], logprobs: [], text: '' } });
-    for (const delta of splitText(outcome.partialText)) event('response.output_text.delta', { item_id: 'msg_up1', output_index: 0, content_index: 0, delta, logprobs: [] });
-    event('response.failed', { response: responseObject(model, 'failed', [], undefined, { code: 'server_error', message: 'The model produced invalid content.' }) });
+    event('response.content_part.added', {
+      item_id: 'msg_up1',
+      output_index: 0,
+      content_index: 0,
+      part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
+    });
+    for (const delta of splitText(outcome.partialText))
+      event('response.output_text.delta', { item_id: 'msg_up1', output_index: 0, content_index: 0, delta, logprobs: [] });
+    event('response.failed', {
+      response: responseObject(model, 'failed', [], undefined, { code: 'server_error', message: 'The model produced invalid content.' }),
+    });
     return { status: 200, format: 'sse', body };
   }
   const reply = outcome.reply;
@@ -94,9 +125,15 @@ export const buildOpenaiResponsesReply: ReplyBuilder = (goldenCase, mode, model)
     switch (item.type) {
       case 'reasoning': {
         event('response.output_item.added', { output_index: outputIndex, item: { ...item, summary: [] } });
-        event('response.reasoning_summary_part.added', { item_id: itemId, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } });
+        event('response.reasoning_summary_part.added', {
+          item_id: itemId,
+          output_index: outputIndex,
+          summary_index: 0,
+          part: { type: 'summary_text', text: '' },
+        });
         const text = reply.reasoning?.text ?? '';
-        for (const delta of splitText(text)) event('response.reasoning_summary_text.delta', { item_id: itemId, output_index: outputIndex, summary_index: 0, delta });
+        for (const delta of splitText(text))
+          event('response.reasoning_summary_text.delta', { item_id: itemId, output_index: outputIndex, summary_index: 0, delta });
         event('response.reasoning_summary_text.done', { item_id: itemId, output_index: outputIndex, summary_index: 0, text });
         event('response.reasoning_summary_part.done', { item_id: itemId, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text } });
         break;
@@ -104,16 +141,28 @@ export const buildOpenaiResponsesReply: ReplyBuilder = (goldenCase, mode, model)
       case 'message': {
         const text = reply.text ?? '';
         event('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', content: [] } });
-        event('response.content_part.added', { item_id: itemId, output_index: outputIndex, content_index: 0, part: { type: 'output_text', annotations: [], logprobs: [], text: '' } });
-        for (const delta of splitText(text)) event('response.output_text.delta', { item_id: itemId, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
+        event('response.content_part.added', {
+          item_id: itemId,
+          output_index: outputIndex,
+          content_index: 0,
+          part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
+        });
+        for (const delta of splitText(text))
+          event('response.output_text.delta', { item_id: itemId, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
         event('response.output_text.done', { item_id: itemId, output_index: outputIndex, content_index: 0, text, logprobs: [] });
-        event('response.content_part.done', { item_id: itemId, output_index: outputIndex, content_index: 0, part: { type: 'output_text', annotations: [], logprobs: [], text } });
+        event('response.content_part.done', {
+          item_id: itemId,
+          output_index: outputIndex,
+          content_index: 0,
+          part: { type: 'output_text', annotations: [], logprobs: [], text },
+        });
         break;
       }
       case 'function_call': {
         const argumentsText = item.arguments as string;
         event('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', arguments: '' } });
-        for (const delta of splitArguments(argumentsText)) event('response.function_call_arguments.delta', { item_id: itemId, output_index: outputIndex, delta });
+        for (const delta of splitArguments(argumentsText))
+          event('response.function_call_arguments.delta', { item_id: itemId, output_index: outputIndex, delta });
         event('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, arguments: argumentsText });
         break;
       }

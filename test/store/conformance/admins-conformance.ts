@@ -12,10 +12,20 @@ export function describeAdmins(context: ConformanceContext): void {
       const created = await context.store.admins.create(alice);
       assert.deepEqual(
         { ...created, id: undefined },
-        { id: undefined, name: 'alice', email: 'alice@example.com', role: 'owner', passwordHash: 'scrypt$x', enabled: true, createdAt: START_TIME, updatedAt: START_TIME },
+        {
+          id: undefined,
+          name: 'alice',
+          email: 'alice@example.com',
+          role: 'owner',
+          passwordHash: 'scrypt$x',
+          enabled: true,
+          createdAt: START_TIME,
+          updatedAt: START_TIME,
+        },
       );
       assert.match(created.id, /^adm_/);
-      for (const reference of [created.id, 'ALICE', ' alice@EXAMPLE.com ']) assert.equal((await context.store.admins.find(reference))?.id, created.id, reference);
+      for (const reference of [created.id, 'ALICE', ' alice@EXAMPLE.com '])
+        assert.equal((await context.store.admins.find(reference))?.id, created.id, reference);
       assert.equal(await context.store.admins.find('bob'), undefined);
     });
 
@@ -35,7 +45,14 @@ export function describeAdmins(context: ConformanceContext): void {
       assert.equal(updated?.enabled, false);
       assert.equal(updated?.updatedAt, START_TIME + 1000);
       assert.equal(await context.store.admins.countEnabledOwners(), 0);
-      await context.store.admins.createSession({ tokenHash: 'h1', adminId: created.id, csrfToken: 'c', clientIp: null, createdAt: START_TIME, expiresAt: START_TIME + 10_000 });
+      await context.store.admins.createSession({
+        tokenHash: 'h1',
+        adminId: created.id,
+        csrfToken: 'c',
+        clientIp: null,
+        createdAt: START_TIME,
+        expiresAt: START_TIME + 10_000,
+      });
       assert.equal(await context.store.admins.delete(created.id), true);
       assert.equal(await context.store.admins.findSession('h1', START_TIME), undefined);
       assert.equal(await context.store.admins.delete(created.id), false);

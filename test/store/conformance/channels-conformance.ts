@@ -63,11 +63,7 @@ export function describeChannels(context: ConformanceContext): void {
     });
 
     test('an unknown group is a conflict on groups and a failed create leaves nothing behind', async () => {
-      await assertConflict(
-        context.store.channels.create(newChannel({ groups: ['default', 'ghost'] })),
-        'groups',
-        /"ghost"/,
-      );
+      await assertConflict(context.store.channels.create(newChannel({ groups: ['default', 'ghost'] })), 'groups', /"ghost"/);
       assert.deepEqual(await context.store.channels.list(), []);
       assert.deepEqual(await context.harness.rawQuery('SELECT * FROM channels'), []);
       assert.deepEqual(await context.harness.rawQuery('SELECT * FROM channel_groups'), []);
@@ -75,10 +71,7 @@ export function describeChannels(context: ConformanceContext): void {
 
     test('a failed update leaves the channel as it was', async () => {
       const created = await context.store.channels.create(newChannel());
-      await assertConflict(
-        context.store.channels.update(created.id, { name: 'renamed', groups: ['ghost'] }),
-        'groups',
-      );
+      await assertConflict(context.store.channels.update(created.id, { name: 'renamed', groups: ['ghost'] }), 'groups');
       assert.deepEqual(await context.store.channels.get(created.id), created);
     });
 
@@ -131,7 +124,10 @@ export function describeChannels(context: ConformanceContext): void {
       try {
         await context.store.channels.create(newChannel({ name: 'sealed-first' }));
         await assert.rejects(other.channels.create(newChannel({ name: 'sealed-second' })), /GATEWAY_SECRET changed\? cannot decrypt channel secrets/);
-        assert.deepEqual((await context.store.channels.list()).map((channel) => channel.name), ['sealed-first']);
+        assert.deepEqual(
+          (await context.store.channels.list()).map((channel) => channel.name),
+          ['sealed-first'],
+        );
       } finally {
         await other.close();
       }

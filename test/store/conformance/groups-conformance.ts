@@ -68,9 +68,23 @@ export function describeGroups(context: ConformanceContext): void {
       await context.store.groups.create({ name: 'vip', description: 'VIPs', priceMultiplier: 0.5, billing: 'subscription' });
       const channel = await context.store.channels.create(newChannel({ groups: ['default', 'vip'] }));
       const key = await context.store.keys.create(newKey({ name: 'a', group: 'vip', keyHash: '1'.repeat(64) }));
-      const plan = await context.store.plans.create({ name: 'vip-monthly', group: 'vip', durationDays: 30, quota: { monthly: 1_000_000 }, priceMicros: null, description: '' });
+      const plan = await context.store.plans.create({
+        name: 'vip-monthly',
+        group: 'vip',
+        durationDays: 30,
+        quota: { monthly: 1_000_000 },
+        priceMicros: null,
+        description: '',
+      });
       const renamed = await context.store.groups.rename('vip', 'gold');
-      assert.deepEqual(renamed, { name: 'gold', description: 'VIPs', priceMultiplier: 0.5, billing: 'subscription', allowedFeatures: [], createdAt: START_TIME });
+      assert.deepEqual(renamed, {
+        name: 'gold',
+        description: 'VIPs',
+        priceMultiplier: 0.5,
+        billing: 'subscription',
+        allowedFeatures: [],
+        createdAt: START_TIME,
+      });
       assert.equal(await context.store.groups.get('vip'), undefined);
       assert.deepEqual(await context.store.groups.get('gold'), renamed);
       assert.deepEqual((await context.store.channels.get(channel.id))?.groups, ['default', 'gold']);
@@ -86,7 +100,10 @@ export function describeGroups(context: ConformanceContext): void {
       await assertConflict(context.store.groups.rename('vip', 'gold'), 'name', /already exists/);
       await assertConflict(context.store.groups.rename('default', 'standard'), 'name', /default/);
       assert.equal((await context.store.keys.list())[0]?.group, 'vip');
-      assert.deepEqual((await context.store.groups.list()).map((group) => group.name), ['default', 'gold', 'vip']);
+      assert.deepEqual(
+        (await context.store.groups.list()).map((group) => group.name),
+        ['default', 'gold', 'vip'],
+      );
     });
 
     test('the default group cannot be deleted', async () => {

@@ -26,9 +26,7 @@ export function describeKeys(context: ConformanceContext): void {
 
     test('null (unlimited) and empty values stay distinct', async () => {
       const unlimited = await context.store.keys.create(newKey({ name: 'u', keyHash: '1'.repeat(64) }));
-      const empty = await context.store.keys.create(
-        newKey({ name: 'e', keyHash: '2'.repeat(64), balanceMicros: 0, allowedModels: [], allowedIps: [] }),
-      );
+      const empty = await context.store.keys.create(newKey({ name: 'e', keyHash: '2'.repeat(64), balanceMicros: 0, allowedModels: [], allowedIps: [] }));
       assert.equal((await context.store.keys.get(unlimited.id))?.balanceMicros, null);
       assert.equal((await context.store.keys.get(unlimited.id))?.allowedModels, null);
       const reread = await context.store.keys.get(empty.id);

@@ -59,7 +59,10 @@ export function describePricesAndSettings(context: ConformanceContext): void {
         images: { perImage: table, outputPerMillion: 40_000_000 },
       });
       assert.deepEqual(created.images, { perImage: table, outputPerMillion: 40_000_000 });
-      assert.deepEqual((await context.store.prices.list()).find((price) => price.model === 'dall-e-3')?.images, { perImage: table, outputPerMillion: 40_000_000 });
+      assert.deepEqual((await context.store.prices.list()).find((price) => price.model === 'dall-e-3')?.images, {
+        perImage: table,
+        outputPerMillion: 40_000_000,
+      });
       await context.store.prices.upsert({ ...created, images: { perImage: 20_000 } });
       assert.deepEqual((await context.store.prices.list()).find((price) => price.model === 'dall-e-3')?.images, { perImage: 20_000 });
       const { images: _images, ...withoutImages } = created;
@@ -71,7 +74,14 @@ export function describePricesAndSettings(context: ConformanceContext): void {
 
     test('audio and rerank prices (per second, per million characters, audio tokens, per search unit) are kept and cleared', async () => {
       const media = { perSecond: 100, perMillionCharacters: 15_000_000, audioInputPerMillion: 6_000_000, perSearchUnit: 2_000 };
-      const created = await context.store.prices.upsert({ model: 'whisper-1', inputPerMillion: 0, outputPerMillion: 0, cacheReadPerMillion: null, cacheWritePerMillion: null, media });
+      const created = await context.store.prices.upsert({
+        model: 'whisper-1',
+        inputPerMillion: 0,
+        outputPerMillion: 0,
+        cacheReadPerMillion: null,
+        cacheWritePerMillion: null,
+        media,
+      });
       assert.deepEqual(created.media, media);
       assert.deepEqual((await context.store.prices.list()).find((price) => price.model === 'whisper-1')?.media, media);
       const { media: _media, ...withoutMedia } = created;

@@ -14,7 +14,19 @@ export function describeUsageAggregate(context: ConformanceContext): void {
       usageEntry({ requestId: 'b', time: MIDNIGHT + DAY - 1, keyId: 'key_a', model: 'claude', inputTokens: 20, outputTokens: 2, costMicros: 200, status: 500 }),
       usageEntry({ requestId: 'c', time: MIDNIGHT + 5, keyId: 'key_b', model: 'gpt-4o', inputTokens: 30, outputTokens: 3, costMicros: 300 }),
       usageEntry({ requestId: 'd', time: MIDNIGHT + DAY, keyId: 'key_a', model: 'gpt-4o', inputTokens: 40, outputTokens: 4, costMicros: 400 }),
-      usageEntry({ requestId: 'e', time: MIDNIGHT + DAY + 1, keyId: null, model: null, status: 401, inputTokens: 0, outputTokens: 0, costMicros: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }),
+      usageEntry({
+        requestId: 'e',
+        time: MIDNIGHT + DAY + 1,
+        keyId: null,
+        model: null,
+        status: 401,
+        inputTokens: 0,
+        outputTokens: 0,
+        costMicros: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+      }),
       usageEntry({ requestId: 'outside', time: MIDNIGHT + 2 * DAY, keyId: 'key_a', costMicros: 9_999 }),
     ];
 

@@ -41,7 +41,10 @@ export function describeUsage(context: ConformanceContext): void {
     });
 
     test('a WebSocket turn keeps its transport; an HTTP one reads back without it', async () => {
-      await context.store.usage.insertMany([usageEntry({ requestId: 'ws_1', transport: 'websocket' }), usageEntry({ requestId: 'http_1', time: START_TIME + 1, transport: 'http' })]);
+      await context.store.usage.insertMany([
+        usageEntry({ requestId: 'ws_1', transport: 'websocket' }),
+        usageEntry({ requestId: 'http_1', time: START_TIME + 1, transport: 'http' }),
+      ]);
       const [http, socket] = await context.store.usage.query({});
       assert.equal(socket?.transport, 'websocket');
       assert.equal(http?.transport, undefined);
@@ -63,10 +66,7 @@ export function describeUsage(context: ConformanceContext): void {
       for (let index = 1; index < all.length; index += 1) {
         const previous = all[index - 1]!;
         const current = all[index]!;
-        assert.ok(
-          previous.time > current.time || (previous.time === current.time && previous.requestId > current.requestId),
-          `entry ${index} is out of order`,
-        );
+        assert.ok(previous.time > current.time || (previous.time === current.time && previous.requestId > current.requestId), `entry ${index} is out of order`);
       }
     });
 
@@ -78,8 +78,7 @@ export function describeUsage(context: ConformanceContext): void {
         usageEntry({ requestId: 'd', time: START_TIME + 30, keyId: 'key_b', group: 'vip', model: 'claude', channelId: 'ch_1', status: 500 }),
       ];
       await context.store.usage.insertMany(entries);
-      const ids = async (query: Parameters<typeof context.store.usage.query>[0]) =>
-        (await context.store.usage.query(query)).map((entry) => entry.requestId);
+      const ids = async (query: Parameters<typeof context.store.usage.query>[0]) => (await context.store.usage.query(query)).map((entry) => entry.requestId);
       assert.deepEqual(await ids({ keyId: 'key_a' }), ['c', 'a']);
       assert.deepEqual(await ids({ group: 'vip' }), ['d', 'b']);
       assert.deepEqual(await ids({ model: 'claude' }), ['d', 'c']);
@@ -94,18 +93,12 @@ export function describeUsage(context: ConformanceContext): void {
 
     test('a repeated request id is ignored so a retried batch does not double-log', async () => {
       await context.store.usage.insertMany([usageEntry({ requestId: 'r1', costMicros: 1 })]);
-      await context.store.usage.insertMany([
-        usageEntry({ requestId: 'r1', costMicros: 2 }),
-        usageEntry({ requestId: 'r2' }),
-      ]);
+      await context.store.usage.insertMany([usageEntry({ requestId: 'r1', costMicros: 2 }), usageEntry({ requestId: 'r2' })]);
       const entries = await context.store.usage.query({});
-      assert.deepEqual(
-        entries.map((entry) => [entry.requestId, entry.costMicros]).sort(),
-        [
-          ['r1', 1],
-          ['r2', 4_321],
-        ],
-      );
+      assert.deepEqual(entries.map((entry) => [entry.requestId, entry.costMicros]).sort(), [
+        ['r1', 1],
+        ['r2', 4_321],
+      ]);
     });
 
     test('a batch with one bad entry inserts none of it', async () => {
@@ -136,7 +129,10 @@ export function describeUsage(context: ConformanceContext): void {
       const old = Array.from({ length: 4_500 }, (_, index) => usageEntry({ requestId: `old_${index}`, time: START_TIME - 1 - (index % 50) }));
       await context.store.usage.insertMany([...old, usageEntry({ requestId: 'kept', time: START_TIME })]);
       assert.equal(await context.store.usage.pruneBefore(START_TIME), 4_500);
-      assert.deepEqual((await context.store.usage.query({})).map((entry) => entry.requestId), ['kept']);
+      assert.deepEqual(
+        (await context.store.usage.query({})).map((entry) => entry.requestId),
+        ['kept'],
+      );
     });
 
     test('pruneBefore deletes strictly older entries and returns how many', async () => {

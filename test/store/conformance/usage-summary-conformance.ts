@@ -34,19 +34,23 @@ export function describeUsageSummary(context: ConformanceContext): void {
       );
       assert.deepEqual(
         summary.byModel.map((row) => [row.id, row.requests]),
-        [['gpt-4o', 2], ['claude-x', 1]],
+        [
+          ['gpt-4o', 2],
+          ['claude-x', 1],
+        ],
       );
       assert.deepEqual(
         summary.byKey.map((row) => [row.id, row.name, row.requests, row.costMicros]),
-        [['key_1', 'alice', 2, 10], ['key_2', 'bob', 1, 1]],
+        [
+          ['key_1', 'alice', 2, 10],
+          ['key_2', 'bob', 1, 1],
+        ],
       );
     });
 
     test('latency percentiles land close to the true values and filters narrow every part', async () => {
       // 100 requests at 100..199 ms for alice and 5 slow ones (4 s) for bob.
-      const fast = Array.from({ length: 100 }, (_, index) =>
-        usageEntry({ requestId: `f${index}`, time: T0 + index, latencyMs: 100 + index }),
-      );
+      const fast = Array.from({ length: 100 }, (_, index) => usageEntry({ requestId: `f${index}`, time: T0 + index, latencyMs: 100 + index }));
       const slow = Array.from({ length: 5 }, (_, index) =>
         usageEntry({ requestId: `s${index}`, time: T0 + index, latencyMs: 4000, keyId: 'key_2', keyName: 'bob' }),
       );
@@ -60,7 +64,10 @@ export function describeUsageSummary(context: ConformanceContext): void {
       const bob = await context.store.usage.summarize({ from: T0, to: T0 + HOUR, bucketMs: HOUR, keyId: 'key_2' });
       assert.equal(bob.totals.requests, 5);
       assert.ok(bob.totals.latencyP50Ms! >= 3500 && bob.totals.latencyP50Ms! <= 5000);
-      assert.deepEqual(bob.byKey.map((row) => row.id), ['key_2']);
+      assert.deepEqual(
+        bob.byKey.map((row) => row.id),
+        ['key_2'],
+      );
     });
 
     test('rejects a bucket width that is not a positive integer', async () => {
