@@ -6,6 +6,7 @@ import type { RedisOutageMode } from '../kv/kv-outage.ts';
 import { createMemoryKv } from '../kv/create-memory-kv.ts';
 import { createRedisKv } from '../kv/create-redis-kv.ts';
 import type { Kv } from '../kv/kv.ts';
+import { closeRedis } from '../kv/close-redis.ts';
 import { openRedis, waitForRedis } from '../kv/open-redis.ts';
 import type { RedisTarget } from '../kv/redis-target.ts';
 import type { ChannelHealth } from '../routing/channel-health.ts';
@@ -133,8 +134,7 @@ function services(parts: {
       await leader.stop();
       await bus.close();
       await kv.close();
-      if (redis) redis.disconnect();
-      if (subscriber) subscriber.disconnect();
+      await Promise.all([redis, subscriber].map((connection) => (connection ? closeRedis(connection) : undefined)));
     },
   };
 }
