@@ -78,7 +78,9 @@ export async function decideWithdrawal(
 
 function noteOf(withdrawal: Withdrawal, actor: string): string {
   const amount = formatUsd(withdrawal.amountMicros);
-  if (withdrawal.status === 'rejected') return `withdrawal ${withdrawal.id} rejected by ${actor}: ${amount} back in the wallet${withdrawal.reason ? ` (${withdrawal.reason})` : ''}`;
-  if (withdrawal.status === 'paid') return `withdrawal ${withdrawal.id} of ${amount} paid out by ${actor}${withdrawal.payoutRef ? ` (ref ${withdrawal.payoutRef})` : ''}`;
+  if (withdrawal.status === 'rejected')
+    return `withdrawal ${withdrawal.id} rejected by ${actor}: ${amount} back in the wallet${withdrawal.reason ? ` (${withdrawal.reason})` : ''}`;
+  if (withdrawal.status === 'paid')
+    return `withdrawal ${withdrawal.id} of ${amount} paid out by ${actor}${withdrawal.payoutRef ? ` (ref ${withdrawal.payoutRef})` : ''}`;
   return `withdrawal ${withdrawal.id} of ${amount} approved by ${actor}`;
 }
