@@ -32,7 +32,7 @@ export async function requestWithdrawal(deps: PaymentDeps, user: User, amountUsd
   const amount = usdToMicros(amountUsd);
   if (amountUsd < rules.minUsd) throw invalidRequest(`amountUsd: the smallest withdrawal is ${formatUsd(usdToMicros(rules.minUsd))}.`, 'amountUsd');
   if ((await deps.store.orders.debtOf(user.id)) > 0) throw invalidRequest('This account owes a debt; it is repaid before any rebate is paid out.', 'amountUsd');
-  const allowed = await withdrawableMicros(deps, user);
+  const allowed = await withdrawableMicros(deps, (await deps.store.users.find(user.id)) ?? user);
   if (amount > allowed) throw invalidRequest(`amountUsd: at most ${formatUsd(allowed)} of credited rebates can be withdrawn now.`, 'amountUsd');
   await deps.store.referrals.codeOf(user.id);
   const withdrawal = await deps.store.withdrawals.request(user.id, amount, payoutTo);

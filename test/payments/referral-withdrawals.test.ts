@@ -92,5 +92,11 @@ describe('referral rebate withdrawals (SQLite)', { timeout: 120_000 }, () => {
     assert.equal((await inviter.json('GET', '/referral')).withdrawableUsd, 5);
     await world.harness.admin('POST', `/orders/${orderId}/refund`, { amountUsd: 20 });
     assert.equal((await inviter.json('GET', '/referral')).withdrawableUsd, 3);
+    // The store's guard alone (no route checks before it): of 20 concurrent requests for the
+    // whole 3 USD, one holds it.
+    const store = world.harness.gateway.store;
+    const held = await Promise.all(Array.from({ length: 20 }, () => store.withdrawals.request(inviter.id, 3_000_000, 'bank')));
+    assert.equal(held.filter(Boolean).length, 1);
+    assert.equal((await store.withdrawals.balanceOf(inviter.id)).withdrawnMicros, 3_000_000);
   });
 });

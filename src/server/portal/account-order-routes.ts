@@ -92,7 +92,8 @@ export function registerAccountOrderRoutes(account: FastifyInstance, deps: AppDe
       readPaymentSettings(deps.store),
       deps.store.referrals.invitesOf(user.id),
       deps.store.referrals.rebatesOf(user.id),
-      withdrawableMicros(payments, user),
+      // The session's copy of the account predates the rebates just released.
+      deps.store.users.find(user.id).then((fresh) => withdrawableMicros(payments, fresh ?? user)),
       withdrawalRules(payments),
     ]);
     return {
