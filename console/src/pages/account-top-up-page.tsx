@@ -10,6 +10,7 @@ import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
 import { t } from '../i18n/i18n.ts';
 import { orderStatusName } from '../i18n/status-name.ts';
+import { AccountWithdrawCard } from './account-withdraw-card.tsx';
 
 interface OrderRow {
   id: string;
@@ -33,6 +34,8 @@ interface Referral {
   pendingUsd: number;
   creditedUsd: number;
   invites: number;
+  withdrawableUsd: number;
+  withdrawals: { enabled: boolean; minUsd: number };
 }
 
 type AccountSession = Extract<Session, { role: 'account' }>;
@@ -98,6 +101,14 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
                 {t('topUp.invited', { invites: loaded.referral.invites, pending: usd(loaded.referral.pendingUsd) })} {t('topUp.credited')} <span data-rebate-credited>{usd(loaded.referral.creditedUsd)}</span>
               </p>
             </div>
+            {loaded.referral.withdrawals.enabled && (
+              <AccountWithdrawCard
+                session={props.session}
+                withdrawableUsd={loaded.referral.withdrawableUsd}
+                minUsd={loaded.referral.withdrawals.minUsd}
+                onChange={data.reload}
+              />
+            )}
             <table class="table" data-orders>
               <thead>
                 <tr>
