@@ -67,6 +67,14 @@ describe('referral rebate withdrawals (SQLite)', { timeout: 120_000 }, () => {
     const actions = (audit.data as Array<{ action: string }>).map((entry) => entry.action);
     for (const action of ['referral-withdrawal.reject', 'referral-withdrawal.approve', 'referral-withdrawal.mark-paid'])
       assert.ok(actions.includes(action), action);
+    const statement = await inviter.json('GET', `/statements/${(second.createdAt as string).slice(0, 7)}`);
+    assert.deepEqual(
+      [statement.withdrawalsMicros, statement.adjustmentsMicros],
+      [-20_000_000, 0],
+      'the statement shows the payout (the rejected request nets out)',
+    );
+    const csv = await (await inviter.call('GET', `/statements/${(second.createdAt as string).slice(0, 7)}?format=csv`)).text();
+    assert.match(csv, /money out,rebate withdrawals,,-20\.000000/);
     const trail = (await world.harness.admin('GET', `/users/${inviter.id}/top-ups`)).data as Array<{ note: string }>;
     assert.ok(trail.some((entry) => /withdrawal .* paid out .*SEPA-42/.test(entry.note)));
   });

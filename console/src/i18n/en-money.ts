@@ -100,6 +100,7 @@ export const enMoney = {
     rebates: 'Referral rebates',
     moneyOut: 'Money out',
     refunds: 'Refunds taken back',
+    withdrawals: 'Rebate withdrawals',
     adjustments: 'Operator adjustments',
     usage: 'Usage by model',
     model: 'Model',

@@ -102,6 +102,7 @@ export const zhCNMoney: Pick<Catalogue, 'withdrawalStatus' | 'paymentSettings' |
     rebates: '邀请返利',
     moneyOut: '支出',
     refunds: '退款扣回',
+    withdrawals: '返利提现',
     adjustments: '运营者调整',
     usage: '按模型的用量',
     model: '模型',

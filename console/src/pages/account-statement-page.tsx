@@ -16,6 +16,7 @@ interface Statement {
   plansMicros: number;
   rebatesMicros: number;
   refundsMicros: number;
+  withdrawalsMicros: number;
   adjustmentsMicros: number;
   usage: Array<{ model: string; requests: number; costMicros: number }>;
   usageMicros: number;
@@ -83,6 +84,7 @@ function StatementSheet(props: { statement: Statement; name: string }) {
         <caption>{t('statement.moneyOut')}</caption>
         <tbody>
           {row(t('statement.refunds'), statement.refundsMicros, 'refunds')}
+          {row(t('statement.withdrawals'), statement.withdrawalsMicros)}
           {row(t('statement.adjustments'), statement.adjustmentsMicros)}
         </tbody>
       </table>
