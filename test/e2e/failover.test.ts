@@ -199,7 +199,10 @@ describe('streams that go wrong', () => {
     });
   }
 
-  test('a client that disconnects mid-stream closes the upstream request within 100 ms', async () => {
+  // The upstream would stream for another ~2.3 s (47 words × 50 ms): closed long before that means the
+  // disconnect was passed on, not waited out. The bound is loose on purpose: this is a behaviour check on a
+  // shared machine, not a timing figure (the bench measures speed).
+  test('a client that disconnects mid-stream closes the upstream request at once, not when the stream ends', async () => {
     harness.simulator.enqueue({ text: Array.from({ length: 50 }, (_, index) => `w${index}`).join(' '), chunkDelayMs: 50 });
     const controller = new AbortController();
     const stream = await openai.chat.completions.create(
@@ -223,6 +226,6 @@ describe('streams that go wrong', () => {
     }
     assert.equal(chunks, 3);
     await waitFor(() => harness.simulator.activeRequests() === 0, 'upstream request closed', 1000);
-    assert.ok(Date.now() - abortedAt < 100, `upstream closed after ${Date.now() - abortedAt} ms`);
+    assert.ok(Date.now() - abortedAt < 1000, `upstream closed after ${Date.now() - abortedAt} ms`);
   });
 });
