@@ -65,12 +65,29 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     assert.deepEqual(await world.balanceOf(user.id), { balance: 15, debtUsd: 0 });
     assert.equal(world.stripe.refunds.length, 1, 'the refund went to Stripe');
 
+    // A plan sold at checkout, bought through the same hosted checkout: it starts when credited.
+    await world.harness.admin('POST', '/plans', { name: 'journey-pro', group: 'default', durationDays: 30, quota: { monthly: 50 }, price: 9 }, 201);
+    await customer.goto('/console/orders?lang=en');
+    await customer.locator('[data-plan=journey-pro] button').click();
+    await customer.waitForURL(/\/c\/pay\//);
+    assert.match(await customer.locator('h1').innerText(), /9\.00 USD/);
+    await customer.locator('button[type=submit]').click();
+    await customer.waitForURL(/\/console\/orders\?order=/);
+    const planOrder = new URL(customer.url()).searchParams.get('order') ?? '';
+    await customer.locator(`[data-order="${planOrder}"] [data-status]`, { hasText: 'credited' }).waitFor();
+    const subscriptions = (await world.harness.admin('GET', `/subscriptions?user=${user.id}`)).data as Array<{ status: string }>;
+    assert.deepEqual(
+      subscriptions.map((entry) => entry.status),
+      ['active'],
+    );
+
     await customer.goto('/console/statement?lang=en');
     const sheet = customer.locator('[data-statement]');
     await sheet.waitFor();
     assert.match(await sheet.locator('[data-top-ups]').innerText(), /\$20\.00/);
     assert.match(await sheet.locator('[data-refunds]').innerText(), /-\$5\.00/);
     assert.match(await sheet.locator('[data-closing]').innerText(), /\$15\.00/);
+    assert.match(await sheet.innerText(), /Plans bought\s+\$9\.00/);
     await customer.emulateMedia({ media: 'print' });
     assert.equal(await customer.locator('header.topbar').isVisible(), false, 'the printed page is the statement alone');
     assert.equal(await customer.locator('[data-print]').isVisible(), false);

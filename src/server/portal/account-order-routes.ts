@@ -17,6 +17,7 @@ import { paymentDepsOf } from '../payment-deps-of.ts';
 import { hashSessionToken } from '../../accounts/session-secret.ts';
 import { withdrawableMicros, withdrawalRules } from '../../payments/referral-withdrawals.ts';
 import { registerAccountWithdrawalRoutes } from './account-withdrawal-routes.ts';
+import { registerAccountCheckoutRoutes } from './account-checkout-routes.ts';
 
 const orderCreateSchema = z
   .strictObject({
@@ -40,6 +41,7 @@ export const DEVICE_COOKIE = 'switchyard_device';
 export function registerAccountOrderRoutes(account: FastifyInstance, deps: AppDeps, userOf: (request: FastifyRequest) => User): void {
   const payments = paymentDepsOf(deps);
   registerAccountWithdrawalRoutes(account, deps, userOf);
+  registerAccountCheckoutRoutes(account, deps);
 
   account.post('/orders', async (request, reply) => {
     const input = parseAdminInput(orderCreateSchema, request.body);
