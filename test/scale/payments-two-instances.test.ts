@@ -121,6 +121,9 @@ describe('payments on two instances sharing PostgreSQL and Redis', { timeout: 18
     const statuses = replies.map((reply) => reply?.status);
     assert.equal(statuses.filter((status) => status === 201).length, 1, `one request holds the rebate: ${statuses.join(',')} in ${elapsed} ms`);
     assert.equal((await balanceOf(eve.id)).balance, 0);
+    console.log(
+      `[figures postgres+redis rebate withdrawals] 20 requests over 2 instances in ${elapsed} ms: ${statuses.filter((status) => status === 201).length} held`,
+    );
     const [held] = (await harness.admin(0, 'GET', `/referral-withdrawals?user=${eve.id}`)).data as Array<{ id: string }>;
     const rejections = await Promise.allSettled(
       Array.from({ length: 10 }, (_, index) => harness.admin(index % 2, 'POST', `/referral-withdrawals/${held?.id}/reject`, {})),
