@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Kv } from './kv.ts';
+import { HOLD_RECORD_TTL_MS, type Kv } from './kv.ts';
 import type { RedisConnection } from './open-redis.ts';
 
 /** An instance silent this long is dead: its open holds are released by the others. */
@@ -35,7 +35,11 @@ export function startHoldJournal(input: { kv: Kv; redis: RedisConnection; prefix
   const field = (key: string, holdId: string) => JSON.stringify([key, holdId]);
   const quietly = (work: Promise<unknown>) => work.catch(() => undefined);
 
-  const beat = () => quietly(Promise.all([redis.set(alive(instance), '1', 'PX', ALIVE_TTL_MS), redis.sadd(members, instance)]));
+  // The journal lives as long as a hold's own record, so entries a bug never settled cannot pile up.
+  const beat = () =>
+    quietly(
+      Promise.all([redis.set(alive(instance), '1', 'PX', ALIVE_TTL_MS), redis.sadd(members, instance), redis.pexpire(journal(instance), HOLD_RECORD_TTL_MS)]),
+    );
   const sweep = async (): Promise<number> => {
     let released = 0;
     for (const other of await redis.smembers(members)) {
