@@ -13,6 +13,8 @@ export const NOTIFICATION_EVENTS = [
   'channel.down',
   'channel.up',
   'channel.error_rate',
+  // Added to the contract: the time-to-first-byte half of "error rate or TTFB past a threshold".
+  'channel.ttfb',
   'spend.spike',
   'order.paid',
   'order.refunded',
