@@ -5,6 +5,7 @@ import { buildStatusReport, type StatusReport } from '../../notify/status-report
 import { resolveUpstreamModel } from '../../channels/resolve-upstream-model.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { renderStatusPage } from './status-page-html.ts';
+import { statusPageLanguage } from './status-page-words.ts';
 
 /** Uptime monitors poll; the figures are recomputed at most this often per instance. */
 const REPORT_TTL_MS = 30_000;
@@ -49,12 +50,14 @@ export function registerStatusRoutes(app: FastifyInstance, deps: AppDeps): void 
     noStore(reply);
     return report(settings);
   });
-  app.get('/status', async (_request, reply) => {
+  app.get('/status', async (request, reply) => {
     const settings = await enabled();
+    const language = statusPageLanguage((request.query as Record<string, unknown>).lang, request.headers['accept-language']);
     noStore(reply)
+      .header('vary', 'accept-language')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
       .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8');
-    return renderStatusPage(settings.title, await report(settings));
+    return renderStatusPage(settings.title, await report(settings), language);
   });
 }
