@@ -112,6 +112,7 @@ describe('the status page against a recorded run', () => {
       (await fetch(`${harness.url}${path}`, { headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} })).text();
     const chinese = await page1('/status?lang=zh-CN');
     assert.match(chinese, /<html lang="zh-CN">/);
+    assert.match(chinese, /<h1>服务状态<\/h1>/, 'the default title follows the language');
     assert.match(chinese, /<th>分组<\/th>/);
     assert.match(chinese, /故障记录（30 天）/);
     assert.match(chinese, /进行中: 为该模型提供服务的一条线路中断/, 'the ongoing incident, translated');

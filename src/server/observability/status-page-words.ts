@@ -5,11 +5,14 @@
  * `console/src/i18n/language.ts` (Traditional Chinese is not served Simplified by guess).
  * `/api/status` stays English: monitors parse it.
  */
+import { DEFAULT_STATUS_PAGE } from '../../notify/status-page-settings.ts';
 import { ROUTE_OUT_SUMMARY } from '../../notify/status-report.ts';
 
 export type StatusPageLanguage = 'en' | 'zh-CN';
 
 export interface StatusPageWords {
+  /** Shown when the operator kept the default title. */
+  defaultTitle: string;
   generated: (at: string) => string;
   explanation: string;
   asJson: string;
@@ -24,6 +27,7 @@ export interface StatusPageWords {
 
 export const STATUS_PAGE_WORDS: Readonly<Record<StatusPageLanguage, StatusPageWords>> = {
   en: {
+    defaultTitle: DEFAULT_STATUS_PAGE.title,
     generated: (at) => `Generated ${at}.`,
     explanation: "Availability counts requests the service answered, leaving out those refused for the caller's own mistake.",
     asJson: 'Also as JSON:',
@@ -35,6 +39,7 @@ export const STATUS_PAGE_WORDS: Readonly<Record<StatusPageLanguage, StatusPageWo
     routeOut: ROUTE_OUT_SUMMARY,
   },
   'zh-CN': {
+    defaultTitle: '服务状态',
     generated: (at) => `生成于 ${at}。`,
     explanation: '可用率统计服务已应答的请求，不含因调用方自身错误而被拒绝的请求。',
     asJson: 'JSON 格式：',

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.ts';
-import { readStatusPageSettings, type StatusPageSettings } from '../../notify/status-page-settings.ts';
+import { DEFAULT_STATUS_PAGE, readStatusPageSettings, type StatusPageSettings } from '../../notify/status-page-settings.ts';
 import { buildStatusReport, type StatusReport } from '../../notify/status-report.ts';
 import { resolveUpstreamModel } from '../../channels/resolve-upstream-model.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { renderStatusPage } from './status-page-html.ts';
-import { statusPageLanguage } from './status-page-words.ts';
+import { STATUS_PAGE_WORDS, statusPageLanguage } from './status-page-words.ts';
 
 /** Uptime monitors poll; the figures are recomputed at most this often per instance. */
 const REPORT_TTL_MS = 30_000;
@@ -58,6 +58,8 @@ export function registerStatusRoutes(app: FastifyInstance, deps: AppDeps): void 
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
       .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8');
-    return renderStatusPage(settings.title, await report(settings), language);
+    // The operator's own title is theirs to word; the default one is ours, so it follows the language.
+    const title = settings.title === DEFAULT_STATUS_PAGE.title ? STATUS_PAGE_WORDS[language].defaultTitle : settings.title;
+    return renderStatusPage(title, await report(settings), language);
   });
 }
