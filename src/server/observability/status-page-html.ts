@@ -23,7 +23,7 @@ table{border-collapse:collapse;width:100%}th,td{padding:6px 8px;border-bottom:1p
 td.num{text-align:right}.good{color:#11703b}.warn{color:#9a6200}.bad{color:#b3261e}.wrap{overflow-x:auto}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(words.generated(report.generatedAt))} ${escapeHtml(words.explanation)} ${escapeHtml(words.asJson)} <a href="/api/status">/api/status</a>.</p>
+<p>${[words.generated(report.generatedAt), words.explanation, words.asJson].map(escapeHtml).join(words.gap)}${words.gap}<a href="/api/status">/api/status</a>${words.stop}</p>
 <div class="wrap"><table>
 <thead><tr>${words.columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead>
 <tbody>

@@ -16,6 +16,9 @@ export interface StatusPageWords {
   generated: (at: string) => string;
   explanation: string;
   asJson: string;
+  /** Between sentences (a space in English, nothing after Chinese full stops) and at the end. */
+  gap: string;
+  stop: string;
   columns: [string, string, string, string, string, string, string];
   noModels: string;
   incidents: string;
@@ -31,6 +34,8 @@ export const STATUS_PAGE_WORDS: Readonly<Record<StatusPageLanguage, StatusPageWo
     generated: (at) => `Generated ${at}.`,
     explanation: "Availability counts requests the service answered, leaving out those refused for the caller's own mistake.",
     asJson: 'Also as JSON:',
+    gap: ' ',
+    stop: '.',
     columns: ['Group', 'Model', '24 h', '7 d', '30 d', 'Success (24 h)', 'TTFB p50 / p95'],
     noModels: 'No models are served yet.',
     incidents: 'Incidents (30 days)',
@@ -43,6 +48,8 @@ export const STATUS_PAGE_WORDS: Readonly<Record<StatusPageLanguage, StatusPageWo
     generated: (at) => `生成于 ${at}。`,
     explanation: '可用率统计服务已应答的请求，不含因调用方自身错误而被拒绝的请求。',
     asJson: 'JSON 格式：',
+    gap: '',
+    stop: '。',
     columns: ['分组', '模型', '24 小时', '7 天', '30 天', '成功率（24 小时）', '首字节时间 p50 / p95'],
     noModels: '暂无提供服务的模型。',
     incidents: '故障记录（30 天）',
