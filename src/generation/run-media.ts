@@ -101,6 +101,9 @@ export async function runMedia(deps: GenerationDeps, call: MediaCall, clientProt
         );
       };
       const stream = tapMediaStream(relayed.other.stream, deps.relay.replyLimits ?? DEFAULT_REPLY_LIMITS, streamed.onEvent, settle);
+      // A client gone before the stream was handed over: settle now rather than at the hold's expiry.
+      if (call.signal.aborted) stream.destroy();
+      else call.signal.addEventListener('abort', () => stream.destroy(), { once: true });
       return { headers: { 'x-request-id': call.requestId }, other: { contentType: relayed.other.contentType, stream } };
     }
     let usage: Usage | undefined;
