@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { freePort, launch, sleep } from './launch.ts';
 import { ADMIN_TOKEN, GATEWAY_CPU } from './systems.ts';
@@ -80,7 +81,7 @@ async function upload(url: string, key: string, size: number): Promise<{ status:
   const response = await request(`${url}/v1/audio/transcriptions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    body: multipartBody(boundary, size),
+    body: Readable.from(multipartBody(boundary, size)),
   });
   return { status: response.statusCode, text: (await response.body.text()).slice(0, 160) };
 }
