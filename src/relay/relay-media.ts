@@ -1,20 +1,20 @@
-import { getChannelAdapter } from '../channels/channel-registry.ts';
-import type { MediaOperation } from '../channels/channel-adapter.ts';
-import { channelSecrets } from '../channels/auth/channel-secrets.ts';
+import { getChannelAdapter } from './channels/channel-registry.ts';
+import type { MediaOperation } from './channels/channel-adapter.ts';
+import { channelSecrets } from './channels/auth/channel-secrets.ts';
 import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import type { MultipartUpload } from '../core/multipart-upload.ts';
-import { encodeMultipart } from '../upstream/multipart-body.ts';
-import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
+import { encodeMultipart } from './channels/multipart-body.ts';
+import { toGatewayError, type UpstreamResponse } from './channels/upstream-client.ts';
 import { classifyAttemptFailure, type AttemptOutcome } from './classify-attempt-failure.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import { withRelayDeadline } from './with-relay-deadline.ts';
 import { tryChannelsInOrder } from './try-channels-in-order.ts';
-import { resolveUpstreamModel } from '../channels/resolve-upstream-model.ts';
+import { resolveUpstreamModel } from './channels/resolve-upstream-model.ts';
 import type { MediaWire } from '../core/image-result.ts';
 
 export interface MediaRelayInput {
