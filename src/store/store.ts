@@ -12,7 +12,7 @@ import type { AuditLogRepository } from './audit-log.ts';
 import type { NewUser, User, UserPatch } from '../domain/user.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
 import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
-import type { IdentityOwner, OneTimeToken, OneTimePurpose, SignInProvider, TotpFactor } from '../domain/identity.ts';
+import type { IdentityOwner, OneTimeToken, OneTimePurpose, Passkey, SignInProvider, TotpFactor } from '../domain/identity.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 import type {
@@ -260,6 +260,18 @@ export interface IdentityRepository {
   setSealedSetting(name: string, value: string): Promise<void>;
 }
 
+/** Passkeys (issue 29): the public keys people sign in with, by owner; the counter moves forward only. */
+export interface PasskeyRepository {
+  list(owner: IdentityOwner): Promise<Passkey[]>;
+  findByCredentialId(credentialId: string): Promise<Passkey | undefined>;
+  /** Refused (StoreConflictError on `credentialId`) when the credential is already registered. */
+  create(passkey: Omit<Passkey, 'id' | 'createdAt' | 'lastUsedAt'>): Promise<Passkey>;
+  /** Records a sign-in: sets the counter if it still holds `previousCounter` (false: another sign-in won the race). */
+  recordUse(id: string, previousCounter: number, counter: number, at: number): Promise<boolean>;
+  rename(owner: IdentityOwner, id: string, name: string): Promise<Passkey | undefined>;
+  delete(owner: IdentityOwner, id: string): Promise<boolean>;
+}
+
 /** One signed-in browser session as its owner sees it (issue 29). */
 export interface SessionDevice {
   /** Public id: a prefix of the token's hash. */
@@ -324,6 +336,8 @@ export interface Store {
   circuitHistory: CircuitHistoryRepository;
   /** TOTP factors, one-time links, sign-in providers and sealed settings (issue 29). */
   identity: IdentityRepository;
+  /** Passkeys (WebAuthn credentials) of account holders and admins (issue 29). */
+  passkeys: PasskeyRepository;
   /** The device view of the portal's and the console's sessions (issue 29). */
   sessionDevices: { portal: SessionDeviceRepository; console: SessionDeviceRepository };
   /** Money in (issue 28): payment orders and debts, providers' settings, referral, promotion codes. */
