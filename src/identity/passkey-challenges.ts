@@ -29,7 +29,8 @@ export class PasskeyChallenges {
   }
 
   async take(ceremonyId: string | undefined): Promise<PendingCeremony> {
-    if (ceremonyId === undefined || !/^[A-Za-z0-9_-]{32}$/.test(ceremonyId)) throw passkeyRefused('This passkey request did not start in this browser: start again.');
+    if (ceremonyId === undefined || !/^[A-Za-z0-9_-]{32}$/.test(ceremonyId))
+      throw passkeyRefused('This passkey request did not start in this browser: start again.');
     const [text] = await this.kv.getTexts([ceremonyKey(ceremonyId)]);
     if (text === undefined) throw passkeyRefused('This passkey request expired (5 minutes) or did not start here: start again.');
     const first = await this.kv.adjust(`${ceremonyKey(ceremonyId)}:used`, 1, { max: 1, ttlMs: CEREMONY_TTL_MS });

@@ -93,7 +93,8 @@ export class Passkeys {
   /** The passkey that signed, after its signature, origin, challenge (once) and counter all checked out. */
   async finishSignIn(ceremonyId: string | undefined, audience: SignInAudience, response: AuthenticationResponseJSON): Promise<Passkey> {
     const pending = await this.challenges.take(ceremonyId);
-    if (pending.purpose.kind !== 'sign-in' || pending.purpose.audience !== audience) throw passkeyRefused('This passkey sign-in started elsewhere: start again.');
+    if (pending.purpose.kind !== 'sign-in' || pending.purpose.audience !== audience)
+      throw passkeyRefused('This passkey sign-in started elsewhere: start again.');
     const passkey = await this.repository.findByCredentialId(response.id);
     if (!passkey || passkey.owner.kind !== OWNER_KIND[audience]) throw passkeyRefused('This passkey is not registered here (it may have been removed).');
     const { rpId, origin } = this.site();
@@ -104,7 +105,12 @@ export class Passkeys {
         expectedOrigin: origin,
         expectedRPID: rpId,
         requireUserVerification: true,
-        credential: { id: passkey.credentialId, publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')), counter: passkey.counter, transports: passkey.transports },
+        credential: {
+          id: passkey.credentialId,
+          publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
+          counter: passkey.counter,
+          transports: passkey.transports,
+        },
       }),
     );
     if (!verified.verified) throw passkeyRefused('The passkey’s signature did not verify.');

@@ -26,6 +26,9 @@ export async function writeSignInSettings(settings: SettingsRepository, next: Si
 /** Passkeys sign no one in under "OIDC only": the provider alone decides who may enter (one removed there stays out). */
 export async function refuseWhenOidcOnly(settings: SettingsRepository): Promise<void> {
   if ((await readSignInSettings(settings)).oidcOnly) {
-    throw new GatewayError('sign_in_method_disabled', 'Passkey sign-in is off on this gateway (OIDC only): sign in with one of the providers on the sign-in page.');
+    throw new GatewayError(
+      'sign_in_method_disabled',
+      'Passkey sign-in is off on this gateway (OIDC only): sign in with one of the providers on the sign-in page.',
+    );
   }
 }

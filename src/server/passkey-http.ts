@@ -13,7 +13,12 @@ import type { AppDeps } from './app-deps.ts';
 const CEREMONY_COOKIE = 'switchyard_passkey';
 
 export function passkeysOf(deps: AppDeps): Passkeys {
-  return new Passkeys(deps.store.passkeys, new PasskeyChallenges(deps.access.kv), () => deps.runtime.now(), () => passkeySiteOf(deps.settings.publicUrl));
+  return new Passkeys(
+    deps.store.passkeys,
+    new PasskeyChallenges(deps.access.kv),
+    () => deps.runtime.now(),
+    () => passkeySiteOf(deps.settings.publicUrl),
+  );
 }
 
 /** Path=/api: the portal's (/api/account) and the console's (/api/admin) ceremonies both read it. */

@@ -49,7 +49,8 @@ export function registerAdminPasskeyRoutes(app: FastifyInstance, deps: AppDeps):
         const { response } = parseAdminInput(passkeySignInSchema, request.body);
         const passkey = await passkeys.finishSignIn(ceremonyCookieOf(request), 'console', asAuthenticationResponse(response));
         const person = await store.admins.find(passkey.owner.id);
-        if (!person || !person.enabled || person.id !== passkey.owner.id) throw new GatewayError('sign_in_failed', 'This passkey’s admin is disabled or removed.');
+        if (!person || !person.enabled || person.id !== passkey.owner.id)
+          throw new GatewayError('sign_in_failed', 'This passkey’s admin is disabled or removed.');
         const { csrfToken, expiresAt } = await openConsoleSession(deps, request, reply, person, 'passkey');
         return { admin: adminView(person), csrfToken, sessionExpiresAt: new Date(expiresAt).toISOString() };
       });
@@ -64,7 +65,12 @@ export function registerAdminPasskeyRoutes(app: FastifyInstance, deps: AppDeps):
       admin.post('/me/passkeys', async (request, reply) => {
         const owner = await mine(request);
         const input = parseAdminInput(passkeyRegistrationSchema, request.body);
-        const saved = await passkeys.finishRegistration(ceremonyCookieOf(request), owner, asRegistrationResponse(input.response), input.name ?? defaultPasskeyName(request));
+        const saved = await passkeys.finishRegistration(
+          ceremonyCookieOf(request),
+          owner,
+          asRegistrationResponse(input.response),
+          input.name ?? defaultPasskeyName(request),
+        );
         await recordPasskeyChange(request, 'admin.passkey.add', owner.id, null, passkeyView(saved));
         return reply.code(201).send(passkeyView(saved));
       });
@@ -76,12 +82,15 @@ export function registerAdminPasskeyRoutes(app: FastifyInstance, deps: AppDeps):
       });
       admin.delete('/me/passkeys/:passkeyId', async (request, reply) => {
         const owner = await mine(request);
-        if (!(await store.passkeys.delete(owner, param(request, 'passkeyId')))) throw new GatewayError('not_found', `You have no passkey "${param(request, 'passkeyId')}".`);
+        if (!(await store.passkeys.delete(owner, param(request, 'passkeyId'))))
+          throw new GatewayError('not_found', `You have no passkey "${param(request, 'passkeyId')}".`);
         await recordPasskeyChange(request, 'admin.passkey.remove', owner.id, { passkey: param(request, 'passkeyId') }, null);
         return reply.code(204).send();
       });
 
-      admin.get('/admins/:id/passkeys', async (request) => ({ data: (await store.passkeys.list({ kind: 'admin', id: (await findAdmin(request)).id })).map(passkeyView) }));
+      admin.get('/admins/:id/passkeys', async (request) => ({
+        data: (await store.passkeys.list({ kind: 'admin', id: (await findAdmin(request)).id })).map(passkeyView),
+      }));
       admin.delete('/admins/:id/passkeys/:passkeyId', async (request, reply) => {
         const person = await findAdmin(request);
         if (!(await store.passkeys.delete({ kind: 'admin', id: person.id }, param(request, 'passkeyId'))))

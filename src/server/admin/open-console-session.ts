@@ -25,7 +25,15 @@ export async function openConsoleSession(
   const createdAt = deps.runtime.now();
   const expiresAt = createdAt + CONSOLE_SESSION_TTL_MS;
   const tokenHash = hashSessionToken(token);
-  await deps.store.admins.createSession({ tokenHash, adminId: person.id, csrfToken, clientIp: address, createdAt, expiresAt, ...(signInMethod ? { signInMethod } : {}) });
+  await deps.store.admins.createSession({
+    tokenHash,
+    adminId: person.id,
+    csrfToken,
+    clientIp: address,
+    createdAt,
+    expiresAt,
+    ...(signInMethod ? { signInMethod } : {}),
+  });
   await deps.store.sessionDevices.console.touch(tokenHash, createdAt, userAgentOf(request));
   setSessionCookie(request, reply, token, Math.floor(CONSOLE_SESSION_TTL_MS / 1000), CONSOLE_SESSION_COOKIE);
   deps.logger.info({ event: 'admin_sign_in', admin: person.name, clientIp: address, method: signInMethod ?? 'password' }, `admin signed in: ${person.name}`);

@@ -30,7 +30,12 @@ export const PORTAL_PASSKEY_SIGN_IN_PATHS = ['/api/account/passkey-session/optio
  * An account holder's passkeys (issue 29): register (options, then the authenticator's answer),
  * list, rename, remove, inside the portal's session scope; and sign in with one, outside it.
  */
-export function registerAccountPasskeyRoutes(account: FastifyInstance, deps: AppDeps, session: (request: FastifyRequest) => PortalSession, ttlMs: number): void {
+export function registerAccountPasskeyRoutes(
+  account: FastifyInstance,
+  deps: AppDeps,
+  session: (request: FastifyRequest) => PortalSession,
+  ttlMs: number,
+): void {
   const passkeys = passkeysOf(deps);
   const ownerOf = (request: FastifyRequest): IdentityOwner => ({ kind: 'user', id: session(request).user.id });
   const passkeyId = (request: FastifyRequest) => (request.params as Record<string, string>).id ?? '';
@@ -55,7 +60,8 @@ export function registerAccountPasskeyRoutes(account: FastifyInstance, deps: App
     return passkeyView(renamed);
   });
   account.delete('/passkeys/:id', async (request, reply) => {
-    if (!(await deps.store.passkeys.delete(ownerOf(request), passkeyId(request)))) throw new GatewayError('not_found', `You have no passkey "${passkeyId(request)}".`);
+    if (!(await deps.store.passkeys.delete(ownerOf(request), passkeyId(request))))
+      throw new GatewayError('not_found', `You have no passkey "${passkeyId(request)}".`);
     return reply.code(204).send();
   });
 
@@ -70,7 +76,8 @@ export function registerAccountPasskeyRoutes(account: FastifyInstance, deps: App
     const { response } = parseAdminInput(passkeySignInSchema, request.body);
     const passkey = await passkeys.finishSignIn(ceremonyCookieOf(request), 'portal', asAuthenticationResponse(response));
     const user = await deps.store.users.find(passkey.owner.id);
-    if (!user || !user.enabled || user.id !== passkey.owner.id) throw new GatewayError('sign_in_failed', 'This passkey’s account is disabled or no longer exists.');
+    if (!user || !user.enabled || user.id !== passkey.owner.id)
+      throw new GatewayError('sign_in_failed', 'This passkey’s account is disabled or no longer exists.');
     const opened = await createPortalSession(deps, user, { address: clientIpOf(deps, request), ttlMs, userAgent: userAgentOf(request) });
     setSessionCookie(request, reply, opened.token, Math.floor(ttlMs / 1000));
     return { user: await portalUser(deps, user), csrfToken: opened.csrfToken, sessionExpiresAt: new Date(opened.expiresAt).toISOString() };

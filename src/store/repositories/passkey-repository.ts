@@ -62,7 +62,12 @@ export function createPasskeyRepository({ db, now, generateId }: StoreContext): 
     },
 
     async delete(owner, id) {
-      const result = await db.deleteFrom('passkeys').where('id', '=', id).where('owner_kind', '=', owner.kind).where('owner_id', '=', owner.id).executeTakeFirst();
+      const result = await db
+        .deleteFrom('passkeys')
+        .where('id', '=', id)
+        .where('owner_kind', '=', owner.kind)
+        .where('owner_id', '=', owner.id)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   };
