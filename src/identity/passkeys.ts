@@ -8,9 +8,9 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { GatewayError } from '../core/gateway-error.ts';
+import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { IdentityOwner, Passkey, SignInAudience } from '../domain/identity.ts';
-import type { PasskeyRepository } from '../store/store.ts';
+import { type PasskeyRepository, StoreConflictError } from '../store/store.ts';
 import { type PasskeyChallenges, passkeyRefused } from './passkey-challenges.ts';
 
 /** The relying party: passkeys are bound to `PUBLIC_URL`'s host name, and only its origin may use them. */
@@ -62,7 +62,18 @@ export class Passkeys {
     return { ceremonyId, options };
   }
 
+  /** A refused registration is a 400, not a 401: the person is signed in, and stays so. */
   async finishRegistration(ceremonyId: string | undefined, owner: IdentityOwner, response: RegistrationResponseJSON, name: string): Promise<Passkey> {
+    try {
+      return await this.register(ceremonyId, owner, response, name);
+    } catch (error) {
+      if (error instanceof GatewayError && error.code === 'sign_in_failed') throw invalidRequest(error.message, 'response');
+      if (error instanceof StoreConflictError) throw new GatewayError('conflict', 'This passkey is already registered.');
+      throw error;
+    }
+  }
+
+  private async register(ceremonyId: string | undefined, owner: IdentityOwner, response: RegistrationResponseJSON, name: string): Promise<Passkey> {
     const pending = await this.challenges.take(ceremonyId);
     if (pending.purpose.kind !== 'register' || pending.purpose.owner.kind !== owner.kind || pending.purpose.owner.id !== owner.id) {
       throw passkeyRefused('This passkey registration was started by someone else: start again.');
