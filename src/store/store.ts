@@ -12,7 +12,10 @@ import type { AuditLogRepository } from './audit-log.ts';
 import type { NewUser, User, UserPatch } from '../domain/user.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
 import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
-import type { IdentityOwner, OneTimeToken, OneTimePurpose, Passkey, SignInProvider, TotpFactor } from '../domain/identity.ts';
+import type { IdentityOwner, OneTimeToken, OneTimePurpose, SignInProvider, TotpFactor } from '../domain/identity.ts';
+import type { PasskeyRepository } from './passkey-repository-port.ts';
+
+export type { PasskeyRepository } from './passkey-repository-port.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 import type {
@@ -258,18 +261,6 @@ export interface IdentityRepository {
   /** A setting sealed with the gateway secret (SMTP password, captcha secret); undefined when unset. */
   getSealedSetting(name: string): Promise<string | undefined>;
   setSealedSetting(name: string, value: string): Promise<void>;
-}
-
-/** Passkeys (issue 29): the public keys people sign in with, by owner; the counter moves forward only. */
-export interface PasskeyRepository {
-  list(owner: IdentityOwner): Promise<Passkey[]>;
-  findByCredentialId(credentialId: string): Promise<Passkey | undefined>;
-  /** Refused (StoreConflictError on `credentialId`) when the credential is already registered. */
-  create(passkey: Omit<Passkey, 'id' | 'createdAt' | 'lastUsedAt'>): Promise<Passkey>;
-  /** Records a sign-in: sets the counter if it still holds `previousCounter` (false: another sign-in won the race). */
-  recordUse(id: string, previousCounter: number, counter: number, at: number): Promise<boolean>;
-  rename(owner: IdentityOwner, id: string, name: string): Promise<Passkey | undefined>;
-  delete(owner: IdentityOwner, id: string): Promise<boolean>;
 }
 
 /** One signed-in browser session as its owner sees it (issue 29). */
