@@ -17,6 +17,19 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** One raw ceremony in the page (navigator.credentials.get), its answer posted twice: the statuses. */
+const REPLAY_IN_PAGE = `(async () => {
+  const bytes = (text) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  const text = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+  const options = await fetch('/api/account/passkey-session/options', { method: 'POST', credentials: 'same-origin' }).then((r) => r.json());
+  const credential = await navigator.credentials.get({ publicKey: { challenge: bytes(options.challenge), rpId: options.rpId, userVerification: 'required', timeout: 60000 } });
+  const r = credential.response;
+  const response = { id: credential.id, rawId: text(credential.rawId), type: 'public-key', clientExtensionResults: {},
+    response: { clientDataJSON: text(r.clientDataJSON), authenticatorData: text(r.authenticatorData), signature: text(r.signature), userHandle: r.userHandle ? text(r.userHandle) : undefined } };
+  const send = () => fetch('/api/account/passkey-session', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ response }) }).then((r) => r.status);
+  return [await send(), await send()];
+})()`;
+
 /**
  * Issue 29 in Chromium with its virtual authenticator (DevTools protocol `WebAuthn`): an account
  * holder and an admin each add a passkey on their Security page and sign in with it, no
@@ -86,6 +99,7 @@ describe('passkeys and the reset-password page in the console (Chromium)', { tim
       "fetch('/api/account/passkeys', { credentials: 'same-origin' }).then((response) => response.text())",
     )) as string;
     assert.match(passkeys, /"lastUsedAt":"20/);
+    assert.deepEqual(await page.evaluate<number[]>(REPLAY_IN_PAGE), [200, 401], 'Chromium’s own assertion, sent twice: the second finds its challenge spent');
     await page.getByRole('button', { name: 'Sign out' }).click();
   });
 
