@@ -90,7 +90,7 @@ describe('passkeys and the reset-password page in the console (Chromium)', { tim
     await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     await addPasskey('chromium');
 
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     await page.getByText('Account: rosa').waitFor();
     const rows = (await harness.admin('GET', '/users/rosa/sessions')).data;
@@ -112,7 +112,7 @@ describe('passkeys and the reset-password page in the console (Chromium)', { tim
     await addPasskey('otto laptop');
 
     await page.getByRole('radio', { name: 'Admin (name or e-mail + password)' }).check();
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByText('Operator: otto (admin)').waitFor();
     const listed = await harness.admin('GET', '/admins/otto/passkeys');
     assert.equal(listed.data[0].name, 'otto laptop');

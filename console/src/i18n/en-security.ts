@@ -22,7 +22,7 @@ export const enSecurity = {
     removed: 'Passkey “{{name}}” removed.',
     actions: 'Actions',
     unsupported: 'This browser cannot use passkeys.',
-    signIn: 'Sign in with a passkey',
+    signIn: 'Use a passkey',
     signingIn: 'Waiting for your passkey…',
     cancelled: 'The passkey request was cancelled or timed out.',
   },

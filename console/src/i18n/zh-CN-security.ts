@@ -24,7 +24,7 @@ export const zhCNSecurity: Pick<Catalogue, 'security' | 'resetPassword'> = {
     removed: '已移除通行密钥“{{name}}”。',
     actions: '操作',
     unsupported: '此浏览器不支持通行密钥。',
-    signIn: '使用通行密钥登录',
+    signIn: '使用通行密钥',
     signingIn: '正在等待你的通行密钥…',
     cancelled: '通行密钥请求已取消或超时。',
   },
