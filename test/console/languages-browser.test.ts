@@ -22,6 +22,10 @@ const ROLES = [
       '/plans',
       '/subscriptions',
       '/codes',
+      '/orders',
+      '/payments',
+      '/promotions',
+      '/payouts',
       '/logs',
       '/connect',
       '/check',
@@ -32,7 +36,7 @@ const ROLES = [
       '/admins',
     ],
   },
-  { role: 'account', radio: 0, pages: ['/', '/keys', '/redeem', '/usage', '/connect'] },
+  { role: 'account', radio: 0, pages: ['/', '/keys', '/redeem', '/orders', '/statement', '/usage', '/connect'] },
   { role: 'key', radio: 3, pages: ['/', '/connect', '/check'] },
 ] as const;
 

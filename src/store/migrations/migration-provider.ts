@@ -26,6 +26,7 @@ import { paymentOrdersMigration } from './020-payments-orders.ts';
 import { referralsPromotionsMigration } from './021-referrals-promotions.ts';
 import { usageLogFilterIndexesMigration } from './037-usage-log-filter-indexes.ts';
 import { usageSummaryCoveringIndexMigration } from './038-usage-summary-covering-index.ts';
+import { referralWithdrawalsMigration } from './040-referral-withdrawals.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -59,6 +60,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '021-referrals-promotions': referralsPromotionsMigration,
   '037-usage-log-filter-indexes': usageLogFilterIndexesMigration,
   '038-usage-summary-covering-index': usageSummaryCoveringIndexMigration,
+  '040-referral-withdrawals': referralWithdrawalsMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
