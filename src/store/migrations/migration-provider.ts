@@ -25,6 +25,7 @@ import { paymentOrdersMigration } from './020-payments-orders.ts';
 import { referralsPromotionsMigration } from './021-referrals-promotions.ts';
 import { usageLogFilterIndexesMigration } from './037-usage-log-filter-indexes.ts';
 import { usageSummaryCoveringIndexMigration } from './038-usage-summary-covering-index.ts';
+import { ledgerRawUsageMigration } from './039-ledger-raw-usage.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -57,6 +58,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '021-referrals-promotions': referralsPromotionsMigration,
   '037-usage-log-filter-indexes': usageLogFilterIndexesMigration,
   '038-usage-summary-covering-index': usageSummaryCoveringIndexMigration,
+  '039-ledger-raw-usage': ledgerRawUsageMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
