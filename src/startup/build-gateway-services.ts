@@ -1,5 +1,6 @@
 import { DEFAULT_AUTH_THROTTLE } from '../access/auth-failure-throttle.ts';
 import { createStoreMailer } from '../mail/smtp-settings-store.ts';
+import { startLedgerPruner } from '../ledger/ledger-pruner.ts';
 import { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
 import { createAccessServices, type AccessServices } from '../billing/access-services.ts';
 import { loadSpendBaseline } from '../billing/load-spend-baseline.ts';
@@ -150,6 +151,7 @@ function statefulResponses({ options, store, runtime }: GatewayState): StatefulR
 function startPruners({ options, store, runtime, logger, leader }: GatewayState): { stop(): void }[] {
   return [
     startUsagePruner({ usage: store.usage, retentionDays: options.logRetentionDays ?? 30, now: runtime.now, logger, isLeader: leader }),
+    startLedgerPruner({ ledger: store.ledger, retentionDays: options.ledgerRetentionDays ?? 400, now: runtime.now, logger, isLeader: leader }),
     startStoredResponsePruner({ repository: store.responses, now: runtime.now, logger, isLeader: leader }),
     // A charge batch can only be retried while the process that wrote it still runs; a week is ample.
     startHourlyPruner({

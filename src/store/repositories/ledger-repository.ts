@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { CostByChannelDay, MarginQuery, MarginRow } from '../../domain/ledger-entry.ts';
 import { insertLedgerRows, toAttempt, toCharge } from './ledger-rows.ts';
+import { pruneLedger } from './prune-ledger.ts';
 import type { LedgerRepository } from '../ledger-repository-port.ts';
 import type { StoreContext } from '../store-context.ts';
 
@@ -23,6 +24,7 @@ export function createLedgerRepository(context: StoreContext): LedgerRepository 
       return rows.map(toCharge);
     },
     margin: (query) => queryMargin(context, query),
+    pruneBefore: (before, unreconciledBefore) => pruneLedger(context, before, unreconciledBefore),
     async costByChannelDay(from, to, channelId) {
       let query = db
         .selectFrom('ledger_attempts')
