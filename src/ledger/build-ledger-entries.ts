@@ -1,7 +1,7 @@
 import { computeCostMicros } from '../billing/compute-cost.ts';
 import type { Usage } from '../core/usage.ts';
 import { type LedgerAttempt, type LedgerCharge, type LedgerUsage, type PayerKind, RAW_USAGE_MAX_CHARS } from '../domain/ledger-entry.ts';
-import type { CostPrice } from './price-book.ts';
+import type { CostPrice } from '../snapshot/price-book.ts';
 import { checkTokenClasses } from './check-token-classes.ts';
 
 /** One upstream attempt as the relay reports it. */

@@ -1,7 +1,7 @@
 import type { GenerationRecord } from '../billing/record-generation-usage.ts';
 import type { LedgerRows, PayerKind } from '../domain/ledger-entry.ts';
-import { buildLedgerEntries } from '../ledger/build-ledger-entries.ts';
-import { costPriceAt } from '../ledger/price-book.ts';
+import { buildLedgerEntries } from './build-ledger-entries.ts';
+import { costPriceAt } from '../snapshot/price-book.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 
 /**
