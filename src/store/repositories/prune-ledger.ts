@@ -42,9 +42,10 @@ function dayOf(time: number): string {
 async function deleteInBatches(context: StoreContext, table: string, key: RawBuilder<unknown>, condition: RawBuilder<unknown>): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const result = await sql`delete from ${sql.table(table)} where (${key}) in (select ${key} from ${sql.table(table)} where ${condition} limit ${sql.lit(PRUNE_BATCH_ROWS)})`.execute(
-      context.db,
-    );
+    const result =
+      await sql`delete from ${sql.table(table)} where (${key}) in (select ${key} from ${sql.table(table)} where ${condition} limit ${sql.lit(PRUNE_BATCH_ROWS)})`.execute(
+        context.db,
+      );
     const batch = Number(result.numAffectedRows ?? 0n);
     deleted += batch;
     if (batch < PRUNE_BATCH_ROWS) return deleted;
