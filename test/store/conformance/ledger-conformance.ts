@@ -51,7 +51,8 @@ export function describeLedger(context: ConformanceContext): void {
       await context.store.usage.insertMany([entry, usageEntry({ requestId: 'req_plain', time: DAY_ONE })]);
       await context.store.usage.insertMany([entry]);
       const attempts = await context.store.ledger.attemptsOf('req_l');
-      assert.equal(attempts.length, 1);
+      assert.deepEqual(attempts, entry.ledger?.attempts, 'every field read back as written');
+      assert.deepEqual(await context.store.ledger.chargesOf('req_l'), entry.ledger?.charges);
       assert.equal(attempts[0]?.rawUsage, raw);
       assert.equal(attempts[0]?.rawUsageTruncated, false);
       assert.equal(attempts[0]?.costMicros, 7);
