@@ -5,6 +5,10 @@ import { AccountKeysPage } from './pages/account-keys-page.tsx';
 import { AccountRedeemPage } from './pages/account-redeem-page.tsx';
 import { AccountTopUpPage } from './pages/account-top-up-page.tsx';
 import { OrdersPage } from './pages/orders-page.tsx';
+import { PaymentSettingsPage } from './pages/payment-settings-page.tsx';
+import { PromotionsPage } from './pages/promotions-page.tsx';
+import { PayoutsPage } from './pages/payouts-page.tsx';
+import { AccountStatementPage } from './pages/account-statement-page.tsx';
 import { AccountUsagePage } from './pages/account-usage-page.tsx';
 import { CodesPage } from './pages/codes-page.tsx';
 import { PlansPage } from './pages/plans-page.tsx';
@@ -48,6 +52,9 @@ const OPERATOR_PAGES: PageEntry[] = [
   { path: '/subscriptions', label: 'nav.subscriptions', render: (session) => <SubscriptionsPage session={session} /> },
   { path: '/codes', label: 'nav.codes', render: (session) => <CodesPage session={session} /> },
   { path: '/orders', label: 'nav.orders', render: (session) => <OrdersPage session={session} /> },
+  { path: '/payments', label: 'nav.payments', render: (session) => <PaymentSettingsPage session={session} /> },
+  { path: '/promotions', label: 'nav.promotions', render: (session) => <PromotionsPage session={session} /> },
+  { path: '/payouts', label: 'nav.payouts', render: (session) => <PayoutsPage session={session} /> },
   { path: '/logs', label: 'nav.logs', render: (session) => <LogsPage session={session} /> },
   { path: '/connect', label: 'nav.connect', render: (session) => <ConnectPage session={session} /> },
   { path: '/check', label: 'nav.check', render: (session) => <ModelCheckPage session={session} /> },
@@ -77,6 +84,7 @@ const ACCOUNT_PAGES: PageEntry[] = [
   { path: '/keys', label: 'nav.keys', render: (session) => <AccountKeysPage session={asAccount(session)} /> },
   { path: '/redeem', label: 'nav.redeem', render: (session) => <AccountRedeemPage session={asAccount(session)} /> },
   { path: '/orders', label: 'nav.topUp', render: (session) => <AccountTopUpPage session={asAccount(session)} /> },
+  { path: '/statement', label: 'nav.statement', render: (session) => <AccountStatementPage session={asAccount(session)} /> },
   { path: '/usage', label: 'nav.usage', render: (session) => <AccountUsagePage session={asAccount(session)} /> },
   { path: '/connect', label: 'nav.connect', render: (session) => <ConnectPage session={session} /> },
 ];

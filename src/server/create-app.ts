@@ -13,6 +13,7 @@ import { registerAccountRoutes } from './portal/account-routes.ts';
 import { registerAdminInsightRoutes } from './admin/admin-insight-routes.ts';
 import { registerPortalAdminRoutes } from './admin/portal-admin-routes.ts';
 import { registerAdminPaymentRoutes } from './admin/admin-payment-routes.ts';
+import { registerAdminWithdrawalRoutes } from './admin/admin-withdrawal-routes.ts';
 import { registerPaymentNotifyRoutes } from './payment-notify-routes.ts';
 import { registerAdminAccountRoutes } from './admin/admin-account-routes.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
@@ -131,6 +132,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerAnnouncementRoutes(app, deps);
   registerStatusRoutes(app, deps);
   registerAdminPaymentRoutes(app, deps);
+  registerAdminWithdrawalRoutes(app, deps);
   registerPaymentNotifyRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerSignUpRoutes(app, deps);

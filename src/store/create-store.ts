@@ -30,6 +30,7 @@ import { createOrderRepository } from './repositories/order-repository.ts';
 import { createPaymentProviderRepository } from './repositories/payment-provider-repository.ts';
 import { createReferralRepository } from './repositories/referral-repository.ts';
 import { createPromotionRepository } from './repositories/promotion-repository.ts';
+import { createWithdrawalRepository } from './repositories/withdrawal-repository.ts';
 import { createSecretBox } from './secret-box.ts';
 import type { Store } from './store.ts';
 import type { StoreContext } from './store-context.ts';
@@ -102,6 +103,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     paymentProviders: createPaymentProviderRepository(context),
     referrals: createReferralRepository(context),
     promotions: createPromotionRepository(context),
+    withdrawals: createWithdrawalRepository(context),
     async close() {
       await db.destroy();
       await replica?.destroy();

@@ -12,6 +12,7 @@ import type {
   NotificationOutboxTable,
   NotificationRulesTable,
 } from './notify-tables.ts';
+import type { ReferralWithdrawalsTable } from './payout-tables.ts';
 import type { LedgerAttemptsTable, LedgerChargesTable, PriceVersionsTable, UpstreamBillsTable } from './ledger-tables.ts';
 
 /**
@@ -61,6 +62,7 @@ export interface DatabaseSchema {
   referral_rebates: ReferralRebatesTable;
   promotion_codes: PromotionCodesTable;
   promotion_uses: PromotionUsesTable;
+  referral_withdrawals: ReferralWithdrawalsTable;
 }
 
 export interface GroupsTable {
@@ -296,6 +298,8 @@ export interface ReferralCodesTable {
   code: string;
   rate_percent: number | null;
   device_fingerprint: string | null;
+  /** Asked for in withdrawals that were not rejected (migration 040). */
+  withdrawn_micros: Generated<number>;
   created_at: number;
 }
 

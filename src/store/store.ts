@@ -28,7 +28,7 @@ import type {
 import type { NotificationRepository } from './repositories/notification-repository.ts';
 import type { NotificationOutboxRepository } from './repositories/notification-outbox-repository.ts';
 import type { AnnouncementRepository, CircuitHistoryRepository } from './repositories/announcement-repository.ts';
-import type { OrderRepository, PaymentProviderRepository, PromotionRepository, ReferralRepository } from './payment-ports.ts';
+import type { OrderRepository, PaymentProviderRepository, PromotionRepository, ReferralRepository, WithdrawalRepository } from './payment-ports.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -331,6 +331,8 @@ export interface Store {
   paymentProviders: PaymentProviderRepository;
   referrals: ReferralRepository;
   promotions: PromotionRepository;
+  /** Withdrawals of released referral rebates (migration 040). */
+  withdrawals: WithdrawalRepository;
   close(): Promise<void>;
 }
 

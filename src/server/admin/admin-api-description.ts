@@ -36,7 +36,14 @@ import {
   signInSettingsSchema,
   totpCodeSchema,
 } from './admin-people-schemas.ts';
-import { orderQuerySchema, orderRefundSchema, promotionCreateSchema, referralOverrideSchema } from './admin-payment-schemas.ts';
+import {
+  orderQuerySchema,
+  orderRefundSchema,
+  promotionCreateSchema,
+  referralOverrideSchema,
+  withdrawalDecisionSchema,
+  withdrawalQuerySchema,
+} from './admin-payment-schemas.ts';
 import { PROVIDER_SETTINGS_SCHEMAS } from '../../payments/provider-settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -188,4 +195,8 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'POST', route: '/api/admin/promotion-codes', permission: 'promotions.write', tag: 'payments', summary: 'Create a promotion code (percent or fixed, usage limit, expiry; one use per account)', body: promotionCreateSchema, status: 201 },
   { method: 'DELETE', route: '/api/admin/promotion-codes/:code', permission: 'promotions.write', tag: 'payments', summary: 'Delete a promotion code', status: 204 },
   { method: 'PATCH', route: '/api/admin/users/:id/referral', permission: 'account-settings.write', tag: 'payments', summary: "Override one inviter's referral rate (null: the general rate)", body: referralOverrideSchema },
+  { method: 'GET', route: '/api/admin/referral-withdrawals', permission: 'orders.read', tag: 'payments', summary: 'Requests to be paid out referral rebates, newest first (filters: status, user)', query: withdrawalQuerySchema },
+  { method: 'POST', route: '/api/admin/referral-withdrawals/:id/approve', permission: 'orders.write', tag: 'payments', summary: 'Approve a pending withdrawal (moves no money; pay it, then mark it paid)', body: withdrawalDecisionSchema },
+  { method: 'POST', route: '/api/admin/referral-withdrawals/:id/reject', permission: 'orders.write', tag: 'payments', summary: 'Reject a withdrawal (reason); the held amount goes back to the wallet once', body: withdrawalDecisionSchema },
+  { method: 'POST', route: '/api/admin/referral-withdrawals/:id/mark-paid', permission: 'orders.write', tag: 'payments', summary: 'Record that a withdrawal was paid out (payoutRef)', body: withdrawalDecisionSchema },
 ];
