@@ -32,6 +32,8 @@ import { ModelCheckPage } from './pages/model-check-page.tsx';
 import { MyKeyPage } from './pages/my-key-page.tsx';
 import { OverviewPage } from './pages/overview-page.tsx';
 import { PricingPage } from './pages/pricing-page.tsx';
+import { ResetPasswordPage } from './pages/reset-password-page.tsx';
+import { SecurityPage } from './pages/security-page.tsx';
 import { followLink, navigate, usePath } from './lib/router.ts';
 import { loadSession, saveSession, type Session } from './lib/session.ts';
 
@@ -67,8 +69,12 @@ const OPERATOR_PAGES: PageEntry[] = [
 
 /** The owner's pages: the break-glass token is an owner, and so is a signed-in owner. */
 const OWNER_PAGES: PageEntry[] = [{ path: '/admins', label: 'nav.admins', render: (session) => <AdminsPage session={session} /> }];
-const operatorPages = (session: Extract<Session, { role: 'operator' }>) =>
-  session.admin === undefined || session.admin.role === 'owner' ? [...OPERATOR_PAGES, ...OWNER_PAGES] : OPERATOR_PAGES;
+/** A named admin's own sign-in (passkeys); a token has none. */
+const SECURITY_PAGE: PageEntry = { path: '/security', label: 'security.title', render: (session) => <SecurityPage session={session} /> };
+const operatorPages = (session: Extract<Session, { role: 'operator' }>) => {
+  const pages = session.admin === undefined || session.admin.role === 'owner' ? [...OPERATOR_PAGES, ...OWNER_PAGES] : OPERATOR_PAGES;
+  return session.admin === undefined ? pages : [...pages, SECURITY_PAGE];
+};
 
 const KEY_PAGES: PageEntry[] = [
   { path: '/', label: 'nav.myKey', render: (session) => <MyKeyPage session={session} /> },
@@ -87,6 +93,7 @@ const ACCOUNT_PAGES: PageEntry[] = [
   { path: '/statement', label: 'nav.statement', render: (session) => <AccountStatementPage session={asAccount(session)} /> },
   { path: '/usage', label: 'nav.usage', render: (session) => <AccountUsagePage session={asAccount(session)} /> },
   { path: '/connect', label: 'nav.connect', render: (session) => <ConnectPage session={session} /> },
+  SECURITY_PAGE,
 ];
 
 const ROLE_LABEL: Record<Session['role'], string> = { operator: 'app.roleOperator', key: 'app.roleKey', account: 'app.roleAccount' };
@@ -126,6 +133,8 @@ export function App() {
     navigate('/');
   };
 
+  // The e-mailed reset link works signed in or not: it changes the password of the link's account.
+  if (path === '/reset-password') return <ResetPasswordPage />;
   if (!session) return <LoginPage onSignIn={signIn} sessionEnded={ended} />;
   const pages = session.role === 'operator' ? operatorPages(session) : session.role === 'account' ? ACCOUNT_PAGES : KEY_PAGES;
   const page = pages.find((entry) => entry.path === (path.replace(/\/+$/, '') || '/'));

@@ -24,6 +24,7 @@ import { registerAdminPeopleRoutes } from './admin/admin-people-routes.ts';
 import { registerAdminTotpRoutes } from './admin/admin-totp-routes.ts';
 import { registerAdminSmtpRoutes } from './admin/admin-smtp-routes.ts';
 import { registerAdminSessionRoutes } from './admin/admin-session-routes.ts';
+import { registerAdminPasskeyRoutes } from './admin/admin-passkey-routes.ts';
 import { registerSignUpRoutes } from './portal/sign-up-routes.ts';
 import { registerSignInProviderRoutes } from './admin/sign-in-provider-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
@@ -125,6 +126,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerAdminTotpRoutes(app, deps);
   registerAdminSmtpRoutes(app, deps);
   registerAdminSessionRoutes(app, deps);
+  registerAdminPasskeyRoutes(app, deps);
   registerSignInProviderRoutes(app, deps);
   registerAdminAccountRoutes(app, deps);
   registerPortalAdminRoutes(app, deps);

@@ -5,6 +5,7 @@ import { openDatabase } from './open-database.ts';
 import { parseDatabaseUrl, type DatabaseSettings } from './parse-database-url.ts';
 import { createAuditLogRepository } from './repositories/audit-log-repository.ts';
 import { createIdentityRepository } from './repositories/identity-repository.ts';
+import { createPasskeyRepository } from './repositories/passkey-repository.ts';
 import { createSessionDeviceRepository } from './repositories/session-device-repository.ts';
 import { createAdminRepository } from './repositories/admin-repository.ts';
 import { createAccountSessionRepository } from './repositories/account-session-repository.ts';
@@ -98,6 +99,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     announcements: createAnnouncementRepository(context),
     circuitHistory: createCircuitHistoryRepository(context),
     identity: createIdentityRepository(context),
+    passkeys: createPasskeyRepository(context),
     sessionDevices: { portal: createSessionDeviceRepository(context, 'account_sessions'), console: createSessionDeviceRepository(context, 'admin_sessions') },
     orders: createOrderRepository(context),
     paymentProviders: createPaymentProviderRepository(context),

@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 import type { AccountSessionsTable, WalletAdjustmentsTable } from './portal-tables.ts';
 import type { StoredResponsesTable } from './stored-responses-table.ts';
 import type { AppliedBatchesTable } from './applied-batches-table.ts';
-import type { OneTimeTokensTable, SignInProvidersTable, TotpFactorsTable } from './identity-tables.ts';
+import type { OneTimeTokensTable, PasskeysTable, SignInProvidersTable, TotpFactorsTable } from './identity-tables.ts';
 import type { AdminSessionsTable, AdminsTable, AdminTokensTable } from './admin-tables.ts';
 import type {
   AnnouncementsTable,
@@ -53,6 +53,7 @@ export interface DatabaseSchema {
   circuit_history: CircuitHistoryTable;
   totp_factors: TotpFactorsTable;
   one_time_tokens: OneTimeTokensTable;
+  passkeys: PasskeysTable;
   sign_in_providers: SignInProvidersTable;
   payment_orders: PaymentOrdersTable;
   payment_providers: PaymentProvidersTable;

@@ -13,6 +13,9 @@ import type { NewUser, User, UserPatch } from '../domain/user.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
 import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
 import type { IdentityOwner, OneTimeToken, OneTimePurpose, SignInProvider, TotpFactor } from '../domain/identity.ts';
+import type { PasskeyRepository } from './passkey-repository-port.ts';
+
+export type { PasskeyRepository } from './passkey-repository-port.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 import type {
@@ -324,6 +327,8 @@ export interface Store {
   circuitHistory: CircuitHistoryRepository;
   /** TOTP factors, one-time links, sign-in providers and sealed settings (issue 29). */
   identity: IdentityRepository;
+  /** Passkeys (WebAuthn credentials) of account holders and admins (issue 29). */
+  passkeys: PasskeyRepository;
   /** The device view of the portal's and the console's sessions (issue 29). */
   sessionDevices: { portal: SessionDeviceRepository; console: SessionDeviceRepository };
   /** Money in (issue 28): payment orders and debts, providers' settings, referral, promotion codes. */

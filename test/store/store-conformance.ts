@@ -7,6 +7,7 @@ import { describeGroups } from './conformance/groups-conformance.ts';
 import { describeKeys } from './conformance/keys-conformance.ts';
 import { describeLedger } from './conformance/ledger-conformance.ts';
 import { describeMigrations } from './conformance/migrations-conformance.ts';
+import { describePasskeys } from './conformance/passkeys-conformance.ts';
 import { describePricesAndSettings } from './conformance/prices-settings-conformance.ts';
 import { describeStoredResponses } from './conformance/stored-responses-conformance.ts';
 import { describeUsage } from './conformance/usage-conformance.ts';
@@ -48,6 +49,7 @@ export function runStoreConformance(name: string, createHarness: () => Promise<S
     describeLedger(context);
     describeStoredResponses(context);
     describeAdmins(context);
+    describePasskeys(context);
     describeMigrations(context);
   });
 }

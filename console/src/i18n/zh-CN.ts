@@ -5,6 +5,7 @@ import { zhCNAdmin } from './zh-CN-admin.ts';
 import { zhCNBusiness } from './zh-CN-business.ts';
 import { zhCNRecords } from './zh-CN-records.ts';
 import { zhCNPayments } from './zh-CN-payments.ts';
+import { zhCNSecurity } from './zh-CN-security.ts';
 import { zhCNMoney } from './zh-CN-money.ts';
 import { zhCNCheck } from './zh-CN-check.ts';
 
@@ -14,4 +15,4 @@ import { zhCNCheck } from './zh-CN-check.ts';
  * 订单 order、充值 top up、退款 refund、毛利 margin、邀请 invite、返利 rebate。
  * 中文没有单复数之分，`_one` 与 `_other` 写同一句。
  */
-export const zhCN: Catalogue = { ...zhCNCommon, ...zhCNPortal, ...zhCNAdmin, ...zhCNBusiness, ...zhCNRecords, ...zhCNPayments, ...zhCNMoney, ...zhCNCheck };
+export const zhCN: Catalogue = { ...zhCNCommon, ...zhCNPortal, ...zhCNAdmin, ...zhCNBusiness, ...zhCNRecords, ...zhCNPayments, ...zhCNMoney, ...zhCNCheck, ...zhCNSecurity };

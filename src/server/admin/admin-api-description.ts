@@ -28,6 +28,7 @@ import { announcementSchema, deliveryQuerySchema, notificationChannelSchema, not
 import { channelDiscountSchema, priceCatalogueSchema, priceHistoryQuerySchema } from './admin-price-version-routes.ts';
 import { billImportSchema, driftThresholdSchema, marginQuerySchema, reconciliationQuerySchema } from './admin-ledger-routes.ts';
 import { signInProviderSchema, smtpSettingsSchema } from '../identity-schemas.ts';
+import { passkeyRegistrationSchema, passkeyRenameSchema, passkeySignInSchema } from '../passkey-http.ts';
 import {
   adminCreateSchema,
   adminPatchSchema,
@@ -168,6 +169,15 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'POST', route: '/api/admin/me/totp/verify', permission: 'self', tag: 'admins', summary: 'Confirm the enrolment with the first code; sign-in then asks for `totp`', body: totpCodeSchema },
   { method: 'DELETE', route: '/api/admin/me/totp', permission: 'self', tag: 'admins', summary: 'Turn your TOTP off (needs a current code)', body: totpCodeSchema, status: 204 },
   { method: 'DELETE', route: '/api/admin/admins/:id/totp', permission: 'admins.write', tag: 'admins', summary: 'Clear an admin’s lost authenticator (ends their sessions)', status: 204 },
+  { method: 'POST', route: '/api/admin/session/passkey/options', permission: 'public', tag: 'admins', summary: 'Start a passkey sign-in: WebAuthn request options (the challenge is tied to this browser by a cookie)' },
+  { method: 'POST', route: '/api/admin/session/passkey', permission: 'public', tag: 'admins', summary: 'Finish a passkey sign-in (two factors on its own); sets the session cookie, answers the CSRF token', body: passkeySignInSchema },
+  { method: 'GET', route: '/api/admin/me/passkeys', permission: 'self', tag: 'admins', summary: 'Your passkeys: name, created, last used' },
+  { method: 'POST', route: '/api/admin/me/passkeys/options', permission: 'self', tag: 'admins', summary: 'Start registering a passkey: WebAuthn creation options' },
+  { method: 'POST', route: '/api/admin/me/passkeys', permission: 'self', tag: 'admins', summary: 'Finish registering a passkey with the authenticator’s answer', body: passkeyRegistrationSchema, status: 201 },
+  { method: 'PATCH', route: '/api/admin/me/passkeys/:passkeyId', permission: 'self', tag: 'admins', summary: 'Rename one of your passkeys', body: passkeyRenameSchema },
+  { method: 'DELETE', route: '/api/admin/me/passkeys/:passkeyId', permission: 'self', tag: 'admins', summary: 'Remove one of your passkeys', status: 204 },
+  { method: 'GET', route: '/api/admin/admins/:id/passkeys', permission: 'admins.read', tag: 'admins', summary: 'An admin’s passkeys' },
+  { method: 'DELETE', route: '/api/admin/admins/:id/passkeys/:passkeyId', permission: 'admins.write', tag: 'admins', summary: 'Remove an admin’s passkey (a lost device)', status: 204 },
   { method: 'GET', route: '/api/admin/me/sessions', permission: 'self', tag: 'admins', summary: 'Your console sessions: device, address, last seen' },
   { method: 'DELETE', route: '/api/admin/me/sessions/:sessionId', permission: 'self', tag: 'admins', summary: 'End one of your console sessions', status: 204 },
   { method: 'DELETE', route: '/api/admin/me/sessions', permission: 'self', tag: 'admins', summary: 'Sign out everywhere (every console session of yours)', status: 204 },

@@ -21,6 +21,7 @@ import { ledgerMigration } from './017-ledger.ts';
 import { reconciliationMigration } from './018-reconciliation.ts';
 import { identityMigration } from './024-identity.ts';
 import { sessionDevicesMigration } from './025-session-devices.ts';
+import { passkeysMigration } from './026-passkeys.ts';
 import { paymentOrdersMigration } from './020-payments-orders.ts';
 import { referralsPromotionsMigration } from './021-referrals-promotions.ts';
 import { usageLogFilterIndexesMigration } from './037-usage-log-filter-indexes.ts';
@@ -56,6 +57,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '018-reconciliation': reconciliationMigration,
   '024-identity': identityMigration,
   '025-session-devices': sessionDevicesMigration,
+  '026-passkeys': passkeysMigration,
   '020-payments-orders': paymentOrdersMigration,
   '021-referrals-promotions': referralsPromotionsMigration,
   '037-usage-log-filter-indexes': usageLogFilterIndexesMigration,
