@@ -27,7 +27,10 @@ export const ENV_HELP: Record<EnvVariable, { meaning: string; default?: string }
   REDIS_KEY_PREFIX: { meaning: 'prefix of every Redis key and pub/sub channel, so gateways can share one Redis' },
   GATEWAY_ADMIN_TOKEN: { meaning: 'the admin API token, 16+ characters', default: 'generated, shown until first used' },
   GATEWAY_SECRET: { meaning: 'encrypts upstream secrets, 16+ characters; required with PostgreSQL', default: './data/gateway.secret with SQLite' },
-  PUBLIC_URL: { meaning: 'the gateway as people reach it (https://gateway.example.com): sign-up and reset e-mails link to it, OIDC providers call back to it' },
+  PUBLIC_URL: {
+    meaning:
+      'the gateway as people reach it (https://gateway.example.com): sign-up and reset e-mails link to it, OIDC providers call back to it, passkeys are bound to its host',
+  },
   METRICS_TOKEN: { meaning: 'a read-only Bearer token for GET /metrics (the admin token also works)' },
   GATEWAY_CONFIG: { meaning: 'a YAML file of groups, channels, keys and prices applied at start' },
   WORKERS: {

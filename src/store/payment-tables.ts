@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Issue 28's tables (migrations 020 and 021): payment orders, providers, debts, referral and promotions. */
 
 export interface PaymentOrdersTable {
@@ -43,6 +45,8 @@ export interface ReferralCodesTable {
   code: string;
   rate_percent: number | null;
   device_fingerprint: string | null;
+  /** Asked for in withdrawals that were not rejected (migration 040). */
+  withdrawn_micros: Generated<number>;
   created_at: number;
 }
 

@@ -7,6 +7,7 @@ import type { LedgerRepository } from './ledger-repository-port.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditLogRepository } from './audit-log.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
+import type { PasskeyRepository } from './passkey-repository-port.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 import type {
@@ -22,7 +23,7 @@ import type {
 import type { NotificationRepository } from './repositories/notification-repository.ts';
 import type { NotificationOutboxRepository } from './repositories/notification-outbox-repository.ts';
 import type { AnnouncementRepository, CircuitHistoryRepository } from './repositories/announcement-repository.ts';
-import type { OrderRepository, PaymentProviderRepository, PromotionRepository, ReferralRepository } from './payment-ports.ts';
+import type { OrderRepository, PaymentProviderRepository, PromotionRepository, ReferralRepository, WithdrawalRepository } from './payment-ports.ts';
 import type { PlanRepository, RedemptionCodeRepository, SubscriptionRepository, UserRepository } from './account-ports.ts';
 import type { AdminRepository, IdentityRepository, SessionDeviceRepository } from './people-ports.ts';
 
@@ -36,6 +37,7 @@ export type {
   UserRepository,
 } from './account-ports.ts';
 export type { AdminRepository, IdentityRepository, SessionDevice, SessionDeviceRepository } from './people-ports.ts';
+export type { PasskeyRepository } from './passkey-repository-port.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -188,6 +190,8 @@ export interface Store {
   circuitHistory: CircuitHistoryRepository;
   /** TOTP factors, one-time links, sign-in providers and sealed settings (issue 29). */
   identity: IdentityRepository;
+  /** Passkeys (WebAuthn credentials) of account holders and admins (issue 29). */
+  passkeys: PasskeyRepository;
   /** The device view of the portal's and the console's sessions (issue 29). */
   sessionDevices: { portal: SessionDeviceRepository; console: SessionDeviceRepository };
   /** Money in (issue 28): payment orders and debts, providers' settings, referral, promotion codes. */
@@ -195,6 +199,8 @@ export interface Store {
   paymentProviders: PaymentProviderRepository;
   referrals: ReferralRepository;
   promotions: PromotionRepository;
+  /** Withdrawals of released referral rebates (migration 040). */
+  withdrawals: WithdrawalRepository;
   close(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import { createTestClock } from './conformance/conformance-context.ts';
 import { describeGroups } from './conformance/groups-conformance.ts';
 import { describeKeys } from './conformance/keys-conformance.ts';
 import { describeMigrations } from './conformance/migrations-conformance.ts';
+import { describePasskeys } from './conformance/passkeys-conformance.ts';
 import { describePricesAndSettings } from './conformance/prices-settings-conformance.ts';
 import { describeStoredResponses } from './conformance/stored-responses-conformance.ts';
 import { describeUsage } from './conformance/usage-conformance.ts';
@@ -46,6 +47,7 @@ export function runStoreConformance(name: string, createHarness: () => Promise<S
     describeUsageSummary(context);
     describeStoredResponses(context);
     describeAdmins(context);
+    describePasskeys(context);
     describeMigrations(context);
   });
 }
