@@ -66,6 +66,7 @@ export const ENV_HELP: Record<EnvVariable, { meaning: string; default?: string }
   LISTEN_BACKLOG: { meaning: 'connections the kernel holds before the gateway accepts them' },
   REVEAL_OTHER_GROUP_MODELS: { meaning: "tell a key that a model exists in another group (otherwise an unknown model's 404)" },
   LOG_RETENTION_DAYS: { meaning: 'usage log rows older than this are pruned; 0 keeps them' },
+  LEDGER_RETENTION_DAYS: { meaning: 'ledger rows older than this are pruned (a channel-day with no imported bill 90 days later); 0 keeps them' },
   MAX_UPSTREAM_EVENT_BYTES: { meaning: 'the most held of one upstream stream event or plain reply' },
   MAX_UPSTREAM_REPLY_BYTES: { meaning: 'the most carried of one whole reply' },
   RESERVE_OUTPUT_TOKENS: { meaning: 'output tokens held for an uncapped request to a model of unknown maximum' },

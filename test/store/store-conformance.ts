@@ -5,6 +5,7 @@ import type { ConformanceContext } from './conformance/conformance-context.ts';
 import { createTestClock } from './conformance/conformance-context.ts';
 import { describeGroups } from './conformance/groups-conformance.ts';
 import { describeKeys } from './conformance/keys-conformance.ts';
+import { describeLedger } from './conformance/ledger-conformance.ts';
 import { describeMigrations } from './conformance/migrations-conformance.ts';
 import { describePasskeys } from './conformance/passkeys-conformance.ts';
 import { describePricesAndSettings } from './conformance/prices-settings-conformance.ts';
@@ -45,6 +46,7 @@ export function runStoreConformance(name: string, createHarness: () => Promise<S
     describeUsage(context);
     describeUsageAggregate(context);
     describeUsageSummary(context);
+    describeLedger(context);
     describeStoredResponses(context);
     describeAdmins(context);
     describePasskeys(context);

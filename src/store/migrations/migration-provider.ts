@@ -26,6 +26,7 @@ import { paymentOrdersMigration } from './020-payments-orders.ts';
 import { referralsPromotionsMigration } from './021-referrals-promotions.ts';
 import { usageLogFilterIndexesMigration } from './037-usage-log-filter-indexes.ts';
 import { usageSummaryCoveringIndexMigration } from './038-usage-summary-covering-index.ts';
+import { ledgerRawUsageMigration } from './039-ledger-raw-usage.ts';
 import { referralWithdrawalsMigration } from './040-referral-withdrawals.ts';
 import { notifyChannelRolesMigration } from './041-notify-channel-roles.ts';
 
@@ -61,6 +62,7 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '021-referrals-promotions': referralsPromotionsMigration,
   '037-usage-log-filter-indexes': usageLogFilterIndexesMigration,
   '038-usage-summary-covering-index': usageSummaryCoveringIndexMigration,
+  '039-ledger-raw-usage': ledgerRawUsageMigration,
   '040-referral-withdrawals': referralWithdrawalsMigration,
   '041-notify-channel-roles': notifyChannelRolesMigration,
 };

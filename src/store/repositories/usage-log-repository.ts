@@ -5,6 +5,7 @@ import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../../
 import type { UsageLogRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { aggregateUsage } from './aggregate-usage.ts';
+import { createSqliteLedgerInsert, insertLedgerRows } from './ledger-rows.ts';
 import { summarizeUsage } from './summarize-usage.ts';
 import { channelWindow, spendWindow, statusFigures } from './usage-windows.ts';
 
@@ -33,6 +34,14 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
             .onConflict((conflict) => conflict.column('request_id').doNothing())
             .execute();
         }
+        // The requests' ledger rows in the same transaction: no write of their own (issue 27).
+        const ledgers = entries.flatMap((entry) => (entry.ledger === undefined ? [] : [entry.ledger]));
+        if (ledgers.length > 0)
+          await insertLedgerRows(
+            transaction,
+            ledgers.flatMap((ledger) => ledger.attempts),
+            ledgers.flatMap((ledger) => ledger.charges),
+          );
       });
     },
 
@@ -96,6 +105,7 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
  */
 function createSqliteUsageInsert(sqlite: BetterSqlite3.Database): (entries: UsageLogEntry[]) => void {
   let statement: BetterSqlite3.Statement | undefined;
+  const insertLedger = createSqliteLedgerInsert(sqlite);
   return sqlite.transaction((entries: UsageLogEntry[]) => {
     // Prepared on first use: the repository is built before the migrations have run.
     if (!statement) {
@@ -139,6 +149,7 @@ function createSqliteUsageInsert(sqlite: BetterSqlite3.Database): (entries: Usag
         entry.subscriptionId ?? null,
         entry.transport ?? 'http',
       );
+      if (entry.ledger !== undefined) insertLedger(entry.ledger.attempts, entry.ledger.charges);
     }
   });
 }
