@@ -25,6 +25,8 @@ import { paymentOrdersMigration } from './020-payments-orders.ts';
 import { referralsPromotionsMigration } from './021-referrals-promotions.ts';
 import { usageLogFilterIndexesMigration } from './037-usage-log-filter-indexes.ts';
 import { usageSummaryCoveringIndexMigration } from './038-usage-summary-covering-index.ts';
+import { usageHourlyRollupMigration } from './043-usage-hourly-rollup.ts';
+import { usageDailyRollupMigration } from './044-usage-daily-rollup.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -57,6 +59,8 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '021-referrals-promotions': referralsPromotionsMigration,
   '037-usage-log-filter-indexes': usageLogFilterIndexesMigration,
   '038-usage-summary-covering-index': usageSummaryCoveringIndexMigration,
+  '043-usage-hourly-rollup': usageHourlyRollupMigration,
+  '044-usage-daily-rollup': usageDailyRollupMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {
