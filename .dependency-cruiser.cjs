@@ -5,10 +5,10 @@
 const LAYERS = [
   ['domain', 'core', 'sse'],
   ['protocols'],
-  ['channels', 'routing', 'kv', 'store', 'snapshot', 'upstream', 'mail'],
+  ['routing', 'kv', 'store', 'snapshot', 'upstream', 'mail'],
   ['schemas'],
   ['access'],
-  ['billing', 'ledger', 'config', 'cluster', 'reasoning', 'accounts', 'notify', 'identity', 'payments'],
+  ['billing', 'ledger', 'config', 'cluster', 'accounts', 'notify', 'identity', 'payments'],
   ['relay'],
   ['generation', 'responses'],
   ['server'],
@@ -81,7 +81,7 @@ module.exports = {
       name: 'adapters-stay-below-policy',
       severity: 'error',
       comment:
-        'Channels, routing, kv, store, snapshot and upstream are the adapters and state every request uses; they never ' +
+        'Routing, kv, store, snapshot, upstream and mail are the adapters and state every request uses; they never ' +
         'import the input rules, policy, relay, pipeline, HTTP or start-up layers above them.',
       from: { path: `^src/(${ADAPTERS})/` },
       to: { path: `^src/(${above(ADAPTERS)})/` },
@@ -105,7 +105,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The request path is built bottom-up: records and codecs, then adapters and state, then input rules, access and ' +
-        'policy, then the relay, then the pipeline, then HTTP, then start-up. Policy (billing, config, cluster, reasoning, accounts) ' +
+        'policy, then the relay, then the pipeline, then HTTP, then start-up. Policy (billing, ledger, config, cluster, accounts, ...) ' +
         'never imports the relay, the pipeline, HTTP or start-up.',
       from: { path: `^src/(${POLICY})/` },
       to: { path: `^src/(${above(POLICY)})/` },
@@ -113,7 +113,7 @@ module.exports = {
     {
       name: 'relay-below-pipeline',
       severity: 'error',
-      comment: 'The relay tries channels for one decoded request; the pipeline (generation/, responses/) calls it, never the reverse.',
+      comment: 'The relay (with its channel adapters, relay/channels/, and the reasoning seal and restore, relay/reasoning/) tries channels for one decoded request; the pipeline (generation/, responses/) calls it, never the reverse.',
       from: { path: '^src/relay/' },
       to: { path: `^src/(${above('relay')})/` },
     },

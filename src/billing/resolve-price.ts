@@ -1,11 +1,11 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
-import { sellPriceAt } from '../ledger/price-book.ts';
+import { sellPriceAt } from '../snapshot/price-book.ts';
 
 /**
  * The sell price a request for `model` is billed at (the group's own, else the model's, at
- * `at`: see ledger/price-book.ts). Without a price the request is refused (`model_not_priced`,
+ * `at`: see snapshot/price-book.ts). Without a price the request is refused (`model_not_priced`,
  * STRICT_PRICING, the default) or, with strict pricing off, served at zero cost and logged with
  * an `unpriced` warning. A model the operator marked free has a price: zero.
  */

@@ -88,6 +88,22 @@ export interface MarginRow {
   marginMicros: number;
 }
 
+/** A margin row as the admin API answers it: the micro-USD figures, and the same in USD for reading. */
+export interface MarginRowView extends MarginRow {
+  revenueUsd: number;
+  costUsd: number;
+  marginUsd: number;
+}
+
+/** `GET /api/admin/margin`'s JSON answer (the console reads this type). */
+export interface MarginAnswer {
+  from: string;
+  to: string;
+  by: MarginDimension;
+  data: MarginRowView[];
+  totals: MarginRowView;
+}
+
 /** Per channel × day: what the ledger recorded as cost and what the upstream billed. */
 export interface CostByChannelDay {
   channelId: string;

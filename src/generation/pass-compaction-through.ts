@@ -1,7 +1,7 @@
 import type { Caller } from '../access/authenticate-key.ts';
 import { admitGeneration, planAdmission } from '../billing/admit-generation.ts';
 import { estimateRequest } from '../billing/estimate-reservation.ts';
-import { getChannelAdapter } from '../channels/channel-registry.ts';
+import { getChannelAdapter } from '../relay/channels/channel-registry.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Channel } from '../domain/channel.ts';
 import { getCodec } from '../protocols/codec-registry.ts';

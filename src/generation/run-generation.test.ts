@@ -11,7 +11,7 @@ import { hashApiKey } from '../access/hash-api-key.ts';
 import type { ApiKey } from '../domain/api-key.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/upstream-client.ts';
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../relay/channels/upstream-client.ts';
 import { createFixedRuntime } from '../../test/helpers/fixed-runtime.ts';
 import { fakeClient, fakeUpstreamResponse } from '../../test/helpers/relay-fakes.ts';
 import type { GenerationRequest } from './generation-request.ts';

@@ -6,7 +6,7 @@ import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
 import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
 import { admitGeneration, planAdmission, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
-import type { LedgerWriter } from '../ledger/ledger-writer.ts';
+import type { LedgerWriter } from '../billing/ledger-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import { DecodeOnce } from '../protocols/decode-once.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';

@@ -5,7 +5,7 @@ import { authorizeModel } from '../access/authorize-model.ts';
 import { admitGeneration, planAdmission } from '../billing/admit-generation.ts';
 import { estimateRequest } from '../billing/estimate-reservation.ts';
 import { resolvePrice } from '../billing/resolve-price.ts';
-import type { MediaOperation } from '../channels/channel-adapter.ts';
+import type { MediaOperation } from '../relay/channels/channel-adapter.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { MultipartUpload } from '../core/multipart-upload.ts';

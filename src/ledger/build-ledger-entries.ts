@@ -1,6 +1,6 @@
 import { computeCostMicros } from '../billing/compute-cost.ts';
 import type { LedgerAttempt, LedgerCharge, LedgerUsage, PayerKind } from '../domain/ledger-entry.ts';
-import type { CostPrice } from './price-book.ts';
+import type { CostPrice } from '../snapshot/price-book.ts';
 import { checkTokenClasses } from './check-token-classes.ts';
 
 /** One upstream attempt as the relay reports it. */

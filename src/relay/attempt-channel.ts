@@ -1,23 +1,23 @@
 import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { Warning } from '../core/warning.ts';
-import type { ChannelAdapter, UpstreamTarget } from '../channels/channel-adapter.ts';
-import { getChannelAdapter } from '../channels/channel-registry.ts';
+import type { ChannelAdapter, UpstreamTarget } from './channels/channel-adapter.ts';
+import { getChannelAdapter } from './channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import { eventStreamToSse } from '../sse/event-stream-to-sse.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import { classifyFailure, withMisconfiguredHint, type FailureClass } from '../routing/classify-failure.ts';
-import { resolveUpstreamModel } from '../channels/resolve-upstream-model.ts';
+import { resolveUpstreamModel } from './channels/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
-import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
+import { toGatewayError, type UpstreamResponse } from './channels/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
 import type { ReasoningRecall } from './reasoning-recall.ts';
-import type { ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
-import { channelSecrets } from '../channels/auth/channel-secrets.ts';
+import type { ReasoningRestoreContext } from './reasoning/restore-request-reasoning.ts';
+import { channelSecrets } from './channels/auth/channel-secrets.ts';
 
 interface AttemptBase {
   attempt: UsageAttempt;

@@ -1,5 +1,5 @@
 import type { GatewayError } from '../core/gateway-error.ts';
-import { toGatewayError } from '../upstream/upstream-client.ts';
+import { toGatewayError } from './channels/upstream-client.ts';
 import { PassthroughLane } from './passthrough-stream-lane.ts';
 import type { Lane, PipeStreamInput, StreamOutcome } from './stream-lane.ts';
 import { TranslatedLane } from './translated-stream-lane.ts';

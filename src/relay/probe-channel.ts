@@ -1,14 +1,14 @@
 import type { ChatRequest } from '../core/chat-request.ts';
 import { GatewayError } from '../core/gateway-error.ts';
-import { getChannelAdapter } from '../channels/channel-registry.ts';
+import { getChannelAdapter } from './channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import { classifyFailure, withMisconfiguredHint } from '../routing/classify-failure.ts';
-import { resolveUpstreamModel } from '../channels/resolve-upstream-model.ts';
+import { resolveUpstreamModel } from './channels/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
-import { toGatewayError } from '../upstream/upstream-client.ts';
+import { toGatewayError } from './channels/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
-import { channelSecrets } from '../channels/auth/channel-secrets.ts';
+import { channelSecrets } from './channels/auth/channel-secrets.ts';
 
 export interface ProbeResult {
   ok: boolean;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bedrockChannel } from '../channels/bedrock-channel.ts';
+import { bedrockChannel } from './channels/bedrock-channel.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import { classifyFailure } from '../routing/classify-failure.ts';
-import type { UpstreamResponse } from '../upstream/upstream-client.ts';
+import type { UpstreamResponse } from './channels/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 
 const RETRY = new Set([408, 429, 500, 502, 503, 504]);

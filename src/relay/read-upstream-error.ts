@@ -1,9 +1,9 @@
 import { cleanUpstreamText, redactSecrets } from '../core/redact-secrets.ts';
 import { GatewayError } from '../core/gateway-error.ts';
-import type { ChannelAdapter } from '../channels/channel-adapter.ts';
+import type { ChannelAdapter } from './channels/channel-adapter.ts';
 import type { ProtocolCodec } from '../protocols/protocol-codec.ts';
 import { extractUpstreamErrorCodes } from '../routing/upstream-error-codes.ts';
-import type { UpstreamResponse } from '../upstream/upstream-client.ts';
+import type { UpstreamResponse } from './channels/upstream-client.ts';
 
 /** Upstream error bodies are short; anything longer is cut so a misbehaving host cannot balloon memory. */
 const MAX_ERROR_BODY_CHARS = 16_384;

@@ -1,4 +1,4 @@
-import { callIdsToRecall } from '../reasoning/restore-request-reasoning.ts';
+import { callIdsToRecall } from './reasoning/restore-request-reasoning.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 

@@ -6,7 +6,7 @@ import { getCodec } from '../protocols/codec-registry.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
 import { ChannelHealth } from '../routing/channel-health.ts';
 import type { Channel } from '../domain/channel.ts';
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/upstream-client.ts';
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './channels/upstream-client.ts';
 import { createFixedRuntime } from '../../test/helpers/fixed-runtime.ts';
 import { fakeClient, fakeUpstreamResponse } from '../../test/helpers/relay-fakes.ts';
 import { relayChat, type RelayDeps, type RelayInput } from './relay-chat.ts';

@@ -1,4 +1,4 @@
-import { getChannelAdapter } from '../channels/channel-registry.ts';
+import { getChannelAdapter } from './channels/channel-registry.ts';
 import type { EmbeddingRequest, EmbeddingResult } from '../core/embedding.ts';
 import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { Channel } from '../domain/channel.ts';
@@ -7,12 +7,12 @@ import { getCodec } from '../protocols/codec-registry.ts';
 import type { EmbeddingUpstreamWire } from '../protocols/embeddings/index.ts';
 import type { Lease } from '../routing/channel-health.ts';
 import { classifyAttemptFailure as classify, type AttemptOutcome } from './classify-attempt-failure.ts';
-import { toGatewayError } from '../upstream/upstream-client.ts';
+import { toGatewayError } from './channels/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import { withRelayDeadline } from './with-relay-deadline.ts';
 import { tryChannelsInOrder } from './try-channels-in-order.ts';
-import { channelSecrets } from '../channels/auth/channel-secrets.ts';
+import { channelSecrets } from './channels/auth/channel-secrets.ts';
 
 /** Calls one channel makes at once when it has to fan a batch out (Titan takes one text a call). */
 const FAN_OUT = 4;

@@ -3,7 +3,7 @@ import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Usage } from '../core/usage.ts';
 import type { ChatResponse } from '../core/chat-response.ts';
 import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
-import { toGatewayError, type UpstreamResponse } from '../upstream/upstream-client.ts';
+import { toGatewayError, type UpstreamResponse } from './channels/upstream-client.ts';
 import { microsToUsd } from '../domain/money.ts';
 import type { ClientWriter } from './client-writer.ts';
 import { DEFAULT_REPLY_LIMITS, readReplyText, type ReplyLimits } from './reply-limits.ts';

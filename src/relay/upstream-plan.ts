@@ -1,8 +1,8 @@
 import type { ChatRequest } from '../core/chat-request.ts';
 import type { RuntimeContext } from '../core/runtime-context.ts';
 import type { Warning } from '../core/warning.ts';
-import { ENVELOPE_PREFIX } from '../reasoning/reasoning-envelope.ts';
-import { restoreRequestReasoning, type ReasoningRestoreContext } from '../reasoning/restore-request-reasoning.ts';
+import { ENVELOPE_PREFIX } from './reasoning/reasoning-envelope.ts';
+import { restoreRequestReasoning, type ReasoningRestoreContext } from './reasoning/restore-request-reasoning.ts';
 import type { ProtocolCodec, ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import { assertJsonDepth } from '../protocols/shared/assert-json-depth.ts';
 

@@ -1,15 +1,15 @@
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
-import { getChannelAdapter } from '../channels/channel-registry.ts';
+import { getChannelAdapter } from '../relay/channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import { readUpstreamError } from '../relay/read-upstream-error.ts';
-import type { UpstreamClient } from '../upstream/upstream-client.ts';
+import type { UpstreamClient } from '../relay/channels/upstream-client.ts';
 import { inputItemsOf, pageInputItems, readInputItemsQuery } from './list-input-items.ts';
 import { chainTooLarge } from './plan-stateful-request.ts';
 import type { StatefulResponses } from './stateful-responses.ts';
 import { upstreamKeyHash } from './upstream-key-hash.ts';
-import { channelSecrets } from '../channels/auth/channel-secrets.ts';
+import { channelSecrets } from '../relay/channels/auth/channel-secrets.ts';
 
 export interface StoredResponseAccess {
   responses: StatefulResponses;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createEnvelopeSealer } from '../reasoning/reasoning-envelope.ts';
+import { createEnvelopeSealer } from '../relay/reasoning/reasoning-envelope.ts';
 import { COMPACTION_SUMMARY_PREFIX, createCompactionSeal, openCompactionItems } from './compaction-seal.ts';
 
 describe('compaction seal', () => {

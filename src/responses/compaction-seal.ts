@@ -1,5 +1,5 @@
 import { invalidRequest } from '../core/gateway-error.ts';
-import { createJsonSeal } from '../reasoning/reasoning-envelope.ts';
+import { createJsonSeal } from '../relay/reasoning/reasoning-envelope.ts';
 import { inputItems } from './replay-items.ts';
 
 // "SYC" + version 1: a compaction item, never mistaken for a reasoning envelope ("SYR").

@@ -1,5 +1,5 @@
 import type { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
-import type { LedgerWriter } from '../ledger/ledger-writer.ts';
+import type { LedgerWriter } from '../billing/ledger-writer.ts';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.ts';
 import type { AccessServices } from '../billing/access-services.ts';

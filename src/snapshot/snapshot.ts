@@ -20,7 +20,7 @@ export interface Snapshot {
   /** Every model name some enabled channel serves, for "does this model exist at all?". */
   readonly allModels: ReadonlySet<string>;
   readonly prices: ReadonlyMap<string, ModelPrice>;
-  /** Price history by `priceBookKey(scope, ref, model)`, oldest effective first (read by ledger/price-book.ts). */
+  /** Price history by `priceBookKey(scope, ref, model)`, oldest effective first (read by snapshot/price-book.ts). */
   readonly priceVersions: ReadonlyMap<string, readonly PriceVersion[]>;
   /** Accounts: users by id, plans by id, each user's subscriptions (all statuses). */
   readonly users: ReadonlyMap<string, User>;

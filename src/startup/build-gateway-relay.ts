@@ -1,11 +1,11 @@
-import { createReasoningCache } from '../reasoning/reasoning-cache.ts';
-import { createEnvelopeSealer } from '../reasoning/reasoning-envelope.ts';
+import { createReasoningCache } from '../relay/reasoning/reasoning-cache.ts';
+import { createEnvelopeSealer } from '../relay/reasoning/reasoning-envelope.ts';
 import { probeChannel } from '../relay/probe-channel.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
 import { DEFAULT_REPLY_LIMITS } from '../relay/reply-limits.ts';
 import { DEFAULT_DEADLINE_MAX_BODY_CHARS, FirstByteDeadlines, type FirstByteDeadlineOptions } from '../routing/first-byte-deadline.ts';
 import { startHealthChecker } from '../routing/health-checker.ts';
-import { UpstreamClient } from '../upstream/upstream-client.ts';
+import { UpstreamClient } from '../relay/channels/upstream-client.ts';
 import type { GatewayServices } from './build-gateway-services.ts';
 import { totalTimeoutMs } from './gateway-options.ts';
 import type { GatewayState } from './open-gateway-state.ts';

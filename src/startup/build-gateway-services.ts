@@ -1,5 +1,5 @@
 import { DEFAULT_AUTH_THROTTLE } from '../access/auth-failure-throttle.ts';
-import { LedgerWriter } from '../ledger/ledger-writer.ts';
+import { LedgerWriter } from '../billing/ledger-writer.ts';
 import { createStoreMailer } from '../mail/smtp-settings-store.ts';
 import { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
 import { createAccessServices, type AccessServices } from '../billing/access-services.ts';

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { clearEntraTokens } from '../../src/channels/auth/azure-entra-token.ts';
+import { clearEntraTokens } from '../../src/relay/channels/auth/azure-entra-token.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 
 /**

@@ -4,7 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import { clearServiceAccountTokens } from '../../src/channels/auth/google-service-account-token.ts';
+import { clearServiceAccountTokens } from '../../src/relay/channels/auth/google-service-account-token.ts';
 import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { VERTEX_TOKEN_PATH } from '../simulator/cloud-front.ts';
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { ClientWriter } from '../../src/relay/client-writer.ts';
-import type { UpstreamResponse } from '../../src/upstream/upstream-client.ts';
+import type { UpstreamResponse } from '../../src/relay/channels/upstream-client.ts';
 
 /** A ServerResponse stand-in that records what the relay wrote, for unit tests of the relay core. */
 export class FakeClientResponse extends EventEmitter {

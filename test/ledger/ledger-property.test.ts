@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { computeCostMicros } from '../../src/billing/compute-cost.ts';
 import type { PriceVersion } from '../../src/domain/price-version.ts';
 import { buildLedgerEntries, type AttemptFacts } from '../../src/ledger/build-ledger-entries.ts';
-import { costPriceAt, sellPriceAt } from '../../src/ledger/price-book.ts';
+import { costPriceAt, sellPriceAt } from '../../src/snapshot/price-book.ts';
 import { buildSnapshot } from '../../src/snapshot/snapshot.ts';
 
 const MODEL = 'm';

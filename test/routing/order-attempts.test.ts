@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { orderAttempts } from '../../src/routing/order-attempts.ts';
-import { resolveUpstreamModel } from '../../src/channels/resolve-upstream-model.ts';
+import { resolveUpstreamModel } from '../../src/relay/channels/resolve-upstream-model.ts';
 import { GatewayError } from '../../src/core/gateway-error.ts';
 import type { Channel } from '../../src/domain/channel.ts';
 import { createFixedRuntime } from '../helpers/fixed-runtime.ts';

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { signAwsRequest } from '../../src/channels/auth/aws-credentials.ts';
-import { signAssertion } from '../../src/channels/auth/google-service-account-token.ts';
+import { signAwsRequest } from '../../src/relay/channels/auth/aws-credentials.ts';
+import { signAssertion } from '../../src/relay/channels/auth/google-service-account-token.ts';
 import { VERTEX_TOKEN_PATH } from './cloud-front.ts';
 import { startProviderSimulator, type ProviderSimulator } from './provider-simulator.ts';
 

@@ -4,28 +4,7 @@ import { call } from '../lib/api.ts';
 import { list, usd } from '../lib/format.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { t } from '../i18n/i18n.ts';
-
-type Dimension = 'model' | 'channel' | 'group' | 'account';
-
-interface MarginRow {
-  day: string;
-  key: string | null;
-  requests: number;
-  revenueMicros: number;
-  costMicros: number;
-  marginMicros: number;
-  revenueUsd: number;
-  costUsd: number;
-  marginUsd: number;
-}
-
-interface MarginAnswer {
-  from: string;
-  to: string;
-  by: Dimension;
-  data: MarginRow[];
-  totals: MarginRow;
-}
+import type { MarginAnswer, MarginDimension } from '../../../src/domain/ledger-entry.ts';
 
 const DAY_MS = 86_400_000;
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
@@ -37,7 +16,7 @@ const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
  */
 export function MarginPage(props: { session: Session }) {
   const token = bearerOf(props.session);
-  const [filters, setFilters] = useState({ from: isoDay(Date.now() - 29 * DAY_MS), to: isoDay(Date.now()), by: 'model' as Dimension, model: '', channel: '', group: '', account: '' });
+  const [filters, setFilters] = useState({ from: isoDay(Date.now() - 29 * DAY_MS), to: isoDay(Date.now()), by: 'model' as MarginDimension, model: '', channel: '', group: '', account: '' });
   const [answer, setAnswer] = useState<MarginAnswer | null>(null);
   const [unpriced, setUnpriced] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -101,7 +80,7 @@ export function MarginPage(props: { session: Session }) {
         </label>
         <label>
           {t('margin.per')}
-          <select value={filters.by} onChange={(event) => setFilters({ ...filters, by: (event.target as HTMLSelectElement).value as Dimension })}>
+          <select value={filters.by} onChange={(event) => setFilters({ ...filters, by: (event.target as HTMLSelectElement).value as MarginDimension })}>
             {(['model', 'channel', 'group', 'account'] as const).map((by) => (
               <option key={by} value={by}>
                 {t(`margin.dimension.${by}`)}

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { GatewayError } from '../../core/gateway-error.ts';
-import type { MarginRow } from '../../domain/ledger-entry.ts';
+import type { MarginRow, MarginRowView } from '../../domain/ledger-entry.ts';
 import { microsToUsd } from '../../domain/money.ts';
 import { BILL_FORMATS, parseUpstreamBill } from '../../ledger/parse-upstream-bill.ts';
 import { DEFAULT_DRIFT_THRESHOLD, type DriftThreshold, reconcileCosts } from '../../ledger/reconcile-costs.ts';
@@ -140,7 +140,7 @@ function thresholdView(value: DriftThreshold) {
   return { percent: value.percent, minUsd: microsToUsd(value.minMicros) };
 }
 
-function marginView(row: MarginRow) {
+function marginView(row: MarginRow): MarginRowView {
   return { ...row, revenueUsd: microsToUsd(row.revenueMicros), costUsd: microsToUsd(row.costMicros), marginUsd: microsToUsd(row.marginMicros) };
 }
 

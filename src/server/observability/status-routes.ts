@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.ts';
 import { readStatusPageSettings, type StatusPageSettings } from '../../notify/status-page-settings.ts';
 import { buildStatusReport, type StatusReport } from '../../notify/status-report.ts';
-import { resolveUpstreamModel } from '../../channels/resolve-upstream-model.ts';
+import { resolveUpstreamModel } from '../../relay/channels/resolve-upstream-model.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { renderStatusPage } from './status-page-html.ts';
 

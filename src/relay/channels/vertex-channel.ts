@@ -1,6 +1,6 @@
-import { vertexEmbeddingsWire } from '../protocols/embeddings/index.ts';
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
-import type { Channel } from '../domain/channel.ts';
+import { vertexEmbeddingsWire } from '../../protocols/embeddings/index.ts';
+import type { ProtocolId } from '../../protocols/protocol-codec.ts';
+import type { Channel } from '../../domain/channel.ts';
 import { getServiceAccountToken } from './auth/google-service-account-token.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';

@@ -1,6 +1,6 @@
 import type { ModelPrice } from '../domain/model-price.ts';
 import { ANY_MODEL, type PriceScope, type PriceVersion } from '../domain/price-version.ts';
-import { priceBookKey, type Snapshot } from '../snapshot/snapshot.ts';
+import { priceBookKey, type Snapshot } from './snapshot.ts';
 
 /**
  * Which price applies to what, at a given time, read from the snapshot's price history.

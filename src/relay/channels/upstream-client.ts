@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
-import { GatewayError } from '../core/gateway-error.ts';
+import { GatewayError } from '../../core/gateway-error.ts';
 import type { MultipartBody } from './multipart-body.ts';
-import { lookupPublicOnly, refusePrivateLiteral } from './private-upstream-address.ts';
+import { lookupPublicOnly, refusePrivateLiteral } from '../../upstream/private-upstream-address.ts';
 
 export interface UpstreamTimeouts {
   connectMs: number;

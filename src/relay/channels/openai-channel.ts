@@ -1,4 +1,4 @@
-import { openaiEmbeddingsWire } from '../protocols/embeddings/index.ts';
+import { openaiEmbeddingsWire } from '../../protocols/embeddings/index.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
 import { joinUrl, OPENAI_MEDIA_OPERATIONS } from './channel-adapter.ts';
 

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { GatewayError } from '../../core/gateway-error.ts';
+import { GatewayError } from '../../../core/gateway-error.ts';
 import { AccessTokenCache, type MintedToken } from './access-token-cache.ts';
 
 /** The audience Azure OpenAI accepts Entra ID tokens for. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Kv } from '../kv/kv.ts';
+import type { Kv } from '../../kv/kv.ts';
 
 /** How long a turn's envelope stays recallable after the reply that issued it. */
 export const DEFAULT_REASONING_CACHE_TTL_MS = 60 * 60 * 1000;

@@ -1,6 +1,6 @@
-import type { AssistantContentPart, AssistantMessage, ChatRequest, Message, ReasoningPart } from '../core/chat-request.ts';
-import type { Warning } from '../core/warning.ts';
-import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
+import type { AssistantContentPart, AssistantMessage, ChatRequest, Message, ReasoningPart } from '../../core/chat-request.ts';
+import type { Warning } from '../../core/warning.ts';
+import type { UpstreamProtocolId } from '../../protocols/protocol-codec.ts';
 import type { EnvelopeSealer, ReasoningState } from './reasoning-envelope.ts';
 import { looksLikeEnvelope } from './reasoning-envelope.ts';
 import { takeCarriedValues } from './reasoning-slots.ts';

@@ -1,6 +1,6 @@
 import type * as Sha256Module from '@aws-crypto/sha256-js';
 import type * as SignatureV4Module from '@smithy/signature-v4';
-import { requireOnDemand } from '../../core/require-on-demand.ts';
+import { requireOnDemand } from '../../../core/require-on-demand.ts';
 
 /** How a Bedrock channel secret authenticates: SigV4 keys, or a Bedrock API key sent as a bearer. */
 export type AwsCredential = { kind: 'sigv4'; accessKeyId: string; secretAccessKey: string; sessionToken?: string } | { kind: 'bearer'; token: string };

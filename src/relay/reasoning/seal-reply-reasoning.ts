@@ -1,8 +1,8 @@
-import type { AssistantContentPart, ReasoningPart } from '../core/chat-request.ts';
-import type { ChatResponse } from '../core/chat-response.ts';
-import type { StreamEvent } from '../core/stream-event.ts';
-import type { Warning } from '../core/warning.ts';
-import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
+import type { AssistantContentPart, ReasoningPart } from '../../core/chat-request.ts';
+import type { ChatResponse } from '../../core/chat-response.ts';
+import type { StreamEvent } from '../../core/stream-event.ts';
+import type { Warning } from '../../core/warning.ts';
+import type { ProtocolId, UpstreamProtocolId } from '../../protocols/protocol-codec.ts';
 import type { EnvelopeSealer, ReasoningState } from './reasoning-envelope.ts';
 import { clientSlot, putGeminiSignature, putOnReasoning, takeReasoningState } from './reasoning-slots.ts';
 

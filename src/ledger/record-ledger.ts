@@ -1,8 +1,8 @@
 import type { GenerationRecord } from '../billing/record-generation-usage.ts';
 import type { PayerKind } from '../domain/ledger-entry.ts';
-import { buildLedgerEntries } from '../ledger/build-ledger-entries.ts';
-import type { LedgerWriter } from '../ledger/ledger-writer.ts';
-import { costPriceAt } from '../ledger/price-book.ts';
+import { buildLedgerEntries } from './build-ledger-entries.ts';
+import type { LedgerWriter } from '../billing/ledger-writer.ts';
+import { costPriceAt } from '../snapshot/price-book.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { openaiEmbeddingsWire } from '../protocols/embeddings/index.ts';
+import { openaiEmbeddingsWire } from '../../protocols/embeddings/index.ts';
 import { getEntraToken, isEntraSecret } from './auth/azure-entra-token.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';

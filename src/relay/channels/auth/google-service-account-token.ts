@@ -1,6 +1,6 @@
 import { createSign } from 'node:crypto';
 import { request } from 'undici';
-import { GatewayError } from '../../core/gateway-error.ts';
+import { GatewayError } from '../../../core/gateway-error.ts';
 import { AccessTokenCache, type MintedToken } from './access-token-cache.ts';
 
 /** Google's scope for Vertex AI (and every other Cloud API). */

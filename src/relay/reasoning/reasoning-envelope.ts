@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { ReasoningState } from '../core/reasoning-state.ts';
-import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
+import type { ReasoningState } from '../../core/reasoning-state.ts';
+import type { UpstreamProtocolId } from '../../protocols/protocol-codec.ts';
 
 export type { ReasoningState };
 

@@ -1,5 +1,5 @@
-import { GatewayError } from '../core/gateway-error.ts';
-import type { Channel } from '../domain/channel.ts';
+import { GatewayError } from '../../core/gateway-error.ts';
+import type { Channel } from '../../domain/channel.ts';
 
 /**
  * Follows a channel's model map from the public name to the name the upstream knows. Maps

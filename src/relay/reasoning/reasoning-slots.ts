@@ -1,7 +1,7 @@
-import type { AssistantContentPart, ReasoningPart, TextPart, ToolCallPart } from '../core/chat-request.ts';
-import type { ReasoningSlot, ReasoningState } from '../core/reasoning-state.ts';
-import { getCodec } from '../protocols/codec-registry.ts';
-import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
+import type { AssistantContentPart, ReasoningPart, TextPart, ToolCallPart } from '../../core/chat-request.ts';
+import type { ReasoningSlot, ReasoningState } from '../../core/reasoning-state.ts';
+import { getCodec } from '../../protocols/codec-registry.ts';
+import type { ProtocolId, UpstreamProtocolId } from '../../protocols/protocol-codec.ts';
 
 /** The upstream's reasoning state on a canonical part, read and removed by its codec (`takeReasoningState`). */
 export function takeReasoningState(part: AssistantContentPart, upstream: UpstreamProtocolId): ReasoningState | undefined {

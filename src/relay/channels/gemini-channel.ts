@@ -1,4 +1,4 @@
-import { geminiEmbeddingsWire } from '../protocols/embeddings/index.ts';
+import { geminiEmbeddingsWire } from '../../protocols/embeddings/index.ts';
 import type { ChannelAdapter } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';
 

@@ -1,5 +1,5 @@
 import type { ChannelAdapter } from './channel-adapter.ts';
-import type { ChannelKind } from '../domain/channel-kind.ts';
+import type { ChannelKind } from '../../domain/channel-kind.ts';
 import { anthropicChannel } from './anthropic-channel.ts';
 import { azureChannel } from './azure-channel.ts';
 import { bedrockChannel } from './bedrock-channel.ts';

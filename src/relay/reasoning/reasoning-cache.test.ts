@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import type { ChatRequest } from '../core/chat-request.ts';
-import { createMemoryKv } from '../kv/create-memory-kv.ts';
-import type { Kv } from '../kv/kv.ts';
+import type { ChatRequest } from '../../core/chat-request.ts';
+import { createMemoryKv } from '../../kv/create-memory-kv.ts';
+import type { Kv } from '../../kv/kv.ts';
 import { createReasoningCache, DEFAULT_MAX_REASONING_ENVELOPE_BYTES, DEFAULT_REASONING_CACHE_TTL_MS, reasoningCacheKey } from './reasoning-cache.ts';
 import { createEnvelopeSealer } from './reasoning-envelope.ts';
 import { callIdsToRecall } from './restore-request-reasoning.ts';

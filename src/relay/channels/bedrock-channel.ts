@@ -1,6 +1,6 @@
 import { parseAwsCredential, signAwsRequest } from './auth/aws-credentials.ts';
-import { bedrockCohereEmbeddingsWire, bedrockTitanEmbeddingsWire, isBedrockCohereEmbedModel } from '../protocols/embeddings/index.ts';
-import type { Channel } from '../domain/channel.ts';
+import { bedrockCohereEmbeddingsWire, bedrockTitanEmbeddingsWire, isBedrockCohereEmbedModel } from '../../protocols/embeddings/index.ts';
+import type { Channel } from '../../domain/channel.ts';
 import type { ChannelAdapter, UpstreamResponseHeaders, UpstreamTarget } from './channel-adapter.ts';
 import { joinUrl } from './channel-adapter.ts';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { MultipartUpload, UploadedFile } from '../core/multipart-upload.ts';
+import type { MultipartUpload, UploadedFile } from '../../core/multipart-upload.ts';
 
 /** A multipart body to send upstream: its headers and its bytes, produced as they are sent. */
 export interface MultipartBody {

@@ -1,7 +1,7 @@
-import type { EmbeddingUpstreamWire } from '../protocols/embeddings/index.ts';
-import type { ProtocolId, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
-import type { Channel } from '../domain/channel.ts';
-import type { ChannelKind } from '../domain/channel-kind.ts';
+import type { EmbeddingUpstreamWire } from '../../protocols/embeddings/index.ts';
+import type { ProtocolId, UpstreamProtocolId } from '../../protocols/protocol-codec.ts';
+import type { Channel } from '../../domain/channel.ts';
+import type { ChannelKind } from '../../domain/channel-kind.ts';
 
 /** Where and how to send one upstream request. */
 export interface UpstreamTarget {

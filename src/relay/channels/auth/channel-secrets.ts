@@ -1,4 +1,4 @@
-import type { Channel } from '../../domain/channel.ts';
+import type { Channel } from '../../../domain/channel.ts';
 import { mintedEntraTokens } from './azure-entra-token.ts';
 import { mintedServiceAccountTokens } from './google-service-account-token.ts';
 
