@@ -9,8 +9,9 @@ import type { UsageLogQuery, UsageSummaryQuery } from '../src/store/usage-querie
  * on a database filled by scripts/seed-usage.ts (same secret), the p95 of the logs page (100
  * rows) with each of its filters, a page deep in the log through the keyset cursor, the usage
  * summary (the console's 30 d, 7 d and 24 h ranges; 30 d with each filter), and a month's CSV
- * export (time to its first chunk and to its end). With --prune, also prunes the oldest 10 days while a usage batch is written every 5 ms, and reports
- * the slowest of those writes: pruning must never block one for long.
+ * export (time to its first chunk and to its end). With --prune, also prunes the oldest 10 days
+ * while a usage batch is written every 5 ms, and reports the slowest of those writes: pruning
+ * must never block one for long.
  */
 const { values } = parseArgs({
   options: { database: { type: 'string' }, samples: { type: 'string', default: '20' }, prune: { type: 'boolean', default: false } },
