@@ -5,6 +5,10 @@ import { AccountKeysPage } from './pages/account-keys-page.tsx';
 import { AccountRedeemPage } from './pages/account-redeem-page.tsx';
 import { AccountTopUpPage } from './pages/account-top-up-page.tsx';
 import { OrdersPage } from './pages/orders-page.tsx';
+import { PaymentSettingsPage } from './pages/payment-settings-page.tsx';
+import { PromotionsPage } from './pages/promotions-page.tsx';
+import { PayoutsPage } from './pages/payouts-page.tsx';
+import { AccountStatementPage } from './pages/account-statement-page.tsx';
 import { AccountUsagePage } from './pages/account-usage-page.tsx';
 import { CodesPage } from './pages/codes-page.tsx';
 import { PlansPage } from './pages/plans-page.tsx';
@@ -28,6 +32,8 @@ import { ModelCheckPage } from './pages/model-check-page.tsx';
 import { MyKeyPage } from './pages/my-key-page.tsx';
 import { OverviewPage } from './pages/overview-page.tsx';
 import { PricingPage } from './pages/pricing-page.tsx';
+import { ResetPasswordPage } from './pages/reset-password-page.tsx';
+import { SecurityPage } from './pages/security-page.tsx';
 import { followLink, navigate, usePath } from './lib/router.ts';
 import { loadSession, saveSession, type Session } from './lib/session.ts';
 
@@ -48,6 +54,9 @@ const OPERATOR_PAGES: PageEntry[] = [
   { path: '/subscriptions', label: 'nav.subscriptions', render: (session) => <SubscriptionsPage session={session} /> },
   { path: '/codes', label: 'nav.codes', render: (session) => <CodesPage session={session} /> },
   { path: '/orders', label: 'nav.orders', render: (session) => <OrdersPage session={session} /> },
+  { path: '/payments', label: 'nav.payments', render: (session) => <PaymentSettingsPage session={session} /> },
+  { path: '/promotions', label: 'nav.promotions', render: (session) => <PromotionsPage session={session} /> },
+  { path: '/payouts', label: 'nav.payouts', render: (session) => <PayoutsPage session={session} /> },
   { path: '/logs', label: 'nav.logs', render: (session) => <LogsPage session={session} /> },
   { path: '/connect', label: 'nav.connect', render: (session) => <ConnectPage session={session} /> },
   { path: '/check', label: 'nav.check', render: (session) => <ModelCheckPage session={session} /> },
@@ -60,8 +69,12 @@ const OPERATOR_PAGES: PageEntry[] = [
 
 /** The owner's pages: the break-glass token is an owner, and so is a signed-in owner. */
 const OWNER_PAGES: PageEntry[] = [{ path: '/admins', label: 'nav.admins', render: (session) => <AdminsPage session={session} /> }];
-const operatorPages = (session: Extract<Session, { role: 'operator' }>) =>
-  session.admin === undefined || session.admin.role === 'owner' ? [...OPERATOR_PAGES, ...OWNER_PAGES] : OPERATOR_PAGES;
+/** A named admin's own sign-in (passkeys); a token has none. */
+const SECURITY_PAGE: PageEntry = { path: '/security', label: 'security.title', render: (session) => <SecurityPage session={session} /> };
+const operatorPages = (session: Extract<Session, { role: 'operator' }>) => {
+  const pages = session.admin === undefined || session.admin.role === 'owner' ? [...OPERATOR_PAGES, ...OWNER_PAGES] : OPERATOR_PAGES;
+  return session.admin === undefined ? pages : [...pages, SECURITY_PAGE];
+};
 
 const KEY_PAGES: PageEntry[] = [
   { path: '/', label: 'nav.myKey', render: (session) => <MyKeyPage session={session} /> },
@@ -77,8 +90,10 @@ const ACCOUNT_PAGES: PageEntry[] = [
   { path: '/keys', label: 'nav.keys', render: (session) => <AccountKeysPage session={asAccount(session)} /> },
   { path: '/redeem', label: 'nav.redeem', render: (session) => <AccountRedeemPage session={asAccount(session)} /> },
   { path: '/orders', label: 'nav.topUp', render: (session) => <AccountTopUpPage session={asAccount(session)} /> },
+  { path: '/statement', label: 'nav.statement', render: (session) => <AccountStatementPage session={asAccount(session)} /> },
   { path: '/usage', label: 'nav.usage', render: (session) => <AccountUsagePage session={asAccount(session)} /> },
   { path: '/connect', label: 'nav.connect', render: (session) => <ConnectPage session={session} /> },
+  SECURITY_PAGE,
 ];
 
 const ROLE_LABEL: Record<Session['role'], string> = { operator: 'app.roleOperator', key: 'app.roleKey', account: 'app.roleAccount' };
@@ -118,6 +133,8 @@ export function App() {
     navigate('/');
   };
 
+  // The e-mailed reset link works signed in or not: it changes the password of the link's account.
+  if (path === '/reset-password') return <ResetPasswordPage />;
   if (!session) return <LoginPage onSignIn={signIn} sessionEnded={ended} />;
   const pages = session.role === 'operator' ? operatorPages(session) : session.role === 'account' ? ACCOUNT_PAGES : KEY_PAGES;
   const page = pages.find((entry) => entry.path === (path.replace(/\/+$/, '') || '/'));

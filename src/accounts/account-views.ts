@@ -20,6 +20,7 @@ export function userView(user: User, balanceMicros: number): AdminUserView {
     email: user.email,
     hasPassword: user.passwordHash !== null,
     balance: microsToUsd(balanceMicros),
+    available: microsToUsd(balanceMicros),
     spent: microsToUsd(user.spentMicros),
     enabled: user.enabled,
     createdAt: iso(user.createdAt),

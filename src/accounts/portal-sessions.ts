@@ -43,6 +43,15 @@ export async function openPortalSession(deps: PortalDeps, throttle: SignInThrott
     throttled: (seconds) => `Too many failed sign-ins for this account or from this address; try again in ${seconds} seconds.`,
     ...(attempt.afterPassword === undefined ? {} : { afterPassword: attempt.afterPassword }),
   });
+  return createPortalSession(deps, user, attempt);
+}
+
+/** A session for someone already proven to be `user` (a password above, or a passkey). */
+export async function createPortalSession(
+  deps: PortalDeps,
+  user: User,
+  attempt: Pick<PortalSignInAttempt, 'address' | 'ttlMs' | 'userAgent'>,
+): Promise<OpenedSession> {
   const token = newSessionSecret();
   const csrfToken = newSessionSecret();
   const createdAt = deps.runtime.now();

@@ -1,6 +1,6 @@
 import type { ImageUsage, MediaUsage, Usage } from '../core/usage.ts';
 import type { ModelPrice, PriceTier } from '../domain/model-price.ts';
-import { perImageMicros } from './image-price.ts';
+import { billedPerImageMicros } from './image-price.ts';
 import { billableTokens, boundedChargeMicros, MAX_PRICE_MULTIPLIER } from '../domain/money.ts';
 
 /**
@@ -65,7 +65,9 @@ function rate(value: number): number {
 /**
  * Images at the model's image price: by image tokens when the upstream counted them and the model
  * has a per-token image price (how OpenAI bills gpt-image), otherwise per image at the reply's
- * size × quality. The pipeline refuses a tier the model has no price for before any upstream call.
+ * size × quality. The pipeline refuses a tier the model has no price for before any upstream call;
+ * an image that still arrives with an unpriced tier (an `auto` tool call) is billed at the dearest
+ * tier it could be, never $0 (`billedPerImageMicros`).
  */
 function imagePicoUnits(images: ImageUsage | undefined, price: ModelPrice): number {
   if (images === undefined) return 0;
@@ -74,7 +76,7 @@ function imagePicoUnits(images: ImageUsage | undefined, price: ModelPrice): numb
     return billableTokens(images.inputTokens) * rate(price.images?.inputPerMillion ?? 0) + billableTokens(images.outputTokens) * rate(tokenPrice);
   }
   // A per-image figure is micro-USD per one image: a million times the weight of a token's rate.
-  return billableTokens(images.count) * rate(perImageMicros(price, images.size, images.quality) ?? 0) * 1_000_000;
+  return billableTokens(images.count) * rate(billedPerImageMicros(price, images.size, images.quality) ?? 0) * 1_000_000;
 }
 
 /**

@@ -61,6 +61,29 @@ export function perImageMicros(price: ModelPrice | undefined, size: string, qual
   return perImage[size]?.[quality];
 }
 
+/**
+ * The per-image figure a delivered image is billed at: its exact tier when the table has it, else
+ * the dearest entry its size and quality could be (`auto` matching any), else the dearest entry of
+ * the table. An image whose tier the table lacks (an `image_generation` tool call inside
+ * `/v1/responses` that names no size or quality, so `auto`/`auto`) is never billed $0: the
+ * gateway charges the highest tier it could have been rather than nothing.
+ */
+export function billedPerImageMicros(price: ModelPrice | undefined, size: string, quality: string): number | undefined {
+  const exact = perImageMicros(price, size, quality);
+  if (exact !== undefined) return exact;
+  const perImage = price?.images?.perImage;
+  if (perImage === undefined || typeof perImage === 'number') return undefined;
+  let dearest: number | undefined;
+  for (const [tableSize, qualities] of Object.entries(perImage)) {
+    if (size !== 'auto' && tableSize !== size && tableSize !== 'auto') continue;
+    for (const [tableQuality, micros] of Object.entries(qualities)) {
+      if (quality !== 'auto' && tableQuality !== quality && tableQuality !== 'auto') continue;
+      if (dearest === undefined || micros > dearest) dearest = micros;
+    }
+  }
+  return dearest ?? maxPerImageMicros(price);
+}
+
 /** The dearest image the model's table has: what a request is held for when its tier is `auto`. */
 export function maxPerImageMicros(price: ModelPrice | undefined): number | undefined {
   const perImage = price?.images?.perImage;

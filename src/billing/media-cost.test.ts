@@ -35,3 +35,22 @@ test("media prices round-trip between the API's USD and stored micro-USD", () =>
   assert.deepEqual(mediaPriceToUsd(stored.media), { perSecond: 0.0001, perSearchUnit: 0.002 });
   assert.deepEqual(mediaPriceFromUsd({}), {});
 });
+
+test('an image whose tier the table lacks (an `auto` tool call) bills the dearest tier it could be, never $0', async () => {
+  const { imagePriceFromUsd } = await import('./image-price.ts');
+  const images = imagePriceFromUsd({ perImage: { '1024x1024': { low: 0.011, medium: 0.042, high: 0.167 }, '1536x1024': { low: 0.016, high: 0.25 } } });
+  const price: ModelPrice = { ...base, inputPerMillion: 0, outputPerMillion: 0, ...(images === undefined ? {} : { images }) };
+  const cost = (size: string, quality: string, count = 1) => computeCostMicros({ inputTokens: 0, outputTokens: 0, images: { count, size, quality } }, price);
+  // The exact tier when priced.
+  assert.equal(cost('1024x1024', 'medium'), 42_000);
+  // `auto` / `auto`: the dearest entry of the whole table, per image.
+  assert.equal(cost('auto', 'auto', 2), 500_000);
+  // A known size with `auto` quality: the dearest quality of that size.
+  assert.equal(cost('1024x1024', 'auto'), 167_000);
+  // A quality the size lacks: the dearest tier that quality could be, else the table's dearest.
+  assert.equal(cost('auto', 'medium'), 42_000);
+  assert.equal(cost('1536x1024', 'medium'), 250_000);
+  // A flat figure stays flat.
+  const flat: ModelPrice = { ...base, images: { perImage: 40_000 } };
+  assert.equal(computeCostMicros({ inputTokens: 0, outputTokens: 0, images: { count: 3, size: 'auto', quality: 'auto' } }, flat), 120_000);
+});

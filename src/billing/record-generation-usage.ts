@@ -2,6 +2,7 @@ import type { Caller } from '../access/authenticate-key.ts';
 import type { KeyRefusedError } from '../access/key-refused-error.ts';
 import type { GatewayError } from '../core/gateway-error.ts';
 import type { Usage } from '../core/usage.ts';
+import type { LedgerRows } from '../domain/ledger-entry.ts';
 import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../domain/usage-log-entry.ts';
 import type { UsageWriter } from './usage-writer.ts';
 
@@ -46,14 +47,14 @@ export interface GenerationRecord {
  * shaped here once. Built field by field: object rest/spread over ~25 fields costs several µs
  * a request on this path. Rows are written in batches, off the hot path.
  */
-export function recordGenerationUsage(writer: Pick<UsageWriter, 'record'>, record: GenerationRecord): void {
+export function recordGenerationUsage(writer: Pick<UsageWriter, 'record'>, record: GenerationRecord, ledger?: LedgerRows): void {
   const { outcome, caller } = record;
   const relayed = outcome.kind === 'relayed' ? outcome : undefined;
   const result = relayed?.result;
   const error = outcome.kind === 'relayed' ? outcome.result.error : outcome.error;
   const status = outcome.kind === 'relayed' ? outcome.result.status : outcome.error.status;
   const usage = relayed?.usage;
-  writer.record({
+  const entry: UsageLogEntry = {
     requestId: record.requestId,
     time: record.startedAt,
     keyId: caller?.key.id ?? null,
@@ -85,7 +86,9 @@ export function recordGenerationUsage(writer: Pick<UsageWriter, 'record'>, recor
     cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
     reasoningTokens: usage?.reasoningTokens ?? 0,
     transport: record.transport ?? 'http',
-  } satisfies UsageLogEntry);
+  };
+  if (ledger !== undefined) entry.ledger = ledger;
+  writer.record(entry);
 }
 
 /** Where a refused request came in, as far as the key check (headers only, no body yet) knows it. */

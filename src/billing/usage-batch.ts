@@ -1,3 +1,4 @@
+import type { LedgerRows } from '../domain/ledger-entry.ts';
 import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../domain/usage-log-entry.ts';
 
 const NONE: never[] = [];
@@ -21,6 +22,8 @@ export class UsageBatch {
   /** Attempts after the first and non-empty warnings, by row (rare). */
   readonly #extraAttempts = new Map<number, UsageAttempt[]>();
   readonly #warnings = new Map<number, string[]>();
+  /** The request's ledger rows, by row (held as built: the ledger writes them with the row). */
+  readonly #ledger = new Map<number, LedgerRows>();
 
   constructor(capacity: number) {
     this.capacity = capacity;
@@ -80,6 +83,7 @@ export class UsageBatch {
     if (attempts.length > 1) this.#extraAttempts.set(row, attempts.slice(1));
     const warnings = entry.warnings ?? NONE;
     if (warnings.length > 0) this.#warnings.set(row, warnings);
+    if (entry.ledger !== undefined) this.#ledger.set(row, entry.ledger);
     this.length = row + 1;
   }
 
@@ -105,6 +109,7 @@ export class UsageBatch {
       if (extra) attempts.push(...extra);
     }
     const ttft = n[at + 9] as number;
+    const ledger = this.#ledger.get(row);
     return {
       requestId: s[st] as string,
       time: n[at] as number,
@@ -137,6 +142,7 @@ export class UsageBatch {
       paidBy: (s[st + 15] as PaidBy | null) ?? null,
       subscriptionId: s[st + 16] ?? null,
       ...(s[st + 21] === null ? {} : { transport: s[st + 21] as UsageTransport }),
+      ...(ledger === undefined ? {} : { ledger }),
     };
   }
 
@@ -146,6 +152,7 @@ export class UsageBatch {
     this.observed = 0;
     this.#extraAttempts.clear();
     this.#warnings.clear();
+    this.#ledger.clear();
     this.#strings.fill(null);
   }
 

@@ -6,6 +6,8 @@ import type { RedisOutageMode } from '../kv/kv-outage.ts';
 import { createMemoryKv } from '../kv/create-memory-kv.ts';
 import { createRedisKv } from '../kv/create-redis-kv.ts';
 import type { Kv } from '../kv/kv.ts';
+import { closeRedis } from '../kv/close-redis.ts';
+import { startHoldJournal } from '../kv/hold-journal.ts';
 import { openRedis, waitForRedis } from '../kv/open-redis.ts';
 import type { RedisTarget } from '../kv/redis-target.ts';
 import type { ChannelHealth } from '../routing/channel-health.ts';
@@ -67,6 +69,8 @@ export async function startClusterServices(input: {
     replayPrefixes: ['balance:', 'spend:', 'wallet:', 'subq:'],
   });
   await kv.settled();
+  // A dead instance's open holds are released by the others (kv/hold-journal.ts).
+  const holds = startHoldJournal({ kv, redis, prefix, logger });
   const bus = createRedisEventBus({
     publisher: redis,
     subscriber,
@@ -75,7 +79,17 @@ export async function startClusterServices(input: {
     logger,
   });
   const leader = startRedisLeaderElection({ redis, key: `${prefix}leader`, logger });
-  return services({ kv, bus, leader, redis, subscriber, shared: () => kv.shared, onRecovered: (handler) => kv.onRecovered(handler), logger });
+  return services({
+    kv: holds.kv,
+    bus,
+    leader,
+    redis,
+    subscriber,
+    shared: () => kv.shared,
+    onRecovered: (handler) => kv.onRecovered(handler),
+    stop: () => holds.close(),
+    logger,
+  });
 }
 
 function services(parts: {
@@ -86,6 +100,8 @@ function services(parts: {
   subscriber: RedisConnection | undefined;
   shared: () => boolean;
   onRecovered?: (handler: () => void) => void;
+  /** Stops what runs beside the kv (the hold journal's heartbeat and sweeps). */
+  stop?: () => void;
   logger: Logger;
 }): ClusterServices {
   const { kv, bus, leader, redis, subscriber, logger } = parts;
@@ -130,11 +146,11 @@ function services(parts: {
     },
     async close() {
       closed = true;
+      parts.stop?.();
       await leader.stop();
       await bus.close();
       await kv.close();
-      if (redis) redis.disconnect();
-      if (subscriber) subscriber.disconnect();
+      await Promise.all([redis, subscriber].map((connection) => (connection ? closeRedis(connection) : undefined)));
     },
   };
 }

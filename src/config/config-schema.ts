@@ -65,6 +65,8 @@ export interface Config {
   blockPrivateUpstreams: boolean;
   /** Usage logs older than this are pruned; 0 keeps them forever. */
   logRetentionDays: number;
+  /** Ledger rows older than this are pruned (an unreconciled channel-day 90 days later); 0 keeps them forever. */
+  ledgerRetentionDays: number;
   /** Refuse requests for models without a price instead of logging them at zero cost. */
   strictPricing: boolean;
   /** Output tokens held for a request without an output cap, for a model of unknown maximum. */
@@ -243,6 +245,8 @@ export const envSchema = z.object({
   REVEAL_OTHER_GROUP_MODELS: flag(false),
   BLOCK_PRIVATE_UPSTREAMS: flag(false),
   LOG_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 30 }),
+  // Thirteen months: a year's margin against the same month last year, and a late bill.
+  LEDGER_RETENTION_DAYS: integer({ min: 0, max: 36_500, fallback: 400 }),
   MAX_UPSTREAM_EVENT_BYTES: integer({ min: 65_536, max: 2 ** 31, fallback: DEFAULT_REPLY_LIMITS.maxEventBytes }),
   MAX_UPSTREAM_REPLY_BYTES: integer({ min: 65_536, max: 2 ** 40, fallback: DEFAULT_REPLY_LIMITS.maxReplyBytes }),
   RESERVE_OUTPUT_TOKENS: integer({ min: 1, max: 10_000_000, fallback: DEFAULT_RESERVED_OUTPUT_TOKENS }),

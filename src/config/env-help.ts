@@ -27,7 +27,10 @@ export const ENV_HELP: Record<EnvVariable, { meaning: string; default?: string }
   REDIS_KEY_PREFIX: { meaning: 'prefix of every Redis key and pub/sub channel, so gateways can share one Redis' },
   GATEWAY_ADMIN_TOKEN: { meaning: 'the admin API token, 16+ characters', default: 'generated, shown until first used' },
   GATEWAY_SECRET: { meaning: 'encrypts upstream secrets, 16+ characters; required with PostgreSQL', default: './data/gateway.secret with SQLite' },
-  PUBLIC_URL: { meaning: 'the gateway as people reach it (https://gateway.example.com): sign-up and reset e-mails link to it, OIDC providers call back to it' },
+  PUBLIC_URL: {
+    meaning:
+      'the gateway as people reach it (https://gateway.example.com): sign-up and reset e-mails link to it, OIDC providers call back to it, passkeys are bound to its host',
+  },
   METRICS_TOKEN: { meaning: 'a read-only Bearer token for GET /metrics (the admin token also works)' },
   GATEWAY_CONFIG: { meaning: 'a YAML file of groups, channels, keys and prices applied at start' },
   WORKERS: {
@@ -63,6 +66,7 @@ export const ENV_HELP: Record<EnvVariable, { meaning: string; default?: string }
   LISTEN_BACKLOG: { meaning: 'connections the kernel holds before the gateway accepts them' },
   REVEAL_OTHER_GROUP_MODELS: { meaning: "tell a key that a model exists in another group (otherwise an unknown model's 404)" },
   LOG_RETENTION_DAYS: { meaning: 'usage log rows older than this are pruned; 0 keeps them' },
+  LEDGER_RETENTION_DAYS: { meaning: 'ledger rows older than this are pruned (a channel-day with no imported bill 90 days later); 0 keeps them' },
   MAX_UPSTREAM_EVENT_BYTES: { meaning: 'the most held of one upstream stream event or plain reply' },
   MAX_UPSTREAM_REPLY_BYTES: { meaning: 'the most carried of one whole reply' },
   RESERVE_OUTPUT_TOKENS: { meaning: 'output tokens held for an uncapped request to a model of unknown maximum' },

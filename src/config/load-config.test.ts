@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       revealOtherGroupModels: false,
       blockPrivateUpstreams: false,
       logRetentionDays: 30,
+      ledgerRetentionDays: 400,
       strictPricing: true,
       reservedOutputTokens: 32_768,
       replyLimits: { maxEventBytes: 16 * 1024 * 1024, maxReplyBytes: 256 * 1024 * 1024 },

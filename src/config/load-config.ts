@@ -68,6 +68,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     revealOtherGroupModels: values.REVEAL_OTHER_GROUP_MODELS,
     blockPrivateUpstreams: values.BLOCK_PRIVATE_UPSTREAMS,
     logRetentionDays: values.LOG_RETENTION_DAYS,
+    ledgerRetentionDays: values.LEDGER_RETENTION_DAYS,
     strictPricing: values.STRICT_PRICING,
     reservedOutputTokens: values.RESERVE_OUTPUT_TOKENS,
     replyLimits: { maxEventBytes: values.MAX_UPSTREAM_EVENT_BYTES, maxReplyBytes: values.MAX_UPSTREAM_REPLY_BYTES },

@@ -22,6 +22,21 @@ export interface Usage {
   images?: ImageUsage;
   /** Audio seconds, speech characters, audio tokens and rerank search units, billed by the model's media price. */
   media?: MediaUsage;
+  /**
+   * The upstream's own usage object this was decoded from (the parsed wire object itself, not a
+   * copy), for the ledger's per-attempt row. Non-enumerable, set only by `keepUpstreamUsage`:
+   * spreads, JSON and deep equality never see it, so no client reply or stored turn carries it.
+   */
+  readonly upstream?: unknown;
+}
+
+/**
+ * Attaches the upstream's usage object to its decoded form (see `Usage.upstream`). Codecs call it
+ * where usage is decoded once per reply or stream end, never per stream chunk.
+ */
+export function keepUpstreamUsage<T extends Usage>(usage: T, upstream: unknown): T {
+  Object.defineProperty(usage, 'upstream', { value: upstream, enumerable: false, configurable: true, writable: true });
+  return usage;
 }
 
 /** What an audio or rerank reply is billed by (each only when the endpoint counts it). */

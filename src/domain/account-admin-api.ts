@@ -15,6 +15,8 @@ export interface AdminUserView {
   email: string | null;
   hasPassword: boolean;
   balance: number;
+  /** The same live figure as `balance`, under the name keys use for theirs (a key's `balance` is the database's settled figure). */
+  available: number;
   spent: number;
   enabled: boolean;
   createdAt: string | null;

@@ -26,6 +26,8 @@ export interface AdminSession {
   clientIp: string | null;
   createdAt: number;
   expiresAt: number;
+  /** How it signed in; `passkey` counts as two factors (issue 29). Absent: a password (or a provider). */
+  signInMethod?: 'passkey';
 }
 
 /** A scoped, expiring bearer token for automation, minted by a person; only its SHA-256 is kept. */

@@ -52,3 +52,23 @@ export interface SignInProvider {
   createdAt: number;
   updatedAt: number;
 }
+
+/** A passkey (WebAuthn credential) of an account holder or an admin: its public key only. */
+export interface Passkey {
+  /** Our id, used in the API's paths. */
+  id: string;
+  /** The authenticator's credential id (base64url). */
+  credentialId: string;
+  owner: IdentityOwner;
+  /** What its owner calls it ("work laptop"). */
+  name: string;
+  /** COSE public key (base64url). */
+  publicKey: string;
+  /** The authenticator's signature counter as last seen; 0 for authenticators that do not count. */
+  counter: number;
+  transports: string[];
+  /** Synced by its platform (iCloud Keychain, Google Password Manager) rather than bound to one device. */
+  backedUp: boolean;
+  createdAt: number;
+  lastUsedAt: number | null;
+}

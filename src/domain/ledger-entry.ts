@@ -28,13 +28,28 @@ export interface LedgerAttempt {
   keySlot: number | null;
   upstreamRequestId: string | null;
   status: number | null;
-  /** The usage object as the upstream reported it; null when none was read. */
-  rawUsage: unknown;
+  /**
+   * The upstream's own usage object for this attempt, as JSON text (its fields and values as the
+   * upstream sent them), so an operator can check the field read against the price applied;
+   * null when none was read (a failed or stopped attempt). At most `RAW_USAGE_MAX_CHARS`.
+   */
+  rawUsage: string | null;
+  /** The upstream's object was longer than `RAW_USAGE_MAX_CHARS` and `rawUsage` is its start. */
+  rawUsageTruncated: boolean;
   usage: LedgerUsage;
   costMicros: number;
   costVersion: string | null;
   charged: boolean;
   warnings: string[];
+}
+
+/** The bound on one attempt's `rawUsage` (a usage object is ~200-600 characters; some upstreams add pages of details). */
+export const RAW_USAGE_MAX_CHARS = 4096;
+
+/** One request's ledger rows, carried in its usage row to the usage writer's batch. */
+export interface LedgerRows {
+  attempts: LedgerAttempt[];
+  charges: LedgerCharge[];
 }
 
 /** What paid: the key's balance, its user's wallet, a subscription window, or (no balance) the key's spend counter. */

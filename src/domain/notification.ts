@@ -1,3 +1,5 @@
+import type { AdminRole } from './admin.ts';
+
 /**
  * The records of notifications (issue 30): where a message goes (a channel), which events send
  * there (a rule), and one queued message (a delivery). Times are epoch ms; money thresholds are
@@ -13,6 +15,8 @@ export const NOTIFICATION_EVENTS = [
   'channel.down',
   'channel.up',
   'channel.error_rate',
+  // Added to the issue's contract: the time-to-first-byte half of "error rate or TTFB past a threshold".
+  'channel.ttfb',
   'spend.spike',
   'order.paid',
   'order.refunded',
@@ -37,9 +41,11 @@ export interface NotificationChannel {
   secret: string | null;
   /** E-mail recipients (comma-separated). */
   to: string | null;
+  /** E-mail channels: also every enabled admin holding one of these roles, looked up at send time. */
+  roles: AdminRole[];
   createdAt: number;
 }
-export type NewNotificationChannel = Omit<NotificationChannel, 'id' | 'createdAt'>;
+export type NewNotificationChannel = Omit<NotificationChannel, 'id' | 'createdAt' | 'roles'> & { roles?: AdminRole[] };
 
 export interface NotificationRule {
   id: string;

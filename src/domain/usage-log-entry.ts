@@ -1,3 +1,5 @@
+import type { LedgerRows } from './ledger-entry.ts';
+
 /** One row per generation request, relayed or refused: what was asked, where it went, what it cost. */
 export interface UsageLogEntry {
   requestId: string;
@@ -41,6 +43,11 @@ export interface UsageLogEntry {
   subscriptionId?: string | null;
   /** How the request arrived; absent means HTTP (a Responses WebSocket turn says `websocket`). */
   transport?: UsageTransport;
+  /**
+   * The request's ledger rows (issue 27: one per upstream attempt and per payer), written in the
+   * same transaction as this row, so the ledger costs no write of its own on the request path.
+   */
+  ledger?: LedgerRows;
 }
 
 export type UsageTransport = 'http' | 'websocket';

@@ -3,8 +3,7 @@ import type { Caller } from '../access/authenticate-key.ts';
 import type { Admission, AdmissionDeps } from '../billing/admit-generation.ts';
 import { estimateRequest, type RequestEstimate } from '../billing/estimate-reservation.ts';
 import { recordGenerationUsage, type GenerationOutcome, type GenerationRecord } from '../billing/record-generation-usage.ts';
-import type { LedgerWriter } from '../billing/ledger-writer.ts';
-import { recordLedger } from '../ledger/record-ledger.ts';
+import { ledgerRowsOf } from '../ledger/record-ledger.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import { PhaseTiming, TIMING_REQUEST_HEADER } from '../core/phase-timing.ts';
 import type { Channel } from '../domain/channel.ts';
@@ -19,7 +18,7 @@ import type { AffinityTurnStep } from './open-affinity-turn.ts';
 /** What a turn reads: the snapshot and clock it is authenticated against, the writer of its usage row. */
 export type TurnDeps = Pick<AdmissionDeps, 'snapshot' | 'runtime'> & {
   usageWriter: Pick<UsageWriter, 'record'>;
-  ledgerWriter?: Pick<LedgerWriter, 'record'> | undefined;
+  keepLedger?: boolean | undefined;
 };
 
 /**
@@ -110,10 +109,9 @@ export class GenerationTurn {
       warnings,
       payment: this.admission?.payment,
     };
-    recordGenerationUsage(deps.usageWriter, record);
     // The estimate only if it was taken (never decoded just for the ledger).
     const estimatedInputTokens = this.#estimate === null ? undefined : this.#estimate?.inputTokens;
-    recordLedger(deps, record, { priceVersion: this.admission?.priceVersion ?? null, estimatedInputTokens });
+    recordGenerationUsage(deps.usageWriter, record, ledgerRowsOf(deps, record, { priceVersion: this.admission?.priceVersion ?? null, estimatedInputTokens }));
   }
 }
 

@@ -6,7 +6,6 @@ import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
 import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
 import { admitGeneration, planAdmission, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
-import type { LedgerWriter } from '../billing/ledger-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import { DecodeOnce } from '../protocols/decode-once.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
@@ -27,8 +26,8 @@ import { writeErrorReply } from './write-error-reply.ts';
 export interface GenerationDeps extends AdmissionDeps {
   relay: RelayDeps;
   usageWriter: Pick<UsageWriter, 'record'>;
-  /** One row per upstream attempt and per payer (issue 27); absent: no ledger is kept. */
-  ledgerWriter?: Pick<LedgerWriter, 'record'>;
+  /** Keep the ledger: one row per upstream attempt and per payer (issue 27), in the usage row's batch; absent: none is kept. */
+  keepLedger?: boolean;
   logger: Logger;
   /** REVEAL_OTHER_GROUP_MODELS: tell a key a model exists in another group (default: the same 404 as an unknown model). */
   settings?: { revealOtherGroupModels?: boolean };

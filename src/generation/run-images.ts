@@ -7,12 +7,17 @@ import type { ImageUsage, Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
 import {
   decodeImageEditRequest,
+  decodeOpenAiImageReply,
+  encodeOpenAiImageReply,
   decodeImageGenerationRequest,
   readImageReply,
   readStreamedImageEvents,
   type ImageGenerationRequest,
 } from '../protocols/openai-images/index.ts';
 import type { GenerationDeps } from './run-generation.ts';
+import type { ImageReplyFacts, ImageResult, MediaWire } from '../core/image-result.ts';
+import { decodeGeminiImageReply, encodeGeminiImageRequest } from '../protocols/gemini-generate-content/index.ts';
+import { decodeImagenReply, encodeImagenRequest } from '../protocols/imagen-predict/index.ts';
 import { runMedia, type MediaAnswer, type MediaCall, type MediaPlan } from './run-media.ts';
 
 /**
@@ -27,7 +32,32 @@ export const MAX_IMAGE_OUTPUT_TOKENS = 10_000;
  * size × quality, or by image tokens (an edit's input images too) — plus the prompt as text input.
  */
 export function runImages(deps: GenerationDeps, call: MediaCall, body: unknown): Promise<MediaAnswer> {
-  return runMedia(deps, call, 'openai-images', () => imagePlan('images/generations', decodeImageGenerationRequest(body)));
+  return runMedia(deps, call, 'openai-images', () => {
+    const request = decodeImageGenerationRequest(body);
+    const plan = imagePlan('images/generations', request);
+    if (request.stream) return { ...plan, uncarriedReason: 'streamed partial images come only from OpenAI-compatible and Azure channels' };
+    // Translated for Gemini image models and Imagen; the reply comes back in OpenAI's shape.
+    const format = request.body.response_format === 'url' ? 'url' : 'b64_json';
+    const created = () => Math.floor(deps.runtime.now() / 1000);
+    return {
+      ...plan,
+      bodyFor: (wire, upstreamModel) =>
+        wire === 'openai'
+          ? { ...request.body, model: upstreamModel }
+          : wire === 'gemini-image'
+            ? encodeGeminiImageRequest(request)
+            : encodeImagenRequest(request),
+      uncarriedReason: 'Gemini image models make one image per request, Imagen up to four',
+      present: (json, wire) => (wire === 'openai' ? json : encodeOpenAiImageReply(decodeImageResult(json, wire, created()), format)),
+    };
+  });
+}
+
+/** An image reply in any wire, in wire-neutral terms. */
+export function decodeImageResult(json: Record<string, unknown>, wire: MediaWire, created: number): ImageResult {
+  if (wire === 'gemini-image') return decodeGeminiImageReply(json, created);
+  if (wire === 'vertex-imagen') return decodeImagenReply(json, created);
+  return decodeOpenAiImageReply(json);
 }
 
 /** An image edit: the multipart form's fields checked like a generation's, the images and mask sent on as uploaded. */
@@ -35,7 +65,7 @@ export function runImageEdits(deps: GenerationDeps, call: MediaCall, upload: Mul
   return runMedia(deps, call, 'openai-images', () => ({ ...imagePlan('images/edits', decodeImageEditRequest(upload)), upload }));
 }
 
-function imagePlan(operation: 'images/generations' | 'images/edits', request: ImageGenerationRequest): MediaPlan {
+export function imagePlan(operation: 'images/generations' | 'images/edits', request: ImageGenerationRequest): MediaPlan {
   return {
     operation,
     model: request.model,
@@ -47,7 +77,8 @@ function imagePlan(operation: 'images/generations' | 'images/edits', request: Im
     },
     billed: (reply, price, warnings) => {
       if (reply.json === undefined) throw new GatewayError('upstream_invalid_response', 'The upstream image reply is not JSON.');
-      return billedUsage(request, price, readImageReply(reply.json), warnings);
+      const facts = reply.wire === 'openai' ? readImageReply(reply.json) : decodeImageResult(reply.json, reply.wire, 0).facts;
+      return billedUsage(request, price, facts, warnings);
     },
     ...(request.stream ? { reply: 'stream' as const, streamed: streamedBill(request) } : {}),
   };
@@ -76,7 +107,7 @@ function streamedBill(request: ImageGenerationRequest): NonNullable<MediaPlan['s
  * image whose table lacks the requested tier is refused before any upstream call: the gateway does
  * not guess what an unpriced tier costs.
  */
-function heldImages(request: ImageGenerationRequest, price: ModelPrice): ImageUsage | undefined {
+export function heldImages(request: ImageGenerationRequest, price: ModelPrice): ImageUsage | undefined {
   const candidates: ImageUsage[] = [];
   if (price.images?.perImage !== undefined) {
     const tier = heldTier(request, price);
@@ -117,7 +148,7 @@ function heldTier(request: ImageGenerationRequest, price: ModelPrice): { size: s
  * The usage billed for the reply: images returned (at most `n`), at the tier the upstream reports
  * when priced, else the held tier; image tokens bounded per image; the prompt as text input tokens.
  */
-function billedUsage(request: ImageGenerationRequest, price: ModelPrice | undefined, facts: ReturnType<typeof readImageReply>, warnings: string[]): Usage {
+export function billedUsage(request: ImageGenerationRequest, price: ModelPrice | undefined, facts: ImageReplyFacts, warnings: string[]): Usage {
   const count = Math.min(facts.count, request.n);
   if (facts.count > request.n) warnings.push('clamped:usage.images');
   let tier = { size: facts.size ?? request.size, quality: facts.quality ?? request.quality };
@@ -131,5 +162,5 @@ function billedUsage(request: ImageGenerationRequest, price: ModelPrice | undefi
     images.outputTokens = Math.min(facts.outputTokens, bound);
     images.inputTokens = facts.imageInputTokens ?? 0;
   }
-  return { inputTokens: facts.textInputTokens ?? estimateTextTokens(request.prompt), outputTokens: 0, images };
+  return { inputTokens: facts.textInputTokens ?? estimateTextTokens(request.prompt), outputTokens: facts.textOutputTokens ?? 0, images };
 }

@@ -11,7 +11,8 @@ import { GatewayError } from '../core/gateway-error.ts';
 import type { MultipartUpload } from '../core/multipart-upload.ts';
 import type { Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
-import { relayMedia, type MediaBytes } from '../relay/relay-media.ts';
+import { relayMedia, type MediaBytes, type MediaRelayInput } from '../relay/relay-media.ts';
+import type { MediaWire } from '../core/image-result.ts';
 import { orderAttempts } from '../routing/order-attempts.ts';
 import type { GenerationDeps } from './run-generation.ts';
 import { WholeReplyLedger } from './whole-reply-ledger.ts';
@@ -39,10 +40,19 @@ export interface MediaPlan {
   reply?: 'whole' | 'stream';
   /** The request's text: the rate limiter's token estimate and the hold's text input. */
   promptText: string;
+  /** The body for a channel speaking another wire (images on Gemini and Vertex); see `MediaRelayInput.bodyFor`. */
+  bodyFor?: MediaRelayInput['bodyFor'];
+  uncarriedReason?: string;
+  /** The answering channel's JSON in the client's shape (a translated image reply); as sent when absent. */
+  present?(json: Record<string, unknown>, wire: MediaWire): Record<string, unknown>;
   /** The most the held images, audio or search units can cost (priced by the model's media price). */
   held?(price: ModelPrice): Pick<Usage, 'images' | 'media'> | undefined;
   /** The usage billed for the answering channel's reply; clamps are named in `warnings`. */
-  billed(reply: { json: Record<string, unknown> | undefined; other: MediaBytes | undefined }, price: ModelPrice | undefined, warnings: string[]): Usage;
+  billed(
+    reply: { json: Record<string, unknown> | undefined; other: MediaBytes | undefined; wire: MediaWire; upstreamModel: string | undefined },
+    price: ModelPrice | undefined,
+    warnings: string[],
+  ): Usage;
   /**
    * For a reply streamed as SSE (partial images): each event as it passes to the client, and the
    * usage billed once the stream ends (what was delivered by then). Used instead of `billed`.
@@ -84,6 +94,8 @@ export async function runMedia(deps: GenerationDeps, call: MediaCall, clientProt
       body: plan.body,
       ...(plan.upload === undefined ? {} : { upload: plan.upload }),
       ...(plan.reply === undefined ? {} : { reply: plan.reply }),
+      ...(plan.bodyFor === undefined ? {} : { bodyFor: plan.bodyFor }),
+      ...(plan.uncarriedReason === undefined ? {} : { uncarriedReason: plan.uncarriedReason }),
       publicModel: model,
       channels: orderAttempts(channels, deps.runtime.random),
       signal: call.signal,
@@ -101,6 +113,9 @@ export async function runMedia(deps: GenerationDeps, call: MediaCall, clientProt
         );
       };
       const stream = tapMediaStream(relayed.other.stream, deps.relay.replyLimits ?? DEFAULT_REPLY_LIMITS, streamed.onEvent, settle);
+      // A client gone before the stream was handed over: settle now rather than at the hold's expiry.
+      if (call.signal.aborted) stream.destroy();
+      else call.signal.addEventListener('abort', () => stream.destroy(), { once: true });
       return { headers: { 'x-request-id': call.requestId }, other: { contentType: relayed.other.contentType, stream } };
     }
     let usage: Usage | undefined;
@@ -108,7 +123,12 @@ export async function runMedia(deps: GenerationDeps, call: MediaCall, clientProt
     const answered = relayed.result !== undefined || relayed.other !== undefined;
     if (answered) {
       try {
-        usage = plan.billed({ json: relayed.result, other: relayed.other }, price, warnings);
+        usage = plan.billed(
+          { json: relayed.result, other: relayed.other, wire: relayed.wire ?? 'openai', upstreamModel: relayed.upstreamModel },
+          price,
+          warnings,
+        );
+        if (relayed.result !== undefined && plan.present !== undefined) relayed.result = plan.present(relayed.result, relayed.wire ?? 'openai');
       } catch (error) {
         failure =
           error instanceof GatewayError ? error : new GatewayError('upstream_invalid_response', `The upstream /v1/${plan.operation} reply could not be read.`);

@@ -1,26 +1,48 @@
+import { Readable } from 'node:stream';
 import type { SseMessage } from '../sse/sse-message.ts';
 import { parseSseStream } from '../sse/parse-sse-stream.ts';
 import type { SseLimits } from '../sse/sse-limits.ts';
 
 /**
  * Passes a streamed media reply (image events over SSE) to the client byte for byte while its
- * events are read for the bill; `onEnd` runs once, when the stream ends, fails or the client goes
- * away, so what was delivered up to then is settled and recorded.
+ * events are read for the bill; `onEnd` runs exactly once, when the stream ends, fails, or is
+ * destroyed — also when it is destroyed before its first byte was read (the client went away
+ * between the upstream's answer and the first write), which an async generator alone would miss:
+ * a generator that never started runs no `finally`, and the hold would wait for its expiry. The
+ * upstream body is ended with it.
  */
-export async function* tapMediaStream(
+export function tapMediaStream(
   stream: AsyncIterable<Uint8Array>,
   limits: SseLimits,
   onEvent: (message: SseMessage) => void,
   onEnd: () => Promise<void>,
-): AsyncGenerator<Uint8Array> {
+): Readable {
+  let ended: Promise<void> | undefined;
+  const endOnce = (): Promise<void> => {
+    // A settle that fails is the ledger's to log; it must not become an unhandled rejection here.
+    ended ??= onEnd().catch(() => undefined);
+    return ended;
+  };
   const parser = parseSseStream(limits, onEvent);
-  try {
-    for await (const chunk of stream) {
-      if (parser.push(chunk) === undefined) throw parser.failure;
-      yield chunk;
-    }
-    parser.end();
-  } finally {
-    await onEnd();
-  }
+  const upstream = stream[Symbol.asyncIterator]();
+  return new Readable({
+    read() {
+      upstream.next().then(
+        ({ value, done }) => {
+          if (done) {
+            parser.end();
+            this.push(null);
+          } else if (parser.push(value) === undefined) this.destroy(parser.failure);
+          else this.push(value);
+        },
+        (error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))),
+      );
+    },
+    // Runs on the end (autoDestroy), a failure, or the client going away, read or not.
+    destroy(error, callback) {
+      if (stream instanceof Readable) stream.destroy();
+      else void upstream.return?.();
+      void endOnce().then(() => callback(error));
+    },
+  });
 }

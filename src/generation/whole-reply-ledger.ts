@@ -3,7 +3,7 @@ import type { CallerCredentials } from '../access/authenticate-caller.ts';
 import type { Admission } from '../billing/admit-generation.ts';
 import type { UsageTransport } from '../domain/usage-log-entry.ts';
 import { recordGenerationUsage, type GenerationOutcome, type GenerationRecord } from '../billing/record-generation-usage.ts';
-import { recordLedger } from '../ledger/record-ledger.ts';
+import { ledgerRowsOf } from '../ledger/record-ledger.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { GenerationDeps } from './run-generation.ts';
 
@@ -48,8 +48,8 @@ export class WholeReplyLedger {
       warnings,
       payment: this.admission?.payment,
     };
-    recordGenerationUsage(this.deps.usageWriter, record);
-    recordLedger(this.deps, record, { priceVersion: this.admission?.priceVersion ?? null, estimatedInputTokens: undefined });
+    const ledger = ledgerRowsOf(this.deps, record, { priceVersion: this.admission?.priceVersion ?? null, estimatedInputTokens: undefined });
+    recordGenerationUsage(this.deps.usageWriter, record, ledger);
   }
 
   /** The error to throw for `thrown` (an unexpected one logged under the request id), recorded once. */

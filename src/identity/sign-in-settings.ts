@@ -1,3 +1,4 @@
+import { GatewayError } from '../core/gateway-error.ts';
 import type { SettingsRepository } from '../store/store.ts';
 
 const SETTING = 'identity.sign-in';
@@ -6,7 +7,7 @@ const SETTING = 'identity.sign-in';
 export interface SignInSettings {
   /** Every admin must have TOTP: one without it may only enrol (and sign out) until they do. */
   requireAdminTotp: boolean;
-  /** "OIDC only": password sign-in (portal and console) and self sign-up are off; people sign in through a provider. */
+  /** "OIDC only": password and passkey sign-in (portal and console) and self sign-up are off; people sign in through a provider. */
   oidcOnly: boolean;
 }
 
@@ -20,4 +21,14 @@ export async function readSignInSettings(settings: SettingsRepository): Promise<
 
 export async function writeSignInSettings(settings: SettingsRepository, next: SignInSettings): Promise<void> {
   await settings.set(SETTING, JSON.stringify(next));
+}
+
+/** Passkeys sign no one in under "OIDC only": the provider alone decides who may enter (one removed there stays out). */
+export async function refuseWhenOidcOnly(settings: SettingsRepository): Promise<void> {
+  if ((await readSignInSettings(settings)).oidcOnly) {
+    throw new GatewayError(
+      'sign_in_method_disabled',
+      'Passkey sign-in is off on this gateway (OIDC only): sign in with one of the providers on the sign-in page.',
+    );
+  }
 }

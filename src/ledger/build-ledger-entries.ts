@@ -1,5 +1,6 @@
 import { computeCostMicros } from '../billing/compute-cost.ts';
-import type { LedgerAttempt, LedgerCharge, LedgerUsage, PayerKind } from '../domain/ledger-entry.ts';
+import type { Usage } from '../core/usage.ts';
+import { type LedgerAttempt, type LedgerCharge, type LedgerUsage, type PayerKind, RAW_USAGE_MAX_CHARS } from '../domain/ledger-entry.ts';
 import type { CostPrice } from '../snapshot/price-book.ts';
 import { checkTokenClasses } from './check-token-classes.ts';
 
@@ -24,8 +25,8 @@ export interface LedgerFacts {
   attempts: readonly AttemptFacts[];
   /** The attempt whose reply the client got (its index in `attempts`); undefined: none. */
   committed: number | undefined;
-  /** The committed attempt's usage as the upstream reported it, and as billed (after the pipeline's bounds). */
-  reported: LedgerUsage | undefined;
+  /** The committed attempt's usage as decoded (its `upstream`: the upstream's own object), and as billed (after the pipeline's bounds). */
+  reported: Usage | undefined;
   billed: LedgerUsage | undefined;
   /** What the payer was charged, at which sell-price version, and who paid. */
   charge: { micros: number; version: string | null; payer: PayerKind; payerId: string | null } | undefined;
@@ -47,6 +48,7 @@ export function buildLedgerEntries(
   facts: LedgerFacts,
   costPrice: (channelId: string) => CostPrice | undefined,
 ): { attempts: LedgerAttempt[]; charges: LedgerCharge[] } {
+  const raw = rawUsageText(facts.reported?.upstream);
   const attempts = facts.attempts.map((attempt, index): LedgerAttempt => {
     const committed = index === facts.committed;
     const consumed = committed ? committedUsage(facts) : uncommittedUsage(attempt, facts.estimatedInputTokens);
@@ -68,7 +70,8 @@ export function buildLedgerEntries(
       keySlot: attempt.keyIndex ?? null,
       upstreamRequestId: attempt.upstreamRequestId ?? null,
       status: attempt.status,
-      rawUsage: committed ? (facts.reported ?? null) : null,
+      rawUsage: committed ? raw.text : null,
+      rawUsageTruncated: committed && raw.truncated,
       usage: consumed.usage,
       costMicros,
       costVersion: cost?.price.version ?? null,
@@ -108,6 +111,23 @@ function uncommittedUsage(attempt: AttemptFacts, estimatedInput: number | undefi
   if (!answered && !STOPPED_AFTER_SENDING.has(attempt.errorCode ?? '')) return { usage: { inputTokens: 0, outputTokens: 0 }, warnings: [] };
   if (estimatedInput === undefined) return { usage: { inputTokens: 0, outputTokens: 0 }, warnings: ['ledger:consumed-unknown'] };
   return { usage: { inputTokens: Math.max(0, Math.floor(estimatedInput)), outputTokens: 0 }, warnings: ['ledger:estimated-uncommitted-input'] };
+}
+
+/**
+ * The upstream's usage object as JSON text, bounded: a usage object is a few hundred characters,
+ * but the row must not grow with whatever an upstream puts in it. Serialised once per request,
+ * when its ledger rows are built (never per stream chunk).
+ */
+export function rawUsageText(upstream: unknown): { text: string | null; truncated: boolean } {
+  if (upstream === undefined || upstream === null) return { text: null, truncated: false };
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(upstream);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) return { text: null, truncated: false };
+  return text.length <= RAW_USAGE_MAX_CHARS ? { text, truncated: false } : { text: text.slice(0, RAW_USAGE_MAX_CHARS), truncated: true };
 }
 
 function hasTokens(usage: LedgerUsage): boolean {

@@ -1,22 +1,22 @@
 import type { GenerationRecord } from '../billing/record-generation-usage.ts';
-import type { PayerKind } from '../domain/ledger-entry.ts';
+import type { LedgerRows, PayerKind } from '../domain/ledger-entry.ts';
 import { buildLedgerEntries } from './build-ledger-entries.ts';
-import type { LedgerWriter } from '../billing/ledger-writer.ts';
 import { costPriceAt } from '../snapshot/price-book.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 
 /**
- * The ledger rows of a relayed request, beside its usage row: every attempt at its channel's cost
- * price at the request's time, and the payer's charge at the sell-price version the admission used.
- * A request refused before any upstream call has no ledger rows (nothing was consumed or charged).
+ * The ledger rows of a relayed request, carried in its usage row (and written in the same batch):
+ * every attempt at its channel's cost price at the request's time, and the payer's charge at the
+ * sell-price version the admission used. A request refused before any upstream call has no ledger
+ * rows (nothing was consumed or charged); neither has one when the gateway keeps no ledger.
  */
-export function recordLedger(
-  deps: { snapshot: { current: Snapshot }; ledgerWriter?: Pick<LedgerWriter, 'record'> | undefined },
+export function ledgerRowsOf(
+  deps: { snapshot: { current: Snapshot }; keepLedger?: boolean | undefined },
   record: GenerationRecord,
   billing: { priceVersion: string | null; estimatedInputTokens: number | undefined },
-): void {
+): LedgerRows | undefined {
   const { outcome, caller } = record;
-  if (deps.ledgerWriter === undefined || outcome.kind !== 'relayed' || outcome.result.attempts.length === 0) return;
+  if (deps.keepLedger !== true || outcome.kind !== 'relayed' || outcome.result.attempts.length === 0) return undefined;
   const { result } = outcome;
   const snapshot = deps.snapshot.current;
   const model = record.model;
@@ -25,7 +25,7 @@ export function recordLedger(
       ? undefined
       : lastIndex(result.attempts, (attempt) => attempt.channelId === result.channel?.id && attempt.status !== null && attempt.status < 300);
   const payer: PayerKind = record.payment?.paidBy ?? 'key_spend';
-  const entries = buildLedgerEntries(
+  return buildLedgerEntries(
     {
       requestId: record.requestId,
       time: record.startedAt,
@@ -43,7 +43,6 @@ export function recordLedger(
     },
     (channelId) => (model === null ? undefined : costPriceAt(snapshot, model, channelId, record.startedAt)),
   );
-  deps.ledgerWriter.record(entries);
 }
 
 function payerId(payer: PayerKind, record: GenerationRecord): string | null {

@@ -10,6 +10,7 @@ const TITLES: Readonly<Record<NotificationEvent, string>> = {
   'channel.down': 'Channel is down (circuit open)',
   'channel.up': 'Channel is back (circuit closed)',
   'channel.error_rate': 'Channel error rate is high',
+  'channel.ttfb': 'Channel is slow to answer (time to first byte)',
   'spend.spike': 'Spending is far above usual',
   'order.paid': 'Order paid',
   'order.refunded': 'Order refunded',

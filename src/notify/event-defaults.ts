@@ -13,8 +13,8 @@ export type ThresholdKind = 'below' | 'at-least' | 'none';
  */
 export interface EventDefaults {
   kind: ThresholdKind;
-  /** `usd` thresholds are given in USD and kept in micro-USD; `ratio` 0–1; `days`; `times` (× usual). */
-  unit: 'usd' | 'ratio' | 'days' | 'times' | null;
+  /** `usd` thresholds are given in USD and kept in micro-USD; `ratio` 0–1; `days`; `times` (× usual); `ms`. */
+  unit: 'usd' | 'ratio' | 'days' | 'times' | 'ms' | null;
   /** In the stored unit (micro-USD for `usd`). */
   threshold: number | null;
   /** The measuring window (error rate, spend spike), seconds. */
@@ -33,6 +33,8 @@ export const EVENT_DEFAULTS: Readonly<Record<NotificationEvent, EventDefaults>> 
   'channel.down': { kind: 'none', unit: null, threshold: null, windowSeconds: null, repeatMs: MINUTE },
   'channel.up': { kind: 'none', unit: null, threshold: null, windowSeconds: null, repeatMs: MINUTE },
   'channel.error_rate': { kind: 'at-least', unit: 'ratio', threshold: 0.2, windowSeconds: 300, repeatMs: HOUR },
+  // A p95 first byte of 10 s means people watch an empty screen; a slow reasoning model stays below it.
+  'channel.ttfb': { kind: 'at-least', unit: 'ms', threshold: 10_000, windowSeconds: 300, repeatMs: HOUR },
   'spend.spike': { kind: 'at-least', unit: 'times', threshold: 5, windowSeconds: 3600, repeatMs: HOUR },
   'order.paid': { kind: 'none', unit: null, threshold: null, windowSeconds: null, repeatMs: 30 * DAY },
   'order.refunded': { kind: 'none', unit: null, threshold: null, windowSeconds: null, repeatMs: 30 * DAY },

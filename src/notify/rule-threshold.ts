@@ -21,6 +21,7 @@ export function thresholdProblem(event: NotificationEvent, wire: number | null |
   if (unit === null) return `event ${event} has no threshold`;
   if (unit === 'ratio' && wire > 10) return 'a ratio (0.2 = 20 %) must be at most 10';
   if (unit === 'days' && wire > 365) return 'must be at most 365 days';
+  if (unit === 'ms' && wire > 600_000) return 'must be at most 600000 ms (10 minutes)';
   return undefined;
 }
 

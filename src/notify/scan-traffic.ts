@@ -5,6 +5,8 @@ import type { Notifier } from './notifier.ts';
 const HOUR = 3_600_000;
 /** Fewer requests than this in the window say nothing about a channel's error rate. */
 export const MIN_REQUESTS_FOR_ERROR_RATE = 20;
+/** Fewer answered requests than this in the window say nothing about a channel's time to first byte. */
+export const MIN_ANSWERS_FOR_TTFB = 20;
 /** The "usual" hourly spend is the mean over this long before the window. */
 export const SPEND_BASELINE_MS = 7 * 24 * HOUR;
 /** Spend below this in the window is never a spike (a key going from 1 cent to 10 cents is not news). */
@@ -15,9 +17,10 @@ export interface TrafficSources {
   channelName(id: string): string | undefined;
 }
 
-/** Channels' error rates and keys' and accounts' spend against their usual, from the usage log. */
+/** Channels' error rates and times to first byte, and keys' and accounts' spend against their usual, from the usage log. */
 export async function scanTraffic(sources: TrafficSources, notifier: Notifier, now: number): Promise<void> {
   if (notifier.hasRules('channel.error_rate')) await scanErrorRates(sources, notifier, now);
+  if (notifier.hasRules('channel.ttfb')) await scanTtfb(sources, notifier, now);
   if (notifier.hasRules('spend.spike')) await scanSpend(sources, notifier, now);
 }
 
@@ -39,6 +42,24 @@ async function scanErrorRate(sources: TrafficSources, notifier: Notifier, now: n
       windowSeconds,
     };
     await notifier.emitNotification('channel.error_rate', data, rate);
+  }
+}
+
+/** A channel's p95 time to first byte over each window the rules ask for, from the answered requests' latency bins. */
+async function scanTtfb(sources: TrafficSources, notifier: Notifier, now: number): Promise<void> {
+  for (const windowSeconds of notifier.windowsFor('channel.ttfb')) {
+    for (const row of await sources.usage.channelWindow(now - windowSeconds * 1000, now)) {
+      if (row.answered < MIN_ANSWERS_FOR_TTFB || row.ttfbP95Ms === null) continue;
+      const data = {
+        subject: row.channelId,
+        channelId: row.channelId,
+        channel: sources.channelName(row.channelId) ?? row.channelId,
+        answered: row.answered,
+        ttfbP95Ms: row.ttfbP95Ms,
+        windowSeconds,
+      };
+      await notifier.emitNotification('channel.ttfb', data, row.ttfbP95Ms);
+    }
   }
 }
 

@@ -2,7 +2,9 @@ import { Agent, request } from 'undici';
 import type { NotificationChannel, NotificationDelivery } from '../domain/notification.ts';
 import { lookupPublicOnly, refusePrivateLiteral } from '../upstream/private-upstream-address.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { AdminRepository } from '../store/store.ts';
 import { channelRequest } from './channel-request.ts';
+import { emailRecipients } from './email-recipients.ts';
 import { describeEvent, eventTitle } from './describe-event.ts';
 
 /** The e-mail port: the SMTP settings' mailer (src/mail/), wired in at start-up. */
@@ -12,6 +14,8 @@ export interface NotificationSenderOptions {
   now: () => number;
   /** Absent: e-mail channels fail with "no SMTP settings" (and are retried, then dead-lettered). */
   mailer?: Mailer | undefined;
+  /** The admins table: e-mail channels addressed to roles are resolved from it at send time. */
+  admins?: Pick<AdminRepository, 'list'> | undefined;
   timeoutMs?: number;
   /**
    * Account holders' channels may not reach private, loopback or link-local addresses (a tenant
@@ -33,8 +37,13 @@ export function createNotificationSender(options: NotificationSenderOptions): Se
     const text = describeEvent(envelope.event, envelope.data, envelope.occurredAt);
     if (channel.type === 'email') {
       if (!options.mailer) throw new Error('no SMTP settings: set them with PATCH /api/admin/smtp');
-      const to = delivery.recipient ?? channel.to;
-      if (!to) throw new Error('the e-mail channel has no recipient');
+      const to = delivery.recipient ?? (await emailRecipients(channel, options.admins)).join(', ');
+      if (!to)
+        throw new Error(
+          channel.roles.length > 0
+            ? `no enabled admin with an e-mail address holds the role ${channel.roles.join(' or ')}`
+            : 'the e-mail channel has no recipient',
+        );
       await options.mailer.send({ to, subject: `[Switchyard] ${eventTitle(envelope.event)}`, text });
       return;
     }

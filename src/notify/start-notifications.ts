@@ -36,7 +36,12 @@ export interface NotificationOptions {
 /** The notifier, the outbox's sender and the leader's periodic scans, started together. */
 export function startNotifications(options: NotificationOptions): NotificationServices {
   const { store, now, logger } = options;
-  const send = createNotificationSender({ now, mailer: options.mailer, allowPrivateAccountTargets: options.allowPrivateAccountTargets ?? false });
+  const send = createNotificationSender({
+    now,
+    mailer: options.mailer,
+    admins: store.admins,
+    allowPrivateAccountTargets: options.allowPrivateAccountTargets ?? false,
+  });
   const dispatcher = startOutboxDispatcher({
     store,
     send,

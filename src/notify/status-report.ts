@@ -33,6 +33,9 @@ export interface StatusInputs {
   showChannelNames: boolean;
 }
 
+/** An incident's summary when channel names are hidden (the status page translates it). */
+export const ROUTE_OUT_SUMMARY = 'A route serving this model was out of service; requests were sent to the others where there were any';
+
 /**
  * The status page's figures. Availability: answered requests over those not refused for the
  * client's own fault (a 400 or a 401 says nothing about the service; a 429 or a 5xx does).
@@ -55,9 +58,7 @@ export function buildStatusReport(input: StatusInputs): StatusReport {
       .map((interval) => ({
         startedAt: new Date(interval.start).toISOString(),
         endedAt: interval.end === null ? null : new Date(interval.end).toISOString(),
-        summary: input.showChannelNames
-          ? `Channel ${interval.channel} was out of service${interval.reason ? `: ${interval.reason}` : ''}`
-          : 'A route serving this model was out of service; requests were sent to the others where there were any',
+        summary: input.showChannelNames ? `Channel ${interval.channel} was out of service${interval.reason ? `: ${interval.reason}` : ''}` : ROUTE_OUT_SUMMARY,
       }));
     return {
       group,

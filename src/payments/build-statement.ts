@@ -9,6 +9,8 @@ export interface Statement {
   plansMicros: number;
   rebatesMicros: number;
   refundsMicros: number;
+  /** Rebates paid out (requests net of rejections): they leave the wallet when asked for. */
+  withdrawalsMicros: number;
   adjustmentsMicros: number;
   usage: Array<{ model: string; requests: number; costMicros: number }>;
   usageMicros: number;
@@ -45,6 +47,7 @@ export async function buildStatement(
   const isRebate = (note: string) => note.startsWith('referral rebate');
   const isRefund = (note: string) => /^order \S+ (refunded|partially refunded)/.test(note);
   const isOrder = (note: string) => note.startsWith('order ');
+  const isWithdrawal = (note: string) => note.startsWith('withdrawal ');
   const usageRows = await store.usage.aggregate({ from: range.from, to: range.to, by: 'model', userId: user.id });
   const byModel = new Map<string, { requests: number; costMicros: number }>();
   for (const row of usageRows) {
@@ -66,7 +69,8 @@ export async function buildStatement(
     plansMicros: orders.filter((order) => order.planId !== null).reduce((total, order) => total + order.amountMicros, 0),
     rebatesMicros: sumOf(isRebate),
     refundsMicros: sumOf(isRefund),
-    adjustmentsMicros: sumOf((note) => !isRebate(note) && !isOrder(note)),
+    withdrawalsMicros: sumOf(isWithdrawal),
+    adjustmentsMicros: sumOf((note) => !isRebate(note) && !isOrder(note) && !isWithdrawal(note)),
     usage,
     usageMicros: usage.reduce((total, entry) => total + entry.costMicros, 0),
     closingBalanceMicros: balanceNow - after + walletUsageAfter,
@@ -83,6 +87,7 @@ export function statementCsv(statement: Statement): string {
     line('money in', 'plans bought', '', statement.plansMicros),
     line('money in', 'referral rebates', '', statement.rebatesMicros),
     line('money out', 'refunds taken back', '', statement.refundsMicros),
+    line('money out', 'rebate withdrawals', '', statement.withdrawalsMicros),
     line('money out', 'operator adjustments', '', statement.adjustmentsMicros),
     ...statement.usage.map((entry) => line('usage', entry.model, String(entry.requests), entry.costMicros)),
     line('usage', 'total', '', statement.usageMicros),

@@ -16,10 +16,15 @@ export const topUpRulesSchema = z
   })
   .refine((rules) => rules.minUsd <= rules.maxUsd, { message: 'minUsd must not be above maxUsd', path: ['minUsd'] });
 
-/** `referral`: the rebate on invitees' paid orders, and how long it is held before it is credited. */
+/**
+ * `referral`: the rebate on invitees' paid orders, how long it is held before it is credited, and
+ * whether inviters may ask to be paid out their credited rebates (from `withdrawMinUsd` a request).
+ */
 export const referralRulesSchema = z.strictObject({
   ratePercent: percent,
   holdDays: z.number().int('must be whole days').min(0).max(365),
+  withdrawalsEnabled: z.boolean().optional(),
+  withdrawMinUsd: usdAmount.optional(),
 });
 
 /** `exchangeRates`: how many units of a currency one USD is (`{"CNY": 7.2}`), for display and charging. */

@@ -1,5 +1,4 @@
 import type { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
-import type { LedgerWriter } from '../billing/ledger-writer.ts';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.ts';
 import type { AccessServices } from '../billing/access-services.ts';
@@ -45,8 +44,8 @@ export interface AppDeps {
   store: Store;
   snapshot: SnapshotHolder;
   usageWriter: UsageWriter;
-  /** The ledger's writer (flushed before the margin and reconciliation answers). */
-  ledgerWriter?: LedgerWriter;
+  /** Keep the ledger (issue 27): each request's attempt and charge rows ride in its usage row. */
+  keepLedger?: boolean;
   /** Where reconciliation raises `reconciliation.drift` (the alerting work subscribes). */
   reconciliation?: ReconciliationEvents;
   /** Client IP resolution, rate limits, balances and spend caps (kv-backed). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADMIN_ROLES } from '../domain/admin.ts';
 import { NOTIFICATION_CHANNEL_TYPES, NOTIFICATION_EVENTS } from '../domain/notification.ts';
 import { email, entityName, httpUrl, instant, secret, wholeNumber } from '../schemas/field-rules.ts';
 
@@ -16,6 +17,8 @@ export const notificationChannelSchema = z
     url: httpUrl.optional(),
     secret: secret.optional(),
     to: z.string().trim().min(1).max(2000).optional(),
+    /** E-mail only: every enabled admin holding one of these roles receives it too (looked up at send time). */
+    roles: z.array(z.enum(ADMIN_ROLES)).min(1).max(ADMIN_ROLES.length).optional(),
   })
   .superRefine((input, context) => {
     const need = (field: 'url' | 'secret' | 'to', why: string) => {
@@ -26,6 +29,7 @@ export const notificationChannelSchema = z
       need('secret', 'the bot token');
       need('to', 'the chat id');
     }
+    if (input.roles !== undefined && input.type !== 'email') context.addIssue({ code: 'custom', path: ['roles'], message: 'is for email channels only' });
     if (input.type === 'email' && input.to !== undefined && !recipients.safeParse(input.to).success) {
       context.addIssue({ code: 'custom', path: ['to'], message: 'must be e-mail addresses separated by commas' });
     }

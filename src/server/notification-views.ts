@@ -10,6 +10,7 @@ export function notificationChannelView(channel: NotificationChannel) {
     url: channel.url === null ? null : maskAddress(channel.url),
     hasSecret: channel.secret !== null,
     to: channel.to,
+    roles: channel.roles,
     createdAt: new Date(channel.createdAt).toISOString(),
   };
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_AUTH_THROTTLE } from '../access/auth-failure-throttle.ts';
-import { LedgerWriter } from '../billing/ledger-writer.ts';
 import { createStoreMailer } from '../mail/smtp-settings-store.ts';
+import { startLedgerPruner } from '../ledger/ledger-pruner.ts';
 import { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
 import { createAccessServices, type AccessServices } from '../billing/access-services.ts';
 import { loadSpendBaseline } from '../billing/load-spend-baseline.ts';
@@ -38,8 +38,6 @@ export interface GatewayServices {
   streams: StreamGauge;
   metrics: GatewayMetrics;
   usageWriter: UsageWriter;
-  /** The ledger's rows (one per upstream attempt and per payer), written in batches beside the usage rows. */
-  ledgerWriter: LedgerWriter;
   /** `reconciliation.drift` events of this process (subscribe to alert on them). */
   reconciliation: ReconciliationEvents;
   responses: StatefulResponses;
@@ -86,7 +84,6 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
   metrics.beforeScrape = () => usageWriter.observeQueued();
   const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
   const affinity = affinityTtlMs > 0 ? new ConversationAffinity(state.kv, affinityTtlMs) : undefined;
-  const ledgerWriter = new LedgerWriter(store.ledger, logger);
   const reconciliation = new ReconciliationEvents();
   // A drifting channel-day is the alerting's `reconciliation.drift`, one alert per channel and day.
   reconciliation.subscribe((event) => {
@@ -99,7 +96,6 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
     streams,
     metrics,
     usageWriter,
-    ledgerWriter,
     reconciliation,
     responses: statefulResponses(state),
     affinity,
@@ -155,6 +151,7 @@ function statefulResponses({ options, store, runtime }: GatewayState): StatefulR
 function startPruners({ options, store, runtime, logger, leader }: GatewayState): { stop(): void }[] {
   return [
     startUsagePruner({ usage: store.usage, retentionDays: options.logRetentionDays ?? 30, now: runtime.now, logger, isLeader: leader }),
+    startLedgerPruner({ ledger: store.ledger, retentionDays: options.ledgerRetentionDays ?? 400, now: runtime.now, logger, isLeader: leader }),
     startStoredResponsePruner({ repository: store.responses, now: runtime.now, logger, isLeader: leader }),
     // A charge batch can only be retried while the process that wrote it still runs; a week is ample.
     startHourlyPruner({

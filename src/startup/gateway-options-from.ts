@@ -36,6 +36,7 @@ export function gatewayOptionsFrom(config: Config, logger: Logger, applyConfig: 
     reservedOutputTokens: config.reservedOutputTokens,
     replyLimits: config.replyLimits,
     logRetentionDays: config.logRetentionDays,
+    ledgerRetentionDays: config.ledgerRetentionDays,
     responsesRetentionHours: config.responsesRetentionHours,
     responsesMaxTurnBytes: config.responsesMaxTurnBytes,
     responsesMaxChainBytes: config.responsesMaxChainBytes,

@@ -65,6 +65,8 @@ export interface GatewayOptions {
   reservedOutputTokens?: number;
   /** LOG_RETENTION_DAYS; default 30, 0 keeps logs forever. */
   logRetentionDays?: number;
+  /** LEDGER_RETENTION_DAYS; default 400, 0 keeps the ledger forever. */
+  ledgerRetentionDays?: number;
   /** RESPONSES_RETENTION_HOURS: stateful Responses turns are kept this long; default 720 (30 days, as OpenAI). */
   responsesRetentionHours?: number;
   /** RESPONSES_MAX_TURN_BYTES: a larger turn is not kept (warning); default 4 MiB. */

@@ -58,7 +58,6 @@ function running(url: string, { state, services, relay, app, readiness }: Parts)
         for (const pruner of services.pruners) pruner.stop();
         await services.notifications.stop();
         await services.usageWriter.close();
-        await services.ledgerWriter.close();
         await services.access.close();
         await state.cluster.close();
         await relay.upstream.close();

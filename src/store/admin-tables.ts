@@ -20,6 +20,8 @@ export interface AdminSessionsTable {
   /** Migration 025: the User-Agent it signed in from, and when it was last used. */
   user_agent?: string | null;
   last_seen_at?: number | null;
+  /** Migration 026: `passkey` when the session opened with a passkey (two factors on its own). */
+  sign_in_method?: string | null;
 }
 
 export interface AdminTokensTable {

@@ -5,6 +5,7 @@ import { openDatabase } from './open-database.ts';
 import { parseDatabaseUrl, type DatabaseSettings } from './parse-database-url.ts';
 import { createAuditLogRepository } from './repositories/audit-log-repository.ts';
 import { createIdentityRepository } from './repositories/identity-repository.ts';
+import { createPasskeyRepository } from './repositories/passkey-repository.ts';
 import { createSessionDeviceRepository } from './repositories/session-device-repository.ts';
 import { createAdminRepository } from './repositories/admin-repository.ts';
 import { createAccountSessionRepository } from './repositories/account-session-repository.ts';
@@ -30,6 +31,7 @@ import { createOrderRepository } from './repositories/order-repository.ts';
 import { createPaymentProviderRepository } from './repositories/payment-provider-repository.ts';
 import { createReferralRepository } from './repositories/referral-repository.ts';
 import { createPromotionRepository } from './repositories/promotion-repository.ts';
+import { createWithdrawalRepository } from './repositories/withdrawal-repository.ts';
 import { createSecretBox } from './secret-box.ts';
 import type { Store } from './store.ts';
 import type { StoreContext } from './store-context.ts';
@@ -97,11 +99,13 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     announcements: createAnnouncementRepository(context),
     circuitHistory: createCircuitHistoryRepository(context),
     identity: createIdentityRepository(context),
+    passkeys: createPasskeyRepository(context),
     sessionDevices: { portal: createSessionDeviceRepository(context, 'account_sessions'), console: createSessionDeviceRepository(context, 'admin_sessions') },
     orders: createOrderRepository(context),
     paymentProviders: createPaymentProviderRepository(context),
     referrals: createReferralRepository(context),
     promotions: createPromotionRepository(context),
+    withdrawals: createWithdrawalRepository(context),
     async close() {
       await db.destroy();
       await replica?.destroy();

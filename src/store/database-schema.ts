@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 import type { AccountSessionsTable, WalletAdjustmentsTable } from './portal-tables.ts';
 import type { StoredResponsesTable } from './stored-responses-table.ts';
 import type { AppliedBatchesTable } from './applied-batches-table.ts';
-import type { OneTimeTokensTable, SignInProvidersTable, TotpFactorsTable } from './identity-tables.ts';
+import type { OneTimeTokensTable, PasskeysTable, SignInProvidersTable, TotpFactorsTable } from './identity-tables.ts';
 import type { AdminSessionsTable, AdminsTable, AdminTokensTable } from './admin-tables.ts';
 import type {
   AnnouncementsTable,
@@ -12,6 +12,7 @@ import type {
   NotificationOutboxTable,
   NotificationRulesTable,
 } from './notify-tables.ts';
+import type { ReferralWithdrawalsTable } from './payout-tables.ts';
 import type { LedgerAttemptsTable, LedgerChargesTable, PriceVersionsTable, UpstreamBillsTable } from './ledger-tables.ts';
 
 /**
@@ -54,6 +55,7 @@ export interface DatabaseSchema {
   circuit_history: CircuitHistoryTable;
   totp_factors: TotpFactorsTable;
   one_time_tokens: OneTimeTokensTable;
+  passkeys: PasskeysTable;
   sign_in_providers: SignInProvidersTable;
   payment_orders: PaymentOrdersTable;
   payment_providers: PaymentProvidersTable;
@@ -63,6 +65,7 @@ export interface DatabaseSchema {
   referral_rebates: ReferralRebatesTable;
   promotion_codes: PromotionCodesTable;
   promotion_uses: PromotionUsesTable;
+  referral_withdrawals: ReferralWithdrawalsTable;
 }
 
 export interface GroupsTable {
@@ -316,6 +319,8 @@ export interface ReferralCodesTable {
   code: string;
   rate_percent: number | null;
   device_fingerprint: string | null;
+  /** Asked for in withdrawals that were not rejected (migration 040). */
+  withdrawn_micros: Generated<number>;
   created_at: number;
 }
 

@@ -34,3 +34,20 @@ export interface SignInProvidersTable {
   created_at: number;
   updated_at: number;
 }
+
+export interface PasskeysTable {
+  id: string;
+  /** The WebAuthn credential id (base64url), as the authenticator names it. */
+  credential_id: string;
+  owner_kind: string;
+  owner_id: string;
+  name: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of the authenticator's transports (usb, internal, hybrid…). */
+  transports: string;
+  backed_up: number;
+  created_at: number;
+  last_used_at: number | null;
+}

@@ -10,6 +10,11 @@ test('connection-level failures mean the database, not a row, is at fault', () =
   assert.equal(isDatabaseUnavailable(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })), true);
 });
 
+test('a deadlock or serialization failure between instances is retried whole, not blamed on a row', () => {
+  assert.equal(isDatabaseUnavailable(Object.assign(new Error('deadlock detected'), { code: '40P01' })), true);
+  assert.equal(isDatabaseUnavailable(Object.assign(new Error('could not serialize access'), { code: '40001' })), true);
+});
+
 test('a row the database refuses is not an outage', () => {
   assert.equal(isDatabaseUnavailable(Object.assign(new Error('value out of range for type bigint'), { code: '22003' })), false);
   assert.equal(isDatabaseUnavailable(Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT_UNIQUE' })), false);

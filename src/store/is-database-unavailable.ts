@@ -11,8 +11,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code)) return true;
     // PostgreSQL SQLSTATE classes: 08 connection exception, 53 insufficient resources,
-    // 57 operator intervention (shutdown, terminated connection), 58 system error.
-    if (/^(08|53|57|58)[0-9A-Z]{3}$/.test(code)) return true;
+    // 57 operator intervention (shutdown, terminated connection), 58 system error; and 40
+    // transaction rollback (a deadlock or a serialization failure between instances writing the
+    // same rows): nothing is wrong with any row, so the batch is retried whole, never split and
+    // a row set aside (which lost charges when four instances wrote one key's balance).
+    if (/^(08|40|53|57|58)[0-9A-Z]{3}$/.test(code)) return true;
     if (/^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|NOMEM|READONLY)/.test(code)) return true;
   }
   return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);

@@ -13,4 +13,9 @@ export interface LedgerRepository {
   /** Replaces the lines of the same channel × day × model. */
   saveUpstreamBills(bills: UpstreamBill[]): Promise<void>;
   upstreamBills(from: string, to: string, channelId?: string): Promise<UpstreamBill[]>;
+  /**
+   * Deletes attempt and charge rows older than `before`, in batches; a channel-day without an
+   * imported bill is kept until `unreconciledBefore` (earlier). Returns the rows deleted.
+   */
+  pruneBefore(before: number, unreconciledBefore: number): Promise<number>;
 }

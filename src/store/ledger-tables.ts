@@ -23,8 +23,10 @@ export interface LedgerAttemptsTable {
   key_slot: number | null;
   upstream_request_id: string | null;
   status: number | null;
-  /** JSON: the usage object as the upstream sent it; null when none was read. */
+  /** JSON text: the upstream's own usage object (at most 4,096 characters); null when none was read. */
   raw_usage: string | null;
+  /** 1: the upstream's object was longer and `raw_usage` is its start (migration 039). */
+  raw_usage_truncated: number;
   /** JSON: the canonical Usage billed (after the token-class rules). */
   usage: string;
   cost_micros: number;

@@ -9,6 +9,8 @@ export interface NotificationChannelsTable {
   /** SecretBox-sealed signing secret or bot token. */
   secret_sealed: string | null;
   to_address: string | null;
+  /** E-mail channels: admin roles, comma-separated, whose holders receive it (resolved at send time). */
+  to_roles: string | null;
   created_at: number;
 }
 

@@ -1,5 +1,6 @@
 import type { NewOrder, Order, OrderStatus, PaymentProviderName } from '../domain/order.ts';
 import type { NewSubscription, Subscription } from '../domain/subscription.ts';
+import type { Withdrawal, WithdrawalStatus } from '../domain/withdrawal.ts';
 
 /*
  * The ports of money in (issue 28): the repositories of orders, payment providers, referral and
@@ -159,4 +160,35 @@ export interface PromotionRepository {
    * limit or the expiry. Returns why it was refused, or undefined when taken.
    */
   consume(code: string, userId: string, orderId: string, time: number): Promise<'used_by_account' | 'exhausted' | undefined>;
+}
+
+export interface WithdrawalQuery {
+  userId?: string;
+  status?: WithdrawalStatus;
+  limit?: number;
+}
+
+/** What a decision writes besides the status. */
+export type WithdrawalChanges = Partial<Pick<Withdrawal, 'payoutRef' | 'reason' | 'decidedBy' | 'decidedAt' | 'paidAt'>>;
+
+/**
+ * Withdrawals of released referral rebates. Asking is one conditional UPDATE of the inviter's
+ * withdrawn sum (refused past the credited rebates, net of claw-backs) with the wallet's debit in
+ * the same transaction; each decision is one conditional UPDATE of the request's status, and only
+ * the caller that changed the row runs `apply` (a rejection's refund), as orders.transition does.
+ */
+export interface WithdrawalRepository {
+  list(query?: WithdrawalQuery): Promise<Withdrawal[]>;
+  get(id: string): Promise<Withdrawal | undefined>;
+  /** The inviter's credited rebates net of claw-backs, and what was asked for (not rejected), micro-USD. */
+  balanceOf(userId: string): Promise<{ earnedMicros: number; withdrawnMicros: number }>;
+  /** Holds `amountMicros` for payout; undefined when it would pass what the rebates allow. */
+  request(userId: string, amountMicros: number, payoutTo: string): Promise<Withdrawal | undefined>;
+  transition(
+    id: string,
+    from: readonly WithdrawalStatus[],
+    to: WithdrawalStatus,
+    changes: WithdrawalChanges,
+    apply?: (withdrawal: Withdrawal, ledger: PaymentLedger) => Promise<void>,
+  ): Promise<Withdrawal | undefined>;
 }

@@ -13,6 +13,9 @@ import type { NewUser, User, UserPatch } from '../domain/user.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
 import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
 import type { IdentityOwner, OneTimeToken, OneTimePurpose, SignInProvider, TotpFactor } from '../domain/identity.ts';
+import type { PasskeyRepository } from './passkey-repository-port.ts';
+
+export type { PasskeyRepository } from './passkey-repository-port.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 import type {
@@ -28,7 +31,7 @@ import type {
 import type { NotificationRepository } from './repositories/notification-repository.ts';
 import type { NotificationOutboxRepository } from './repositories/notification-outbox-repository.ts';
 import type { AnnouncementRepository, CircuitHistoryRepository } from './repositories/announcement-repository.ts';
-import type { OrderRepository, PaymentProviderRepository, PromotionRepository, ReferralRepository } from './payment-ports.ts';
+import type { OrderRepository, PaymentProviderRepository, PromotionRepository, ReferralRepository, WithdrawalRepository } from './payment-ports.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -324,6 +327,8 @@ export interface Store {
   circuitHistory: CircuitHistoryRepository;
   /** TOTP factors, one-time links, sign-in providers and sealed settings (issue 29). */
   identity: IdentityRepository;
+  /** Passkeys (WebAuthn credentials) of account holders and admins (issue 29). */
+  passkeys: PasskeyRepository;
   /** The device view of the portal's and the console's sessions (issue 29). */
   sessionDevices: { portal: SessionDeviceRepository; console: SessionDeviceRepository };
   /** Money in (issue 28): payment orders and debts, providers' settings, referral, promotion codes. */
@@ -331,6 +336,8 @@ export interface Store {
   paymentProviders: PaymentProviderRepository;
   referrals: ReferralRepository;
   promotions: PromotionRepository;
+  /** Withdrawals of released referral rebates (migration 040). */
+  withdrawals: WithdrawalRepository;
   close(): Promise<void>;
 }
 

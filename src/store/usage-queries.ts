@@ -117,6 +117,10 @@ export interface ChannelWindowRow {
   requests: number;
   /** Answered 5xx or 429. */
   failed: number;
+  /** Answered below 400: the requests the TTFB is measured over. */
+  answered: number;
+  /** Time to first byte p95 of the answered requests (from the latency histogram's bins); null when none. */
+  ttfbP95Ms: number | null;
 }
 
 export interface SpendWindowRow {

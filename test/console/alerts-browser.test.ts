@@ -57,6 +57,17 @@ describe('alerts and announcements in Chromium', { timeout: 180_000 }, () => {
     await operator.getByText('Delivered', { exact: true }).waitFor();
     assert.equal(receiver.received.length, 1);
     assert.match(String(receiver.received[0]!.headers['x-switchyard-signature']), /^t=\d+,v1=[0-9a-f]{64}$/);
+
+    // An e-mail channel for everyone holding the finance role.
+    const channelForm = operator.locator('form', { has: operator.getByRole('button', { name: 'Add channel' }) });
+    await channelForm.locator('select').first().selectOption('email');
+    await operator.getByLabel('Name', { exact: true }).fill('finance desk');
+    await operator.getByLabel('Address', { exact: true }).fill('');
+    await channelForm.locator('select[data-alert-role]').selectOption('finance');
+    await operator.getByRole('button', { name: 'Add channel' }).click();
+    await operator.locator('tr[data-alert-channel="finance desk"]').getByText('admins: finance').waitFor();
+    const channels = await harness.admin('GET', '/notification-channels');
+    assert.deepEqual(channels.data.find((channel: { name: string }) => channel.name === 'finance desk')?.roles, ['finance']);
     await shot(operator, '60-operator-alerts');
   });
 

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from '../../console/node_modules/playwright-core/index.d.ts';
+import type { Browser, CDPSession, Page } from '../../console/node_modules/playwright-core/index.d.ts';
 
-export type { Browser, Page };
+export type { Browser, CDPSession, Page };
 
 export const CHROMIUM = '/usr/bin/chromium';
 

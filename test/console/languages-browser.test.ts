@@ -22,17 +22,22 @@ const ROLES = [
       '/plans',
       '/subscriptions',
       '/codes',
+      '/orders',
+      '/payments',
+      '/promotions',
+      '/payouts',
       '/logs',
       '/connect',
       '/check',
       '/pricing',
+      '/margin',
       '/audit',
       '/alerts',
       '/announcements',
       '/admins',
     ],
   },
-  { role: 'account', radio: 0, pages: ['/', '/keys', '/redeem', '/usage', '/connect'] },
+  { role: 'account', radio: 0, pages: ['/', '/keys', '/redeem', '/orders', '/statement', '/usage', '/connect'] },
   { role: 'key', radio: 3, pages: ['/', '/connect', '/check'] },
 ] as const;
 
@@ -74,6 +79,17 @@ describe('the console and portal in both languages in Chromium', { timeout: 300_
     await harness.admin('POST', '/prices', { model: 'gpt-4o-mini', input: 100, output: 200 });
     await harness.admin('POST', '/users', { name: 'lin', email: 'lin@example.com', password: PASSWORD, balance: 5 });
     apiKey = (await harness.addKey()).key;
+    // Something on the portal home and on the status page, so their screenshots show real content.
+    await harness.admin('POST', '/announcements', { title: 'Maintenance on Sunday', body: 'The gateway restarts at 02:00 UTC for a minute.', audience: 'all' });
+    for (let index = 0; index < 3; index += 1) {
+      const answer = await fetch(`${harness.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      await answer.arrayBuffer();
+    }
+    await harness.admin('PATCH', '/account-settings', { statusPage: { enabled: true } });
     browser = await launchChromium();
   });
   after(async () => {
@@ -126,6 +142,24 @@ describe('the console and portal in both languages in Chromium', { timeout: 300_
       });
     }
   }
+
+  test('the public status page in both languages (server-rendered: ?lang, then Accept-Language)', async () => {
+    for (const language of LANGUAGES) {
+      const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: 800 }, baseURL: harness.url, locale: language });
+      const page = await context.newPage();
+      await page.goto('/status');
+      assert.equal(await page.evaluate<string>('document.documentElement.lang'), language, 'Accept-Language picks the page language');
+      await page.getByRole('cell', { name: 'gpt-4o-mini' }).waitFor();
+      assert.equal(await page.getByRole('columnheader').first().innerText(), language === 'en' ? 'Group' : '分组');
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 800 });
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+        assert.ok(overflow <= 1, `${language} status page at ${width} px: no sideways scrolling (${overflow} px)`);
+        if (keepShots) await page.screenshot({ path: join(shots, `6x-${language}-status-page-${width}.png`), fullPage: true });
+      }
+      await context.close();
+    }
+  });
 
   test('the order: ?lang wins, then the saved choice, then the browser’s language', async () => {
     const context = await browser.newContext({ baseURL: harness.url, locale: 'zh-CN' });

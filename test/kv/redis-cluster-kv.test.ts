@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Cluster } from 'ioredis';
 import { createRedisKv } from '../../src/kv/create-redis-kv.ts';
+import { closeRedis } from '../../src/kv/close-redis.ts';
 import { openRedis, waitForRedis } from '../../src/kv/open-redis.ts';
 import { runKvConformance } from './kv-conformance.ts';
 import { uniquePrefix } from '../scale/redis-test-support.ts';
@@ -21,7 +22,7 @@ before(async () => {
   assert.ok(await waitForRedis(cluster, 10_000), 'the cluster connection is ready');
 });
 after(async () => {
-  cluster.disconnect();
+  await closeRedis(cluster);
   await topology.dispose();
 });
 
@@ -56,4 +57,26 @@ test('text keys of one lookup live in different slots, and a plain MGET across t
   const slots = new Set(await Promise.all(names.map((name) => cluster.call('CLUSTER', 'KEYSLOT', `${prefix}{${name}}`))));
   assert.ok(slots.size > 1, 'the lookup spans several slots');
   await assert.rejects(cluster.mget(...names.map((name) => `${prefix}{${name}}`)), /CROSSSLOT|slot/i);
+});
+
+// Last in this file: it stops every node for a moment.
+test('closing a Cluster connection while a slots refresh is in flight leaves no timer armed (the process can exit)', async () => {
+  const client = openRedis({ mode: 'cluster', nodes: [{ host: topology.nodes[0]!.host, port: topology.nodes[0]!.port }], tls: false }) as Cluster;
+  client.on('error', () => {});
+  // A short period, so a periodic refresh is surely in flight when the nodes stop answering.
+  client.options.slotsRefreshInterval = 200;
+  assert.ok(await waitForRedis(client, 10_000), 'the cluster connection is ready');
+  const armed = () => (client as unknown as { slotsTimer: NodeJS.Timeout | null }).slotsTimer;
+  for (const node of topology.nodes) node.signal('SIGSTOP');
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const closing = closeRedis(client);
+    for (const node of topology.nodes) node.signal('SIGCONT');
+    await closing;
+  } finally {
+    for (const node of topology.nodes) node.signal('SIGCONT');
+  }
+  assert.equal(armed(), null, 'no periodic refresh is armed after close');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(armed(), null, 'and none re-arms itself later');
 });

@@ -64,6 +64,10 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal(rows.attempts[0].channelId, channel.id);
       assert.equal(rows.attempts[0].charged, true);
       assert.equal(rows.attempts[0].keySlot, 0);
+      // The upstream's own usage object, as it sent it: the field read is checkable against the price.
+      assert.equal(rows.attempts[0].rawUsage.prompt_tokens, 100_000);
+      assert.equal(rows.attempts[0].rawUsage.completion_tokens, 50);
+      assert.equal(rows.attempts[0].rawUsageTruncated, false);
       // Sell $100 / $200 per M: 10,000,000 + 10,000 µUSD.
       assert.deepEqual(
         rows.charges.map((charge: any) => [charge.payerKind, charge.sellMicros, charge.sellVersion]),

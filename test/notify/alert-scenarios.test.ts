@@ -173,4 +173,62 @@ describe('alert scenarios on an injected clock', () => {
     assert.equal(data.spentUsd, 10);
     assert.equal(data.usualUsd, 1);
   });
+  test('a channel whose first bytes slow past the threshold over the window alerts once; a fast one and a thin one do not', async () => {
+    await rule('channel.ttfb', 8_000);
+    const now = rig.clock.now();
+    const rows: UsageLogEntry[] = [];
+    const row = (channelId: string, time: number, ttftMs: number | null, status = 200): UsageLogEntry => ({
+      requestId: `ttfb_${rows.length}`,
+      time,
+      keyId: 'key_ttfb',
+      keyName: 'k',
+      group: 'default',
+      model: 'm',
+      upstreamModel: 'm',
+      channelId,
+      channelName: channelId,
+      clientProtocol: 'openai-chat',
+      upstreamProtocol: 'openai-chat',
+      surface: null,
+      status,
+      errorCode: null,
+      errorMessage: null,
+      inputTokens: 1,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      costMicros: 0,
+      latencyMs: 30_000,
+      ttftMs,
+      stream: ttftMs !== null,
+      warnings: [],
+      attempts: [],
+      clientIp: null,
+      userId: null,
+    });
+    // In the last 5 minutes: "slow" answers 30 requests, 3 of them (10 %) after 12 s, the rest
+    // after 1 s, so its p95 is past 8 s; "fast" answers 30 within 2 s plus failures that carry no
+    // first byte; "thin" answers 10 after 20 s (too few to judge). Slow first bytes an hour ago do not count.
+    for (let index = 0; index < 27; index += 1) rows.push(row('ch_slow', now - 4 * MINUTE + index, 1_000));
+    for (let index = 0; index < 3; index += 1) rows.push(row('ch_slow', now - 3 * MINUTE + index, 12_000));
+    for (let index = 0; index < 30; index += 1) rows.push(row('ch_fast', now - 4 * MINUTE + index, 2_000));
+    for (let index = 0; index < 10; index += 1) rows.push(row('ch_fast', now - 4 * MINUTE + index, null, 502));
+    for (let index = 0; index < 10; index += 1) rows.push(row('ch_thin', now - 2 * MINUTE + index, 20_000));
+    for (let index = 0; index < 40; index += 1) rows.push(row('ch_fast', now - HOUR + index, 60_000));
+    await rig.store.usage.insertMany(rows);
+    const sources = { usage: rig.store.usage, channelName: (id: string) => id.replace('ch_', '') };
+    await scanTraffic(sources, rig.notifier, now);
+    rig.clock.advance(MINUTE);
+    await scanTraffic(sources, rig.notifier, rig.clock.now());
+    const slow = await sentEvents('channel.ttfb');
+    assert.deepEqual(
+      slow.map((entry) => JSON.parse(entry.payload).data.channel),
+      ['slow'],
+    );
+    const data = JSON.parse(slow[0]!.payload).data;
+    assert.equal(data.answered, 30);
+    assert.equal(data.windowSeconds, 300);
+    assert.ok(data.ttfbP95Ms >= 10_000 && data.ttfbP95Ms <= 15_000, `p95 ${data.ttfbP95Ms} ms lies in the 10–15 s bin`);
+  });
 });

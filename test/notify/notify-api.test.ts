@@ -50,6 +50,11 @@ describe('the alert, announcement and portal APIs', () => {
     await harness.admin('POST', '/notification-channels', { type: 'telegram', name: 'x', secret: 'token' }, 400);
     await harness.admin('POST', '/notification-channels', { type: 'pager', name: 'x', url: 'https://example.com' }, 400);
     await harness.admin('POST', '/notification-channels', { type: 'email', name: 'x', to: 'not-an-address' }, 400);
+    await harness.admin('POST', '/notification-channels', { type: 'email', name: 'x', roles: ['cashier'] }, 400);
+    await harness.admin('POST', '/notification-channels', { type: 'slack', name: 'x', url: 'https://hooks.example.com/a', roles: ['finance'] }, 400);
+    const byRole = await harness.admin('POST', '/notification-channels', { type: 'email', name: 'finance desk', roles: ['finance', 'finance'] }, 201);
+    assert.deepEqual(byRole.roles, ['finance']);
+    await harness.admin('DELETE', `/notification-channels/${byRole.id}`, undefined, 204);
     const created = await harness.admin('POST', '/notification-channels', { type: 'webhook', name: 'ops', url: `${receiver.url}/hook?token=abc` }, 201);
     assert.match(created.secret, /^whsec_/);
     const listed = await harness.admin('GET', '/notification-channels');
@@ -116,6 +121,8 @@ describe('the alert, announcement and portal APIs', () => {
     const email = await dana('POST', '/notification-channels', { type: 'email', name: 'me', to: 'someone-else@example.com' });
     assert.equal(email.status, 201);
     assert.equal(email.body.to, 'dana@example.com');
+    const staff = await dana('POST', '/notification-channels', { type: 'email', name: 'staff', roles: ['finance'] });
+    assert.equal(staff.status, 400, "an account holder cannot mail the operator's staff");
     const hook = await dana('POST', '/notification-channels', { type: 'webhook', name: 'mine', url: 'http://127.0.0.1:9/x', secret: 's' });
     assert.equal(hook.status, 201);
     assert.equal(

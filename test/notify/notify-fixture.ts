@@ -69,7 +69,7 @@ export async function startNotifyRig(
   const clock = options.clock ?? manualClock();
   const store = await createStore({ databaseUrl: `sqlite:${path}`, secretKey: TEST_SECRET, now: clock.now });
   const logger = pino({ level: 'silent' });
-  const send = createNotificationSender({ now: clock.now, mailer: options.mailer });
+  const send = createNotificationSender({ now: clock.now, mailer: options.mailer, admins: store.admins });
   const dispatcher = startOutboxDispatcher({ store, send, now: clock.now, logger, isLeader: options.isLeader ?? (() => true), intervalMs: 0 });
   const notifier = createNotifier({ store, now: clock.now, logger });
   return {

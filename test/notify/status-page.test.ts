@@ -104,6 +104,23 @@ describe('the status page against a recorded run', () => {
     assert.match(html, /gpt-4o/);
     assert.match(html, /42\.86 %/);
     assert.ok(!html.includes('secret-upstream-name'));
+    assert.match(html, /<html lang="en">/);
+    assert.match(html, /<th>Group<\/th>/);
+
+    // The page speaks the console's languages: ?lang= first, then Accept-Language by q; the JSON stays English.
+    const page1 = async (path: string, acceptLanguage?: string) =>
+      (await fetch(`${harness.url}${path}`, { headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} })).text();
+    const chinese = await page1('/status?lang=zh-CN');
+    assert.match(chinese, /<html lang="zh-CN">/);
+    assert.match(chinese, /<h1>服务状态<\/h1>/, 'the default title follows the language');
+    assert.match(chinese, /<th>分组<\/th>/);
+    assert.match(chinese, /故障记录（30 天）/);
+    assert.match(chinese, /进行中: 为该模型提供服务的一条线路中断/, 'the ongoing incident, translated');
+    assert.match(chinese, /42\.86 %/);
+    assert.match(await page1('/status', 'en;q=0.5, zh-CN;q=0.9'), /<html lang="zh-CN">/);
+    assert.match(await page1('/status', 'zh-TW, zh-HK;q=0.8'), /<html lang="en">/, 'Traditional Chinese is not served Simplified by guess');
+    assert.match(await page1('/status?lang=en', 'zh-CN'), /<html lang="en">/);
+    assert.equal((await fetch(`${harness.url}/status`)).headers.get('vary')?.toLowerCase().includes('accept-language'), true);
   });
 
   test('channel names appear only when the operator opts in', async () => {

@@ -24,6 +24,8 @@ export interface FailoverFigures {
   revocationAfterPromotionMs: number;
   /** From every instance sharing again until every instance refuses that key. */
   revocationAfterRejoinMs: number;
+  /** From the promotion until the admin API of every instance shows the wallet and the key balance exact. */
+  accountsExactAfterPromotionMs: number;
 }
 
 /**
@@ -48,9 +50,12 @@ export async function runFailoverScenario(input: {
   h.simulator.setDefault({ text: 'ok', usage: { input: 10, output: 100 }, delayMs: 5 });
   const user = await h.admin(0, 'POST', '/users', { name: 'failover-wallet', balance: WALLET_MICROS / 1_000_000 });
   const walletKeys = await Promise.all([1, 2].map((n) => h.admin(0, 'POST', '/keys', { name: `wallet-${n}`, group: 'default', user: user.id })));
+  // A key with a balance of its own: the admin API's figure for it must settle like the wallet's.
+  const funded = await h.admin(0, 'POST', '/keys', { name: 'own-balance', group: 'default', balance: WALLET_MICROS / 1_000_000 });
+  const payingKeys = [...walletKeys, funded];
   const limited = await h.admin(0, 'POST', '/keys', { name: 'limited', group: 'default', limits: { requestsPerMinute: RATE_LIMIT } });
   const doomed = await h.admin(0, 'POST', '/keys', { name: 'revoked-during-failover', group: 'default' });
-  for (const key of [...walletKeys, limited, doomed]) {
+  for (const key of [...payingKeys, limited, doomed]) {
     for (const url of urls)
       await waitFor(
         async () => (await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${key.key}` } })).status === 200,
@@ -59,7 +64,7 @@ export async function runFailoverScenario(input: {
       );
   }
 
-  const replies: Array<{ status: number; code: string | undefined; local: boolean }> = [];
+  const replies: Array<{ status: number; code: string | undefined; local: boolean; key: number }> = [];
   const limitedServedAt: number[] = [];
   let running = true;
   const loops = Array.from({ length: 8 }, async (_, worker) => {
@@ -68,9 +73,10 @@ export async function runFailoverScenario(input: {
       const onLocal = () => !(h.instances[instance] as (typeof h.instances)[number]).cluster.shared();
       const before = onLocal();
       // A failed connection is recorded (and fails the test below), never left to reject unawaited.
-      const reply = await chat(urls[instance] as string, walletKeys[turn % 2].key).catch((error: unknown) => ({ status: 0, code: String(error) }));
+      const key = turn % payingKeys.length;
+      const reply = await chat(urls[instance] as string, payingKeys[key].key).catch((error: unknown) => ({ status: 0, code: String(error) }));
       // On local counters: its instance was on them when the request came and when it ended.
-      replies.push({ ...reply, local: before && onLocal() });
+      replies.push({ ...reply, local: before && onLocal(), key });
     }
   });
   const limitedLoop = (async () => {
@@ -114,8 +120,10 @@ export async function runFailoverScenario(input: {
     const unexpected = replies.filter((reply) => reply.status !== 200 && reply.code !== 'rate_limited');
     assert.deepEqual(unexpected.slice(0, 5), [], 'every wallet request is served or refused as retryable');
     const served = replies.filter((reply) => reply.status === 200).length;
-    const keyIds = walletKeys.map((key) => key.id);
-    const rows = async () =>
+    const servedBy = (keys: number[]) => replies.filter((reply) => reply.status === 200 && keys.includes(reply.key)).length;
+    const walletServed = servedBy([0, 1]);
+    const fundedServed = servedBy([2]);
+    const rows = async (keyIds: string[]) =>
       (
         await h.query<{ count: string; cost: string }>(
           'select count(*) as count, coalesce(sum(cost_micros), 0) as cost from usage_logs where key_id = any($1) and status = 200',
@@ -125,18 +133,38 @@ export async function runFailoverScenario(input: {
     await waitFor(
       async () => {
         for (let index = 0; index < h.instances.length; index += 1) await h.admin(index, 'GET', '/logs?limit=1');
-        return (await rows())?.count === String(served);
+        return (await rows(payingKeys.map((key) => key.id)))?.count === String(served);
       },
       'every served request has its usage row',
       15_000,
     ).catch(() => undefined);
-    assert.deepEqual(await rows(), { count: String(served), cost: String(served * COST) }, 'no usage row lost or doubled');
-    const expected = WALLET_MICROS - served * COST;
+    const walletRows = await rows(walletKeys.map((key) => key.id));
+    assert.deepEqual(walletRows, { count: String(walletServed), cost: String(walletServed * COST) }, 'no wallet usage row lost or doubled');
+    assert.deepEqual(await rows([funded.id]), { count: String(fundedServed), cost: String(fundedServed * COST) }, 'no key usage row lost or doubled');
+    const expected = WALLET_MICROS - walletServed * COST;
+    const expectedKey = WALLET_MICROS - fundedServed * COST;
+    // The admin API of every instance shows one figure for wallets and keys (`available`, the live
+    // one; a wallet's `balance` is that figure too, a key's `balance` the database's once its
+    // charges are written), each its funding minus the logged cost, within 10 s of the promotion.
+    const micros = (usd: number) => Math.round(usd * 1_000_000);
+    let seen: unknown;
     await waitFor(
-      async () => Math.round((await h.admin(0, 'GET', `/users/${user.id}`)).balance * 1_000_000) === expected,
-      'the database wallet is charged once per served request',
+      async () => {
+        for (let index = 0; index < h.instances.length; index += 1) {
+          const [wallet, key] = await Promise.all([h.admin(index, 'GET', `/users/${user.id}`), h.admin(index, 'GET', `/keys/${funded.id}`)]);
+          seen = { instance: index, wallet: [wallet.balance, wallet.available], key: [key.available, key.balance], expected, expectedKey };
+          if (![micros(wallet.balance), micros(wallet.available)].every((figure) => figure === expected)) return false;
+          if (![micros(key.available), micros(key.balance)].every((figure) => figure === expectedKey)) return false;
+        }
+        return true;
+      },
+      'the admin API shows every wallet and key balance exact',
       15_000,
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(seen)}`);
+    });
+    const accountsExactAfterPromotionMs = Date.now() - promotedAt;
+    assert.ok(accountsExactAfterPromotionMs <= 10_000, `accounts exact ${accountsExactAfterPromotionMs} ms after the promotion`);
     // The shared account (what the next hold is made on) agrees with the database on every instance.
     for (const url of urls) {
       const me: any = await (await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${walletKeys[0].key}` } })).json();
@@ -152,6 +180,7 @@ export async function runFailoverScenario(input: {
       rateLimited: { served: limitedServedAt.length, windows, limit: RATE_LIMIT },
       revocationAfterPromotionMs,
       revocationAfterRejoinMs,
+      accountsExactAfterPromotionMs,
     };
     if (input.mode === 'refuse') {
       assert.equal(figures.servedOnLocalCounters, 0, 'the refuse mode serves nothing on local counters');

@@ -101,4 +101,34 @@ describe('payments on two instances sharing PostgreSQL and Redis', { timeout: 18
     await harness.admin(1, 'POST', `/orders/${order.id}/refund`, { amountUsd: 10 });
     assert.deepEqual(await balanceOf(cat.id), { balance: 2, debtUsd: 0 });
   });
+
+  test('20 withdrawal requests for the same rebate, split over both instances, hold it once; rejections on both instances return it once', async () => {
+    await harness.admin(0, 'PATCH', '/account-settings', { referral: { ratePercent: 10, holdDays: 7, withdrawalsEnabled: true, withdrawMinUsd: 1 } });
+    const eve = await account('eve');
+    const code = (await eve.json('GET', '/referral')).code as string;
+    const fay = await account('fay', { referralCode: code });
+    const order = await fay.json('POST', '/orders', { provider: 'stripe', amountUsd: 50 }, 201);
+    await stripe.pay(sessionOf(order), { deliver: false });
+    assert.equal((await fay.json('GET', `/orders/${order.id}`)).status, 'credited');
+    offset += 8 * DAY;
+    const portals = await Promise.all(harness.instances.map((instance) => signIn(instance.url, eve.id, 'eve')));
+    assert.equal((await portals[0]?.json('GET', '/referral'))?.withdrawableUsd, 5);
+    const started = Date.now();
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => portals[index % 2]?.call('POST', '/referral/withdrawals', { amountUsd: 5, payoutTo: 'alipay: eve' })),
+    );
+    const elapsed = Date.now() - started;
+    const statuses = replies.map((reply) => reply?.status);
+    assert.equal(statuses.filter((status) => status === 201).length, 1, `one request holds the rebate: ${statuses.join(',')} in ${elapsed} ms`);
+    assert.equal((await balanceOf(eve.id)).balance, 0);
+    console.log(
+      `[figures postgres+redis rebate withdrawals] 20 requests over 2 instances in ${elapsed} ms: ${statuses.filter((status) => status === 201).length} held`,
+    );
+    const [held] = (await harness.admin(0, 'GET', `/referral-withdrawals?user=${eve.id}`)).data as Array<{ id: string }>;
+    const rejections = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) => harness.admin(index % 2, 'POST', `/referral-withdrawals/${held?.id}/reject`, {})),
+    );
+    assert.equal(rejections.filter((outcome) => outcome.status === 'fulfilled').length, 1);
+    assert.deepEqual(await balanceOf(eve.id), { balance: 5, debtUsd: 0 });
+  });
 });

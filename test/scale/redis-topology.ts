@@ -212,18 +212,24 @@ export async function startClusterTopology(input: { basePort: number; nodeTimeou
     directory,
     nodes,
     async primaryFor(key) {
-      const asker = new Redis({ host: HOST, port: input.basePort, maxRetriesPerRequest: 0 });
-      try {
-        const slot = Number(await asker.call('CLUSTER', 'KEYSLOT', key));
-        const ranges = (await asker.call('CLUSTER', 'SLOTS')) as Array<[number, number, [string, number]]>;
-        const owner = ranges.find(([from, to]) => slot >= from && slot <= to);
-        const port = owner?.[2][1];
-        const node = nodes.find((each) => each.port === port);
-        if (!node) throw new Error(`no primary for slot ${slot}`);
-        return node;
-      } finally {
-        asker.disconnect();
+      // Asked of any node that answers: the one asked first may be the primary a test just killed.
+      for (const candidate of nodes) {
+        const asker = new Redis({ host: HOST, port: candidate.port, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+        asker.on('error', () => {});
+        try {
+          await asker.connect();
+          const slot = Number(await asker.call('CLUSTER', 'KEYSLOT', key));
+          const ranges = (await asker.call('CLUSTER', 'SLOTS')) as Array<[number, number, [string, number]]>;
+          const owner = ranges.find(([from, to]) => slot >= from && slot <= to);
+          const node = nodes.find((each) => each.port === owner?.[2][1]);
+          if (node) return node;
+        } catch {
+          // This node is down or not answering: ask the next one.
+        } finally {
+          asker.disconnect();
+        }
       }
+      throw new Error(`no node names a primary for ${key}`);
     },
     async dispose() {
       for (const node of nodes) await node.kill();

@@ -31,19 +31,39 @@ export async function startScaleHarness(
     instances?: number;
     redisUrl?: string;
     overrides?: Partial<GatewayOptions>;
+    /** The PostgreSQL server the fresh database is made on (a test's own); default the shared one. */
+    postgresUrl?: string;
     /** How the gateways reach the database (e.g. through a proxy the test can cut); default direct. */
     gatewayDatabaseUrl?: (databaseUrl: string) => string;
   } = {},
 ): Promise<ScaleHarness> {
-  const adminClient = new pg.Client({ connectionString: postgresTestUrl() });
-  await adminClient.connect();
+  const serverUrl = input.postgresUrl ?? postgresTestUrl();
+  const onServer = async (sql: string) => {
+    const adminClient = new pg.Client({ connectionString: serverUrl });
+    await adminClient.connect();
+    try {
+      await adminClient.query(sql);
+    } finally {
+      await adminClient.end();
+    }
+  };
   const databaseName = `switchyard_scale_${randomBytes(6).toString('hex')}`;
-  await adminClient.query(`CREATE DATABASE ${databaseName}`);
-  const url = new URL(postgresTestUrl());
+  await onServer(`CREATE DATABASE ${databaseName}`);
+  const url = new URL(serverUrl);
   url.pathname = `/${databaseName}`;
   const databaseUrl = url.toString();
-  const raw = new pg.Client({ connectionString: databaseUrl });
-  await raw.connect();
+  // The test's own connection; a test that restarts its PostgreSQL gets a fresh one afterwards.
+  let raw: pg.Client | undefined;
+  const rawClient = async (): Promise<pg.Client> => {
+    if (raw) return raw;
+    const fresh = new pg.Client({ connectionString: databaseUrl });
+    fresh.on('error', () => {
+      if (raw === fresh) raw = undefined;
+    });
+    await fresh.connect();
+    raw = fresh;
+    return fresh;
+  };
 
   const simulator = await startProviderSimulator();
   const redisPrefix = uniquePrefix('scale');
@@ -92,15 +112,14 @@ export async function startScaleHarness(
     redisPrefix,
     admin,
     async query(sql, values) {
-      return (await raw.query(sql, values as unknown[])).rows;
+      return (await (await rawClient()).query(sql, values as unknown[])).rows;
     },
     async close() {
       await Promise.all(instances.map((instance) => instance.close()));
       await deleteKeys(input.redisUrl ?? redisTestUrl(), redisPrefix).catch(() => undefined);
       await simulator.close();
-      await raw.end();
-      await adminClient.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-      await adminClient.end();
+      await raw?.end().catch(() => undefined);
+      await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
     },
   };
 }

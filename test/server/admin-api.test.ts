@@ -270,6 +270,7 @@ describe('admin API: keys', () => {
       user: null,
       owner: null,
       paysFrom: 'unlimited',
+      available: null,
     });
   });
 
@@ -306,6 +307,7 @@ describe('admin API: keys', () => {
         user: null,
         owner: null,
         paysFrom: 'key_balance',
+        available: 12.5,
       },
     );
 

@@ -213,6 +213,9 @@ export function createCloudFront(options: CloudOptions, now: () => number) {
         const [, , , publisher, model, method_] = vertex as unknown as string[];
         if (method_ === 'predict') {
           if (publisher !== 'google') return googleError(404, 'NOT_FOUND', `Publisher model ${publisher}/${model} does not serve :predict.`);
+          if (/^imagen/i.test(decodeURIComponent(model!))) {
+            return { route: { protocol: 'gemini-generate-content', endpoint: 'imagen', pathModel: decodeURIComponent(model!), pathStream: false } };
+          }
           return {
             route: {
               protocol: 'gemini-generate-content',

@@ -9,6 +9,7 @@ import { createCloudFront, type CloudOptions } from './cloud-front.ts';
 import type { Dialect } from './dialect.ts';
 import { answerEmbeddings } from './embeddings-dialect.ts';
 import { answerImageGeneration, writeImageStream } from './images-dialect.ts';
+import { answerImagenPredict, geminiImageAnswer } from './google-images-dialect.ts';
 import { answerMediaRequest } from './answer-media-request.ts';
 import { isForm } from './media-dialect.ts';
 import { formField, parseMultipartForm } from './multipart-form.ts';
@@ -291,6 +292,11 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
         await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
         return;
       }
+      case 'imagen': {
+        const answer = answerImagenPredict(model, body);
+        await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
+        return;
+      }
       case 'compact': {
         const answer = compaction.answer(body, script, { responseId: `resp_${sequenceId}`, createdSeconds: Math.floor(now() / 1000) });
         await writeJsonReply(response, reply(answer.status, answer.body, answer.headers), fault);
@@ -307,6 +313,13 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions =
         return;
       }
       case 'generate': {
+        if (route.protocol === 'gemini-generate-content') {
+          const image = geminiImageAnswer(model, body);
+          if (image !== undefined) {
+            await writeJsonReply(response, reply(image.status, image.body, image.headers), fault);
+            return;
+          }
+        }
         const dialect = route.bedrockInvoke ? bedrockInvokeDialect(DIALECTS[route.protocol]) : DIALECTS[route.protocol];
         const createdSeconds = Math.floor(now() / 1000);
         const plan = planTurn(script, recorded, { model, sequenceId, createdSeconds, seal });

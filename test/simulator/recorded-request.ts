@@ -17,6 +17,7 @@ export type SimulatorEndpoint =
   | 'get-model'
   | 'embed'
   | 'images'
+  | 'imagen'
   | 'media'
   | 'compact'
   | 'stored-response'

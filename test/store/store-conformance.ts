@@ -5,7 +5,9 @@ import type { ConformanceContext } from './conformance/conformance-context.ts';
 import { createTestClock } from './conformance/conformance-context.ts';
 import { describeGroups } from './conformance/groups-conformance.ts';
 import { describeKeys } from './conformance/keys-conformance.ts';
+import { describeLedger } from './conformance/ledger-conformance.ts';
 import { describeMigrations } from './conformance/migrations-conformance.ts';
+import { describePasskeys } from './conformance/passkeys-conformance.ts';
 import { describePricesAndSettings } from './conformance/prices-settings-conformance.ts';
 import { describeStoredResponses } from './conformance/stored-responses-conformance.ts';
 import { describeUsage } from './conformance/usage-conformance.ts';
@@ -46,8 +48,10 @@ export function runStoreConformance(name: string, createHarness: () => Promise<S
     describeUsageAggregate(context);
     describeUsageSummary(context);
     describeUsageRollup(context);
+    describeLedger(context);
     describeStoredResponses(context);
     describeAdmins(context);
+    describePasskeys(context);
     describeMigrations(context);
   });
 }

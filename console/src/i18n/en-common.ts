@@ -53,6 +53,10 @@ export const enCommon = {
     orders: 'Orders',
     margin: 'Margin',
     topUp: 'Top up',
+    payments: 'Payment settings',
+    promotions: 'Promotions',
+    payouts: 'Payouts',
+    statement: 'Statement',
   },
   app: {
     skip: 'Skip to content',

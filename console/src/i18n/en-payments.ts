@@ -30,6 +30,13 @@ export const enPayments = {
     status: 'Status',
     refunded: ', {{amount}} refunded',
     payLink: 'pay',
+    noProvider: 'No payment method is enabled yet; ask the operator.',
+    limits: 'From {{min}} to {{max}}.',
+    bonusTier: 'Pay {{from}} or more, get {{bonus}}% extra.',
+    plans: 'Plans',
+    planDays_one: '{{count}} day',
+    planDays_other: '{{count}} days',
+    buy: 'Buy',
   },
   orders: {
     title: 'Orders',

@@ -13,3 +13,10 @@ const ORDER_STATES = new Set(['pending', 'paid', 'credited', 'expired', 'refunde
 export function orderStatusName(state: string): string {
   return ORDER_STATES.has(state) ? t(`orderStatus.${state}`) : state;
 }
+
+const WITHDRAWAL_STATES = new Set(['pending', 'approved', 'paid', 'rejected']);
+
+/** A rebate withdrawal's state as the API names it, in the reader's language. */
+export function withdrawalStatusName(state: string): string {
+  return WITHDRAWAL_STATES.has(state) ? t(`withdrawalStatus.${state}`) : state;
+}

@@ -55,6 +55,10 @@ export const zhCNCommon: Pick<Catalogue, 'language' | 'common' | 'time' | 'nav' 
     orders: '订单',
     margin: '毛利',
     topUp: '充值',
+    payments: '支付设置',
+    promotions: '优惠码',
+    payouts: '提现审核',
+    statement: '对账单',
   },
   app: {
     skip: '跳到正文',

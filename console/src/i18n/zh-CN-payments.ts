@@ -32,6 +32,13 @@ export const zhCNPayments: Pick<Catalogue, 'orderStatus' | 'topUp' | 'orders' | 
     status: '状态',
     refunded: '，已退款 {{amount}}',
     payLink: '去支付',
+    noProvider: '尚未启用任何支付方式，请联系运营者。',
+    limits: '金额范围 {{min}} 至 {{max}}。',
+    bonusTier: '单笔满 {{from}}，额外赠送 {{bonus}}%。',
+    plans: '套餐',
+    planDays_one: '{{count}} 天',
+    planDays_other: '{{count}} 天',
+    buy: '购买',
   },
   orders: {
     title: '订单',

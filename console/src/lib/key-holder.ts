@@ -1,4 +1,6 @@
 import { ApiError, call, isMissingEndpoint } from './api.ts';
+import { t } from '../i18n/i18n.ts';
+import { count, dateTime, usd } from './format.ts';
 
 /** What a key holder may see about their own key. */
 export interface KeyHolderView {
@@ -54,10 +56,10 @@ function fromMe(me: Record<string, unknown>): KeyHolderView {
   const balance = pick(me.balance, key.balance);
   const status = pick(key.status, me.status);
   const problems: string[] = [];
-  if (typeof status === 'string' && status !== 'active' && status !== 'ok') problems.push(`the key is ${status}`);
-  if (typeof balance === 'number' && balance <= 0) problems.push('the key has no balance left');
+  if (typeof status === 'string' && status !== 'active' && status !== 'ok') problems.push(t('keyHolder.keyStatus', { status }));
+  if (typeof balance === 'number' && balance <= 0) problems.push(t('keyHolder.noBalance'));
   const ip = isObject(me.ip) ? me.ip : undefined;
-  if (ip && ip.allowed === false) problems.push(`requests from ${String(ip.seen)} are outside the key's IP allow-list`);
+  if (ip && ip.allowed === false) problems.push(t('keyHolder.outsideIps', { ip: String(ip.seen) }));
   const expiresAt = pick(key.expiresAt, me.expiresAt);
   const spent = pick(me.spent, key.spent);
   const limits = pick(me.limits, key.limits);
@@ -77,17 +79,27 @@ function fromMe(me: Record<string, unknown>): KeyHolderView {
   };
 }
 
-/** Limits in words; unset ones (null) are left out. */
+/** Catalogue keys of the limits /api/me reports; another name is shown as the gateway spells it. */
+const LIMIT_NAMES: Record<string, string> = {
+  requestsPerMinute: 'keyHolder.requestsPerMinute',
+  tokensPerMinute: 'keyHolder.tokensPerMinute',
+  concurrentRequests: 'keyHolder.concurrentRequests',
+};
+const PERIODS = new Set(['daily', 'weekly', 'monthly', 'total']);
+
+/** Limits in words, in the reader's language; unset ones (null) are left out. */
 function describeLimits(limits: Record<string, unknown>): string[] {
   const lines: string[] = [];
-  const names: Record<string, string> = { requestsPerMinute: 'requests per minute', tokensPerMinute: 'tokens per minute', concurrentRequests: 'concurrent requests' };
   for (const [name, value] of Object.entries(limits)) {
-    if (typeof value === 'number') lines.push(`${names[name] ?? name}: ${value.toLocaleString('en-US')}`);
+    if (typeof value === 'number') lines.push(t('keyHolder.limit', { name: LIMIT_NAMES[name] ? t(LIMIT_NAMES[name]) : name, value: count(value) }));
     if (Array.isArray(value)) {
       for (const window of value) {
         if (!isObject(window)) continue;
-        const reset = typeof window.resetsAt === 'string' ? `, resets ${new Date(window.resetsAt).toLocaleString()}` : '';
-        lines.push(`${String(window.period)} spend: $${Number(window.spent).toFixed(2)} of $${Number(window.limit).toFixed(2)}${reset}`);
+        const period = String(window.period);
+        const values = { period: PERIODS.has(period) ? t(`windowName.${period}`) : period, spent: usd(Number(window.spent)), limit: usd(Number(window.limit)) };
+        lines.push(
+          typeof window.resetsAt === 'string' ? t('keyHolder.spendResets', { ...values, date: dateTime(window.resetsAt) }) : t('keyHolder.spend', values),
+        );
       }
     }
   }

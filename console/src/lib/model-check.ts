@@ -5,9 +5,12 @@ import { clientSetup } from '../../../src/domain/client-setup.ts';
 import { loadKeyHolderView } from './key-holder.ts';
 import { buildModelMatrix, cellKey, modelsOfGroup } from './model-matrix.ts';
 import { suggestName } from './suggest-name.ts';
+import { t } from '../i18n/i18n.ts';
+import { dateTime } from './format.ts';
 
 const STEP_SLUGS = ['key-group', 'group-has-model', 'model-spelling', 'client-protocol', 'channel-availability'];
-const STEP_NAMES: Record<string, string> = { subscription: 'The subscription allows the request', 'subscription-status': 'The subscription allows the request', balance: 'There is money to pay for it' };
+/** Catalogue keys of the gateway's further steps' names (the specification's five have their own titles). */
+const STEP_NAMES: Record<string, string> = { subscription: 'checkSteps.subscription', 'subscription-status': 'checkSteps.subscription', balance: 'checkSteps.balance' };
 
 export type Verdict = 'pass' | 'fail' | 'warn' | 'info';
 
@@ -31,13 +34,10 @@ export interface CheckInput {
   account?: { csrf: string; keyId: string };
 }
 
-export const STEP_TITLES = [
-  '1. The key is bound to the correct group',
-  '2. The group contains the model',
-  '3. The model name is spelled correctly, without extra spaces',
-  '4. The client uses the right protocol and address',
-  '5. The group or channel is available',
-] as const;
+/** The specification's five steps, in the reader's language (read at render time: the language can change). */
+export function stepTitles(): [string, string, string, string, string] {
+  return [t('checkSteps.title1'), t('checkSteps.title2'), t('checkSteps.title3'), t('checkSteps.title4'), t('checkSteps.title5')];
+}
 
 /**
  * The specification's five-step model check. With a key it asks the gateway (/api/diagnose) and,
@@ -48,102 +48,105 @@ export async function runModelCheck(input: CheckInput): Promise<{ steps: CheckSt
   if (input.account && !input.key) {
     const query = new URLSearchParams({ key: input.account.keyId, model: input.model, client: input.kind });
     const answer = await call<Record<string, unknown>>(`/api/account/diagnose?${query}`, { csrf: input.account.csrf });
-    return { steps: fromDiagnose(answer), source: 'the gateway’s own diagnosis of your key (paste the key above to also test the address live)' };
+    return { steps: fromDiagnose(answer), source: t('checkSteps.sourceAccount') };
   }
   if (input.admin && input.keyId && !input.key) {
     // The operator's check of a chosen key: the gateway's own six checks, not a copy worked out here.
     const query = new URLSearchParams({ model: input.model, client: input.kind });
     const answer = await call<Record<string, unknown>>(`/api/admin/keys/${encodeURIComponent(input.keyId)}/diagnose?${query}`, { bearer: input.admin.token });
-    return { steps: fromDiagnose(answer), source: 'the gateway’s own diagnosis of the key (paste the key to also test the address live)' };
+    return { steps: fromDiagnose(answer), source: t('checkSteps.sourceOperator') };
   }
   if (input.key) {
     try {
       const query = new URLSearchParams({ model: input.model, client: input.kind });
       const answer = await call<Record<string, unknown>>(`/api/diagnose?${query}`, { bearer: input.key });
       const steps = fromDiagnose(answer);
-      if (steps.length > 0) return { steps: await withLiveProbe(steps, input), source: 'the gateway’s own diagnosis (/api/diagnose), and a live call of the client’s model list' };
+      if (steps.length > 0) return { steps: await withLiveProbe(steps, input), source: t('checkSteps.sourceGateway') };
     } catch (error) {
       if (!isMissingEndpoint(error)) throw error;
     }
   }
-  return { steps: await localCheck(input), source: 'the console, from what it can read' };
+  return { steps: await localCheck(input), source: t('checkSteps.sourceConsole') };
 }
 
 async function localCheck(input: CheckInput): Promise<CheckStep[]> {
+  const titles = stepTitles();
   let group: string | null = null;
   let models: string[] = [];
   let keyStep: CheckStep;
   let availability: CheckStep = {
-    title: STEP_TITLES[4],
+    title: titles[4],
     verdict: 'info',
-    detail: 'Availability of channels is reported to key holders by /api/diagnose, which this gateway does not offer yet; ask the operator.',
+    detail: t('checkSteps.noDiagnose'),
   };
 
   if (input.admin) {
     const record = input.admin.keys.find((key) => key.id === input.keyId);
     const matrix = buildModelMatrix(input.admin.groups, input.admin.channels, input.admin.prices);
     if (!record) {
-      keyStep = { title: STEP_TITLES[0], verdict: 'fail', detail: 'Choose a key to check.' };
+      keyStep = { title: titles[0], verdict: 'fail', detail: t('checkSteps.chooseKey') };
     } else {
       group = record.group;
       models = modelsOfGroup(matrix, group).filter((model) => !record.allowedModels || record.allowedModels.includes(model));
       const problem = !record.enabled
-        ? 'the key is disabled'
+        ? t('checkSteps.keyDisabled')
         : record.expiresAt && Date.parse(record.expiresAt) <= Date.now()
-          ? `the key expired on ${new Date(record.expiresAt).toLocaleString()}`
+          ? t('checkSteps.keyExpired', { date: dateTime(record.expiresAt) })
           : record.balance !== null && record.balance <= 0
-            ? 'the key has no balance left'
+            ? t('checkSteps.noBalance')
             : null;
       keyStep = {
-        title: STEP_TITLES[0],
+        title: titles[0],
         verdict: problem ? 'fail' : 'pass',
-        detail: `Key “${record.name}” is bound to group “${group}”.${problem ? ` But ${problem}: requests are refused with 403.` : ''}`,
+        detail: `${t('checkSteps.keyBound', { name: record.name, group })}${problem ? t('checkSteps.butRefused', { problem }) : ''}`,
       };
     }
     const cell = group ? matrix.cells.get(cellKey(group, input.model)) : undefined;
     if (cell) {
-      const names = cell.channels.map((channel) => `${channel.name} (${channel.usable ? 'usable' : channel.label})`).join(', ');
+      const names = cell.channels.map((channel) => `${channel.name} (${channel.usable ? t('checkSteps.usable') : channel.label})`).join(', ');
       availability = {
-        title: STEP_TITLES[4],
+        title: titles[4],
         verdict: cell.usable > 0 ? 'pass' : 'fail',
-        detail: `${cell.usable} of ${cell.total} channel(s) serving ${input.model} in ${group} can take requests: ${names}.`,
+        detail: t('checkSteps.channelsUsable', { usable: cell.usable, total: cell.total, model: input.model, group, names }),
       };
     } else {
-      availability = { title: STEP_TITLES[4], verdict: 'fail', detail: `No channel serves ${input.model} in group ${group ?? '(none)'}.` };
+      availability = { title: titles[4], verdict: 'fail', detail: t('checkSteps.noChannel', { model: input.model, group: group ?? t('checkSteps.noGroup') }) };
     }
   } else if (input.key) {
     const view = await loadKeyHolderView(input.key);
     group = view.group;
     models = view.models;
     keyStep = {
-      title: STEP_TITLES[0],
+      title: titles[0],
       verdict: view.problem ? 'fail' : 'pass',
       detail: view.problem
-        ? `The gateway refuses this key: ${view.problem}`
+        ? t('checkSteps.keyRefused', { problem: view.problem })
         : group
-          ? `The key is bound to group “${group}”.`
-          : 'The key is accepted (this gateway does not report the group name to key holders).',
+          ? t('checkSteps.keyInGroup', { group })
+          : t('checkSteps.keyAccepted'),
     };
   } else {
-    keyStep = { title: STEP_TITLES[0], verdict: 'fail', detail: 'Sign in with a key, or choose one, to check it.' };
+    keyStep = { title: titles[0], verdict: 'fail', detail: t('checkSteps.signInFirst') };
   }
 
   const listed = models.includes(input.model);
   const suggestion = listed ? null : suggestName(input.model, models);
   const groupStep: CheckStep = listed
-    ? { title: STEP_TITLES[1], verdict: 'pass', detail: `${group ? `Group “${group}”` : 'The key’s group'} offers ${input.model}.` }
+    ? { title: titles[1], verdict: 'pass', detail: group ? t('checkSteps.groupOffers', { group, model: input.model }) : t('checkSteps.keyGroupOffers', { model: input.model }) }
     : {
-        title: STEP_TITLES[1],
+        title: titles[1],
         verdict: 'fail',
         detail: models.length
-          ? `Not in ${group ? `group “${group}”` : 'the key’s group'}. It offers: ${models.join(', ')}.`
-          : 'The key’s group offers no models yet.',
+          ? group
+            ? t('checkSteps.notInGroup', { group, models: models.join(', ') })
+            : t('checkSteps.notInKeyGroup', { models: models.join(', ') })
+          : t('checkSteps.noModels'),
       };
   const spellingStep: CheckStep = listed
-    ? { title: STEP_TITLES[2], verdict: 'pass', detail: `“${input.model}” matches exactly.` }
+    ? { title: titles[2], verdict: 'pass', detail: t('checkSteps.exact', { model: input.model }) }
     : suggestion
-      ? { title: STEP_TITLES[2], verdict: 'fail', detail: `Did you mean “${suggestion.name}”? ${capitalise(suggestion.why)}.` }
-      : { title: STEP_TITLES[2], verdict: 'warn', detail: 'No listed name is close to this one; pick a name from the list above.' };
+      ? { title: titles[2], verdict: 'fail', detail: t('checkSteps.didYouMean', { name: suggestion.name, why: suggestion.why }) }
+      : { title: titles[2], verdict: 'warn', detail: t('checkSteps.nothingClose') };
 
   return [keyStep, groupStep, spellingStep, await protocolStep(input), availability];
 }
@@ -153,7 +156,7 @@ async function withLiveProbe(steps: CheckStep[], input: CheckInput): Promise<Che
   const live = await protocolStep(input);
   return steps.map((step, index) => {
     if (index !== 3) return step;
-    const probe = live.detail.slice(live.detail.indexOf('Live:'));
+    const probe = live.detail.slice(live.detail.indexOf(t('checkSteps.live')));
     const verdict = step.verdict === 'fail' || live.verdict === 'fail' ? 'fail' : step.verdict === 'pass' && live.verdict === 'pass' ? 'pass' : live.verdict === 'warn' ? 'warn' : step.verdict;
     return { ...step, verdict, detail: `${step.detail} ${probe}` };
   });
@@ -161,8 +164,10 @@ async function withLiveProbe(steps: CheckStep[], input: CheckInput): Promise<Che
 
 async function protocolStep(input: CheckInput): Promise<CheckStep> {
   const setup = clientSetup(input.kind, { root: input.root, model: input.model, altPrefix: input.altPrefix });
-  const advice = `Enter ${setup.address} in ${setup.label}. ${setup.addressNote}`;
-  if (!input.key) return { title: STEP_TITLES[3], verdict: 'info', detail: `${advice} (Paste the key to test it live.)` };
+  const title = stepTitles()[3];
+  const advice = t('checkSteps.enterAddress', { address: setup.address, client: setup.label, note: setup.addressNote });
+  const live = (text: string) => `${advice} ${t('checkSteps.live')} ${text}`;
+  if (!input.key) return { title, verdict: 'info', detail: `${advice} ${t('checkSteps.pasteKey')}` };
   const headers: Record<string, string> =
     setup.probe.header === 'bearer' ? { authorization: `Bearer ${input.key}` } : { [setup.probe.header]: input.key };
   try {
@@ -171,14 +176,14 @@ async function protocolStep(input: CheckInput): Promise<CheckStep> {
     if (response.ok) {
       const lists = text.includes(`"${input.model}"`) || text.includes(`"models/${input.model}"`);
       return {
-        title: STEP_TITLES[3],
+        title,
         verdict: lists ? 'pass' : 'warn',
-        detail: `${advice} Live: GET ${setup.probe.path} answered ${response.status}${lists ? ` and lists ${input.model}` : `, but does not list ${input.model}`}.`,
+        detail: live(t(lists ? 'checkSteps.liveLists' : 'checkSteps.liveNotListed', { path: setup.probe.path, status: response.status, model: input.model })),
       };
     }
-    return { title: STEP_TITLES[3], verdict: 'fail', detail: `${advice} Live: GET ${setup.probe.path} answered ${response.status}: ${messageOf(text)}` };
+    return { title, verdict: 'fail', detail: live(t('checkSteps.liveFailed', { path: setup.probe.path, status: response.status, message: messageOf(text) })) };
   } catch {
-    return { title: STEP_TITLES[3], verdict: 'fail', detail: `${advice} Live: the gateway could not be reached.` };
+    return { title, verdict: 'fail', detail: live(t('checkSteps.liveUnreachable')) };
   }
 }
 
@@ -197,12 +202,14 @@ function fromDiagnose(answer: Record<string, unknown>): CheckStep[] {
     // The gateway names its steps with slugs; the specification's wording reads better for the
     // five it lists. Further steps (the subscription) keep the gateway's own title.
     const slugIndex = typeof step.name === 'string' ? STEP_SLUGS.indexOf(step.name) : -1;
+    const titles = stepTitles();
+    const named = STEP_NAMES[String(step.name)];
     const title =
       slugIndex >= 0
-        ? STEP_TITLES[slugIndex]!
+        ? titles[slugIndex]!
         : typeof step.name === 'string' || typeof step.title === 'string'
-          ? `${index + 1}. ${STEP_NAMES[String(step.name)] ?? String(step.title ?? step.name)}`
-          : (STEP_TITLES[index] ?? `${index + 1}. Further check`);
+          ? t('checkSteps.numbered', { n: index + 1, title: named ? t(named) : String(step.title ?? step.name) })
+          : (titles[index] ?? t('checkSteps.further', { n: index + 1 }));
     const detail = [step.detail, step.message, step.explanation, step.fix].filter((value) => typeof value === 'string').join(' ');
     return { title, verdict, detail };
   });
@@ -215,8 +222,4 @@ function messageOf(text: string): string {
   } catch {
     return text.slice(0, 200);
   }
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

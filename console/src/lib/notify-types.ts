@@ -6,6 +6,8 @@ export interface AlertChannel {
   url: string | null;
   hasSecret: boolean;
   to: string | null;
+  /** E-mail channels: the admin roles whose holders receive it too. */
+  roles: string[];
   createdAt: string;
 }
 
@@ -43,5 +45,8 @@ export interface Announcement {
   endsAt: string | null;
   createdAt: string;
 }
+
+/** The admin roles an e-mail channel may address (the gateway's ADMIN_ROLES). */
+export const ADMIN_ROLES = ['owner', 'admin', 'finance', 'support', 'auditor'] as const;
 
 export const CHANNEL_TYPES = ['webhook', 'slack', 'feishu', 'dingtalk', 'wecom', 'telegram', 'email'] as const;

@@ -1,18 +1,20 @@
+import { t } from '../i18n/i18n.ts';
+
 /** Why a typed model name misses a listed one: case, stray spaces, or a small typo. */
 export function suggestName(typed: string, names: string[]): { name: string; why: string } | null {
   const trimmed = typed.trim();
   for (const name of names) {
-    if (name === trimmed && name !== typed) return { name, why: 'the name you typed has extra spaces' };
+    if (name === trimmed && name !== typed) return { name, why: t('checkSteps.whySpaces') };
   }
   for (const name of names) {
-    if (name.toLowerCase() === trimmed.toLowerCase()) return { name, why: 'the name differs only in upper/lower case' };
+    if (name.toLowerCase() === trimmed.toLowerCase()) return { name, why: t('checkSteps.whyCase') };
   }
   let best: { name: string; distance: number } | null = null;
   for (const name of names) {
     const distance = editDistance(trimmed.toLowerCase(), name.toLowerCase());
     if (distance <= 2 && (!best || distance < best.distance)) best = { name, distance };
   }
-  return best ? { name: best.name, why: 'the name looks mistyped' } : null;
+  return best ? { name: best.name, why: t('checkSteps.whyTypo') } : null;
 }
 
 function editDistance(a: string, b: string): number {

@@ -10,6 +10,8 @@ import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
 import { t } from '../i18n/i18n.ts';
 import { orderStatusName } from '../i18n/status-name.ts';
+import { AccountWithdrawCard } from './account-withdraw-card.tsx';
+import { AccountPlansCard, TopUpHints, type CheckoutOptions } from './account-plans-card.tsx';
 
 interface OrderRow {
   id: string;
@@ -33,6 +35,8 @@ interface Referral {
   pendingUsd: number;
   creditedUsd: number;
   invites: number;
+  withdrawableUsd: number;
+  withdrawals: { enabled: boolean; minUsd: number };
 }
 
 type AccountSession = Extract<Session, { role: 'account' }>;
@@ -43,20 +47,27 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
     const [orders, referral] = await Promise.all([accountCall<{ data: OrderRow[] }>(props.session, '/orders'), accountCall<Referral>(props.session, '/referral')]);
     return { orders: orders.data, referral };
   }, [props.session.csrf]);
-  const [provider, setProvider] = useState('stripe');
+  const options = useResource(() => accountCall<CheckoutOptions>(props.session, '/checkout-options'), [props.session.csrf]);
+  const [chosen, setProvider] = useState('');
   const [amount, setAmount] = useState('10');
   const [promotion, setPromotion] = useState('');
+  const enabled = options.data?.providers ?? [];
+  // The first enabled provider until the account picks one.
+  const provider = enabled.some((entry) => entry.name === chosen) ? chosen : (enabled[0]?.name ?? 'stripe');
+  const instructions = enabled.find((entry) => entry.name === provider)?.instructions;
   const submission = useSubmit();
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    await submission.run(async () => {
+  const pay = (body: Record<string, unknown>) =>
+    submission.run(async () => {
       const order = await accountCall<OrderRow>(props.session, '/orders', {
         method: 'POST',
-        body: { provider, amountUsd: Number(amount), ...(promotion.trim() ? { promotionCode: promotion.trim() } : {}) },
+        body: { provider, ...body, ...(promotion.trim() ? { promotionCode: promotion.trim() } : {}) },
       });
       if (order.checkoutUrl) window.location.assign(order.checkoutUrl);
       else data.reload();
     });
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    await pay({ amountUsd: Number(amount) });
   };
   return (
     <section>
@@ -65,15 +76,20 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
         <label>
           {t('topUp.payWith')}
           <select name="provider" value={provider} onChange={(event) => setProvider(inputValue(event))}>
-            <option value="stripe">{t('topUp.stripe')}</option>
-            <option value="epay">{t('topUp.epay')}</option>
-            <option value="manual">{t('topUp.manual')}</option>
+            {enabled.map((entry) => (
+              <option key={entry.name} value={entry.name}>
+                {t(`topUp.${entry.name}`)}
+              </option>
+            ))}
           </select>
         </label>
+        {options.data && enabled.length === 0 && <p class="notice">{t('topUp.noProvider')}</p>}
+        {instructions && <p class="muted" data-instructions>{instructions}</p>}
         <label>
           {t('topUp.amount')}
           <input name="amount" type="number" min="0" step="0.01" value={amount} onInput={(event) => setAmount(inputValue(event))} />
         </label>
+        {options.data && <TopUpHints topUp={options.data.topUp} onPick={(usdAmount) => setAmount(String(usdAmount))} />}
         <label>
           {t('topUp.promotion')}
           <input name="promotion" value={promotion} autoComplete="off" onInput={(event) => setPromotion(inputValue(event))} />
@@ -85,6 +101,9 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
           </button>
         </div>
       </form>
+      {options.data && options.data.plans.length > 0 && (
+        <AccountPlansCard plans={options.data.plans} busy={submission.busy || enabled.length === 0} onBuy={(planId) => pay({ planId })} />
+      )}
       <AsyncView resource={data} what={t('topUp.what')}>
         {(loaded) => (
           <>
@@ -98,6 +117,14 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
                 {t('topUp.invited', { invites: loaded.referral.invites, pending: usd(loaded.referral.pendingUsd) })} {t('topUp.credited')} <span data-rebate-credited>{usd(loaded.referral.creditedUsd)}</span>
               </p>
             </div>
+            {loaded.referral.withdrawals.enabled && (
+              <AccountWithdrawCard
+                session={props.session}
+                withdrawableUsd={loaded.referral.withdrawableUsd}
+                minUsd={loaded.referral.withdrawals.minUsd}
+                onChange={data.reload}
+              />
+            )}
             <table class="table" data-orders>
               <thead>
                 <tr>

@@ -3,7 +3,7 @@ import { AsyncView } from '../components/async-view.tsx';
 import { PageHead } from '../components/page-head.tsx';
 import { call } from '../lib/api.ts';
 import { dateTime } from '../lib/format.ts';
-import { CHANNEL_TYPES, type AlertChannel, type AlertDelivery, type AlertEvent, type AlertRule } from '../lib/notify-types.ts';
+import { ADMIN_ROLES, CHANNEL_TYPES, type AlertChannel, type AlertDelivery, type AlertEvent, type AlertRule } from '../lib/notify-types.ts';
 import { bearerOf, type Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
@@ -76,7 +76,7 @@ function AlertsView({ view, bearer, reload }: { view: AlertsData; bearer: string
               <tr key={channel.id} data-alert-channel={channel.name}>
                 <td>{channel.name}</td>
                 <td>{channel.type}</td>
-                <td class="small-text">{channel.url ?? channel.to ?? '–'}</td>
+                <td class="small-text">{addressOf(channel)}</td>
                 <td>
                   <button type="button" class="small" disabled={submit.busy} onClick={() => void test(channel)}>
                     {t('alerts.sendTest')}
@@ -137,10 +137,21 @@ function AlertsView({ view, bearer, reload }: { view: AlertsData; bearer: string
   );
 }
 
-function ChannelForm(props: { busy: boolean; onSave: (body: Record<string, string>) => Promise<void> }) {
-  const [fields, setFields] = useState<Record<string, string>>({ type: 'webhook', name: '', url: '', secret: '', to: '' });
+/** Where a channel sends: its address, its recipients, and the admin roles an e-mail channel also reaches. */
+function addressOf(channel: AlertChannel): string {
+  const parts = [channel.url ?? channel.to, channel.roles?.length ? t('alerts.toRoles', { roles: channel.roles.join(', ') }) : null].filter(Boolean);
+  return parts.length > 0 ? parts.join('; ') : '–';
+}
+
+function ChannelForm(props: { busy: boolean; onSave: (body: Record<string, unknown>) => Promise<void> }) {
+  const [fields, setFields] = useState<Record<string, string>>({ type: 'webhook', name: '', url: '', secret: '', to: '', role: '' });
   const set = (name: string) => (event: Event) => setFields({ ...fields, [name]: (event.target as HTMLInputElement).value });
-  const body = () => Object.fromEntries(Object.entries(fields).filter(([, value]) => value.trim() !== ''));
+  const body = () => {
+    const { role, ...rest } = fields;
+    const filled: Record<string, unknown> = Object.fromEntries(Object.entries(rest).filter(([, value]) => value.trim() !== ''));
+    if (fields.type === 'email' && role) filled.roles = [role];
+    return filled;
+  };
   return (
     <form
       class="card inline-form"
@@ -169,6 +180,19 @@ function ChannelForm(props: { busy: boolean; onSave: (body: Record<string, strin
       <label>
         {t('alerts.to')} <input value={fields.to} onInput={set('to')} />
       </label>
+      {fields.type === 'email' && (
+        <label>
+          {t('alerts.roles')}{' '}
+          <select value={fields.role} onChange={set('role')} data-alert-role>
+            <option value="">{t('alerts.noRole')}</option>
+            {ADMIN_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {role}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <button type="submit" class="primary" disabled={props.busy}>
         {t('alerts.addChannel')}
       </button>

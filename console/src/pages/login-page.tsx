@@ -9,6 +9,7 @@ import type { Session } from '../lib/session.ts';
 import { useSubmit } from '../lib/use-submit.ts';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
 import { t } from '../i18n/i18n.ts';
+import { PasskeySignIn } from './passkey-sign-in.tsx';
 
 /** How one signs in: a named admin (`person`) ends up an operator session riding on the console cookie. */
 type Role = Session['role'] | 'person';
@@ -120,6 +121,7 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
         <button type="submit" class="primary" disabled={submission.busy}>
           {submission.busy ? t('login.checking') : t('login.signIn')}
         </button>
+        {(role === 'account' || role === 'person') && <PasskeySignIn key={role} audience={role} onSignIn={props.onSignIn} />}
       </form>
     </main>
   );

@@ -3,7 +3,7 @@ import { AsyncView } from '../components/async-view.tsx';
 import { CheckList } from '../components/check-list.tsx';
 import { ErrorNotice } from '../components/error-notice.tsx';
 import { errorMessage } from '../lib/error-message.ts';
-import { runModelCheck, STEP_TITLES, type CheckStep } from '../lib/model-check.ts';
+import { runModelCheck, stepTitles, type CheckStep } from '../lib/model-check.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { initialTarget, loadTargetContext, secretFor, TargetPicker, type Target, type TargetContext } from './target-picker.tsx';
@@ -57,7 +57,7 @@ function CheckView({ context }: { context: TargetContext }) {
         <CheckList steps={result.steps} source={result.source} />
       ) : (
         <ol class="muted">
-          {STEP_TITLES.map((title) => (
+          {stepTitles().map((title) => (
             <li key={title}>{title.replace(/^\d+\.\s*/, '')}</li>
           ))}
         </ol>

@@ -1,4 +1,4 @@
-import { uncachedInputTokens, type Usage } from '../../core/usage.ts';
+import { keepUpstreamUsage, uncachedInputTokens, type Usage } from '../../core/usage.ts';
 import { isRecord } from '../shared/is-record.ts';
 import type { AnthropicUsage } from './anthropic-wire-types.ts';
 
@@ -23,7 +23,7 @@ export function decodeAnthropicUsage(raw: unknown): Usage {
   if (write1h !== undefined) usage.cacheWrite1hTokens = write1h;
   const searches = webSearches(raw);
   if (searches !== undefined) usage.webSearchRequests = searches;
-  return usage;
+  return keepUpstreamUsage(usage, raw);
 }
 
 /**
@@ -65,5 +65,15 @@ export function mergeAnthropicUsage(previous: Usage | undefined, raw: Record<str
   if (write1h !== undefined) merged.cacheWrite1hTokens = write1h;
   const searches = webSearches(raw) ?? base.webSearchRequests;
   if (searches !== undefined) merged.webSearchRequests = searches;
-  return merged;
+  return keepUpstreamUsage(merged, previous === undefined ? raw : streamUsagePair(previous.upstream, raw));
+}
+
+/**
+ * A stream's usage comes in two objects (`message_start`'s, then `message_delta`'s cumulative
+ * counts): the ledger keeps both as sent, under the event that carried each; a later delta replaces
+ * the earlier one.
+ */
+function streamUsagePair(before: unknown, delta: Record<string, unknown>): { message_start: unknown; message_delta: unknown } {
+  const start = isRecord(before) && 'message_delta' in before && 'message_start' in before ? before.message_start : (before ?? null);
+  return { message_start: start, message_delta: delta };
 }

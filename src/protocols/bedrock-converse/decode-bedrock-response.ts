@@ -3,7 +3,7 @@ import type { ChatResponse } from '../../core/chat-response.ts';
 import type { FinishReason } from '../../core/finish-reason.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
-import type { Usage } from '../../core/usage.ts';
+import { keepUpstreamUsage, type Usage } from '../../core/usage.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { Decoded } from '../protocol-codec.ts';
 import { isRecord } from '../shared/is-record.ts';
@@ -24,7 +24,7 @@ export function decodeBedrockUsage(value: unknown): Usage {
   };
   if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
   if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
-  return usage;
+  return keepUpstreamUsage(usage, value);
 }
 
 /**

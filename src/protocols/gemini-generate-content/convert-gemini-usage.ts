@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/usage.ts';
+import { keepUpstreamUsage, type Usage } from '../../core/usage.ts';
 import { isRecord } from '../shared/is-record.ts';
 import type { GeminiUsageMetadata } from './gemini-wire.ts';
 
@@ -12,6 +12,12 @@ function count(value: unknown): number | undefined {
  * prompt tokens the caller pays for, so they count as input. Absent fields stay absent.
  */
 export function decodeGeminiUsage(metadata: unknown): Usage | undefined {
+  const usage = countGeminiUsage(metadata);
+  return usage === undefined ? undefined : keepUpstreamUsage(usage, metadata);
+}
+
+/** `decodeGeminiUsage` without the upstream's object attached: a stream decoder reads every chunk's `usageMetadata` and attaches it only to the counts it passes on. */
+export function countGeminiUsage(metadata: unknown): Usage | undefined {
   if (!isRecord(metadata)) return undefined;
   const prompt = count(metadata.promptTokenCount);
   const toolUsePrompt = count(metadata.toolUsePromptTokenCount);

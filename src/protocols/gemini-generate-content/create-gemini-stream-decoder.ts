@@ -2,11 +2,11 @@ import type { FinishReason } from '../../core/finish-reason.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
-import type { Usage } from '../../core/usage.ts';
+import { keepUpstreamUsage, type Usage } from '../../core/usage.ts';
 import type { SseMessage } from '../../sse/sse-message.ts';
 import type { StreamDecoder } from '../protocol-codec.ts';
 import { isRecord } from '../shared/is-record.ts';
-import { decodeGeminiUsage } from './convert-gemini-usage.ts';
+import { countGeminiUsage } from './convert-gemini-usage.ts';
 import { gatewayErrorFromGemini } from './decode-gemini-error.ts';
 import { geminiSignatureMetadata } from './decode-gemini-model-part.ts';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.ts';
@@ -92,12 +92,12 @@ export function createGeminiStreamDecoder(context: RuntimeContext): StreamDecode
     if (isRecord(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string') {
       blockReason = chunk.promptFeedback.blockReason;
     }
-    const chunkUsage = decodeGeminiUsage(chunk.usageMetadata);
+    const chunkUsage = countGeminiUsage(chunk.usageMetadata);
     if (chunkUsage !== undefined) {
       const key = JSON.stringify(chunkUsage);
       if (key !== usageKey) {
         usageKey = key;
-        usage = chunkUsage;
+        usage = keepUpstreamUsage(chunkUsage, chunk.usageMetadata);
         events.push({ type: 'usage', usage: chunkUsage });
       }
     }

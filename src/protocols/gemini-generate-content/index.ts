@@ -35,3 +35,12 @@ export { encodeGeminiModel, encodeGeminiModelList } from './encode-gemini-model-
 export type { GeminiModel, GeminiModelInfo, GeminiModelList } from './encode-gemini-model-list.ts';
 export { decodeGeminiCountTokensRequest, encodeGeminiCountTokensResponse } from './decode-gemini-count-tokens-request.ts';
 export { stripGeminiModelPrefix } from './decode-gemini-request.ts';
+export {
+  asksForImages,
+  decodeGeminiImageReply,
+  decodeGeminiImageRequest,
+  encodeGeminiImageRequest,
+  encodeGeminiImageResponse,
+  GEMINI_IMAGE_ASPECT_RATIOS,
+  type GeminiImageRequest,
+} from './gemini-image.ts';

@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/usage.ts';
+import { keepUpstreamUsage, type Usage } from '../../core/usage.ts';
 import { isRecord } from '../shared/is-record.ts';
 
 export interface OpenAiChatUsage {
@@ -31,7 +31,7 @@ export function convertOpenAiUsage(raw: unknown): Usage | undefined {
   const completionDetails = isRecord(raw.completion_tokens_details) ? raw.completion_tokens_details : undefined;
   const reasoning = count(completionDetails?.reasoning_tokens);
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
-  return usage;
+  return keepUpstreamUsage(usage, raw);
 }
 
 /** Canonical → wire. Details objects appear only for counts the upstream actually reported. */

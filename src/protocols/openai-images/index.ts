@@ -1,6 +1,10 @@
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import { isRecord } from '../shared/is-record.ts';
+import { openAiSizeForAspectRatio } from '../shared/aspect-ratio.ts';
 import { type MultipartUpload, uploadField, uploadFiles } from '../../core/multipart-upload.ts';
+import type { GeneratedImage, ImageReplyFacts, ImageResult } from '../../core/image-result.ts';
+
+export type { ImageReplyFacts } from '../../core/image-result.ts';
 
 /** OpenAI's own bound on images per request. */
 export const MAX_IMAGES_PER_REQUEST = 10;
@@ -18,6 +22,11 @@ export interface ImageGenerationRequest {
   stream: boolean;
   /** The body to send on, as the client wrote it (each channel sets its own `model`). */
   body: Record<string, unknown>;
+  /**
+   * The aspect ratio a client asked in (a Gemini client's `imageConfig.aspectRatio`), for the wires
+   * that take one; `size` then stays `auto`, the tier being the answering upstream's to say.
+   */
+  aspectRatio?: string;
 }
 
 /** The fields OpenAI's image generation takes; anything else is refused as OpenAI refuses it. */
@@ -76,17 +85,6 @@ function readTier(body: Record<string, unknown>, field: 'size' | 'quality'): str
   if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(value))
     throw invalidRequest(`"${field}" must be a string such as ${field === 'size' ? '"1024x1024"' : '"high"'}.`, field);
   return value;
-}
-
-/** What an image reply says about itself, for the bill: images returned, their tier, image tokens. */
-export interface ImageReplyFacts {
-  count: number;
-  size: string | undefined;
-  quality: string | undefined;
-  /** Text input tokens, image input tokens and image output tokens, when the upstream counted them. */
-  textInputTokens: number | undefined;
-  imageInputTokens: number | undefined;
-  outputTokens: number | undefined;
 }
 
 /** Reads an upstream's image reply (`data[]`, gpt-image's `size`, `quality` and `usage`). */
@@ -172,5 +170,78 @@ export function readStreamedImageEvents(events: readonly Record<string, unknown>
     textInputTokens: sum((facts) => facts.textInputTokens),
     imageInputTokens: sum((facts) => facts.imageInputTokens),
     outputTokens: sum((facts) => facts.outputTokens),
+  };
+}
+
+/**
+ * Reads an OpenAI image reply into wire-neutral terms, for a client that speaks another wire: the
+ * images must come as `b64_json` (the gateway asks for it when it translates: a URL would make
+ * the gateway fetch images on the client's behalf).
+ */
+export function decodeOpenAiImageReply(reply: Record<string, unknown>): ImageResult {
+  const facts = readImageReply(reply);
+  const images: GeneratedImage[] = [];
+  for (const entry of reply.data as unknown[]) {
+    if (!isRecord(entry) || typeof entry.b64_json !== 'string')
+      throw new GatewayError('upstream_invalid_response', 'The upstream image reply carries no image bytes (b64_json).');
+    const format = typeof reply.output_format === 'string' ? reply.output_format : 'png';
+    const image: GeneratedImage = { b64: entry.b64_json, mimeType: `image/${format === 'jpg' ? 'jpeg' : format}` };
+    if (typeof entry.revised_prompt === 'string') image.revisedPrompt = entry.revised_prompt;
+    images.push(image);
+  }
+  return { created: typeof reply.created === 'number' ? reply.created : 0, images, text: '', facts };
+}
+
+/**
+ * An image reply in OpenAI's shape from another wire's images. `url` is answered with a `data:`
+ * URL (Gemini and Imagen return bytes, not hosted files; `fetch` reads a data URL like any other),
+ * `b64_json` with the bytes; token counts, when the upstream gave them, as gpt-image's `usage`.
+ */
+export function encodeOpenAiImageReply(result: ImageResult, format: 'url' | 'b64_json'): Record<string, unknown> {
+  const data = result.images.map((image) => ({
+    ...(format === 'url' ? { url: `data:${image.mimeType};base64,${image.b64}` } : { b64_json: image.b64 }),
+    ...(image.revisedPrompt === undefined ? {} : { revised_prompt: image.revisedPrompt }),
+  }));
+  const { textInputTokens, imageInputTokens, outputTokens, textOutputTokens } = result.facts;
+  if (outputTokens === undefined && textInputTokens === undefined) return { created: result.created, data };
+  const input = (textInputTokens ?? 0) + (imageInputTokens ?? 0);
+  const output = (outputTokens ?? 0) + (textOutputTokens ?? 0);
+  return {
+    created: result.created,
+    data,
+    usage: {
+      input_tokens: input,
+      output_tokens: output,
+      total_tokens: input + output,
+      input_tokens_details: { text_tokens: textInputTokens ?? 0, image_tokens: imageInputTokens ?? 0 },
+    },
+  };
+}
+
+/**
+ * The body of OpenAI's images endpoint for a request that came in another wire (a Gemini client's),
+ * for the upstream model: gpt-image takes the size as is and always answers bytes; DALL·E 3 gets
+ * its own landscape and portrait sizes and is asked for `b64_json`; DALL·E 2 (square only) and
+ * unknown models leave a non-square size to their default.
+ */
+export function encodeOpenAiImageBody(request: ImageGenerationRequest, upstreamModel: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: upstreamModel, prompt: request.prompt, n: request.n };
+  const gptImage = /^gpt-image/i.test(upstreamModel);
+  const size = request.size !== 'auto' ? request.size : openAiSizeForAspectRatio(request.aspectRatio);
+  if (size !== 'auto') {
+    if (gptImage) body.size = size;
+    else if (/^dall-e-3/i.test(upstreamModel)) body.size = size === '1536x1024' ? '1792x1024' : size === '1024x1536' ? '1024x1792' : size;
+    else if (size === '1024x1024') body.size = size;
+  }
+  if (!gptImage) body.response_format = 'b64_json';
+  return body;
+}
+
+/** The size and quality an OpenAI image model serves a body at: as sent, else the model's default (gpt-image reports its own). */
+export function openAiServedTier(body: Record<string, unknown>, upstreamModel: string): { size: string; quality: string } {
+  const gptImage = /^gpt-image/i.test(upstreamModel);
+  return {
+    size: typeof body.size === 'string' ? body.size : gptImage ? 'auto' : '1024x1024',
+    quality: typeof body.quality === 'string' ? body.quality : gptImage ? 'auto' : 'standard',
   };
 }

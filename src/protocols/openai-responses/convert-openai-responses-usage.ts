@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/usage.ts';
+import { keepUpstreamUsage, type Usage } from '../../core/usage.ts';
 import { isRecord } from '../shared/is-record.ts';
 
 export interface OpenAiResponsesUsage {
@@ -29,7 +29,7 @@ export function convertOpenAiResponsesUsage(raw: unknown, output?: unknown): Usa
   if (searches > 0) usage.webSearchRequests = searches;
   const images = imageGenerationCalls(output);
   if (images !== undefined) usage.images = images;
-  return usage;
+  return keepUpstreamUsage(usage, raw);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { EmbeddingUpstreamWire } from '../../protocols/embeddings/index.ts'
 import type { ProtocolId, UpstreamProtocolId } from '../../protocols/protocol-codec.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { ChannelKind } from '../../domain/channel-kind.ts';
+import type { MediaWire } from '../../core/image-result.ts';
 
 /** Where and how to send one upstream request. */
 export interface UpstreamTarget {
@@ -105,9 +106,15 @@ export const OPENAI_MEDIA_OPERATIONS: readonly MediaOperation[] = [
   'rerank',
 ];
 
-/** Where a kind sends an OpenAI-shaped media request (the body goes as the client's codec left it). */
+/**
+ * Where a kind sends a media request. OpenAI-compatible kinds take OpenAI's body as the client's
+ * codec left it; a kind with `wire` speaks its own (images on Gemini and Vertex), named per upstream
+ * model, and the request is translated into it by the codecs.
+ */
 export interface MediaEndpoint {
   readonly operations: readonly MediaOperation[];
+  /** The wire the upstream model speaks for these operations; OpenAI's when absent. */
+  wire?(upstreamModel: string): MediaWire;
   buildRequest(input: MediaBuildInput): UpstreamTarget | Promise<UpstreamTarget>;
 }
 

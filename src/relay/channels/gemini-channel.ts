@@ -22,4 +22,13 @@ export const geminiChannel: ChannelAdapter = {
       headers: { 'x-goog-api-key': apiKey },
     }),
   },
+  // Gemini's image models answer images through generateContent (translated by the Gemini codec).
+  media: {
+    operations: ['images/generations'],
+    wire: () => 'gemini-image',
+    buildRequest: ({ channel, apiKey, upstreamModel }) => ({
+      url: joinUrl(channel.baseUrl, `/v1beta/models/${encodeURIComponent(upstreamModel)}:generateContent`),
+      headers: { 'x-goog-api-key': apiKey },
+    }),
+  },
 };

@@ -54,7 +54,26 @@ export const vertexChannel: ChannelAdapter = {
       };
     },
   },
+  // Images: Imagen models through `:predict`, Gemini image models through `generateContent`.
+  media: {
+    operations: ['images/generations'],
+    wire: (upstreamModel) => (isImagenModel(upstreamModel) ? 'vertex-imagen' : 'gemini-image'),
+    async buildRequest({ channel, apiKey, upstreamModel }) {
+      const token = await getServiceAccountToken(apiKey);
+      const model = pathSegment(upstreamModel.replace(/^google\//i, ''));
+      const method = isImagenModel(upstreamModel) ? 'predict' : 'generateContent';
+      return {
+        url: joinUrl(channel.baseUrl, `${modelsPath(channel)}/publishers/google/models/${model}:${method}`),
+        headers: { authorization: `Bearer ${token}` },
+      };
+    },
+  },
 };
+
+/** Imagen models (`imagen-4.0-generate-001`, …) generate through `:predict`. */
+export function isImagenModel(model: string): boolean {
+  return /^(google\/)?imagen/i.test(model);
+}
 
 function modelsPath(channel: Channel): string {
   const project = encodeURIComponent(channel.project ?? '');

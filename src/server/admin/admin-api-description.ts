@@ -28,6 +28,7 @@ import { announcementSchema, deliveryQuerySchema, notificationChannelSchema, not
 import { channelDiscountSchema, priceCatalogueSchema, priceHistoryQuerySchema } from './admin-price-version-routes.ts';
 import { billImportSchema, driftThresholdSchema, marginQuerySchema, reconciliationQuerySchema } from './admin-ledger-routes.ts';
 import { signInProviderSchema, smtpSettingsSchema } from '../identity-schemas.ts';
+import { passkeyRegistrationSchema, passkeyRenameSchema, passkeySignInSchema } from '../passkey-http.ts';
 import {
   adminCreateSchema,
   adminPatchSchema,
@@ -36,7 +37,14 @@ import {
   signInSettingsSchema,
   totpCodeSchema,
 } from './admin-people-schemas.ts';
-import { orderQuerySchema, orderRefundSchema, promotionCreateSchema, referralOverrideSchema } from './admin-payment-schemas.ts';
+import {
+  orderQuerySchema,
+  orderRefundSchema,
+  promotionCreateSchema,
+  referralOverrideSchema,
+  withdrawalDecisionSchema,
+  withdrawalQuerySchema,
+} from './admin-payment-schemas.ts';
 import { PROVIDER_SETTINGS_SCHEMAS } from '../../payments/provider-settings.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -94,7 +102,7 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'POST', route: '/api/admin/prices/catalogue/default', permission: 'prices.write', tag: 'prices', summary: 'Load the catalogue the gateway ships (OpenAI, Anthropic, Gemini, Bedrock, Vertex)', status: 201 },
   { method: 'POST', route: '/api/admin/prices/groups/:group', permission: 'prices.write', tag: 'prices', summary: "A group's own sell price for a model (the group's multiplier still applies)", body: priceSchema, status: 201 },
   { method: 'POST', route: '/api/admin/prices/channels/:channel', permission: 'prices.write', tag: 'prices', summary: 'What the operator pays a channel for a model (cost price)', body: priceSchema, status: 201 },
-  { method: 'GET', route: '/api/admin/ledger/requests/:id', permission: 'usage.read', tag: 'ledger', summary: "One request's ledger: a row per upstream attempt (cost, cost-price version, charged) and per payer (sell amount, sell-price version)" },
+  { method: 'GET', route: '/api/admin/ledger/requests/:id', permission: 'usage.read', tag: 'ledger', summary: "One request's ledger: a row per upstream attempt (the upstream's own usage object, cost, cost-price version, charged) and per payer (sell amount, sell-price version)" },
   { method: 'GET', route: '/api/admin/margin', permission: 'usage.read', tag: 'ledger', summary: 'Revenue, cost and margin per UTC day × model, channel, group or account (format=json|csv|jsonl)', query: marginQuerySchema },
   { method: 'POST', route: '/api/admin/reconciliation/channels/:channel/bills', permission: 'prices.write', tag: 'ledger', summary: "Import an upstream's bill for a channel (OpenAI costs/usage, Anthropic cost/usage report, CSV); answers the drift of its days", body: billImportSchema, status: 201 },
   { method: 'GET', route: '/api/admin/reconciliation', permission: 'usage.read', tag: 'ledger', summary: 'Drift per channel per UTC day between the ledger cost and the imported bills', query: reconciliationQuerySchema },
@@ -161,6 +169,15 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'POST', route: '/api/admin/me/totp/verify', permission: 'self', tag: 'admins', summary: 'Confirm the enrolment with the first code; sign-in then asks for `totp`', body: totpCodeSchema },
   { method: 'DELETE', route: '/api/admin/me/totp', permission: 'self', tag: 'admins', summary: 'Turn your TOTP off (needs a current code)', body: totpCodeSchema, status: 204 },
   { method: 'DELETE', route: '/api/admin/admins/:id/totp', permission: 'admins.write', tag: 'admins', summary: 'Clear an admin’s lost authenticator (ends their sessions)', status: 204 },
+  { method: 'POST', route: '/api/admin/session/passkey/options', permission: 'public', tag: 'admins', summary: 'Start a passkey sign-in: WebAuthn request options (the challenge is tied to this browser by a cookie)' },
+  { method: 'POST', route: '/api/admin/session/passkey', permission: 'public', tag: 'admins', summary: 'Finish a passkey sign-in (two factors on its own); sets the session cookie, answers the CSRF token', body: passkeySignInSchema },
+  { method: 'GET', route: '/api/admin/me/passkeys', permission: 'self', tag: 'admins', summary: 'Your passkeys: name, created, last used' },
+  { method: 'POST', route: '/api/admin/me/passkeys/options', permission: 'self', tag: 'admins', summary: 'Start registering a passkey: WebAuthn creation options' },
+  { method: 'POST', route: '/api/admin/me/passkeys', permission: 'self', tag: 'admins', summary: 'Finish registering a passkey with the authenticator’s answer', body: passkeyRegistrationSchema, status: 201 },
+  { method: 'PATCH', route: '/api/admin/me/passkeys/:passkeyId', permission: 'self', tag: 'admins', summary: 'Rename one of your passkeys', body: passkeyRenameSchema },
+  { method: 'DELETE', route: '/api/admin/me/passkeys/:passkeyId', permission: 'self', tag: 'admins', summary: 'Remove one of your passkeys', status: 204 },
+  { method: 'GET', route: '/api/admin/admins/:id/passkeys', permission: 'admins.read', tag: 'admins', summary: 'An admin’s passkeys' },
+  { method: 'DELETE', route: '/api/admin/admins/:id/passkeys/:passkeyId', permission: 'admins.write', tag: 'admins', summary: 'Remove an admin’s passkey (a lost device)', status: 204 },
   { method: 'GET', route: '/api/admin/me/sessions', permission: 'self', tag: 'admins', summary: 'Your console sessions: device, address, last seen' },
   { method: 'DELETE', route: '/api/admin/me/sessions/:sessionId', permission: 'self', tag: 'admins', summary: 'End one of your console sessions', status: 204 },
   { method: 'DELETE', route: '/api/admin/me/sessions', permission: 'self', tag: 'admins', summary: 'Sign out everywhere (every console session of yours)', status: 204 },
@@ -188,4 +205,8 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
   { method: 'POST', route: '/api/admin/promotion-codes', permission: 'promotions.write', tag: 'payments', summary: 'Create a promotion code (percent or fixed, usage limit, expiry; one use per account)', body: promotionCreateSchema, status: 201 },
   { method: 'DELETE', route: '/api/admin/promotion-codes/:code', permission: 'promotions.write', tag: 'payments', summary: 'Delete a promotion code', status: 204 },
   { method: 'PATCH', route: '/api/admin/users/:id/referral', permission: 'account-settings.write', tag: 'payments', summary: "Override one inviter's referral rate (null: the general rate)", body: referralOverrideSchema },
+  { method: 'GET', route: '/api/admin/referral-withdrawals', permission: 'orders.read', tag: 'payments', summary: 'Requests to be paid out referral rebates, newest first (filters: status, user)', query: withdrawalQuerySchema },
+  { method: 'POST', route: '/api/admin/referral-withdrawals/:id/approve', permission: 'orders.write', tag: 'payments', summary: 'Approve a pending withdrawal (moves no money; pay it, then mark it paid)', body: withdrawalDecisionSchema },
+  { method: 'POST', route: '/api/admin/referral-withdrawals/:id/reject', permission: 'orders.write', tag: 'payments', summary: 'Reject a withdrawal (reason); the held amount goes back to the wallet once', body: withdrawalDecisionSchema },
+  { method: 'POST', route: '/api/admin/referral-withdrawals/:id/mark-paid', permission: 'orders.write', tag: 'payments', summary: 'Record that a withdrawal was paid out (payoutRef)', body: withdrawalDecisionSchema },
 ];

@@ -108,6 +108,13 @@ export interface AdminApiKeyListing extends AdminApiKey {
   owner: { id: string; name: string } | null;
   /** As `GET /api/me` says it (`billing/next-payer.ts`): `key_balance`, `wallet`, `subscription` or `unlimited`. */
   paysFrom: 'key_balance' | 'wallet' | 'subscription' | 'unlimited';
+  /**
+   * USD the key can spend right now, null for a key without a balance: the live figure its next
+   * request holds against (shared counters, requests in flight and charges not yet written
+   * included), the same figure a wallet's `balance` and `available` show. `balance` stays the
+   * database's settled figure.
+   */
+  available: number | null;
 }
 
 /** USD per million tokens. */

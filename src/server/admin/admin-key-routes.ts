@@ -22,8 +22,9 @@ export function registerAdminKeyRoutes(admin: FastifyInstance, deps: AppDeps): v
   const audit = (request: FastifyRequest, change: AdminChange) => recordAdminChange(deps, request, change);
   const findKey = (reference: string) => findKeyByReference(store, reference);
 
-  const listed = (key: ApiKey) => keyListingView(key, deps.snapshot.current, deps.runtime.now());
-  admin.get('/keys', async () => ({ data: (await store.keys.list()).map(listed) }));
+  // The live figure beside the settled one, as wallets show it (one kv read per key with a balance).
+  const listed = async (key: ApiKey) => keyListingView(key, deps.snapshot.current, deps.runtime.now(), await deps.access.balances.available(key));
+  admin.get('/keys', async () => ({ data: await Promise.all((await store.keys.list()).map(listed)) }));
   admin.get('/keys/:id', async (request) => {
     const key = await findKey(param(request, 'id'));
     if (!key) throw notFound('key', param(request, 'id'));
@@ -71,7 +72,7 @@ export function registerAdminKeyRoutes(admin: FastifyInstance, deps: AppDeps): v
           ]
         : [];
     // The only time the secret is shown.
-    return reply.code(201).send({ ...listed(key), key: secret, ...(warnings.length > 0 ? { warnings } : {}) });
+    return reply.code(201).send({ ...(await listed(key)), key: secret, ...(warnings.length > 0 ? { warnings } : {}) });
   });
   admin.patch('/keys/:id', async (request) => {
     const input = parseAdminInput(keyPatchSchema, request.body);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { GatewayError } from '../../core/gateway-error.ts';
-import type { MarginRow, MarginRowView } from '../../domain/ledger-entry.ts';
+import type { LedgerAttempt, MarginRow, MarginRowView } from '../../domain/ledger-entry.ts';
 import { microsToUsd } from '../../domain/money.ts';
 import { BILL_FORMATS, parseUpstreamBill } from '../../ledger/parse-upstream-bill.ts';
 import { DEFAULT_DRIFT_THRESHOLD, type DriftThreshold, reconcileCosts } from '../../ledger/reconcile-costs.ts';
@@ -44,7 +44,8 @@ export const driftThresholdSchema = z.strictObject({
  */
 export function registerAdminLedgerRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const { store } = deps;
-  const flush = () => deps.ledgerWriter?.flush();
+  // The ledger rows ride in the usage writer's batch: written once it is flushed.
+  const flush = () => deps.usageWriter.flush();
   const channelId = async (reference: string) => {
     const channel = await findChannelByReference(store, reference);
     if (!channel) throw new GatewayError('not_found', `No channel "${reference}" exists.`);
@@ -56,7 +57,7 @@ export function registerAdminLedgerRoutes(admin: FastifyInstance, deps: AppDeps)
     const id = (request.params as { id: string }).id;
     const [attempts, charges] = await Promise.all([store.ledger.attemptsOf(id), store.ledger.chargesOf(id)]);
     if (attempts.length === 0 && charges.length === 0) throw new GatewayError('not_found', `No ledger rows for request "${id}".`);
-    return { attempts, charges };
+    return { attempts: attempts.map(attemptView), charges };
   });
 
   admin.get('/margin', async (request, reply) => {
@@ -169,4 +170,14 @@ function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial
   const picked: Partial<Pick<T, K>> = {};
   for (const key of keys) if (value[key] !== undefined) picked[key] = value[key];
   return picked;
+}
+
+/** An attempt as the admin API shows it: the upstream's usage object as JSON, or (cut at 4 KB) the text kept. */
+function attemptView(attempt: LedgerAttempt): Omit<LedgerAttempt, 'rawUsage'> & { rawUsage: unknown } {
+  if (attempt.rawUsage === null || attempt.rawUsageTruncated) return attempt;
+  try {
+    return { ...attempt, rawUsage: JSON.parse(attempt.rawUsage) as unknown };
+  } catch {
+    return attempt;
+  }
 }

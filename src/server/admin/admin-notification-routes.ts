@@ -46,6 +46,7 @@ export function registerAdminNotificationRoutes(app: FastifyInstance, deps: AppD
           url: input.url ?? null,
           secret: input.secret ?? generated ?? null,
           to: input.to ?? null,
+          roles: [...new Set(input.roles ?? [])],
         });
         const view = notificationChannelView(channel);
         await recordAdminChange(deps, request, {

@@ -9,17 +9,15 @@ import { randomBase62 } from '../../store/random-base62.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { requireJson } from '../require-json.ts';
 import { param, withConflicts } from './admin-route-helpers.ts';
-import { clearSessionCookie, CONSOLE_SESSION_COOKIE, sameOrigin, setSessionCookie } from '../session-cookie.ts';
-import { hashSessionToken, newSessionSecret } from '../../accounts/session-secret.ts';
+import { clearSessionCookie, CONSOLE_SESSION_COOKIE, sameOrigin } from '../session-cookie.ts';
+import { openConsoleSession } from './open-console-session.ts';
 import { clientIpOf } from '../authenticate-request.ts';
 import { requirePasswordSignIn } from '../../identity/second-factor.ts';
-import { userAgentOf } from '../portal/account-security-routes.ts';
 import type { AdminActor } from './authorize-admin.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './admin-people-schemas.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
 import { recordAdminChange } from './record-admin-change.ts';
 
-const SESSION_TTL_MS = 12 * 3_600_000;
 /** Minted tokens live at most a year: automation that needs longer mints again, so a leaked token cannot live forever. */
 const MAX_TOKEN_LIFETIME_MS = 366 * 86_400_000;
 
@@ -51,14 +49,7 @@ export function registerAdminPeopleRoutes(app: FastifyInstance, deps: AppDeps): 
           // "OIDC only" closes passwords for every person; GATEWAY_ADMIN_TOKEN stays the way in if a provider breaks.
           afterPassword: (admin, attempt) => requirePasswordSignIn(store, now, { kind: 'admin', id: admin.id }, input.totp, attempt),
         });
-        const token = newSessionSecret();
-        const csrfToken = newSessionSecret();
-        const createdAt = now();
-        const expiresAt = createdAt + SESSION_TTL_MS;
-        await store.admins.createSession({ tokenHash: hashSessionToken(token), adminId: person.id, csrfToken, clientIp: address, createdAt, expiresAt });
-        await store.sessionDevices.console.touch(hashSessionToken(token), createdAt, userAgentOf(request));
-        setSessionCookie(request, reply, token, Math.floor(SESSION_TTL_MS / 1000), CONSOLE_SESSION_COOKIE);
-        deps.logger.info({ event: 'admin_sign_in', admin: person.name, clientIp: address }, `admin signed in: ${person.name}`);
+        const { csrfToken, expiresAt } = await openConsoleSession(deps, request, reply, person);
         return { admin: adminView(person), csrfToken, sessionExpiresAt: new Date(expiresAt).toISOString() };
       });
 

@@ -42,13 +42,17 @@ export function keyView(key: ApiKey): AdminApiKey {
   };
 }
 
-/** A key as the admin API answers with it: `keyView` plus its owner and what pays (from the current snapshot). */
-export function keyListingView(key: ApiKey, snapshot: Snapshot, now: number): AdminApiKeyListing {
+/**
+ * A key as the admin API answers with it: `keyView` plus its owner, what pays (from the current
+ * snapshot) and what it can spend now (`availableMicros`, the live figure; null when unlimited).
+ */
+export function keyListingView(key: ApiKey, snapshot: Snapshot, now: number, availableMicros: number | null): AdminApiKeyListing {
   const owner = key.userId ? snapshot.users.get(key.userId) : undefined;
   return {
     ...keyView(key),
     owner: owner === undefined ? null : { id: owner.id, name: owner.name },
     paysFrom: nextPayer(snapshot, key, snapshot.groups.get(key.group), now),
+    available: availableMicros === null ? null : microsToUsd(availableMicros),
   };
 }
 

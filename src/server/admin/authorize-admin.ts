@@ -61,7 +61,14 @@ export function registerAdminAuthorization(app: FastifyInstance, deps: AppDeps):
         `Your role (${actor.role}) does not allow ${request.method} ${request.routeOptions.url}: it needs the "${needed}" permission.`,
       );
     }
-    if (needed !== 'self' && actor.via === 'session' && actor.adminId && (await lacksRequiredTotp(deps, actor.adminId))) {
+    // A passkey sign-in is two factors on its own (user verification is required), so it satisfies the rule.
+    if (
+      needed !== 'self' &&
+      actor.via === 'session' &&
+      actor.adminId &&
+      actor.session?.signInMethod !== 'passkey' &&
+      (await lacksRequiredTotp(deps, actor.adminId))
+    ) {
       throw new GatewayError(
         'totp_enrolment_required',
         'The owner requires two-factor sign-in of every admin: enrol an authenticator (POST /api/admin/me/totp, then /me/totp/verify) before anything else.',

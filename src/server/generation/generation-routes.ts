@@ -14,6 +14,9 @@ import type { RefusedAuthMonitor } from './refused-auth-monitor.ts';
 import { authenticateRequest, clientIpOf } from '../authenticate-request.ts';
 import { handleEmbeddings } from './handle-embeddings.ts';
 import { registerMediaRoutes } from './media-routes.ts';
+import { handleMediaJson } from './handle-media.ts';
+import { runGeminiImages } from '../../generation/run-gemini-images.ts';
+import { asksForImages } from '../../protocols/gemini-generate-content/index.ts';
 import { handleCompaction, handleCompactionTurn, handleGeneration, handleThresholdTurn } from './handle-generation.ts';
 import { compactionThreshold } from '../../generation/compact-on-threshold.ts';
 import { hasCompactionTrigger } from '../../responses/compaction-turn.ts';
@@ -149,6 +152,10 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
         const body = unwrapCountTokensBody(request.body);
         const decoded = getCodec('gemini-generate-content').decodeRequest({ body, pathModel: model }, deps.runtime).value;
         return reply.send({ totalTokens: estimateInputTokens(decoded) });
+      }
+      if (method === 'generateContent' && asksForImages(request.body)) {
+        // Image output: through the media pipeline, so an OpenAI or Imagen image channel can answer it too.
+        return handleMediaJson(deps, surface, request, reply, (call, body) => runGeminiImages(deps, call, body, model));
       }
       const stream = method === 'streamGenerateContent';
       const alt = (request.query as Record<string, unknown>).alt;

@@ -1,7 +1,9 @@
-import type { StatusModel, StatusReport } from '../../notify/status-report.ts';
+import { ROUTE_OUT_SUMMARY, type StatusModel, type StatusReport } from '../../notify/status-report.ts';
+import { STATUS_PAGE_WORDS, type StatusPageLanguage } from './status-page-words.ts';
 
 /** The status page as one self-contained HTML document (no script, inline style): what /status serves. */
-export function renderStatusPage(title: string, report: StatusReport): string {
+export function renderStatusPage(title: string, report: StatusReport, language: StatusPageLanguage = 'en'): string {
+  const words = STATUS_PAGE_WORDS[language];
   const rows = report.models.map(modelRow).join('\n');
   const incidents = report.models.flatMap((model) => model.incidents.map((incident) => ({ ...incident, model })));
   incidents.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
@@ -9,11 +11,11 @@ export function renderStatusPage(title: string, report: StatusReport): string {
     .slice(0, 50)
     .map(
       ({ model, startedAt, endedAt, summary }) =>
-        `<li><strong>${escapeHtml(model.group)} / ${escapeHtml(model.model)}</strong> ${escapeHtml(startedAt)} → ${endedAt ? escapeHtml(endedAt) : 'ongoing'}: ${escapeHtml(summary)}</li>`,
+        `<li><strong>${escapeHtml(model.group)} / ${escapeHtml(model.model)}</strong> ${escapeHtml(startedAt)} → ${endedAt ? escapeHtml(endedAt) : words.ongoing}: ${escapeHtml(summary === ROUTE_OUT_SUMMARY ? words.routeOut : summary)}</li>`,
     )
     .join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:960px;padding:16px;color:#1d2330}
@@ -21,14 +23,14 @@ table{border-collapse:collapse;width:100%}th,td{padding:6px 8px;border-bottom:1p
 td.num{text-align:right}.good{color:#11703b}.warn{color:#9a6200}.bad{color:#b3261e}.wrap{overflow-x:auto}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
-<p>Generated ${escapeHtml(report.generatedAt)}. Availability counts requests the service answered, leaving out those refused for the caller's own mistake. Also as JSON: <a href="/api/status">/api/status</a>.</p>
+<p>${[words.generated(report.generatedAt), words.explanation, words.asJson].map(escapeHtml).join(words.gap)}${words.gap}<a href="/api/status">/api/status</a>${words.stop}</p>
 <div class="wrap"><table>
-<thead><tr><th>Group</th><th>Model</th><th>24 h</th><th>7 d</th><th>30 d</th><th>Success (24 h)</th><th>TTFB p50 / p95</th></tr></thead>
+<thead><tr>${words.columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead>
 <tbody>
-${rows || '<tr><td colspan="7">No models are served yet.</td></tr>'}
+${rows || `<tr><td colspan="7">${escapeHtml(words.noModels)}</td></tr>`}
 </tbody></table></div>
-<h2>Incidents (30 days)</h2>
-${incidentItems ? `<ul>${incidentItems}</ul>` : '<p>None.</p>'}
+<h2>${escapeHtml(words.incidents)}</h2>
+${incidentItems ? `<ul>${incidentItems}</ul>` : `<p>${escapeHtml(words.none)}</p>`}
 </body></html>`;
 }
 

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { GatewayError } from '../../core/gateway-error.ts';
-import { readStatusPageSettings, type StatusPageSettings } from '../../notify/status-page-settings.ts';
+import { DEFAULT_STATUS_PAGE, readStatusPageSettings, type StatusPageSettings } from '../../notify/status-page-settings.ts';
 import { buildStatusReport, type StatusReport } from '../../notify/status-report.ts';
 import { resolveUpstreamModel } from '../../relay/channels/resolve-upstream-model.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { renderStatusPage } from './status-page-html.ts';
+import { STATUS_PAGE_WORDS, statusPageLanguage } from './status-page-words.ts';
 
 /** Uptime monitors poll; the figures are recomputed at most this often per instance. */
 const REPORT_TTL_MS = 30_000;
@@ -49,12 +50,16 @@ export function registerStatusRoutes(app: FastifyInstance, deps: AppDeps): void 
     noStore(reply);
     return report(settings);
   });
-  app.get('/status', async (_request, reply) => {
+  app.get('/status', async (request, reply) => {
     const settings = await enabled();
+    const language = statusPageLanguage((request.query as Record<string, unknown>).lang, request.headers['accept-language']);
     noStore(reply)
+      .header('vary', 'accept-language')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
       .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8');
-    return renderStatusPage(settings.title, await report(settings));
+    // The operator's own title is theirs to word; the default one is ours, so it follows the language.
+    const title = settings.title === DEFAULT_STATUS_PAGE.title ? STATUS_PAGE_WORDS[language].defaultTitle : settings.title;
+    return renderStatusPage(title, await report(settings), language);
   });
 }

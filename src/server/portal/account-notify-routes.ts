@@ -40,6 +40,8 @@ export function registerAccountNotifyRoutes(account: FastifyInstance, deps: AppD
   account.post('/notification-channels', async (request, reply) => {
     const user = signedIn(request);
     const input = parseAdminInput(notificationChannelSchema, request.body);
+    // An account holder must not be able to mail the operator's staff: roles are the operator's to use.
+    if (input.roles !== undefined) throw invalidRequest('roles: only the operator addresses alerts to admin roles.', 'roles');
     if (input.type === 'email' && !user.email) throw invalidRequest('type: your account has no e-mail address; ask the operator to add one.', 'type');
     if ((await store.notifications.listChannels(user.id)).length >= MAX_CHANNELS_PER_ACCOUNT) {
       throw invalidRequest(`An account may have at most ${MAX_CHANNELS_PER_ACCOUNT} alert channels; remove one first.`);

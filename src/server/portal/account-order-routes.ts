@@ -15,6 +15,9 @@ import { orderView } from '../order-views.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
 import { paymentDepsOf } from '../payment-deps-of.ts';
 import { hashSessionToken } from '../../accounts/session-secret.ts';
+import { withdrawableMicros, withdrawalRules } from '../../payments/referral-withdrawals.ts';
+import { registerAccountWithdrawalRoutes } from './account-withdrawal-routes.ts';
+import { registerAccountCheckoutRoutes } from './account-checkout-routes.ts';
 
 const orderCreateSchema = z
   .strictObject({
@@ -37,6 +40,8 @@ export const DEVICE_COOKIE = 'switchyard_device';
  */
 export function registerAccountOrderRoutes(account: FastifyInstance, deps: AppDeps, userOf: (request: FastifyRequest) => User): void {
   const payments = paymentDepsOf(deps);
+  registerAccountWithdrawalRoutes(account, deps, userOf);
+  registerAccountCheckoutRoutes(account, deps);
 
   account.post('/orders', async (request, reply) => {
     const input = parseAdminInput(orderCreateSchema, request.body);
@@ -84,11 +89,14 @@ export function registerAccountOrderRoutes(account: FastifyInstance, deps: AppDe
     await releaseRebates(payments);
     const device = deviceOf(request);
     if (device) await deps.store.referrals.noteDevice(user.id, device);
-    const [{ code, ratePercent }, { referral }, invites, rebates] = await Promise.all([
+    const [{ code, ratePercent }, { referral }, invites, rebates, withdrawable, withdrawals] = await Promise.all([
       deps.store.referrals.codeOf(user.id),
       readPaymentSettings(deps.store),
       deps.store.referrals.invitesOf(user.id),
       deps.store.referrals.rebatesOf(user.id),
+      // The session's copy of the account predates the rebates just released.
+      deps.store.users.find(user.id).then((fresh) => withdrawableMicros(payments, fresh ?? user)),
+      withdrawalRules(payments),
     ]);
     return {
       code,
@@ -98,6 +106,8 @@ export function registerAccountOrderRoutes(account: FastifyInstance, deps: AppDe
       pendingUsd: microsToUsd(sumRebates(rebates, 'pending')),
       creditedUsd: microsToUsd(sumRebates(rebates, 'credited')),
       invites: invites.length,
+      withdrawableUsd: microsToUsd(withdrawable),
+      withdrawals,
       rebates: rebates.map((rebate) => ({
         orderId: rebate.orderId,
         amountUsd: microsToUsd(rebate.amountMicros - rebate.clawedMicros),

@@ -16,6 +16,7 @@ import { registerAccountNotifyRoutes } from './account-notify-routes.ts';
 import { registerAccountSecurityRoutes, userAgentOf } from './account-security-routes.ts';
 import { requirePasswordSignIn } from '../../identity/second-factor.ts';
 import { registerAccountOrderRoutes } from './account-order-routes.ts';
+import { PORTAL_PASSKEY_SIGN_IN_PATHS, registerAccountPasskeyRoutes } from './account-passkey-routes.ts';
 import { microsToUsd } from '../../domain/money.ts';
 import { keyCreateSchema, keyPatchSchema, redeemSchema, signInSchema } from './account-schemas.ts';
 
@@ -59,7 +60,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
         if (changesState && !sameOrigin(request)) {
           throw new GatewayError('csrf_failed', 'This request came from another site; the account API only answers pages of this gateway.');
         }
-        if (request.method === 'POST' && path === '/api/account/session') return;
+        if (request.method === 'POST' && (path === '/api/account/session' || PORTAL_PASSKEY_SIGN_IN_PATHS.includes(path ?? ''))) return;
         const token = readSessionCookie(request);
         const lookup = await findPortalSession(deps, token, request.headers['x-csrf-token'], changesState);
         if ('refusal' in lookup) {
@@ -107,6 +108,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
       });
 
       registerAccountSecurityRoutes(account, deps, session);
+      registerAccountPasskeyRoutes(account, deps, session, ttlMs);
       registerAccountOrderRoutes(account, deps, (request) => session(request).user);
       registerKeyRoutes(account, deps, session);
 

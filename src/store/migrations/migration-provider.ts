@@ -21,10 +21,14 @@ import { ledgerMigration } from './017-ledger.ts';
 import { reconciliationMigration } from './018-reconciliation.ts';
 import { identityMigration } from './024-identity.ts';
 import { sessionDevicesMigration } from './025-session-devices.ts';
+import { passkeysMigration } from './026-passkeys.ts';
 import { paymentOrdersMigration } from './020-payments-orders.ts';
 import { referralsPromotionsMigration } from './021-referrals-promotions.ts';
 import { usageLogFilterIndexesMigration } from './037-usage-log-filter-indexes.ts';
 import { usageSummaryCoveringIndexMigration } from './038-usage-summary-covering-index.ts';
+import { ledgerRawUsageMigration } from './039-ledger-raw-usage.ts';
+import { referralWithdrawalsMigration } from './040-referral-withdrawals.ts';
+import { notifyChannelRolesMigration } from './041-notify-channel-roles.ts';
 import { usageHourlyRollupMigration } from './043-usage-hourly-rollup.ts';
 import { usageDailyRollupMigration } from './044-usage-daily-rollup.ts';
 
@@ -55,10 +59,14 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '018-reconciliation': reconciliationMigration,
   '024-identity': identityMigration,
   '025-session-devices': sessionDevicesMigration,
+  '026-passkeys': passkeysMigration,
   '020-payments-orders': paymentOrdersMigration,
   '021-referrals-promotions': referralsPromotionsMigration,
   '037-usage-log-filter-indexes': usageLogFilterIndexesMigration,
   '038-usage-summary-covering-index': usageSummaryCoveringIndexMigration,
+  '039-ledger-raw-usage': ledgerRawUsageMigration,
+  '040-referral-withdrawals': referralWithdrawalsMigration,
+  '041-notify-channel-roles': notifyChannelRolesMigration,
   '043-usage-hourly-rollup': usageHourlyRollupMigration,
   '044-usage-daily-rollup': usageDailyRollupMigration,
 };

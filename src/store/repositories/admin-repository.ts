@@ -95,6 +95,7 @@ export function createAdminRepository({ db, now, generateId }: StoreContext): Ad
           client_ip: session.clientIp,
           created_at: session.createdAt,
           expires_at: session.expiresAt,
+          sign_in_method: session.signInMethod ?? null,
         })
         .execute();
     },
@@ -109,6 +110,7 @@ export function createAdminRepository({ db, now, generateId }: StoreContext): Ad
         clientIp: row.client_ip,
         createdAt: Number(row.created_at),
         expiresAt: Number(row.expires_at),
+        ...(row.sign_in_method === 'passkey' ? { signInMethod: 'passkey' as const } : {}),
       };
     },
 

@@ -97,7 +97,8 @@ export function createApiKeyRepository({ db, now, generateId }: StoreContext): A
       if (totals.size === 0) return;
       await db.transaction().execute(async (transaction) => {
         if (!(await claimBatchOnce(transaction, batchId, now()))) return;
-        for (const [keyId, amount] of totals) {
+        // In id order: instances writing the same rows then lock them in one order, never deadlocking.
+        for (const [keyId, amount] of [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
           await transaction
             .updateTable('api_keys')
             .set({

@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely';
-import type { CostByChannelDay, LedgerAttempt, LedgerCharge, LedgerUsage, MarginQuery, MarginRow, PayerKind } from '../../domain/ledger-entry.ts';
-import type { LedgerAttemptsTable, LedgerChargesTable } from '../ledger-tables.ts';
+import { sql } from 'kysely';
+import type { CostByChannelDay, MarginQuery, MarginRow } from '../../domain/ledger-entry.ts';
+import { insertLedgerRows, toAttempt, toCharge } from './ledger-rows.ts';
+import { pruneLedger } from './prune-ledger.ts';
 import type { LedgerRepository } from '../ledger-repository-port.ts';
 import type { StoreContext } from '../store-context.ts';
 
@@ -12,20 +13,7 @@ export function createLedgerRepository(context: StoreContext): LedgerRepository 
   return {
     async insertMany(attempts, charges) {
       if (attempts.length === 0 && charges.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        if (attempts.length > 0)
-          await trx
-            .insertInto('ledger_attempts')
-            .values(attempts.map(attemptRow))
-            .onConflict((conflict) => conflict.doNothing())
-            .execute();
-        if (charges.length > 0)
-          await trx
-            .insertInto('ledger_charges')
-            .values(charges.map(chargeRow))
-            .onConflict((conflict) => conflict.doNothing())
-            .execute();
-      });
+      await db.transaction().execute((trx) => insertLedgerRows(trx, attempts, charges));
     },
     async attemptsOf(requestId) {
       const rows = await db.selectFrom('ledger_attempts').selectAll().where('request_id', '=', requestId).orderBy('attempt_no').execute();
@@ -36,6 +24,7 @@ export function createLedgerRepository(context: StoreContext): LedgerRepository 
       return rows.map(toCharge);
     },
     margin: (query) => queryMargin(context, query),
+    pruneBefore: (before, unreconciledBefore) => pruneLedger(context, before, unreconciledBefore),
     async costByChannelDay(from, to, channelId) {
       let query = db
         .selectFrom('ledger_attempts')
@@ -140,78 +129,4 @@ async function queryMargin({ db }: StoreContext, query: MarginQuery): Promise<Ma
 
 function dayOf(dayNumber: number): string {
   return new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
-}
-
-function attemptRow(attempt: LedgerAttempt): Selectable<LedgerAttemptsTable> {
-  return {
-    request_id: attempt.requestId,
-    attempt_no: attempt.attemptNo,
-    time: attempt.time,
-    model: attempt.model,
-    group_name: attempt.group,
-    account_id: attempt.accountId,
-    channel_id: attempt.channelId,
-    key_slot: attempt.keySlot,
-    upstream_request_id: attempt.upstreamRequestId,
-    status: attempt.status,
-    raw_usage: attempt.rawUsage === undefined || attempt.rawUsage === null ? null : JSON.stringify(attempt.rawUsage),
-    usage: JSON.stringify(attempt.usage),
-    cost_micros: attempt.costMicros,
-    cost_version: attempt.costVersion,
-    charged: attempt.charged ? 1 : 0,
-    warnings: JSON.stringify(attempt.warnings),
-  };
-}
-
-function chargeRow(charge: LedgerCharge): Selectable<LedgerChargesTable> {
-  return {
-    request_id: charge.requestId,
-    payer_kind: charge.payerKind,
-    payer_id: charge.payerId,
-    time: charge.time,
-    key_id: charge.keyId,
-    account_id: charge.accountId,
-    group_name: charge.group,
-    model: charge.model,
-    channel_id: charge.channelId,
-    sell_micros: charge.sellMicros,
-    sell_version: charge.sellVersion,
-  };
-}
-
-function toAttempt(row: Selectable<LedgerAttemptsTable>): LedgerAttempt {
-  return {
-    requestId: row.request_id,
-    attemptNo: Number(row.attempt_no),
-    time: Number(row.time),
-    model: row.model,
-    group: row.group_name,
-    accountId: row.account_id,
-    channelId: row.channel_id,
-    keySlot: row.key_slot === null ? null : Number(row.key_slot),
-    upstreamRequestId: row.upstream_request_id,
-    status: row.status === null ? null : Number(row.status),
-    rawUsage: row.raw_usage === null ? null : JSON.parse(row.raw_usage),
-    usage: JSON.parse(row.usage) as LedgerUsage,
-    costMicros: Number(row.cost_micros),
-    costVersion: row.cost_version,
-    charged: Number(row.charged) === 1,
-    warnings: JSON.parse(row.warnings) as string[],
-  };
-}
-
-function toCharge(row: Selectable<LedgerChargesTable>): LedgerCharge {
-  return {
-    requestId: row.request_id,
-    payerKind: row.payer_kind as PayerKind,
-    payerId: row.payer_id,
-    time: Number(row.time),
-    keyId: row.key_id,
-    accountId: row.account_id,
-    group: row.group_name,
-    model: row.model,
-    channelId: row.channel_id,
-    sellMicros: Number(row.sell_micros),
-    sellVersion: row.sell_version,
-  };
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { AdminRole } from '../../domain/admin.ts';
 import type {
   NewNotificationChannel,
   NewNotificationRule,
@@ -40,6 +41,7 @@ export function createNotificationRepository({ db, now, generateId, secretBox }:
     url: row.url === null ? null : secretBox.open(row.url),
     secret: row.secret_sealed === null ? null : secretBox.open(row.secret_sealed),
     to: row.to_address,
+    roles: row.to_roles ? (row.to_roles.split(',') as AdminRole[]) : [],
     createdAt: Number(row.created_at),
   });
   const toRule = (row: NotificationRulesTable): NotificationRule => ({
@@ -73,6 +75,7 @@ export function createNotificationRepository({ db, now, generateId, secretBox }:
         url: channel.url === null ? null : secretBox.seal(channel.url),
         secret_sealed: channel.secret === null ? null : secretBox.seal(channel.secret),
         to_address: channel.to,
+        to_roles: channel.roles?.length ? channel.roles.join(',') : null,
         created_at: now(),
       };
       await db.insertInto('notification_channels').values(row).execute();

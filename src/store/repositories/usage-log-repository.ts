@@ -5,6 +5,7 @@ import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../../
 import type { UsageLogRepository } from '../store.ts';
 import type { StoreContext } from '../store-context.ts';
 import { aggregateUsage } from './aggregate-usage.ts';
+import { createSqliteLedgerInsert, insertLedgerRows } from './ledger-rows.ts';
 import { summarizeUsage } from './summarize-usage.ts';
 import { createSqliteRollupUpsert, ROLLUPS, rebuildUsageRollup, upsertRollupPostgres } from './usage-rollup.ts';
 import { channelWindow, spendWindow, statusFigures } from './usage-windows.ts';
@@ -37,6 +38,14 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
             .execute();
           for (const row of written) inserted.add(row.request_id);
         }
+        // The requests' ledger rows in the same transaction: no write of their own (issue 27).
+        const ledgers = entries.flatMap((entry) => (entry.ledger === undefined ? [] : [entry.ledger]));
+        if (ledgers.length > 0)
+          await insertLedgerRows(
+            transaction,
+            ledgers.flatMap((ledger) => ledger.attempts),
+            ledgers.flatMap((ledger) => ledger.charges),
+          );
         // Only the rows this transaction inserted: a retried slice already rolled up adds nothing.
         await upsertRollupPostgres(
           transaction,
@@ -115,6 +124,7 @@ function createSqliteUsageInsert(sqlite: BetterSqlite3.Database): (entries: Usag
   let statement: BetterSqlite3.Statement | undefined;
   const upsertRollup = createSqliteRollupUpsert(sqlite);
   const inserted: UsageLogEntry[] = [];
+  const insertLedger = createSqliteLedgerInsert(sqlite);
   return sqlite.transaction((entries: UsageLogEntry[]) => {
     inserted.length = 0;
     // Prepared on first use: the repository is built before the migrations have run.
@@ -160,6 +170,7 @@ function createSqliteUsageInsert(sqlite: BetterSqlite3.Database): (entries: Usag
         entry.transport ?? 'http',
       );
       if (changes === 1) inserted.push(entry);
+      if (entry.ledger !== undefined) insertLedger(entry.ledger.attempts, entry.ledger.charges);
     }
     // In the insert's transaction, and only for rows it inserted: a retried slice adds nothing twice.
     upsertRollup(inserted);

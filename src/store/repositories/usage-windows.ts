@@ -52,12 +52,35 @@ export async function statusFigures(db: Kysely<DatabaseSchema>, now: number): Pr
   });
 }
 
-/** Requests, failures (5xx, 429) and TTFB p95 per channel in [from, to): the error-rate alert's input. */
+/**
+ * Requests, failures (5xx, 429) and the time to first byte p95 of the answered ones (first byte when
+ * streamed, the whole reply otherwise) per channel in [from, to): the error-rate and TTFB alerts' input.
+ */
 export async function channelWindow(db: Kysely<DatabaseSchema>, from: number, to: number): Promise<ChannelWindowRow[]> {
-  const result = await sql<{ channel_id: string; n: unknown; failed: unknown }>`select channel_id, count(*) as n,
+  const where = sql`where time >= ${sql.lit(from)} and time < ${sql.lit(to)} and channel_id is not null`;
+  const [counts, bins] = await Promise.all([
+    sql<{ channel_id: string; n: unknown; failed: unknown }>`select channel_id, count(*) as n,
       sum(case when status >= 500 or status = 429 then 1 else 0 end) as failed
-    from usage_logs where time >= ${sql.lit(from)} and time < ${sql.lit(to)} and channel_id is not null group by channel_id`.execute(db);
-  return result.rows.map((row) => ({ channelId: row.channel_id, requests: Number(row.n), failed: Number(row.failed ?? 0) }));
+      from usage_logs ${where} group by channel_id`.execute(db),
+    sql<{ channel_id: string; bin: unknown; n: unknown }>`select channel_id, ${binExpression(sql`coalesce(ttft_ms, latency_ms)`)} as bin, count(*) as n
+      from usage_logs ${where} and status < 400 group by 1, 2`.execute(db),
+  ]);
+  const binsOf = new Map<string, number[]>();
+  for (const row of bins.rows) {
+    const list = binsOf.get(row.channel_id) ?? LATENCY_BOUNDS.map(() => 0).concat(0);
+    list[Number(row.bin)]! += Number(row.n);
+    binsOf.set(row.channel_id, list);
+  }
+  return counts.rows.map((row) => {
+    const channelBins = binsOf.get(row.channel_id);
+    return {
+      channelId: row.channel_id,
+      requests: Number(row.n),
+      failed: Number(row.failed ?? 0),
+      answered: channelBins?.reduce((sum, n) => sum + n, 0) ?? 0,
+      ttfbP95Ms: percentiles(channelBins).latencyP95Ms,
+    };
+  });
 }
 
 /** What each key (with its account) spent in [from, to): the spend-spike alert's input. */

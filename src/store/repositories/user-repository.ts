@@ -125,7 +125,8 @@ export function createUserRepository({ db, now, generateId }: StoreContext): Use
       if (totals.size === 0) return;
       await db.transaction().execute(async (transaction) => {
         if (!(await claimBatchOnce(transaction, batchId, now()))) return;
-        for (const [userId, amount] of totals) {
+        // In id order: instances writing the same rows then lock them in one order, never deadlocking.
+        for (const [userId, amount] of [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
           await transaction
             .updateTable('users')
             .set({ balance_micros: sql<number>`balance_micros - ${amount}`, spent_micros: sql<number>`spent_micros + ${amount}` })
