@@ -49,6 +49,8 @@ export interface DatabaseSchema {
   api_keys: ApiKeysTable;
   model_prices: ModelPricesTable;
   usage_logs: UsageLogsTable;
+  usage_hourly: UsageRollupTable;
+  usage_daily: UsageRollupTable;
   settings: SettingsTable;
   audit_log: AuditLogTable;
   users: UsersTable;
@@ -196,6 +198,24 @@ export interface UsageLogsTable {
   subscription_id: string | null;
   /** `http` or `websocket` (migration 010). */
   transport: string;
+}
+
+/**
+ * usage_logs summed per UTC hour (usage_hourly, migration 043) or day (usage_daily, 044) × key ×
+ * model × group ('' for a missing one), plus one count per latency bin in `lat_0` … `lat_28`.
+ */
+export interface UsageRollupTable {
+  period_start: number;
+  key_id: string;
+  model: string;
+  group_name: string;
+  key_name: string | null;
+  requests: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_micros: number;
+  [bin: `lat_${number}`]: number;
 }
 
 export interface SettingsTable {

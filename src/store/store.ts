@@ -108,7 +108,7 @@ export interface UsageLogRepository {
   query(query: UsageLogQuery): Promise<UsageLogEntry[]>;
   /** Counts, tokens, cost and latency percentiles per time bucket, plus top models and keys. */
   summarize(query: UsageSummaryQuery): Promise<UsageSummary>;
-  /** Deletes entries older than the given time; returns how many went. */
+  /** Deletes entries older than the given time (and their share of the hourly rollup); returns how many went. */
   pruneBefore(time: number): Promise<number>;
   /** Totals per UTC day × key or model, oldest day first, then by subject (nulls last). */
   aggregate(query: UsageAggregateQuery): Promise<UsageAggregateRow[]>;
