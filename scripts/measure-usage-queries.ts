@@ -2,15 +2,16 @@ import { parseArgs } from 'node:util';
 import { usageCsvChunks } from '../src/billing/usage-csv.ts';
 import type { UsageLogEntry } from '../src/domain/usage-log-entry.ts';
 import { createStore } from '../src/store/create-store.ts';
-import type { UsageLogQuery } from '../src/store/usage-queries.ts';
+import type { UsageLogQuery, UsageSummaryQuery } from '../src/store/usage-queries.ts';
 
 /**
  * `node --import tsx scripts/measure-usage-queries.ts --database <url> [--samples 20] [--prune]`:
  * on a database filled by scripts/seed-usage.ts (same secret), the p95 of the logs page (100
  * rows) with each of its filters, a page deep in the log through the keyset cursor, the usage
- * summary of 30 days, and a month's CSV export (time to its first chunk and to its end). With
- * --prune, also prunes the oldest 10 days while a usage batch is written every 5 ms, and reports
- * the slowest of those writes: pruning must never block one for long.
+ * summary (the console's 30 d, 7 d and 24 h ranges; 30 d with each filter), and a month's CSV
+ * export (time to its first chunk and to its end). With --prune, also prunes the oldest 10 days
+ * while a usage batch is written every 5 ms, and reports the slowest of those writes: pruning
+ * must never block one for long.
  */
 const { values } = parseArgs({
   options: { database: { type: 'string' }, samples: { type: 'string', default: '20' }, prune: { type: 'boolean', default: false } },
@@ -43,7 +44,14 @@ report('logs page, status 500', await page(() => ({ status: 500 })));
 report('logs page, a week ago (from/to)', await page((s) => ({ from: newest - (7 + s) * DAY, to: newest - (6 + s) * DAY })));
 report('logs page, key + a month ago', await page((s) => ({ keyId: `key-seed-${s % 200}`, from: newest - 31 * DAY, to: newest - 30 * DAY })));
 report('logs page, deep cursor (45 days)', await page((s) => ({ before: newest - 45 * DAY - s * 1000, beforeRequestId: 'z' })));
-report('usage summary, 30 days by day', await timed(() => store.usage.summarize({ from: newest - 30 * DAY, to: newest + 1, bucketMs: DAY })));
+const summary = (filter: (sample: number) => Partial<UsageSummaryQuery>, span: number, bucketMs: number) =>
+  timed((sample) => store.usage.summarize({ from: newest - span, to: newest + 1, bucketMs, ...filter(sample) }));
+report('usage summary, 30 days by day', await summary(() => ({}), 30 * DAY, DAY));
+report('usage summary, 30 days, one key', await summary((s) => ({ keyId: `key-seed-${(s * 13) % 200}` }), 30 * DAY, DAY));
+report('usage summary, 30 days, one group', await summary((s) => ({ group: `group-${s % 5}` }), 30 * DAY, DAY));
+report('usage summary, 30 days, one model', await summary((s) => ({ model: `model-${s % 20}` }), 30 * DAY, DAY));
+report('usage summary, 7 days by 6 h', await summary(() => ({}), 7 * DAY, 6 * 3_600_000));
+report('usage summary, 24 h by hour', await summary(() => ({}), DAY, 3_600_000));
 
 // A month's export, drained as a client would read it.
 const exportTimes: number[] = [];

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { createStore } from '../src/store/create-store.ts';
 import { openDatabase } from '../src/store/open-database.ts';
 import { parseDatabaseUrl } from '../src/store/parse-database-url.ts';
+import { rebuildUsageRollup, ROLLUPS } from '../src/store/repositories/usage-rollup.ts';
 
 /**
  * `node --import tsx scripts/seed-usage.ts --database <url> --rows 1000000 [--days 90]`: fills
@@ -11,7 +12,8 @@ import { parseDatabaseUrl } from '../src/store/parse-database-url.ts';
  * (INSERT … SELECT over generate_series on PostgreSQL, a recursive CTE on SQLite), a chunk per
  * transaction, so ten million rows take minutes, not hours. Row i is a pure function of i (the
  * same data on both databases): times spread evenly over the last --days, 200 keys, 20 models,
- * 10 channels, 5 groups, 2 % 429s and 2 % 500s. Migrations run first; existing rows stay.
+ * 10 channels, 5 groups, 2 % 429s and 2 % 500s. Migrations run first; existing rows stay, and
+ * the hourly and daily rollups are summed again from all rows at the end.
  */
 const { values } = parseArgs({
   options: {
@@ -71,6 +73,9 @@ for (let from = 0; from < rows; from += chunk) {
   await sql`${prefix}insert into usage_logs (${names}) select ${expressions} from ${numbers}`.execute(db);
   process.stdout.write(`${to + 1} rows (${((Date.now() - began) / 1000).toFixed(1)} s)\n`);
 }
+// The rows went in behind the usage writer's back: sum them into the summary's rollups.
+for (const rollup of ROLLUPS) await rebuildUsageRollup(db, rollup);
+process.stdout.write(`rollups rebuilt (${((Date.now() - began) / 1000).toFixed(1)} s)\n`);
 if (location.dialect === 'postgres') await sql`analyze usage_logs`.execute(db);
 else await sql`analyze`.execute(db);
 await db.destroy();

@@ -3,7 +3,7 @@ import { GatewayError } from '../core/gateway-error.ts';
 import type { Snapshot } from '../snapshot/snapshot.ts';
 import { authenticateKey, requireUsableKey, type Caller } from './authenticate-key.ts';
 import { checkIpAllowed } from './check-ip-allowed.ts';
-import { extractApiKey, type CredentialStyle } from './extract-api-key.ts';
+import { expectedCredential, extractApiKey, type CredentialStyle } from './extract-api-key.ts';
 import { KeyRefusedError } from './key-refused-error.ts';
 
 /** What a request shows of its caller, whatever web framework received it. */
@@ -33,18 +33,12 @@ export function authenticateCaller(snapshot: Snapshot, now: number, credentials:
   return caller;
 }
 
-const EXPECTED_HEADER: Record<CredentialStyle, string> = {
-  bearer: '"Authorization: Bearer <API_KEY>"',
-  anthropic: '"x-api-key: <API_KEY>" (or "Authorization: Bearer <API_KEY>")',
-  gemini: '"x-goog-api-key: <API_KEY>" (or "Authorization: Bearer <API_KEY>")',
-};
-
 /** A key sent in another surface's header is the classic mix-up; say where it goes instead. */
 function explainMisplacedKey(credentials: CallerCredentials, style: CredentialStyle): void {
   const found = (['authorization', 'x-api-key', 'x-goog-api-key', 'api-key'] as const).find((name) => credentials.headers[name] !== undefined);
   if (found === undefined) return;
   throw new GatewayError(
     'invalid_api_key',
-    `The API key was sent in the "${found}" header, which ${credentials.path} does not read. Send it as ${EXPECTED_HEADER[style]}, and check the request address and the key (it must be the complete key).`,
+    `The API key was sent in the "${found}" header, which ${credentials.path} does not read. Send it as ${expectedCredential(style)}, and check the request address and the key (it must be the complete key).`,
   );
 }

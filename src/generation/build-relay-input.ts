@@ -6,7 +6,7 @@ import type { StatefulTurn } from '../responses/open-stateful-turn.ts';
 import type { Admission } from '../billing/admit-generation.ts';
 import { microsToUsd } from '../domain/money.ts';
 import { RELEASED_BODY, type GenerationTurn } from './generation-turn.ts';
-import { settleUsage } from './settle-usage.ts';
+import { settleUsage } from '../billing/settle-usage.ts';
 import type { AffinityTurnStep } from './open-affinity-turn.ts';
 
 /**
@@ -15,7 +15,7 @@ import type { AffinityTurnStep } from './open-affinity-turn.ts';
  * allocate a throwaway object each and copy it through the slow generic path, several times
  * per request.
  */
-export function buildRelayInput(turn: GenerationTurn, writer: ClientWriter, controller: AbortController): RelayInput {
+export function buildRelayInput(turn: GenerationTurn, controller: AbortController, takeOverReply: () => ClientWriter): RelayInput {
   const { request, peek, stateful, affinity } = turn;
   const encoderOptions: StreamEncoderOptions = { ...request.encoderOptions, includeUsage: peek.includeUsage };
   const admission = turn.admission as Admission;
@@ -39,7 +39,8 @@ export function buildRelayInput(turn: GenerationTurn, writer: ClientWriter, cont
     channels: turn.channels,
     forwardedHeaders: pickForwardedHeaders(request.credentials.headers),
     replyHeaders: { 'x-request-id': request.requestId, 'request-id': request.requestId },
-    writer,
+    // Taken over last: every field before it is plain data, so nothing can refuse once the reply is ours.
+    writer: takeOverReply(),
     controller,
     reasoningScope: turn.caller.key.id,
   };

@@ -1,6 +1,7 @@
 import type { CallerCredentials } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { CredentialStyle } from '../access/extract-api-key.ts';
+import { credentialStyleOf } from '../protocols/codec-registry.ts';
 import type { ProtocolId, StreamEncoderOptions } from '../protocols/protocol-codec.ts';
 import type { ServerResponse } from 'node:http';
 import { ClientWriter } from '../relay/client-writer.ts';
@@ -13,6 +14,15 @@ export interface GenerationRoute {
   surface: string | null;
   /** Warnings every request on this route carries (a mistaken address still served), on the reply and the usage row. */
   warnings?: readonly string[];
+}
+
+/**
+ * The route of one client protocol on one surface. The key is read where the protocol's clients
+ * put it (the codec's `credentials`), on the alternative-client prefix too: its clients speak
+ * each protocol as its own clients do.
+ */
+export function generationRoute(protocol: ProtocolId, surface: string | null): GenerationRoute {
+  return { protocol, credentials: credentialStyleOf(protocol), surface };
 }
 
 /** One generation request as any web framework received it. */

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Channel } from '../domain/channel.ts';
-import type { ClientRequestInput, ProtocolCodec } from '../protocols/protocol-codec.ts';
+import type { AffinityHint, ClientRequestInput } from '../protocols/protocol-codec.ts';
 import type { RelayResult } from '../relay/relay-chat.ts';
 import type { RelayCommit } from '../relay/relay-input.ts';
 import { preferChannel, type ConversationAffinity } from '../routing/conversation-affinity.ts';
@@ -27,14 +27,12 @@ export interface AffinityTurnStep {
 }
 
 /**
- * Conversation affinity for one request: the codec names the conversation, the previous turn's
+ * Conversation affinity for one request, whose conversation the codec named (`hint`): the previous turn's
  * channel goes first in its priority tier and its upstream key is preferred; once served, the
  * channel and key that answered (the same, or whichever failover chose) are recorded. A kv that
  * cannot answer costs the request nothing but the preference.
  */
-export async function openAffinityTurn(affinity: ConversationAffinity, codec: ProtocolCodec, input: AffinityTurnInput): Promise<AffinityTurnStep | undefined> {
-  const hint = codec.affinityHint?.(input.request);
-  if (hint === undefined) return undefined;
+export async function openAffinityTurn(affinity: ConversationAffinity, hint: AffinityHint, input: AffinityTurnInput): Promise<AffinityTurnStep | undefined> {
   const turn = affinity.plan(input.scope, input.model, hint);
   let channels = input.channels;
   let preferredKey: AffinityTurnStep['preferredKey'];

@@ -12,7 +12,7 @@ import { openCompactionItems, type CompactionSeal } from '../responses/compactio
 import { orderAttempts } from '../routing/order-attempts.ts';
 import type { GenerationRequest } from './generation-request.ts';
 import type { GenerationDeps } from './run-generation.ts';
-import { settleUsage } from './settle-usage.ts';
+import { settleUsage } from '../billing/settle-usage.ts';
 import { WholeReplyLedger } from './whole-reply-ledger.ts';
 
 /**

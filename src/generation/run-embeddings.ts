@@ -2,6 +2,7 @@ import type { CallerCredentials } from '../access/authenticate-caller.ts';
 import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { CredentialStyle } from '../access/extract-api-key.ts';
+import { credentialStyleOf } from '../protocols/codec-registry.ts';
 import { authorizeModel } from '../access/authorize-model.ts';
 import { admitGeneration, planAdmission } from '../billing/admit-generation.ts';
 import { estimateRequest } from '../billing/estimate-reservation.ts';
@@ -48,10 +49,11 @@ export interface EmbeddingsReply {
   body: Record<string, unknown>;
 }
 
+/** Each embeddings surface reads the key where its protocol's clients put it. */
 const CREDENTIALS: Record<EmbeddingSurface, CredentialStyle> = {
-  'openai-embeddings': 'bearer',
-  'gemini-embed-content': 'gemini',
-  'gemini-batch-embed-contents': 'gemini',
+  'openai-embeddings': credentialStyleOf('openai-chat'),
+  'gemini-embed-content': credentialStyleOf('gemini-generate-content'),
+  'gemini-batch-embed-contents': credentialStyleOf('gemini-generate-content'),
 };
 
 /**

@@ -7,6 +7,7 @@ import { openCompactionItems, type CompactionSeal } from '../responses/compactio
 import { admitGeneration, planAdmission, type Admission, type AdmissionDeps } from '../billing/admit-generation.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
+import type { RequestPeek } from '../protocols/protocol-codec.ts';
 import { DecodeOnce } from '../protocols/decode-once.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
 import { relayChat, type RelayInput, type RelayResult } from '../relay/relay-chat.ts';
@@ -19,8 +20,7 @@ import { buildRelayInput } from './build-relay-input.ts';
 import type { ClientConnection, GenerationRequest } from './generation-request.ts';
 import { GenerationTurn } from './generation-turn.ts';
 import { openAffinityTurn } from './open-affinity-turn.ts';
-import { requireConversation } from './require-conversation.ts';
-import { settleUsage, takeUsageAccounting } from './settle-usage.ts';
+import { settleUsage } from '../billing/settle-usage.ts';
 import { writeErrorReply } from './write-error-reply.ts';
 
 export interface GenerationDeps extends AdmissionDeps {
@@ -131,10 +131,13 @@ async function openStateful(deps: GenerationDeps, turn: GenerationTurn): Promise
 
 /** Priority tiers and weights, then conversation affinity (a conversation pinned to a key is ordered already). */
 async function order(deps: GenerationDeps, turn: GenerationTurn): Promise<void> {
+  // The codec names the conversation (or none) before the channels are ordered: a turn without one skips affinity.
+  const request = deps.affinity && turn.stateful?.pinnedKeyIndex === undefined ? turn.clientInput(turn.peek.stream) : undefined;
+  const hint = request && turn.codec.affinityHint?.(request);
   turn.channels = orderAttempts(turn.channels, deps.runtime.random);
-  if (!deps.affinity || turn.stateful?.pinnedKeyIndex !== undefined) return;
-  turn.affinity = await openAffinityTurn(deps.affinity, turn.codec, {
-    request: turn.clientInput(turn.peek.stream),
+  if (!deps.affinity || !request || hint === undefined) return;
+  turn.affinity = await openAffinityTurn(deps.affinity, hint, {
+    request,
     scope: turn.caller.key.id,
     model: turn.model as string,
     channels: turn.channels,
@@ -151,10 +154,13 @@ async function order(deps: GenerationDeps, turn: GenerationTurn): Promise<void> 
  */
 function takeOver(turn: GenerationTurn, connection: ClientConnection): RelayInput {
   const controller = new AbortController();
-  const writer = connection.takeOver(() => controller.abort());
-  turn.writer = writer;
-  if (turn.stateful) writer.tap = turn.stateful.tap;
-  return buildRelayInput(turn, writer, controller);
+  // The reply is taken over while the input is built (buildRelayInput: plain data, nothing in it refuses).
+  return buildRelayInput(turn, controller, () => {
+    const writer = connection.takeOver(() => controller.abort());
+    turn.writer = writer;
+    if (turn.stateful) writer.tap = turn.stateful.tap;
+    return writer;
+  });
 }
 
 /**
@@ -195,6 +201,33 @@ function internalError(logger: Logger, requestId: string, thrown: unknown): Gate
 function requireObjectBody(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.');
   return body as Record<string, unknown>;
+}
+
+const SHAPES: Record<string, string> = {
+  messages: 'an array of messages, e.g. [{"role":"user","content":"Hi"}]',
+  input: 'a string or an array of input items',
+  contents: 'an array of {role, parts} turns, e.g. [{"role":"user","parts":[{"text":"Hi"}]}]',
+};
+
+/**
+ * Refuses a body without the field that carries the conversation, or with a field its protocol
+ * refuses (see RequestPeek.invalidField), before any upstream call:
+ * the passthrough lane never decodes the body, so without this the upstream would be paid to
+ * say the same thing.
+ */
+export function requireConversation(peek: RequestPeek): void {
+  const field = peek.missingField;
+  if (field !== undefined) throw invalidRequest(`The request body needs a "${field}" field: ${SHAPES[field] ?? 'see the API reference'}.`, field);
+  // The same for a value the protocol refuses that would otherwise reach the upstream (an output cap of 0).
+  if (peek.invalidField !== undefined) throw invalidRequest(peek.invalidField.message, peek.invalidField.field);
+}
+
+/** Takes OpenRouter's `usage` accounting field off an OpenAI chat body (no upstream knows it); undefined when it has none. */
+export function takeUsageAccounting(body: Record<string, unknown>): { body: Record<string, unknown>; include: boolean } | undefined {
+  if (!('usage' in body)) return undefined;
+  const { usage, ...rest } = body;
+  const include = typeof usage === 'object' && usage !== null && (usage as Record<string, unknown>).include === true;
+  return { body: rest, include };
 }
 
 function requireModel(model: string | undefined): string {

@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { SignInAudience, SignInProvider } from '../domain/identity.ts';
 import { signInRefused as refused, type SignInFlows } from './sign-in-flows.ts';
 
@@ -10,17 +10,21 @@ export interface ExternalIdentity {
   emailVerified: boolean;
 }
 
+/** openid-client (with jose and oauth4webapi) is loaded on the first sign-in through a provider, not at start-up (idle RSS). */
+const loadOidc = (): Promise<typeof Oidc> => import('openid-client');
+
 /**
  * OIDC sign-in, authorization code with PKCE (S256) and a nonce, through `openid-client` (issue
  * 29); the started flow waits in `SignInFlows` (shared kv, one use per state).
  */
 export class OidcSignIn {
-  private readonly configurations = new Map<string, Promise<oidc.Configuration>>();
+  private readonly configurations = new Map<string, Promise<Oidc.Configuration>>();
 
   constructor(private readonly flows: SignInFlows) {}
 
   async start(provider: SignInProvider, audience: SignInAudience, redirectUri: string): Promise<{ url: string; state: string }> {
     const config = await this.configuration(provider);
+    const oidc = await loadOidc();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
@@ -40,6 +44,7 @@ export class OidcSignIn {
   async finish(provider: SignInProvider, callbackUrl: URL, state: string): Promise<{ identity: ExternalIdentity; audience: SignInAudience }> {
     const pending = await this.flows.take(state, provider.name);
     const config = await this.configuration(provider);
+    const oidc = await loadOidc();
     let claims: Record<string, unknown> | undefined;
     try {
       const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
@@ -64,18 +69,20 @@ export class OidcSignIn {
   }
 
   /** Discovery once per provider and settings (a changed provider is discovered again). */
-  private configuration(provider: SignInProvider): Promise<oidc.Configuration> {
+  private configuration(provider: SignInProvider): Promise<Oidc.Configuration> {
     const cacheKey = `${provider.name}|${provider.issuer}|${provider.clientId}|${provider.updatedAt}`;
     let found = this.configurations.get(cacheKey);
     if (!found) {
       // Plain HTTP only to an issuer on this machine (a lab Keycloak, the tests); anywhere else TLS.
       const insecure = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(provider.issuer);
-      found = oidc.discovery(
-        new URL(provider.issuer),
-        provider.clientId,
-        provider.clientSecret,
-        undefined,
-        insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      found = loadOidc().then((oidc) =>
+        oidc.discovery(
+          new URL(provider.issuer),
+          provider.clientId,
+          provider.clientSecret,
+          undefined,
+          insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+        ),
       );
       found.catch(() => this.configurations.delete(cacheKey));
       this.configurations.set(cacheKey, found);

@@ -1,5 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
+import type * as OtpAuth from 'otpauth';
+import { requireOnDemand } from '../core/require-on-demand.ts';
+
+/** Loaded on the first two-factor use, not at start-up (idle RSS). */
+const otpauth = (): typeof OtpAuth => requireOnDemand('otpauth') as typeof OtpAuth;
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { IdentityOwner } from '../domain/identity.ts';
 import type { IdentityRepository } from '../store/store.ts';
@@ -35,6 +39,7 @@ export class TotpFactors {
     if (existing?.confirmedAt != null) {
       throw new GatewayError('conflict', 'Two-factor sign-in is already on for this account; turn it off first to enrol a new authenticator.');
     }
+    const { Secret, TOTP } = otpauth();
     const secret = new Secret({ size: 20 });
     const recoveryCodes = Array.from({ length: RECOVERY_CODES }, () => formatRecoveryCode(randomBytes(10)));
     await this.repository.saveTotp(owner, secret.base32, recoveryCodes.map(hashRecoveryCode));
@@ -74,6 +79,7 @@ export class TotpFactors {
 
   private async acceptCode(owner: IdentityOwner, secret: string, code: string, confirm: boolean): Promise<boolean> {
     const timestamp = this.now();
+    const { Secret, TOTP } = otpauth();
     const delta = TOTP.validate({ token: code.replace(/\s+/g, ''), secret: Secret.fromBase32(secret), period: PERIOD_SECONDS, timestamp, window: WINDOW });
     if (delta === null) return false;
     const step = Math.floor(timestamp / 1000 / PERIOD_SECONDS) + delta;

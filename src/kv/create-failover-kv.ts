@@ -7,6 +7,7 @@ import { createRecoveryProbe } from './recovery-probe.ts';
 export type { FailoverKv, FailoverKvOptions } from './failover-kv-options.ts';
 import type { Kv } from './kv.ts';
 import { replayFallbackChanges } from './replay-fallback-changes.ts';
+import { passThroughOperations } from './failover-pass-through.ts';
 
 /**
  * The Redis kv with a per-process fallback: when Redis cannot be reached, requests keep being
@@ -199,16 +200,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     },
     settled: () => recovering,
     onRecovered: (handler) => void recovered.push(handler),
-    get: (key) =>
-      run(
-        () => primary.get(key),
-        (kv) => kv.get(key),
-      ),
-    setIfAbsent: (key, value, ttlMs) =>
-      run(
-        () => primary.setIfAbsent(key, value, ttlMs),
-        (kv) => kv.setIfAbsent(key, value, ttlMs),
-      ),
+    ...passThroughOperations(primary, run),
     adjust: (key, delta, adjustOptions) =>
       run(
         () => primary.adjust(key, delta, adjustOptions),
@@ -217,21 +209,6 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
           if (result.applied && tracked(key)) deltas.set(key, (deltas.get(key) ?? 0) + delta);
           return result;
         },
-      ),
-    delete: (key) =>
-      run(
-        () => primary.delete(key),
-        (kv) => kv.delete(key),
-      ),
-    seedAccount: (key, value, seedOptions) =>
-      run(
-        () => primary.seedAccount(key, value, seedOptions),
-        (kv) => kv.seedAccount(key, value, seedOptions),
-      ),
-    fund: (key, funding) =>
-      run(
-        () => primary.fund(key, funding),
-        (kv) => kv.fund(key, funding),
       ),
     async hold(key, holdId, delta, holdOptions) {
       const id = `${key}\0${holdId}`;
@@ -284,28 +261,6 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       // once it answers. Never dropped: that would keep the money held forever.
       pendingSettles.set(id, { key, holdId, finalDelta });
     },
-    acquireLease: (key, holder, leaseOptions) =>
-      run(
-        () => primary.acquireLease(key, holder, leaseOptions),
-        (kv) => kv.acquireLease(key, holder, leaseOptions),
-      ),
-    // A lease taken in Redis before an outage and given back during it simply expires there.
-    releaseLease: (key, holder) =>
-      run(
-        () => primary.releaseLease(key, holder),
-        (kv) => kv.releaseLease(key, holder),
-        async () => undefined,
-      ),
-    getTexts: (keys) =>
-      run(
-        () => primary.getTexts(keys),
-        (kv) => kv.getTexts(keys),
-      ),
-    setTexts: (keys, value, ttlMs) =>
-      run(
-        () => primary.setTexts(keys, value, ttlMs),
-        (kv) => kv.setTexts(keys, value, ttlMs),
-      ),
     async close() {
       probe.disarm();
       redis.off('ready', onReady);

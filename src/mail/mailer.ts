@@ -1,4 +1,5 @@
-import { createTransport } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
+import { requireOnDemand } from '../core/require-on-demand.ts';
 
 /** One e-mail. `html` is optional: every mail has a plain-text body people can read anywhere. */
 export interface MailMessage {
@@ -42,6 +43,8 @@ export function createSmtpMailer(loadSettings: () => Promise<SmtpSettings | unde
     async send(message) {
       const settings = await loadSettings();
       if (!settings) throw new MailerNotConfiguredError();
+      // Loaded on the first mail sent, not at start-up (idle RSS: nodemailer is ~660 kB of source).
+      const { createTransport } = requireOnDemand('nodemailer') as typeof Nodemailer;
       const transport = createTransport({
         host: settings.host,
         port: settings.port,

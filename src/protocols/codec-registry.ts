@@ -1,4 +1,4 @@
-import { CLIENT_PROTOCOL_IDS, type ProtocolCodec, type ProtocolId, type UpstreamProtocolId } from './protocol-codec.ts';
+import { CLIENT_PROTOCOL_IDS, type CredentialStyle, type ProtocolCodec, type ProtocolId, type UpstreamProtocolId } from './protocol-codec.ts';
 import { anthropicMessagesCodec } from './anthropic-messages/index.ts';
 import { bedrockConverseCodec } from './bedrock-converse/index.ts';
 import { geminiGenerateContentCodec } from './gemini-generate-content/index.ts';
@@ -27,6 +27,11 @@ const CODECS: Record<UpstreamProtocolId, ProtocolCodec> = {
 
 export function getCodec(protocol: UpstreamProtocolId): ProtocolCodec {
   return CODECS[protocol];
+}
+
+/** Where a client of `protocol` carries its key (the codec's `credentials`; Bearer, the OpenAI convention, for none). */
+export function credentialStyleOf(protocol: UpstreamProtocolId): CredentialStyle {
+  return CODECS[protocol].credentials ?? 'bearer';
 }
 
 const CLIENT_PROTOCOLS: ReadonlySet<UpstreamProtocolId> = new Set<ProtocolId>(CLIENT_PROTOCOL_IDS);

@@ -228,8 +228,17 @@ export interface ErrorBody {
  * Decoders are tolerant readers and throw `GatewayError('invalid_request')` naming the field
  * when a body cannot be understood; encoders are strict writers built from typed literals.
  */
+/**
+ * Where a client of a protocol carries its key (the headers themselves: access/extract-api-key.ts):
+ * `bearer` in `Authorization: Bearer` only; `anthropic` in `x-api-key`, or Bearer; `gemini` in
+ * `x-goog-api-key` or `?key=`, or Bearer.
+ */
+export type CredentialStyle = 'bearer' | 'anthropic' | 'gemini';
+
 export interface ProtocolCodec {
   readonly id: UpstreamProtocolId;
+  /** Client protocols: where the caller's key travels (an upstream-only codec has none). */
+  readonly credentials?: CredentialStyle;
   /** Reads model, stream and include-usage from a client body without decoding it. */
   peek(input: ClientRequestInput): RequestPeek;
   /** Reads what names the request's conversation (conversation affinity); client protocols only. */

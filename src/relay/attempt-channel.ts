@@ -71,31 +71,20 @@ export async function attemptChannel(
   const adapter = getChannelAdapter(channel.provider);
   const { plan, upstreamModel, protocol } = await planAttempt(deps, input, channel, adapter, recall);
   const attempt: UsageAttempt = { channelId: channel.id, channelName: channel.name, status: null, errorCode: null, latencyMs: 0, keyIndex: lease.keyIndex };
-  // Betas reach an upstream only on the passthrough lane; a translated one cannot honour them: say so.
-  const warnings =
-    !plan.passthrough && input.forwardedHeaders['anthropic-beta'] !== undefined
-      ? [...plan.warnings, droppedBetas(input.forwardedHeaders['anthropic-beta'])]
-      : plan.warnings;
+  const warnings = attemptWarnings(plan, input);
   const failing: Failing = { deps, input, channel, lease, signal, startedAt, base: { attempt, warnings, upstreamModel, protocol } };
-  let target: UpstreamTarget;
-  try {
-    // Cloud kinds mint (Vertex) or sign (Bedrock) credentials here; a refused credential is
-    // reported with status 401 so it counts as the channel's key being broken.
-    const forwardedHeaders = plan.passthrough ? input.forwardedHeaders : {};
-    target = await adapter.buildRequest({
-      channel,
-      apiKey: lease.apiKey,
-      protocol,
-      upstreamModel,
-      stream: plan.stream,
-      forwardedHeaders,
-      body: plan.body,
-      signal,
-    });
-  } catch (error) {
-    const gatewayError = toGatewayError(error);
-    return failed(failing, gatewayError, gatewayError.status === 401 ? 401 : null);
-  }
+  const forwardedHeaders = plan.passthrough ? input.forwardedHeaders : {};
+  const target = await buildTarget(adapter, {
+    channel,
+    apiKey: lease.apiKey,
+    protocol,
+    upstreamModel,
+    stream: plan.stream,
+    forwardedHeaders,
+    body: plan.body,
+    signal,
+  });
+  if (target instanceof GatewayError) return failed(failing, target, target.status === 401 ? 401 : null);
   let response: UpstreamResponse;
   input.timing?.mark('route');
   try {
@@ -109,10 +98,7 @@ export async function attemptChannel(
   const opened = plan.stream ? await openStream(adapter, response) : NOT_STREAMED;
   if (opened.error) return failed(failing, opened.error, response.statusCode);
   if (plan.stream) input.timing?.mark('first-chunk');
-  attempt.status = response.statusCode;
-  attempt.latencyMs = deps.runtime.now() - startedAt;
-  const upstreamRequestId = response.headers['x-request-id'] ?? response.headers['request-id'] ?? response.headers['x-amzn-requestid'];
-  if (typeof upstreamRequestId === 'string') attempt.upstreamRequestId = upstreamRequestId.slice(0, 200);
+  noteAnswer(attempt, response, deps.runtime.now() - startedAt);
   // One literal of a fixed shape (an object spread here showed as ~1.5 % of busy time in profiles).
   return { attempt, warnings, upstreamModel, protocol, kind: 'ready', plan, response, first: opened.first, rest: opened.rest, startedAt, abort: abortRequest };
 }
@@ -243,6 +229,33 @@ function reasoningRestore(
 
 function abortError(input: RelayInput): GatewayError {
   return new GatewayError('upstream_timeout', `The request for "${input.publicModel}" ran past the gateway's total time limit or the client went away.`);
+}
+
+/** Betas reach an upstream only on the passthrough lane; a translated one cannot honour them: say so. */
+function attemptWarnings(plan: UpstreamPlan, input: RelayInput): Warning[] {
+  const betas = input.forwardedHeaders['anthropic-beta'];
+  return !plan.passthrough && betas !== undefined ? [...plan.warnings, droppedBetas(betas)] : plan.warnings;
+}
+
+/**
+ * The upstream request as the channel's kind builds it. Cloud kinds mint (Vertex) or sign
+ * (Bedrock) credentials here; a refused credential comes back with status 401 so it counts as
+ * the channel's key being broken.
+ */
+async function buildTarget(adapter: ChannelAdapter, request: Parameters<ChannelAdapter['buildRequest']>[0]): Promise<UpstreamTarget | GatewayError> {
+  try {
+    return await adapter.buildRequest(request);
+  } catch (error) {
+    return toGatewayError(error);
+  }
+}
+
+/** The upstream answered: its status, the time to its answer and its own request id go on the attempt's row. */
+function noteAnswer(attempt: UsageAttempt, response: UpstreamResponse, latencyMs: number): void {
+  attempt.status = response.statusCode;
+  attempt.latencyMs = latencyMs;
+  const upstreamRequestId = response.headers['x-request-id'] ?? response.headers['request-id'] ?? response.headers['x-amzn-requestid'];
+  if (typeof upstreamRequestId === 'string') attempt.upstreamRequestId = upstreamRequestId.slice(0, 200);
 }
 
 function droppedBetas(betas: string): Warning {

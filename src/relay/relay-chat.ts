@@ -1,4 +1,5 @@
 import { GatewayError } from '../core/gateway-error.ts';
+import type { Warning } from '../core/warning.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { AttemptRace, type RaceResult } from './attempt-race.ts';
 import { addWarnings, commitReply, openStream, sendPlainReply, streamResult, type ReplyResult } from './commit-reply.ts';
@@ -19,32 +20,23 @@ export type { RelayResult } from './relay-result.ts';
  * and a stream that sends no first byte by its deadline is hedged with the next channel
  * (`attempt-race.ts`); after that the client gets its protocol's in-stream error. Every
  * attempt's outcome feeds the channel's health. The reply itself: `commit-reply.ts`.
+ *
+ * The request's one controller (input.controller) ends every upstream call: the client leaving,
+ * the total deadline, or a malformed stream. (AbortSignal.any plus AbortSignal.timeout cost ~10×
+ * more per request, and the timeout's timer outlived the request.) One async function, not a
+ * wrapper awaiting the attempts: a committed stream suspends every frame above it for its whole
+ * life, each with its generator, registers and promise (so the helpers it calls around
+ * pipeStream are synchronous).
  */
 export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
-  // The request's one controller (input.controller) ends every upstream call: the client
-  // leaving, the total deadline, or a malformed stream. (AbortSignal.any plus
-  // AbortSignal.timeout cost ~10× more per request, and the timeout's timer outlived the request.)
-  // One async function, not a wrapper awaiting the attempts: a committed stream suspends every
-  // frame above it for its whole life, each with its generator, registers and promise (so the
-  // helpers it calls around pipeStream are synchronous).
-  const controller = input.controller;
-  const abortRequest = () => controller.abort();
-  const deadline = controller.signal;
-  const deadlineTimer = setTimeout(abortRequest, deps.totalTimeoutMs);
+  const deadline = input.controller.signal;
+  const deadlineTimer = setTimeout(() => input.controller.abort(), deps.totalTimeoutMs);
   const attempts: UsageAttempt[] = [];
   const warnings = new Set<string>(input.warnings);
   try {
     // Dropped once a stream is committed (nothing retries it), so an open stream does not keep
     // the race's queue, attempt list and reasoning look-up.
-    let race: AttemptRace | undefined = new AttemptRace(
-      deps,
-      input,
-      deadline,
-      abortRequest,
-      attempts,
-      (list) => addWarnings(list, warnings),
-      reasoningRecall(deps, input),
-    );
+    let race: AttemptRace | undefined = startRace(deps, input, attempts, warnings);
     while (!deadline.aborted && race !== undefined) {
       // The next attempt to commit to: channels in order, first-byte deadlines and hedging (attempt-race.ts).
       const next = await race.next();
@@ -69,15 +61,23 @@ export async function relayChat(deps: RelayDeps, input: RelayInput): Promise<Rel
         deps.streams.open -= 1;
       }
     }
-    const lastFailure = race?.lastFailure;
-    return finishResult(
-      lastFailure ? { status: lastFailure.error.status, error: lastFailure.error } : { status: 503, error: noChannelError(deps, input) },
-      warnings,
-      attempts,
-    );
+    return finishResult(exhausted(deps, input, race), warnings, attempts);
   } finally {
     clearTimeout(deadlineTimer);
   }
+}
+
+/** The race over the request's channels, sharing its attempt list, warnings and reasoning look-up. */
+function startRace(deps: RelayDeps, input: RelayInput, attempts: UsageAttempt[], warnings: Set<string>): AttemptRace {
+  const abortRequest = () => input.controller.abort();
+  const noteWarnings = (list: readonly Warning[]) => addWarnings(list, warnings);
+  return new AttemptRace(deps, input, input.controller.signal, abortRequest, attempts, noteWarnings, reasoningRecall(deps, input));
+}
+
+/** No channel answered (or the deadline passed): the last failure, or no channel at all. */
+function exhausted(deps: RelayDeps, input: RelayInput, race: AttemptRace | undefined): ReplyResult {
+  const lastFailure = race?.lastFailure;
+  return lastFailure ? { status: lastFailure.error.status, error: lastFailure.error } : { status: 503, error: noChannelError(deps, input) };
 }
 
 /** A refusal, or a failure no other channel can mend, before anything was committed. */

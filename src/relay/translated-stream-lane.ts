@@ -21,11 +21,12 @@ export class TranslatedLane implements Lane {
   #limitError: GatewayError | undefined;
 
   constructor(input: PipeStreamInput) {
+    // In the order bytes flow: SSE framing, the upstream's decoder, the client's encoder.
+    this.#sse = parseSseStream(input.limits ?? DEFAULT_REPLY_LIMITS, (message) => this.#encode(this.#decoder.push(message)));
     this.#decoder = input.upstreamCodec.createStreamDecoder(input.runtime);
     this.#encoder = input.clientCodec.createStreamEncoder(input.runtime, input.encoderOptions);
     this.#transform = input.transformEvents;
     this.#secrets = input.secrets ?? [];
-    this.#sse = parseSseStream(input.limits ?? DEFAULT_REPLY_LIMITS, (message) => this.#encode(this.#decoder.push(message)));
   }
 
   push(chunk: Uint8Array): string {

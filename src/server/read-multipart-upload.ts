@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import busboy from 'busboy';
+import type busboy from 'busboy';
+import { requireOnDemand } from '../core/require-on-demand.ts';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { MultipartUpload, UploadedFile } from '../core/multipart-upload.ts';
 
@@ -59,7 +60,8 @@ async function spool(raw: IncomingMessage, limits: UploadLimits, directory: stri
   const refuse = (error: GatewayError) => {
     refusal ??= error;
   };
-  const parser = busboy({
+  // Loaded on the first upload (only the media routes take multipart bodies): idle RSS.
+  const parser = (requireOnDemand('busboy') as typeof busboy)({
     headers: raw.headers,
     limits: {
       fileSize: limits.maxFileBytes,

@@ -14,6 +14,28 @@ import type {
 } from './notify-tables.ts';
 import type { ReferralWithdrawalsTable } from './payout-tables.ts';
 import type { LedgerAttemptsTable, LedgerChargesTable, PriceVersionsTable, UpstreamBillsTable } from './ledger-tables.ts';
+import type {
+  AccountDebtsTable,
+  PaymentOrdersTable,
+  PaymentProvidersTable,
+  PromotionCodesTable,
+  PromotionUsesTable,
+  ReferralCodesTable,
+  ReferralRebatesTable,
+  ReferralsTable,
+} from './payment-tables.ts';
+
+// Re-exported: the repositories read every table's row type from this one schema module.
+export type {
+  AccountDebtsTable,
+  PaymentOrdersTable,
+  PaymentProvidersTable,
+  PromotionCodesTable,
+  PromotionUsesTable,
+  ReferralCodesTable,
+  ReferralRebatesTable,
+  ReferralsTable,
+} from './payment-tables.ts';
 
 /**
  * Table shapes as Kysely sees them. Conventions shared by both dialects:
@@ -27,6 +49,8 @@ export interface DatabaseSchema {
   api_keys: ApiKeysTable;
   model_prices: ModelPricesTable;
   usage_logs: UsageLogsTable;
+  usage_hourly: UsageRollupTable;
+  usage_daily: UsageRollupTable;
   settings: SettingsTable;
   audit_log: AuditLogTable;
   users: UsersTable;
@@ -176,6 +200,24 @@ export interface UsageLogsTable {
   transport: string;
 }
 
+/**
+ * usage_logs summed per UTC hour (usage_hourly, migration 043) or day (usage_daily, 044) × key ×
+ * model × group ('' for a missing one), plus one count per latency bin in `lat_0` … `lat_28`.
+ */
+export interface UsageRollupTable {
+  period_start: number;
+  key_id: string;
+  model: string;
+  group_name: string;
+  key_name: string | null;
+  requests: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_micros: number;
+  [bin: `lat_${number}`]: number;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -252,91 +294,5 @@ export interface RedemptionCodesTable {
   used_at: number | null;
   used_by_user_id: string | null;
   used_by_key_id: string | null;
-  created_at: number;
-}
-
-/** Issue 28's tables (migrations 020 and 021). */
-export interface PaymentOrdersTable {
-  id: string;
-  user_id: string;
-  provider: string;
-  plan_id: string | null;
-  status: string;
-  amount_micros: number;
-  credit_micros: number;
-  bonus_micros: number;
-  currency: string;
-  charge_minor: number;
-  promotion_code: string | null;
-  provider_ref: string | null;
-  payment_ref: string | null;
-  payer_fingerprint: string | null;
-  checkout_url: string | null;
-  refunded_micros: number;
-  expires_at: number;
-  paid_at: number | null;
-  credited_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface PaymentProvidersTable {
-  name: string;
-  enabled: number;
-  settings: string;
-  secrets_sealed: string | null;
-  updated_at: number;
-}
-
-export interface AccountDebtsTable {
-  user_id: string;
-  debt_micros: number;
-  updated_at: number;
-}
-
-export interface ReferralCodesTable {
-  user_id: string;
-  code: string;
-  rate_percent: number | null;
-  device_fingerprint: string | null;
-  /** Asked for in withdrawals that were not rejected (migration 040). */
-  withdrawn_micros: Generated<number>;
-  created_at: number;
-}
-
-export interface ReferralsTable {
-  invitee_id: string;
-  inviter_id: string;
-  fingerprint: string | null;
-  created_at: number;
-}
-
-export interface ReferralRebatesTable {
-  id: string;
-  order_id: string;
-  inviter_id: string;
-  invitee_id: string;
-  amount_micros: number;
-  clawed_micros: number;
-  status: string;
-  release_at: number;
-  credited_at: number | null;
-  created_at: number;
-}
-
-export interface PromotionCodesTable {
-  code: string;
-  kind: string;
-  value: number;
-  usage_limit: number | null;
-  used_count: number;
-  expires_at: number | null;
-  created_at: number;
-}
-
-export interface PromotionUsesTable {
-  code: string;
-  user_id: string;
-  order_id: string;
   created_at: number;
 }

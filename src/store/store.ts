@@ -4,18 +4,10 @@ import type { Group, GroupPatch, NewGroup } from '../domain/group.ts';
 import type { ModelPrice, NewModelPrice } from '../domain/model-price.ts';
 import type { NewPriceVersion, PriceScope, PriceVersion } from '../domain/price-version.ts';
 import type { LedgerRepository } from './ledger-repository-port.ts';
-import type { NewPlan, Plan, PlanPatch } from '../domain/plan.ts';
-import type { NewRedemptionCode, RedemptionCode } from '../domain/redemption-code.ts';
-import type { NewSubscription, Subscription, SubscriptionPatch } from '../domain/subscription.ts';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { AuditLogRepository } from './audit-log.ts';
-import type { NewUser, User, UserPatch } from '../domain/user.ts';
 import type { StoredResponse } from '../domain/stored-response.ts';
-import type { Admin, AdminPatch, AdminSession, AdminToken, NewAdmin } from '../domain/admin.ts';
-import type { IdentityOwner, OneTimeToken, OneTimePurpose, SignInProvider, TotpFactor } from '../domain/identity.ts';
 import type { PasskeyRepository } from './passkey-repository-port.ts';
-
-export type { PasskeyRepository } from './passkey-repository-port.ts';
 import type { AccountSessionRepository } from './repositories/account-session-repository.ts';
 import type { WalletAdjustmentRepository } from './repositories/wallet-adjustment-repository.ts';
 import type {
@@ -32,6 +24,20 @@ import type { NotificationRepository } from './repositories/notification-reposit
 import type { NotificationOutboxRepository } from './repositories/notification-outbox-repository.ts';
 import type { AnnouncementRepository, CircuitHistoryRepository } from './repositories/announcement-repository.ts';
 import type { OrderRepository, PaymentProviderRepository, PromotionRepository, ReferralRepository, WithdrawalRepository } from './payment-ports.ts';
+import type { PlanRepository, RedemptionCodeRepository, SubscriptionRepository, UserRepository } from './account-ports.ts';
+import type { AdminRepository, IdentityRepository, SessionDeviceRepository } from './people-ports.ts';
+
+// The ports by concern live beside this file; re-exported so every importer keeps one entry point.
+export type {
+  AccountsTransaction,
+  PlanRepository,
+  RedemptionCodeRepository,
+  SubscriptionRepository,
+  SubscriptionUsageRow,
+  UserRepository,
+} from './account-ports.ts';
+export type { AdminRepository, IdentityRepository, SessionDevice, SessionDeviceRepository } from './people-ports.ts';
+export type { PasskeyRepository } from './passkey-repository-port.ts';
 
 /*
  * The store's ports: repository interfaces over the records in `src/domain/`, plus the
@@ -102,7 +108,7 @@ export interface UsageLogRepository {
   query(query: UsageLogQuery): Promise<UsageLogEntry[]>;
   /** Counts, tokens, cost and latency percentiles per time bucket, plus top models and keys. */
   summarize(query: UsageSummaryQuery): Promise<UsageSummary>;
-  /** Deletes entries older than the given time; returns how many went. */
+  /** Deletes entries older than the given time (and their share of the hourly rollup); returns how many went. */
   pruneBefore(time: number): Promise<number>;
   /** Totals per UTC day × key or model, oldest day first, then by subject (nulls last). */
   aggregate(query: UsageAggregateQuery): Promise<UsageAggregateRow[]>;
@@ -112,74 +118,6 @@ export interface UsageLogRepository {
   channelWindow(from: number, to: number): Promise<ChannelWindowRow[]>;
   /** Spend per key in [from, to). */
   spendWindow(from: number, to: number): Promise<SpendWindowRow[]>;
-}
-
-/**
- * Users, their wallets and keys. Every change bumps `updatedAt` strictly: the wallet's kv
- * account applies a change of funding (balance + spent) only from a newer version (see KvFunding). Deleting a user that still owns keys is a conflict
- * (field `keys`): the keys would silently lose the wallet they spend from.
- */
-export interface UserRepository {
-  list(): Promise<User[]>;
-  /** By id or by name. */
-  find(idOrName: string): Promise<User | undefined>;
-  create(user: NewUser): Promise<User>;
-  update(id: string, patch: UserPatch): Promise<User | undefined>;
-  /** Adds a signed amount to the wallet in one statement (a top-up, a redemption). */
-  addBalance(id: string, deltaMicros: number): Promise<User | undefined>;
-  delete(id: string): Promise<boolean>;
-  /** Settled wallet charges, in one transaction: balance minus, spent plus; a `batchId` already applied is skipped. */
-  applyCharges(charges: Array<{ keyId: string; amountMicros: number }>, batchId?: string): Promise<void>;
-}
-
-/** Deleting a plan that has active subscriptions is a conflict (field `subscriptions`). */
-export interface PlanRepository {
-  list(): Promise<Plan[]>;
-  find(idOrName: string): Promise<Plan | undefined>;
-  create(plan: NewPlan): Promise<Plan>;
-  update(id: string, patch: PlanPatch): Promise<Plan | undefined>;
-  delete(id: string, now: number): Promise<boolean>;
-}
-
-/** What a subscription has used in one window (`daily:2026-05-06`, `weekly:w2026-05-04`, `monthly:2026-05`, `total`). */
-export interface SubscriptionUsageRow {
-  subscriptionId: string;
-  window: string;
-  usedMicros: number;
-}
-
-export interface SubscriptionRepository {
-  list(filter?: { userId?: string }): Promise<Subscription[]>;
-  get(id: string): Promise<Subscription | undefined>;
-  create(subscription: NewSubscription): Promise<Subscription>;
-  update(id: string, patch: SubscriptionPatch): Promise<Subscription | undefined>;
-  /** Usage of the given windows (absent rows are 0 and not returned). */
-  usage(subscriptionId: string, windows: string[]): Promise<SubscriptionUsageRow[]>;
-  /** Adds settled charges to the usage rows (creating them), in one transaction. */
-  applyUsage(charges: Array<{ keyId: string; amountMicros: number }>, batchId?: string): Promise<void>;
-}
-
-export interface RedemptionCodeRepository {
-  list(): Promise<RedemptionCode[]>;
-  createMany(codes: NewRedemptionCode[]): Promise<RedemptionCode[]>;
-  findByHash(codeHash: string): Promise<RedemptionCode | undefined>;
-  /**
-   * Marks the code used, if and only if it is unused and unexpired at `now`, and runs `grant`
-   * in the same transaction; exactly one of any number of concurrent calls gets `true`.
-   */
-  redeem(
-    codeHash: string,
-    by: { userId: string | null; keyId: string | null },
-    now: number,
-    grant: (code: RedemptionCode, transaction: AccountsTransaction) => Promise<void>,
-  ): Promise<{ redeemed: true; code: RedemptionCode } | { redeemed: false; code: RedemptionCode | undefined }>;
-}
-
-/** What a redemption may change inside its transaction. */
-export interface AccountsTransaction {
-  addUserBalance(userId: string, deltaMicros: number): Promise<void>;
-  addKeyBalance(keyId: string, deltaMicros: number): Promise<void>;
-  createSubscription(subscription: NewSubscription): Promise<Subscription>;
 }
 
 /** Small key/value settings the gateway keeps for itself (admin token hash, …). */
@@ -210,81 +148,6 @@ export interface StoredResponseRepository {
 export interface AppliedBatchRepository {
   /** Forgets batches applied before `time` (no retry can still come for them); returns how many. */
   pruneBefore(time: number): Promise<number>;
-}
-
-/** Operator accounts, their console sessions and the admin tokens they mint (issue 29). */
-export interface AdminRepository {
-  list(): Promise<Admin[]>;
-  /** By id, or by name or e-mail (case-insensitive): the `login` of sign-in. */
-  find(reference: string): Promise<Admin | undefined>;
-  create(admin: NewAdmin): Promise<Admin>;
-  update(id: string, patch: AdminPatch): Promise<Admin | undefined>;
-  delete(id: string): Promise<boolean>;
-  /** How many enabled owners exist: the last one may not be demoted, disabled or deleted. */
-  countEnabledOwners(): Promise<number>;
-
-  createSession(session: AdminSession): Promise<void>;
-  /** The session if it exists and has not expired at `now`. */
-  findSession(tokenHash: string, now: number): Promise<AdminSession | undefined>;
-  deleteSession(tokenHash: string): Promise<void>;
-  /** Ends every session of one admin (removed, disabled, password or role changed). */
-  deleteSessionsOf(adminId: string): Promise<void>;
-
-  createToken(token: Omit<AdminToken, 'id' | 'createdAt'>): Promise<AdminToken>;
-  /** The token if it exists and has not expired at `now`. */
-  findToken(tokenHash: string, now: number): Promise<AdminToken | undefined>;
-  listTokens(): Promise<AdminToken[]>;
-  deleteToken(id: string): Promise<boolean>;
-}
-
-/** Sign-in factors, one-time links, sign-in providers and sealed settings (issue 29). */
-export interface IdentityRepository {
-  findTotp(owner: IdentityOwner): Promise<TotpFactor | undefined>;
-  /** Replaces the owner's factor with a new, unconfirmed one. */
-  saveTotp(owner: IdentityOwner, secret: string, recoveryHashes: string[]): Promise<void>;
-  /** Records `step` as used if it is later than every step used before (true), confirming the factor when asked. */
-  acceptTotpStep(owner: IdentityOwner, step: number, confirm: boolean): Promise<boolean>;
-  /** Removes one unused recovery code of a confirmed factor; true for exactly one of concurrent uses. */
-  useRecoveryCode(owner: IdentityOwner, codeHash: string): Promise<boolean>;
-  deleteTotp(owner: IdentityOwner): Promise<boolean>;
-
-  createOneTimeToken(token: Omit<OneTimeToken, 'createdAt' | 'usedAt'>): Promise<void>;
-  /** Marks the link used if it is unused and unexpired at `now` and returns it; undefined otherwise (once, across instances). */
-  consumeOneTimeToken(tokenHash: string, purpose: OneTimePurpose, now: number): Promise<OneTimeToken | undefined>;
-  pruneOneTimeTokens(now: number): Promise<number>;
-
-  listProviders(): Promise<SignInProvider[]>;
-  findProvider(name: string): Promise<SignInProvider | undefined>;
-  saveProvider(provider: Omit<SignInProvider, 'createdAt' | 'updatedAt'>): Promise<SignInProvider>;
-  deleteProvider(name: string): Promise<boolean>;
-
-  /** A setting sealed with the gateway secret (SMTP password, captcha secret); undefined when unset. */
-  getSealedSetting(name: string): Promise<string | undefined>;
-  setSealedSetting(name: string, value: string): Promise<void>;
-}
-
-/** One signed-in browser session as its owner sees it (issue 29). */
-export interface SessionDevice {
-  /** Public id: a prefix of the token's hash. */
-  id: string;
-  tokenHash: string;
-  userAgent: string | null;
-  clientIp: string | null;
-  createdAt: number;
-  lastSeenAt: number;
-  expiresAt: number;
-}
-
-/** The sessions of one kind (portal or console) by owner: listed, touched, revoked. */
-export interface SessionDeviceRepository {
-  /** Records use (at most once a minute); with `userAgent`, at sign-in, also the device. */
-  touch(tokenHash: string, at: number, userAgent?: string | null): Promise<void>;
-  /** The owner's unexpired sessions, newest first. */
-  list(ownerId: string, now: number): Promise<SessionDevice[]>;
-  /** Ends one of the owner's sessions by its public id; false when the owner has none such. */
-  revoke(ownerId: string, id: string): Promise<boolean>;
-  /** Ends every session of the owner (sign out everywhere); how many ended. */
-  revokeAll(ownerId: string): Promise<number>;
 }
 
 export interface Store {

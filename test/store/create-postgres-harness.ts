@@ -33,6 +33,7 @@ export async function createPostgresHarness(): Promise<StoreHarness> {
 
   return {
     dialect: 'postgres',
+    databaseUrl,
     open: (options = {}) => createStore({ databaseUrl, secretKey: options.secretKey ?? TEST_SECRET, now: options.now }),
     async rawQuery(sqlText) {
       const result = await raw.query(sqlText);

@@ -14,6 +14,9 @@ export async function createSqliteHarness(): Promise<StoreHarness> {
 
   return {
     dialect: 'sqlite',
+    get databaseUrl() {
+      return `sqlite:${path}`;
+    },
     open: (options = {}) => createStore({ databaseUrl: `sqlite:${path}`, secretKey: options.secretKey ?? TEST_SECRET, now: options.now }),
     async rawQuery(sqlText) {
       const database = new BetterSqlite3(path, { readonly: true });

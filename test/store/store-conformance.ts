@@ -13,6 +13,7 @@ import { describeStoredResponses } from './conformance/stored-responses-conforma
 import { describeUsage } from './conformance/usage-conformance.ts';
 import { describeUsageAggregate } from './conformance/usage-aggregate-conformance.ts';
 import { describeUsageSummary } from './conformance/usage-summary-conformance.ts';
+import { describeUsageRollup } from './conformance/usage-rollup-conformance.ts';
 import type { StoreHarness } from './store-harness.ts';
 
 /**
@@ -46,6 +47,7 @@ export function runStoreConformance(name: string, createHarness: () => Promise<S
     describeUsage(context);
     describeUsageAggregate(context);
     describeUsageSummary(context);
+    describeUsageRollup(context);
     describeLedger(context);
     describeStoredResponses(context);
     describeAdmins(context);

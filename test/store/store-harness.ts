@@ -3,6 +3,8 @@ import type { Store } from '../../src/store/store.ts';
 /** What the conformance suite needs from a database backend. */
 export interface StoreHarness {
   readonly dialect: 'sqlite' | 'postgres';
+  /** The current test database's URL, for tests that read it beside the store. */
+  readonly databaseUrl: string;
   /** Opens a store on the current test database; call again (after close) to reopen it. */
   open(options?: { secretKey?: Buffer; now?: () => number }): Promise<Store>;
   /** Runs SQL straight against the database, bypassing the store. */

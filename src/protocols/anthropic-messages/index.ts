@@ -19,6 +19,7 @@ import { anthropicAffinityHint } from './anthropic-affinity-hint.ts';
 /** The Anthropic Messages wire format (`POST /v1/messages`), both directions. */
 export const anthropicMessagesCodec: ProtocolCodec = {
   id: 'anthropic-messages',
+  credentials: 'anthropic',
   // Anthropic streams always report usage (message_start, message_delta).
   peek: (input) =>
     withFeatures(

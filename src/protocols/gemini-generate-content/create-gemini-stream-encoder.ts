@@ -47,6 +47,25 @@ export function createGeminiStreamEncoder(_context: RuntimeContext, options: Str
     return frame(payload);
   }
 
+  /** A text or thought part's signature, replayed on an empty part of its kind; nothing without one. */
+  function signedEmptyPart(signature: string | undefined, thought: boolean): string {
+    if (signature === undefined) return '';
+    return chunk([thought ? { text: '', thought: true, thoughtSignature: signature } : { text: '', thoughtSignature: signature }]);
+  }
+
+  /** A buffered tool call goes out whole: Gemini clients expect complete `args`. */
+  function endToolCall(id: string, signature: string | undefined): string {
+    const call = calls.get(id);
+    if (!call) return '';
+    calls.delete(id);
+    return chunk([
+      {
+        functionCall: { id: call.callId, name: call.name, args: parseToolArguments(call.args) },
+        ...(signature === undefined ? {} : { thoughtSignature: signature }),
+      },
+    ]);
+  }
+
   return {
     push(event: StreamEvent): string {
       switch (event.type) {
@@ -61,15 +80,11 @@ export function createGeminiStreamEncoder(_context: RuntimeContext, options: Str
           return event.delta === '' ? '' : chunk([{ text: event.delta }]);
         case 'reasoning-delta':
           return event.delta === '' ? '' : chunk([{ text: event.delta, thought: true }]);
-        case 'text-end': {
+        case 'text-end':
           // Gemini 3 sends a text signature on an empty trailing part; replay it the same way.
-          const signature = event.providerMetadata?.gemini?.thoughtSignature;
-          return signature === undefined ? '' : chunk([{ text: '', thoughtSignature: signature }]);
-        }
-        case 'reasoning-end': {
-          const signature = event.providerMetadata?.gemini?.thoughtSignature;
-          return signature === undefined ? '' : chunk([{ text: '', thought: true, thoughtSignature: signature }]);
-        }
+          return signedEmptyPart(event.providerMetadata?.gemini?.thoughtSignature, false);
+        case 'reasoning-end':
+          return signedEmptyPart(event.providerMetadata?.gemini?.thoughtSignature, true);
         case 'tool-call-start':
           calls.set(event.id, { callId: event.callId, name: event.name, args: '' });
           return '';
@@ -78,18 +93,8 @@ export function createGeminiStreamEncoder(_context: RuntimeContext, options: Str
           if (call) call.args += event.argumentsDelta;
           return '';
         }
-        case 'tool-call-end': {
-          const call = calls.get(event.id);
-          if (!call) return '';
-          calls.delete(event.id);
-          const signature = event.providerMetadata?.gemini?.thoughtSignature;
-          return chunk([
-            {
-              functionCall: { id: call.callId, name: call.name, args: parseToolArguments(call.args) },
-              ...(signature === undefined ? {} : { thoughtSignature: signature }),
-            },
-          ]);
-        }
+        case 'tool-call-end':
+          return endToolCall(event.id, event.providerMetadata?.gemini?.thoughtSignature);
         case 'usage':
           usage = event.usage;
           return '';

@@ -9,11 +9,16 @@ import { normalizeGeminiKeys } from './normalize-gemini-keys.ts';
 /** The aspect ratios Gemini's image models take in `generationConfig.imageConfig`. */
 export const GEMINI_IMAGE_ASPECT_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] as const;
 
-/** True when a Gemini `generateContent` body asks for image output (`responseModalities` holding IMAGE). */
+/**
+ * True when a Gemini `generateContent` body asks for image output (`responseModalities` holding IMAGE).
+ * Reads only the two fields it needs, in either key spelling: this runs before the body is
+ * validated, so it must not walk a hostile body (a 10,000-deep array overflowed a full key walk).
+ */
 export function asksForImages(body: unknown): boolean {
-  const normalized = normalizeGeminiKeys(body);
-  if (!isRecord(normalized) || !isRecord(normalized.generationConfig)) return false;
-  const modalities = normalized.generationConfig.responseModalities;
+  if (!isRecord(body)) return false;
+  const config = body.generationConfig ?? body.generation_config;
+  if (!isRecord(config)) return false;
+  const modalities = config.responseModalities ?? config.response_modalities;
   return Array.isArray(modalities) && modalities.some((modality) => typeof modality === 'string' && modality.toUpperCase() === 'IMAGE');
 }
 

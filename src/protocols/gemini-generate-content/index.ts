@@ -15,6 +15,7 @@ import { geminiAffinityHint } from './gemini-affinity-hint.ts';
 /** The Gemini v1beta generateContent wire format (also served under `/v1` and `/v1alpha`). */
 export const geminiGenerateContentCodec: ProtocolCodec = {
   id: 'gemini-generate-content',
+  credentials: 'gemini',
   peek: peekGeminiRequest,
   affinityHint: geminiAffinityHint,
   passthrough: geminiPassthroughLane,

@@ -17,6 +17,7 @@ export { readOpenAiChatIncludeUsage } from './peek-openai-chat-request.ts';
 /** OpenAI Chat Completions (`POST /v1/chat/completions`). */
 export const openaiChatCodec: ProtocolCodec = {
   id: 'openai-chat',
+  credentials: 'bearer',
   peek: peekOpenAiChatRequest,
   affinityHint: (input) => {
     const conversationKeys = readOpenAiAffinityKeys(input.body);

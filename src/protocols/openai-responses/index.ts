@@ -23,6 +23,7 @@ export { convertOpenAiResponsesUsage } from './convert-openai-responses-usage.ts
 
 export const openaiResponsesCodec: ProtocolCodec = {
   id: 'openai-responses',
+  credentials: 'bearer',
   // Responses streams always end with the whole response, usage included.
   peek: (input) =>
     withFeatures({ ...peekBody(input, () => true, 'input', ['max_output_tokens']), ...peekCustomTools(input.body) }, peekResponsesFeatures(input.body)),

@@ -20,7 +20,7 @@ import { asksForImages } from '../../protocols/gemini-generate-content/index.ts'
 import { handleCompaction, handleCompactionTurn, handleGeneration, handleThresholdTurn } from './handle-generation.ts';
 import { compactionThreshold } from '../../generation/compact-on-threshold.ts';
 import { hasCompactionTrigger } from '../../responses/compaction-turn.ts';
-import type { GenerationRoute } from '../../generation/generation-request.ts';
+import { generationRoute, type GenerationRoute } from '../../generation/generation-request.ts';
 import { isGeminiMethod, parseGeminiModelPath } from './parse-gemini-model-path.ts';
 import { isRecord } from '../../protocols/shared/is-record.ts';
 
@@ -70,27 +70,35 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
     },
   });
   // Each route's description is built once, not per request.
-  const chatRoute: GenerationRoute = { protocol: 'openai-chat', credentials: 'bearer', surface };
-  const responsesRoute: GenerationRoute = { protocol: 'openai-responses', credentials: 'bearer', surface };
-  const messagesRoute: GenerationRoute = { protocol: 'anthropic-messages', credentials: 'anthropic', surface };
-  const geminiRoute: GenerationRoute = { protocol: 'gemini-generate-content', credentials: 'gemini', surface };
-  app.post(`${prefix}/v1/chat/completions`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-chat') }, (request, reply) =>
-    handleGeneration(deps, chatRoute, request, reply),
+  const chatRoute = generationRoute('openai-chat', surface);
+  const responsesRoute = generationRoute('openai-responses', surface);
+  const messagesRoute = generationRoute('anthropic-messages', surface);
+  const geminiRoute = generationRoute('gemini-generate-content', surface);
+  app.post(
+    `${prefix}/v1/chat/completions`,
+    { config: { protocol: 'openai-chat' }, ...authenticateFirst(chatRoute.credentials, 'openai-chat') },
+    (request, reply) => handleGeneration(deps, chatRoute, request, reply),
   );
-  app.post(`${prefix}/v1/responses`, { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') }, (request, reply) => {
-    if (isRecord(request.body) && hasCompactionTrigger(request.body)) return handleCompactionTurn(deps, responsesRoute, request, reply);
-    const threshold = compactionThreshold(request.body);
-    return threshold === undefined
-      ? handleGeneration(deps, responsesRoute, request, reply)
-      : handleThresholdTurn(deps, responsesRoute, request, reply, threshold);
-  });
+  app.post(
+    `${prefix}/v1/responses`,
+    { config: { protocol: 'openai-responses' }, ...authenticateFirst(responsesRoute.credentials, 'openai-responses') },
+    (request, reply) => {
+      if (isRecord(request.body) && hasCompactionTrigger(request.body)) return handleCompactionTurn(deps, responsesRoute, request, reply);
+      const threshold = compactionThreshold(request.body);
+      return threshold === undefined
+        ? handleGeneration(deps, responsesRoute, request, reply)
+        : handleThresholdTurn(deps, responsesRoute, request, reply, threshold);
+    },
+  );
   app.post(
     `${prefix}/v1/responses/compact`,
-    { config: { protocol: 'openai-responses' }, ...authenticateFirst('bearer', 'openai-responses') },
+    { config: { protocol: 'openai-responses' }, ...authenticateFirst(responsesRoute.credentials, 'openai-responses') },
     (request, reply) => handleCompaction(deps, responsesRoute, request, reply),
   );
-  app.post(`${prefix}/v1/messages`, { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') }, (request, reply) =>
-    handleGeneration(deps, messagesRoute, request, reply),
+  app.post(
+    `${prefix}/v1/messages`,
+    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst(messagesRoute.credentials, 'anthropic-messages') },
+    (request, reply) => handleGeneration(deps, messagesRoute, request, reply),
   );
   // Claude Code (and the Anthropic SDK) given `<root>/v1` as its base calls `/v1/v1/messages`; a
   // 404 there shows as "There's an issue with the selected model", which hides the cause. Served,
@@ -98,7 +106,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   const doubledMessagesRoute: GenerationRoute = { ...messagesRoute, warnings: [DOUBLED_V1_WARNING] };
   app.post(
     `${prefix}/v1/v1/messages`,
-    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages', DOUBLED_V1_WARNING) },
+    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst(messagesRoute.credentials, 'anthropic-messages', DOUBLED_V1_WARNING) },
     (request, reply) => handleGeneration(deps, doubledMessagesRoute, request, reply),
   );
   app.post(`${prefix}/v1/embeddings`, { config: { protocol: 'openai-chat' }, ...authenticateFirst('bearer', 'openai-embeddings') }, (request, reply) =>
@@ -106,19 +114,19 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
   );
   registerMediaRoutes(app, deps, prefix, surface, (protocol) => authenticateFirst('bearer', protocol));
   const countTokens = async (request: FastifyRequest, reply: FastifyReply) => {
-    const caller = request.caller ?? authenticateRequest(deps, request, 'anthropic');
+    const caller = request.caller ?? authenticateRequest(deps, request, messagesRoute.credentials);
     const decoded = getCodec('anthropic-messages').decodeRequest({ body: request.body }, deps.runtime).value;
     authorizeModel(deps.snapshot.current, caller, decoded.model, surface, { revealOtherGroups: deps.settings.revealOtherGroupModels === true });
     return reply.send({ input_tokens: estimateInputTokens(decoded) });
   };
   app.post(
     `${prefix}/v1/messages/count_tokens`,
-    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages') },
+    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst(messagesRoute.credentials, 'anthropic-messages') },
     countTokens,
   );
   app.post(
     `${prefix}/v1/v1/messages/count_tokens`,
-    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst('anthropic', 'anthropic-messages', DOUBLED_V1_WARNING) },
+    { config: { protocol: 'anthropic-messages' }, ...authenticateFirst(messagesRoute.credentials, 'anthropic-messages', DOUBLED_V1_WARNING) },
     countTokens,
   );
 
@@ -138,7 +146,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
         `Unknown Gemini method "${method ?? ''}" on model "${model}"; this gateway serves :generateContent, :streamGenerateContent, :countTokens, :embedContent and :batchEmbedContents.`,
       );
     }
-    authenticateOrNote(request, 'gemini', 'gemini-generate-content', model);
+    authenticateOrNote(request, geminiRoute.credentials, 'gemini-generate-content', model);
   };
   for (const version of ['v1beta', 'v1alpha', 'v1']) {
     app.post(`${prefix}/${version}/models/*`, { config: { protocol: 'gemini-generate-content' }, onRequest: geminiPathFirst }, async (request, reply) => {
@@ -147,7 +155,7 @@ export function registerGenerationRoutes(app: FastifyInstance, deps: AppDeps, pr
         return handleEmbeddings(deps, method === 'embedContent' ? 'gemini-embed-content' : 'gemini-batch-embed-contents', surface, request, reply, model);
       }
       if (method === 'countTokens') {
-        const caller = request.caller ?? authenticateRequest(deps, request, 'gemini');
+        const caller = request.caller ?? authenticateRequest(deps, request, geminiRoute.credentials);
         authorizeModel(deps.snapshot.current, caller, model, surface, { revealOtherGroups: deps.settings.revealOtherGroupModels === true });
         const body = unwrapCountTokensBody(request.body);
         const decoded = getCodec('gemini-generate-content').decodeRequest({ body, pathModel: model }, deps.runtime).value;

@@ -45,7 +45,7 @@ export function handleGeneration(
 
 /** `POST /v1/responses/compact`: one generation whose reply the gateway shapes (see runCompaction). */
 export async function handleCompaction(deps: AppDeps, route: GenerationRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const caller = request.caller ?? authenticateRequest(deps, request, 'bearer');
+  const caller = request.caller ?? authenticateRequest(deps, request, route.credentials);
   const answer = await runCompaction(deps, { requestId: request.id, route, body: request.body, credentials: credentialsOf(deps, request), caller });
   // The pipeline wrote this request's line when the summary request ran; otherwise the framework does.
   if (answer.recorded) markPipelineRequest(request);
@@ -56,7 +56,7 @@ export async function handleCompaction(deps: AppDeps, route: GenerationRoute, re
 /** `POST /v1/responses` whose input ends with a `compaction_trigger`: the compaction as a response (see compaction-turn.ts). */
 export async function handleCompactionTurn(deps: AppDeps, route: GenerationRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const body = withoutCompactionTrigger(request.body as Record<string, unknown>);
-  const caller = request.caller ?? authenticateRequest(deps, request, 'bearer');
+  const caller = request.caller ?? authenticateRequest(deps, request, route.credentials);
   const answer = await runCompaction(deps, { requestId: request.id, route, body, credentials: credentialsOf(deps, request), caller }, true);
   if (answer.recorded) markPipelineRequest(request);
   const compacted = answer.body as { id: string; created_at: number; output: Array<Record<string, unknown>>; usage: unknown };

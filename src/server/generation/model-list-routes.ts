@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/authenticate-key.ts';
 import { visibleModels } from '../../access/authorize-model.ts';
 import type { CredentialStyle } from '../../access/extract-api-key.ts';
+import { credentialStyleOf } from '../../protocols/codec-registry.ts';
+import type { ProtocolId } from '../../protocols/protocol-codec.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import { encodeGeminiModel, encodeGeminiModelList } from '../../protocols/gemini-generate-content/index.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -73,8 +75,16 @@ function detectListShape(request: FastifyRequest): ListShape {
   return 'openai';
 }
 
+/** The protocol whose clients ask for each list shape: the key is read where they put it. */
+const SHAPE_PROTOCOL: Record<ListShape, ProtocolId> = {
+  openai: 'openai-chat',
+  codex: 'openai-responses',
+  anthropic: 'anthropic-messages',
+  gemini: 'gemini-generate-content',
+};
+
 function credentialStyleFor(shape: ListShape): CredentialStyle {
-  return shape === 'anthropic' ? 'anthropic' : shape === 'gemini' ? 'gemini' : 'bearer';
+  return credentialStyleOf(SHAPE_PROTOCOL[shape]);
 }
 
 function pageOptions(query: Record<string, string | undefined>): { pageSize?: number; pageToken?: string } {

@@ -6,7 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { authenticateCaller, type CallerCredentials } from '../../access/authenticate-caller.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import { ResponsesSocketSession } from '../../generation/responses-socket-session.ts';
-import type { GenerationRoute } from '../../generation/generation-request.ts';
+import { generationRoute, type GenerationRoute } from '../../generation/generation-request.ts';
 import { encodeErrorReply } from '../../protocols/encode-error-reply.ts';
 import { DEFAULT_RESPONSES_MAX_TURN_BYTES } from '../../responses/stateful-responses.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -24,8 +24,8 @@ import type { ResponsesWebSocketSettings } from '../../config/responses-websocke
 export function registerResponsesWebSocket(app: FastifyInstance, deps: AppDeps, settings: ResponsesWebSocketSettings): void {
   const altPath = `/${deps.settings.altPrefix}/v1/responses`;
   const routes = new Map<string, GenerationRoute>([
-    ['/v1/responses', { protocol: 'openai-responses', credentials: 'bearer', surface: null }],
-    [altPath, { protocol: 'openai-responses', credentials: 'bearer', surface: deps.settings.altPrefix }],
+    ['/v1/responses', generationRoute('openai-responses', null)],
+    [altPath, generationRoute('openai-responses', deps.settings.altPrefix)],
   ]);
   // `ws` parses frames and enforces the size bound (1009 on a larger message); no compression,
   // as OpenAI's socket: it would cost CPU per event for little gain on small JSON events.

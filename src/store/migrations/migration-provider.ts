@@ -29,6 +29,8 @@ import { usageSummaryCoveringIndexMigration } from './038-usage-summary-covering
 import { ledgerRawUsageMigration } from './039-ledger-raw-usage.ts';
 import { referralWithdrawalsMigration } from './040-referral-withdrawals.ts';
 import { notifyChannelRolesMigration } from './041-notify-channel-roles.ts';
+import { usageHourlyRollupMigration } from './043-usage-hourly-rollup.ts';
+import { usageDailyRollupMigration } from './044-usage-daily-rollup.ts';
 
 /**
  * Migrations live in code (not a folder scanned at run time) so they ship inside the bundle.
@@ -65,6 +67,8 @@ export const STORE_MIGRATIONS: Record<string, Migration> = {
   '039-ledger-raw-usage': ledgerRawUsageMigration,
   '040-referral-withdrawals': referralWithdrawalsMigration,
   '041-notify-channel-roles': notifyChannelRolesMigration,
+  '043-usage-hourly-rollup': usageHourlyRollupMigration,
+  '044-usage-daily-rollup': usageDailyRollupMigration,
 };
 
 export const storeMigrationProvider: MigrationProvider = {

@@ -7,6 +7,7 @@ import type { StoreContext } from '../store-context.ts';
 import { aggregateUsage } from './aggregate-usage.ts';
 import { createSqliteLedgerInsert, insertLedgerRows } from './ledger-rows.ts';
 import { summarizeUsage } from './summarize-usage.ts';
+import { createSqliteRollupUpsert, ROLLUPS, rebuildUsageRollup, upsertRollupPostgres } from './usage-rollup.ts';
 import { channelWindow, spendWindow, statusFigures } from './usage-windows.ts';
 
 /** 30 columns × 200 rows stays well inside SQLite's and PostgreSQL's bound-parameter limits. */
@@ -27,12 +28,15 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
       if (insertSqlite) return insertSqlite(entries);
       const rows = entries.map(toRow);
       await db.transaction().execute(async (transaction) => {
+        const inserted = new Set<string>();
         for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-          await transaction
+          const written = await transaction
             .insertInto('usage_logs')
             .values(rows.slice(start, start + ROWS_PER_STATEMENT))
             .onConflict((conflict) => conflict.column('request_id').doNothing())
+            .returning('request_id')
             .execute();
+          for (const row of written) inserted.add(row.request_id);
         }
         // The requests' ledger rows in the same transaction: no write of their own (issue 27).
         const ledgers = entries.flatMap((entry) => (entry.ledger === undefined ? [] : [entry.ledger]));
@@ -42,6 +46,11 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
             ledgers.flatMap((ledger) => ledger.attempts),
             ledgers.flatMap((ledger) => ledger.charges),
           );
+        // Only the rows this transaction inserted: a retried slice already rolled up adds nothing.
+        await upsertRollupPostgres(
+          transaction,
+          entries.filter((entry) => inserted.has(entry.requestId)),
+        );
       });
     },
 
@@ -85,9 +94,17 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
         const result = await db.deleteFrom('usage_logs').where('request_id', 'in', oldest).executeTakeFirst();
         const batch = Number(result.numDeletedRows);
         deleted += batch;
-        if (batch < PRUNE_BATCH_ROWS) return deleted;
+        if (batch < PRUNE_BATCH_ROWS) break;
         await new Promise((resolve) => setImmediate(resolve));
       }
+      // The rollups go with the rows: whole periods dropped, the period cut in two summed again
+      // from the rows it keeps (rows that old are no longer written, so nothing races it).
+      for (const rollup of ROLLUPS) {
+        const start = Math.floor(time / rollup.periodMs) * rollup.periodMs;
+        await db.deleteFrom(rollup.table).where('period_start', '<', start).execute();
+        if (start < time) await rebuildUsageRollup(db, rollup, start, start + rollup.periodMs);
+      }
+      return deleted;
     },
 
     aggregate: (query) => aggregateUsage(db, query),
@@ -105,8 +122,11 @@ export function createUsageLogRepository({ db, sqlite }: StoreContext): UsageLog
  */
 function createSqliteUsageInsert(sqlite: BetterSqlite3.Database): (entries: UsageLogEntry[]) => void {
   let statement: BetterSqlite3.Statement | undefined;
+  const upsertRollup = createSqliteRollupUpsert(sqlite);
+  const inserted: UsageLogEntry[] = [];
   const insertLedger = createSqliteLedgerInsert(sqlite);
   return sqlite.transaction((entries: UsageLogEntry[]) => {
+    inserted.length = 0;
     // Prepared on first use: the repository is built before the migrations have run.
     if (!statement) {
       const columns = Object.keys(toRow(SAMPLE_ENTRY));
@@ -116,7 +136,7 @@ function createSqliteUsageInsert(sqlite: BetterSqlite3.Database): (entries: Usag
     }
     for (const entry of entries) {
       // The same order as toRow's keys (checked by the usage conformance tests through both paths).
-      statement.run(
+      const { changes } = statement.run(
         entry.requestId,
         entry.time,
         entry.keyId,
@@ -149,8 +169,12 @@ function createSqliteUsageInsert(sqlite: BetterSqlite3.Database): (entries: Usag
         entry.subscriptionId ?? null,
         entry.transport ?? 'http',
       );
+      if (changes === 1) inserted.push(entry);
       if (entry.ledger !== undefined) insertLedger(entry.ledger.attempts, entry.ledger.charges);
     }
+    // In the insert's transaction, and only for rows it inserted: a retried slice adds nothing twice.
+    upsertRollup(inserted);
+    inserted.length = 0;
   });
 }
 

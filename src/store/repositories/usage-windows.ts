@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../database-schema.ts';
 import type { ChannelWindowRow, SpendWindowRow, StatusFiguresRow, StatusWindowCounts } from '../usage-queries.ts';
-import { binExpression, LATENCY_BOUNDS, percentiles } from './summarize-usage.ts';
+import { binExpression, LATENCY_BOUNDS, percentiles } from './latency-bins.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,6 +1,6 @@
-import type { Admission } from '../billing/admit-generation.ts';
-import { billDeliveredUsage, type DeliveredReply } from '../billing/bill-delivered-usage.ts';
-import type { RequestEstimate } from '../billing/estimate-reservation.ts';
+import type { Admission } from './admit-generation.ts';
+import { billDeliveredUsage, type DeliveredReply } from './bill-delivered-usage.ts';
+import type { RequestEstimate } from './estimate-reservation.ts';
 import type { Usage } from '../core/usage.ts';
 
 /**
@@ -17,12 +17,4 @@ export function settleUsage(
   const billed = billDeliveredUsage(reported, delivered, estimate);
   const bounded = admission.boundUsage(billed.usage);
   return { usage: bounded.usage, warnings: [...billed.warnings, ...bounded.warnings] };
-}
-
-/** Takes OpenRouter's `usage` accounting field off an OpenAI chat body (no upstream knows it); undefined when it has none. */
-export function takeUsageAccounting(body: Record<string, unknown>): { body: Record<string, unknown>; include: boolean } | undefined {
-  if (!('usage' in body)) return undefined;
-  const { usage, ...rest } = body;
-  const include = typeof usage === 'object' && usage !== null && (usage as Record<string, unknown>).include === true;
-  return { body: rest, include };
 }
