@@ -54,8 +54,17 @@ export function screenshotDirectory(): string {
  */
 export async function followPageLink(page: Page, label: string): Promise<void> {
   const toggle = page.locator('.menu-toggle');
-  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+  const link = page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true });
+  // The menu folds itself after each navigation, a render after the URL changed: a check made in
+  // between sees it still open. So open it whenever the link is not visible, and try again.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    if ((await toggle.isVisible()) && !(await link.isVisible())) {
+      if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+      await link.waitFor({ state: 'visible', timeout: 2_000 }).catch(() => undefined);
+    }
+    if (await link.isVisible()) break;
+  }
+  await link.click();
 }
 
 /** How far the page scrolls sideways (0 when it fits the window), and what sticks out. */
