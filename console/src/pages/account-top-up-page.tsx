@@ -10,6 +10,7 @@ import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
 import { t } from '../i18n/i18n.ts';
 import { orderStatusName } from '../i18n/status-name.ts';
+import { AccountReferralCard, type Referral } from './account-referral-card.tsx';
 import { AccountWithdrawCard } from './account-withdraw-card.tsx';
 import { AccountPlansCard, TopUpHints, type CheckoutOptions } from './account-plans-card.tsx';
 
@@ -25,18 +26,6 @@ interface OrderRow {
   chargeAmount: number;
   checkoutUrl: string | null;
   createdAt: string;
-}
-
-interface Referral {
-  code: string;
-  link: string;
-  ratePercent: number;
-  holdDays: number;
-  pendingUsd: number;
-  creditedUsd: number;
-  invites: number;
-  withdrawableUsd: number;
-  withdrawals: { enabled: boolean; minUsd: number };
 }
 
 type AccountSession = Extract<Session, { role: 'account' }>;
@@ -107,16 +96,7 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
       <AsyncView resource={data} what={t('topUp.what')}>
         {(loaded) => (
           <>
-            <div class="card" data-referral>
-              <h2>{t('topUp.invite')}</h2>
-              <p>
-                {t('topUp.yourLink')} <code>{loaded.referral.link}</code>
-                {t('topUp.earn', { rate: loaded.referral.ratePercent, days: loaded.referral.holdDays })}
-              </p>
-              <p>
-                {t('topUp.invited', { invites: loaded.referral.invites, pending: usd(loaded.referral.pendingUsd) })} {t('topUp.credited')} <span data-rebate-credited>{usd(loaded.referral.creditedUsd)}</span>
-              </p>
-            </div>
+            <AccountReferralCard referral={loaded.referral} />
             {loaded.referral.withdrawals.enabled && (
               <AccountWithdrawCard
                 session={props.session}
