@@ -55,7 +55,7 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     return orderId;
   };
 
-  test('top up through the Stripe checkout, the operator refunds part in the console, the statement shows both', async () => {
+  test('top up through the Stripe checkout, the operator refunds part in the console, the receipt and the statement show both', async () => {
     const user = await world.harness.admin('POST', '/users', { name: 'journey-ann', email: 'ann@example.com', password: PASSWORD }, 201);
     const customer = await newPage();
     await signIn(customer, 0, 'ann@example.com', PASSWORD);
@@ -70,6 +70,17 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     await operator.locator(`[data-order="${orderId}"]`, { hasText: 'partially_refunded' }).waitFor();
     assert.deepEqual(await world.balanceOf(user.id), { balance: 15, debtUsd: 0 });
     assert.equal(world.stripe.refunds.length, 1, 'the refund went to Stripe');
+
+    // The receipt: the order row links to the order's printable sheet on the Statement page.
+    await customer.goto('/console/orders?lang=en');
+    await customer.locator(`[data-order="${orderId}"] [data-receipt-link]`).click();
+    const receipt = customer.locator(`[data-receipt="${orderId}"]`);
+    await receipt.waitFor();
+    assert.match(await receipt.locator('[data-paid]').innerText(), /\$20\.00 \(20\.00 USD\)/);
+    assert.match(await receipt.locator('[data-credit]').innerText(), /\$20\.00/);
+    assert.match(await receipt.locator('[data-refunded]').innerText(), /-\$5\.00/);
+    assert.match(await receipt.locator('[data-status]').innerText(), /partially_refunded/);
+    assert.match(await receipt.innerText(), /Card \(Stripe\)/);
 
     // A plan sold at checkout, bought through the same hosted checkout: it starts when credited.
     await world.harness.admin('POST', '/plans', { name: 'journey-pro', group: 'default', durationDays: 30, quota: { monthly: 50 }, price: 9 }, 201);

@@ -34,6 +34,7 @@ export const enPayments = {
     status: 'Status',
     refunded: ', {{amount}} refunded',
     payLink: 'pay',
+    receipt: 'receipt',
     noProvider: 'No payment method is enabled yet; ask the operator.',
     limits: 'From {{min}} to {{max}}.',
     bonusTier: 'Pay {{from}} or more, get {{bonus}}% extra.',

@@ -36,6 +36,7 @@ export const zhCNPayments: Pick<Catalogue, 'orderStatus' | 'topUp' | 'orders' | 
     status: '状态',
     refunded: '，已退款 {{amount}}',
     payLink: '去支付',
+    receipt: '收据',
     noProvider: '尚未启用任何支付方式，请联系运营者。',
     limits: '金额范围 {{min}} 至 {{max}}。',
     bonusTier: '单笔满 {{from}}，额外赠送 {{bonus}}%。',

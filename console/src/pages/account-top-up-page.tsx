@@ -30,6 +30,9 @@ interface OrderRow {
 
 type AccountSession = Extract<Session, { role: 'account' }>;
 
+/** The orders money moved for: these have a receipt (on the Statement page). */
+const RECEIPT_STATES = new Set(['paid', 'credited', 'refunded', 'partially_refunded']);
+
 /** Top up the wallet through a payment provider, follow the orders (receipts), and the invite link with its rebates. */
 export function AccountTopUpPage(props: { session: AccountSession }) {
   const data = useResource(async () => {
@@ -129,6 +132,14 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
                     <td data-status>
                       {orderStatusName(order.status)}
                       {order.refundedUsd > 0 ? t('topUp.refunded', { amount: usd(order.refundedUsd) }) : ''}
+                      {RECEIPT_STATES.has(order.status) && (
+                        <>
+                          {' '}
+                          <a href={`/console/statement?order=${encodeURIComponent(order.id)}`} data-receipt-link>
+                            {t('topUp.receipt')}
+                          </a>
+                        </>
+                      )}
                       {order.status === 'pending' && order.checkoutUrl && (
                         <>
                           {' '}
