@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN_TOKEN } from '../helpers/gateway-harness.ts';
-import { PASSWORD, signIn as portalSignIn, startPaymentWorld, type PaymentWorld } from '../payments/payment-harness.ts';
+import { PASSWORD, startPaymentWorld, type PaymentWorld } from '../payments/payment-harness.ts';
 import { launchChromium, type Browser, type Page } from './browser.ts';
 import { ensureConsoleBuilt } from './ensure-console-built.ts';
 
@@ -11,7 +11,8 @@ const DAY = 86_400_000;
  * Money in, in Chromium against the Stripe and Epay simulators: a customer tops up through the
  * simulator's hosted checkout (webhook → wallet credited), the operator refunds part of it in the
  * console, the printable statement shows both; the operator's payment settings keep secrets
- * write-only, promotions are created and deleted, and a rebate withdrawal is approved and paid.
+ * write-only, promotions are created and deleted; an invitee tops up in a browser of their own, the
+ * inviter sees the rebate held then released, and its withdrawal is approved and paid.
  */
 describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
   let world: PaymentWorld;
@@ -41,19 +42,24 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     await page.locator('header.topbar').waitFor();
   };
 
-  test('top up through the Stripe checkout, the operator refunds part in the console, the statement shows both', async () => {
+  /** Tops up on the Top-up page through the Stripe simulator's hosted checkout; waits for the order row to say credited. */
+  const topUpThroughCheckout = async (page: Page, amount: string): Promise<string> => {
+    await page.goto('/console/orders?lang=en');
+    await page.locator('[data-top-up-form] input[name=amount]').fill(amount);
+    await page.locator('[data-top-up-form] button[type=submit]').click();
+    await page.waitForURL(/\/c\/pay\//);
+    await page.locator('button[type=submit]').click();
+    await page.waitForURL(/\/console\/orders\?order=/);
+    const orderId = new URL(page.url()).searchParams.get('order') ?? '';
+    await page.locator(`[data-order="${orderId}"] [data-status]`, { hasText: 'credited' }).waitFor();
+    return orderId;
+  };
+
+  test('top up through the Stripe checkout, the operator refunds part in the console, the receipt and the statement show both', async () => {
     const user = await world.harness.admin('POST', '/users', { name: 'journey-ann', email: 'ann@example.com', password: PASSWORD }, 201);
     const customer = await newPage();
     await signIn(customer, 0, 'ann@example.com', PASSWORD);
-    await customer.goto('/console/orders?lang=en');
-    await customer.locator('[data-top-up-form] input[name=amount]').fill('20');
-    await customer.locator('[data-top-up-form] button[type=submit]').click();
-    await customer.waitForURL(/\/c\/pay\//);
-    await customer.locator('button[type=submit]').click();
-    await customer.waitForURL(/\/console\/orders\?order=/);
-    const orderId = new URL(customer.url()).searchParams.get('order') ?? '';
-    const row = customer.locator(`[data-order="${orderId}"] [data-status]`);
-    await row.filter({ hasText: 'credited' }).waitFor();
+    const orderId = await topUpThroughCheckout(customer, '20');
     assert.deepEqual(await world.balanceOf(user.id), { balance: 20, debtUsd: 0 }, 'the webhook credited the wallet once');
 
     const operator = await newPage();
@@ -64,6 +70,17 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     await operator.locator(`[data-order="${orderId}"]`, { hasText: 'partially_refunded' }).waitFor();
     assert.deepEqual(await world.balanceOf(user.id), { balance: 15, debtUsd: 0 });
     assert.equal(world.stripe.refunds.length, 1, 'the refund went to Stripe');
+
+    // The receipt: the order row links to the order's printable sheet on the Statement page.
+    await customer.goto('/console/orders?lang=en');
+    await customer.locator(`[data-order="${orderId}"] [data-receipt-link]`).click();
+    const receipt = customer.locator(`[data-receipt="${orderId}"]`);
+    await receipt.waitFor();
+    assert.match(await receipt.locator('[data-paid]').innerText(), /\$20\.00 \(20\.00 USD\)/);
+    assert.match(await receipt.locator('[data-credit]').innerText(), /\$20\.00/);
+    assert.match(await receipt.locator('[data-refunded]').innerText(), /-\$5\.00/);
+    assert.match(await receipt.locator('[data-status]').innerText(), /partially_refunded/);
+    assert.match(await receipt.innerText(), /Card \(Stripe\)/);
 
     // A plan sold at checkout, bought through the same hosted checkout: it starts when credited.
     await world.harness.admin('POST', '/plans', { name: 'journey-pro', group: 'default', durationDays: 30, quota: { monthly: 50 }, price: 9 }, 201);
@@ -137,20 +154,37 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     assert.deepEqual((await world.harness.admin('GET', '/promotion-codes')).data, []);
   });
 
-  test('a rebate withdrawal is approved and marked paid on the payouts page; the inviter sees it paid', async () => {
+  test('an invitee tops up through the Stripe checkout; after the holding period the inviter sees the rebate released, withdraws it, the operator pays it', async () => {
     await world.harness.admin('PATCH', '/account-settings', { referral: { ratePercent: 10, holdDays: 7, withdrawalsEnabled: true, withdrawMinUsd: 1 } });
     const inviter = await world.account('journey-cat');
     const code = (await inviter.json('GET', '/referral')).code as string;
-    const invitee = await world.account('journey-dan', { referralCode: code });
-    const order = await invitee.json('POST', '/orders', { provider: 'stripe', amountUsd: 30 }, 201);
-    await world.stripe.pay(order.checkoutUrl.split('/').pop());
-    world.advanceClock(8 * DAY);
-    const fresh = await portalSignIn(world.harness.url, inviter.id, 'journey-cat');
-    assert.equal((await fresh.json('GET', '/referral')).withdrawableUsd, 3);
+    const dan = await world.account('journey-dan', { referralCode: code });
 
+    // The invitee, in a browser of their own, pays through the hosted checkout like anyone else.
+    const invitee = await newPage();
+    await signIn(invitee, 0, 'journey-dan', PASSWORD);
+    await topUpThroughCheckout(invitee, '30');
+    assert.deepEqual(await world.balanceOf(dan.id), { balance: 30, debtUsd: 0 });
+
+    const early = await newPage();
+    await signIn(early, 0, 'journey-cat', PASSWORD);
+    await early.goto('/console/orders?lang=en');
+    const held = early.locator('[data-referral]');
+    await held.locator('[data-rebate=pending]', { hasText: '$3.00' }).waitFor();
+    assert.match(await held.innerText(), /Invited: 1 · pending \$3\.00 · credited \$0\.00/);
+    assert.match(await held.locator('[data-rebate=pending]').innerText(), /held until/);
+    assert.equal((await world.balanceOf(inviter.id)).balance, 0, 'nothing is credited while the rebate is held');
+
+    world.advanceClock(8 * DAY);
+    // The portal session (12 h) has lapsed with the clock: the inviter signs in again.
     const customer = await newPage();
     await signIn(customer, 0, 'journey-cat', PASSWORD);
     await customer.goto('/console/orders?lang=en');
+    const referral = customer.locator('[data-referral]');
+    await referral.locator('[data-rebate=credited]', { hasText: '$3.00' }).waitFor();
+    assert.match(await referral.locator('[data-rebate=credited]').innerText(), /released/);
+    assert.match(await referral.innerText(), /pending \$0\.00 · credited \$3\.00/);
+    assert.equal((await world.balanceOf(inviter.id)).balance, 3, 'the released rebate is in the wallet');
     const card = customer.locator('[data-withdraw]');
     await card.locator('input[name=withdrawAmount]').fill('3');
     await card.locator('input[name=payoutTo]').fill('alipay: cat@example.com');

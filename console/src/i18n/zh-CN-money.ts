@@ -1,7 +1,7 @@
 import type { Catalogue } from './en.ts';
 
 /** 控制台中文：支付设置、优惠码、提现与对账单（见 zh-CN.ts）。 */
-export const zhCNMoney: Pick<Catalogue, 'withdrawalStatus' | 'paymentSettings' | 'promotions' | 'payouts' | 'withdraw' | 'statement'> = {
+export const zhCNMoney: Pick<Catalogue, 'withdrawalStatus' | 'paymentSettings' | 'promotions' | 'payouts' | 'withdraw' | 'statement' | 'receipt'> = {
   withdrawalStatus: {
     pending: '待审核',
     approved: '已批准',
@@ -111,5 +111,22 @@ export const zhCNMoney: Pick<Catalogue, 'withdrawalStatus' | 'paymentSettings' |
     usageTotal: '用量合计',
     closing: '期末余额',
     noUsage: '本月没有用量。',
+  },
+  receipt: {
+    title: '收据',
+    what: '订单',
+    heading: '订单 {{order}} 的收据',
+    wholeStatement: '完整对账单',
+    date: '日期',
+    item: '用途',
+    topUp: '钱包充值',
+    plan: '套餐 {{plan}}',
+    method: '支付方式',
+    paid: '支付金额',
+    promotion: '优惠码',
+    credit: '入账额度',
+    bonus: '赠送',
+    refunded: '已退款',
+    status: '状态',
   },
 };

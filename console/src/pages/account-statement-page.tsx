@@ -7,6 +7,7 @@ import { inputValue } from '../lib/input-value.ts';
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { t } from '../i18n/i18n.ts';
+import { AccountReceipt } from './account-receipt.tsx';
 
 /** The statement as `GET /api/account/statements/{month}` returns it (micro-USD). */
 interface Statement {
@@ -31,9 +32,15 @@ const thisMonth = () => new Date().toISOString().slice(0, 7);
 /**
  * The monthly statement as a printable page: the print style sheet (styles.css, `@media print`)
  * hides the console around it and the controls marked `no-print`, so the browser's Print (or
- * "Save as PDF") gives a clean page. The CSV is the same statement for a spreadsheet.
+ * "Save as PDF") gives a clean page. The CSV is the same statement for a spreadsheet. With
+ * `?order=` (the Top-up page's receipt links) it shows that order's receipt instead.
  */
 export function AccountStatementPage(props: { session: AccountSession }) {
+  const orderId = new URLSearchParams(location.search).get('order');
+  return orderId ? <AccountReceipt session={props.session} orderId={orderId} /> : <MonthlyStatement session={props.session} />;
+}
+
+function MonthlyStatement(props: { session: AccountSession }) {
   const [month, setMonth] = useState(thisMonth);
   const data = useResource(() => accountCall<Statement>(props.session, `/statements/${month}`), [props.session.csrf, month]);
   return (

@@ -10,6 +10,7 @@ import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
 import { t } from '../i18n/i18n.ts';
 import { orderStatusName } from '../i18n/status-name.ts';
+import { AccountReferralCard, type Referral } from './account-referral-card.tsx';
 import { AccountWithdrawCard } from './account-withdraw-card.tsx';
 import { AccountPlansCard, TopUpHints, type CheckoutOptions } from './account-plans-card.tsx';
 
@@ -27,19 +28,10 @@ interface OrderRow {
   createdAt: string;
 }
 
-interface Referral {
-  code: string;
-  link: string;
-  ratePercent: number;
-  holdDays: number;
-  pendingUsd: number;
-  creditedUsd: number;
-  invites: number;
-  withdrawableUsd: number;
-  withdrawals: { enabled: boolean; minUsd: number };
-}
-
 type AccountSession = Extract<Session, { role: 'account' }>;
+
+/** The orders money moved for: these have a receipt (on the Statement page). */
+const RECEIPT_STATES = new Set(['paid', 'credited', 'refunded', 'partially_refunded']);
 
 /** Top up the wallet through a payment provider, follow the orders (receipts), and the invite link with its rebates. */
 export function AccountTopUpPage(props: { session: AccountSession }) {
@@ -107,16 +99,7 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
       <AsyncView resource={data} what={t('topUp.what')}>
         {(loaded) => (
           <>
-            <div class="card" data-referral>
-              <h2>{t('topUp.invite')}</h2>
-              <p>
-                {t('topUp.yourLink')} <code>{loaded.referral.link}</code>
-                {t('topUp.earn', { rate: loaded.referral.ratePercent, days: loaded.referral.holdDays })}
-              </p>
-              <p>
-                {t('topUp.invited', { invites: loaded.referral.invites, pending: usd(loaded.referral.pendingUsd) })} {t('topUp.credited')} <span data-rebate-credited>{usd(loaded.referral.creditedUsd)}</span>
-              </p>
-            </div>
+            <AccountReferralCard referral={loaded.referral} />
             {loaded.referral.withdrawals.enabled && (
               <AccountWithdrawCard
                 session={props.session}
@@ -149,6 +132,14 @@ export function AccountTopUpPage(props: { session: AccountSession }) {
                     <td data-status>
                       {orderStatusName(order.status)}
                       {order.refundedUsd > 0 ? t('topUp.refunded', { amount: usd(order.refundedUsd) }) : ''}
+                      {RECEIPT_STATES.has(order.status) && (
+                        <>
+                          {' '}
+                          <a href={`/console/statement?order=${encodeURIComponent(order.id)}`} data-receipt-link>
+                            {t('topUp.receipt')}
+                          </a>
+                        </>
+                      )}
                       {order.status === 'pending' && order.checkoutUrl && (
                         <>
                           {' '}
