@@ -27,7 +27,7 @@ describe('the per-address cap on passkey sign-in options', { timeout: 60_000 }, 
         const response = await start(path);
         if (response.status === 200) {
           admitted += 1;
-          assert.ok(typeof (await response.json()).challenge === 'string');
+          assert.ok(typeof ((await response.json()) as { challenge?: unknown }).challenge === 'string');
         } else refused = response;
       }
       assert.ok(refused, 'a burst past the budget is refused');

@@ -37,6 +37,8 @@ export const enSecurity = {
     sessionRevoked: 'That session is signed out.',
     signOutOthers: 'Sign out everywhere else',
     othersRevoked: 'Other sessions signed out: {{count}}.',
+    codeNeeded: 'Two-factor sign-in is on for this account: type the code your authenticator app shows (or a recovery code) and sign in again.',
+    signInCode: 'Two-factor code',
     twoFactor: 'Two-factor sign-in',
     totpIntro: 'With an authenticator app, signing in with your password also asks for the six-digit code the app shows.',
     totpEnrol: 'Turn on two-factor sign-in',

@@ -39,6 +39,8 @@ export const zhCNSecurity: Pick<Catalogue, 'security' | 'resetPassword'> = {
     sessionRevoked: '该会话已退出登录。',
     signOutOthers: '退出其他所有设备',
     othersRevoked: '已退出其他会话：{{count}} 个。',
+    codeNeeded: '此账户已启用两步验证：请输入身份验证器应用显示的验证码（或一个恢复码）后再次登录。',
+    signInCode: '两步验证码',
     twoFactor: '两步验证',
     totpIntro: '启用身份验证器应用后，用密码登录时还需输入应用显示的六位验证码。',
     totpEnrol: '启用两步验证',
