@@ -11,7 +11,7 @@ const PASSWORD = 'rosa-password-1';
  * Issue 29's Security page in Chromium: an account holder signed in from two browsers sees both
  * sessions (this one marked), signs the other out (its cookie then gets 401), turns on TOTP with
  * a code computed here from the secret the page shows once, and the next password sign-in asks
- * for a code (a recovery code from the same page passes it).
+ * for a code (a recovery code from the same page passes it); a named admin gets the same cards.
  */
 describe('sessions and two-factor sign-in on the Security page (Chromium)', { timeout: 180_000 }, () => {
   let harness: Harness;
@@ -32,6 +32,7 @@ describe('sessions and two-factor sign-in on the Security page (Chromium)', { ti
     ensureConsoleBuilt();
     harness = await startHarness();
     await harness.admin('POST', '/users', { name: 'rosa', email: 'rosa@example.com', password: PASSWORD }, 201);
+    await harness.admin('POST', '/admins', { name: 'otto', email: 'otto@example.com', role: 'admin', password: 'otto-password-1' }, 201);
     browser = await launchChromium();
     const open = async (userAgent?: string) => {
       const context = await browser.newContext({
@@ -96,5 +97,36 @@ describe('sessions and two-factor sign-in on the Security page (Chromium)', { ti
     await here.getByLabel('Two-factor code').press('Enter');
     await here.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     await here.getByText('Account: rosa').waitFor();
+  });
+
+  test('a named admin sees their console session and enrols TOTP on the same page', async () => {
+    await here.getByRole('button', { name: 'Sign out', exact: true }).click();
+    const signInOtto = async () => {
+      await here.getByRole('radio', { name: 'Admin (name or e-mail + password)' }).check();
+      await here.getByLabel('Name or e-mail', { exact: true }).fill('otto');
+      await here.getByLabel('Password', { exact: true }).fill('otto-password-1');
+      await here.getByLabel('Password', { exact: true }).press('Enter');
+    };
+    await signInOtto();
+    await here.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await followPageLink(here, 'Security');
+    const rows = here.locator('table.sessions tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 1);
+    assert.equal(await rows.filter({ hasText: 'this device' }).count(), 1);
+
+    await here.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    const secret = (await here.getByTestId('totp-secret').textContent()) ?? '';
+    const recovery = (await here.locator('ul.recovery-codes li').first().innerText()).trim();
+    await here.getByLabel('Code from your authenticator app').fill(new TOTP({ secret: Secret.fromBase32(secret) }).generate());
+    await here.getByRole('button', { name: 'Confirm and turn on' }).click();
+    await here.getByText('Two-factor sign-in is on. To turn it off, type a current code from your app.').waitFor();
+
+    await here.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await signInOtto();
+    await here.getByText('Two-factor sign-in is on for this account').waitFor();
+    await here.getByLabel('Two-factor code').fill(recovery);
+    await here.getByLabel('Two-factor code').press('Enter');
+    await here.getByText('Operator: otto (admin)').waitFor();
   });
 });
