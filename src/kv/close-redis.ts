@@ -1,4 +1,5 @@
 import type { Cluster } from 'ioredis';
+import { closeOnPurpose } from './keep-reconnecting.ts';
 import type { RedisConnection } from './open-redis.ts';
 
 /**
@@ -10,6 +11,7 @@ import type { RedisConnection } from './open-redis.ts';
  * which clears the re-armed timer.
  */
 export async function closeRedis(connection: RedisConnection): Promise<void> {
+  closeOnPurpose(connection);
   connection.disconnect();
   if (!connection.isCluster) return;
   const cluster = connection as Cluster;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createMemoryKv } from './create-memory-kv.ts';
 import type { FailoverKv, FailoverKvOptions } from './failover-kv-options.ts';
 import { isSlowAnswer, slowAnswerError, unavailableError } from './kv-outage.ts';
+import { createRecoveryProbe } from './recovery-probe.ts';
 
 export type { FailoverKv, FailoverKvOptions } from './failover-kv-options.ts';
 import type { Kv } from './kv.ts';
@@ -40,7 +41,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const stallLimitMs = options.stallBeforeFallbackMs ?? 5_000;
   /** When the first command timed out since Redis last answered; undefined while it answers. */
   let stalledSince: number | undefined;
-  let probe: NodeJS.Timeout | undefined;
+  /** Recoveries running or queued (each 'ready' or probe answer queues one). */
+  let queuedRecoveries = 0;
   const recovered: Array<() => void> = [];
 
   const readGeneration = async (): Promise<string> => {
@@ -51,19 +53,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   const markDown = (error: unknown) => {
     if (down) return;
     down = true;
-    // Fallen back on a connection that is still up (it was too slow): no 'ready' event will
-    // come to resume, so ping until Redis answers again.
-    if (redis.status === 'ready' && probe === undefined) {
-      probe = setInterval(() => {
-        redis.ping().then(
-          () => {
-            if (down && redis.status === 'ready') onReady();
-          },
-          () => undefined,
-        );
-      }, options.probeIntervalMs ?? 1_000);
-      probe.unref();
-    }
+    logger.debug({ status: redis.status }, 'failover kv: down');
+    probe.arm();
     logger.error(
       { err: error },
       'Redis is unreachable: serving with per-process fallbacks (rate limits, concurrency, balances and spend caps are enforced per instance, circuit and key changes are not shared) until it returns',
@@ -76,11 +67,13 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       generation ??= await readGeneration().catch(() => undefined);
       return;
     }
+    logger.debug({ status: redis.status }, 'failover kv: recovering');
     let current: string;
     try {
       current = await readGeneration();
-    } catch {
-      retrySoon(); // Gone again (the next 'ready' retries), or a live node refused (a replica not yet promoted).
+    } catch (error) {
+      // Gone again, or a live node refused (a replica not yet promoted): the probe retries.
+      logger.debug({ status: redis.status, err: error }, 'failover kv: recovery failed, the probe retries');
       return;
     }
     const kept = generation !== undefined && generation === current;
@@ -89,10 +82,8 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
     const resume = () => {
       down = false;
       stalledSince = undefined;
-      if (probe !== undefined) {
-        clearInterval(probe);
-        probe = undefined;
-      }
+      probe.disarm();
+      logger.debug({ status: redis.status, kept }, 'failover kv: shared again');
       fallback = createMemoryKv({ now: options.now });
     };
     if (kept) {
@@ -108,7 +99,6 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
         await applying;
       } catch (error) {
         logger.warn({ err: error }, 'Redis answered and failed again while the changes made meanwhile were applied to it; retrying');
-        retrySoon();
         return;
       } finally {
         replaying = undefined;
@@ -150,15 +140,24 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
   };
 
   const onReady = () => {
-    recovering = recovering.then(recover, recover);
+    queuedRecoveries += 1;
+    const done = () => {
+      queuedRecoveries -= 1;
+    };
+    recovering = recovering.then(recover, recover).finally(done);
   };
-  // A recovery that failed on a live connection gets no further 'ready' event: try again.
-  const retrySoon = () => {
-    if (redis.status === 'ready') setTimeout(() => down && onReady(), options.probeIntervalMs ?? 1_000).unref();
-  };
+  const probe = createRecoveryProbe({
+    redis,
+    intervalMs: options.probeIntervalMs ?? 1_000,
+    recovering: () => queuedRecoveries > 0,
+    recover: () => down && onReady(),
+  });
   redis.on('ready', onReady);
   if (redis.status === 'ready') onReady();
-  else logger.warn('Redis is not reachable yet: serving with per-process fallbacks until it is');
+  else {
+    probe.arm();
+    logger.warn('Redis is not reachable yet: serving with per-process fallbacks until it is');
+  }
   const onClose = () => markDown(new Error('connection to Redis closed'));
   redis.on('close', onClose);
 
@@ -263,7 +262,7 @@ export function createFailoverKv(options: FailoverKvOptions): FailoverKv {
       pendingSettles.set(id, { key, holdId, finalDelta });
     },
     async close() {
-      if (probe !== undefined) clearInterval(probe);
+      probe.disarm();
       redis.off('ready', onReady);
       redis.off('close', onClose);
       await recovering;

@@ -1,5 +1,6 @@
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import { requireOnDemand } from '../core/require-on-demand.ts';
+import { keepReconnecting } from './keep-reconnecting.ts';
 import type { RedisAuth, RedisTarget } from './redis-target.ts';
 
 /** One Redis, or a Cluster: both take the same commands (a Cluster routes each by its key's slot). */
@@ -25,8 +26,8 @@ export function openRedis(target: RedisTarget | string, options: OpenRedisOption
   switch (resolved.mode) {
     case 'standalone':
       return new ioredis.Redis(resolved.url, common);
-    case 'sentinel':
-      return new ioredis.Redis({
+    case 'sentinel': {
+      const connection = new ioredis.Redis({
         ...common,
         ...authOptions(resolved),
         sentinels: resolved.sentinels,
@@ -40,6 +41,10 @@ export function openRedis(target: RedisTarget | string, options: OpenRedisOption
         failoverDetector: true,
         sentinelRetryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
       });
+      // A failover notice can end the connection for good while it reconnects: start it again.
+      keepReconnecting(connection);
+      return connection;
+    }
     case 'cluster': {
       const { retryStrategy: _perNode, enableOfflineQueue, ...redisOptions } = common;
       const clusterOptions: ClusterOptions = {

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { createFailoverKv } from '../../src/kv/create-failover-kv.ts';
 import { createMemoryKv } from '../../src/kv/create-memory-kv.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import type { Kv } from '../../src/kv/kv.ts';
 
 /**
@@ -138,6 +139,27 @@ test('a recovery refused by a live node (a replica not yet promoted: READONLY) i
   const deadline = Date.now() + 2_000;
   while (!kv.shared && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.equal(kv.shared, true, 'retried on its own');
+});
+
+test('a recovery that failed as the connection dropped again still rejoins once it is ready, with no further ready event (the probe runs however the kv went down)', async () => {
+  const { redis, kv } = scripted();
+  await kv.settled();
+  redis.status = 'reconnecting';
+  redis.emit('close');
+  const set = redis.set;
+  redis.set = async () => {
+    redis.status = 'reconnecting';
+    throw new Error('Connection is closed.');
+  };
+  redis.status = 'ready';
+  redis.emit('ready');
+  await kv.settled();
+  assert.equal(kv.shared, false, 'the recovery failed, on a connection no longer ready');
+  redis.set = set;
+  // Ready again, its event spent on the failed recovery: nothing but the probe can resume.
+  redis.status = 'ready';
+  await waitFor(() => kv.shared, 'the probe resumed the shared kv', 2_000);
+  await kv.close();
 });
 
 test('REDIS_OUTAGE_MODE=refuse: while Redis is unreachable every call is a retryable 429, a lease given back is not', async () => {

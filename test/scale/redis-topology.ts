@@ -22,7 +22,7 @@ interface Topology {
   dispose(): Promise<void>;
 }
 
-function startNode(directory: string, port: number, args: string[]): RedisNodeProcess {
+function startRedisNode(directory: string, port: number, args: string[]): RedisNodeProcess {
   const child: ChildProcess = spawn('redis-server', args, { stdio: 'ignore', cwd: directory });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
@@ -107,6 +107,27 @@ export interface SentinelTopology extends Topology {
  */
 export async function startSentinelTopology(input: { basePort: number; sentinelBasePort: number; downAfterMs?: number }): Promise<SentinelTopology> {
   const directory = mkdtempSync(join(tmpdir(), 'switchyard-sentinel-'));
+  const started: RedisNodeProcess[] = [];
+  try {
+    return await sentinelTopologyIn(directory, input, started);
+  } catch (error) {
+    // A node that would not start (its port taken): the others would keep the test process alive.
+    for (const node of started) await node.kill();
+    rmSync(directory, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function sentinelTopologyIn(
+  directory: string,
+  input: { basePort: number; sentinelBasePort: number; downAfterMs?: number },
+  started: RedisNodeProcess[],
+): Promise<SentinelTopology> {
+  const startNode = (dir: string, port: number, args: string[]) => {
+    const node = startRedisNode(dir, port, args);
+    started.push(node);
+    return node;
+  };
   const name = 'switchyard-primary';
   const [primaryPort, replicaPort] = [input.basePort, input.basePort + 1];
   const primary = startNode(directory, primaryPort, dataNodeArgs(directory, primaryPort));
@@ -199,7 +220,7 @@ export async function startClusterTopology(input: { basePort: number; nodeTimeou
       '--cluster-node-timeout',
       String(input.nodeTimeoutMs ?? 1_500),
     ]);
-    nodes.push(startNode(directory, port, args));
+    nodes.push(startRedisNode(directory, port, args));
   }
   for (const node of nodes) await answering(node.port);
   await run('redis-cli', ['--cluster', 'create', ...nodes.map((node) => `${HOST}:${node.port}`), '--cluster-replicas', '1', '--cluster-yes']);

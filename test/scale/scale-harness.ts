@@ -85,7 +85,7 @@ export async function startScaleHarness(
         upstream: { connectMs: 2000, firstByteMs: 5000, idleMs: 5000 },
         maxAttempts: 3,
         retryStatuses: [408, 429, 500, 502, 503, 504, 529],
-        logger: pino({ level: process.env.SCALE_TEST_LOG ?? 'silent' }),
+        logger: pino({ level: process.env.SCALE_TEST_LOG ?? 'silent', base: { instance: index } }),
         ...input.overrides,
       }),
     );
