@@ -55,6 +55,8 @@ export interface PortalAccountView {
   altPrefix: string;
   /** What a refund could not take back from the wallet (issue 28); repaid first by the next top-up. */
   debtUsd: number;
+  /** Whether sign-in asks this account for a TOTP code (issue 29): the Security page offers to enrol or to turn it off. */
+  twoFactor: boolean;
 }
 
 export interface PortalSignIn {

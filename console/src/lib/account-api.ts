@@ -22,10 +22,10 @@ export function loadAccountUsage(session: AccountSession, days: number): Promise
 }
 
 /** Signs in with email or name and password; the gateway sets the HttpOnly session cookie. */
-export async function signInAccount(login: string, password: string): Promise<AccountSession> {
+export async function signInAccount(login: string, password: string, totp?: string): Promise<AccountSession> {
   const answer = await call<{ user: { name: string }; csrfToken: string }>('/api/account/session', {
     method: 'POST',
-    body: { login, password },
+    body: { login, password, ...(totp === undefined ? {} : { totp }) },
     csrf: '',
   });
   return { role: 'account', name: answer.user.name, csrf: answer.csrfToken };

@@ -23,6 +23,9 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
   const [role, setRole] = useState<Role>('account');
   const [secret, setSecret] = useState('');
   const [login, setLogin] = useState('');
+  // Set once the gateway answers totp_required: the password matched and a code is wanted too.
+  const [needsCode, setNeedsCode] = useState(false);
+  const [totp, setTotp] = useState('');
   const submission = useSubmit();
 
   const submit = async (event: Event) => {
@@ -31,14 +34,15 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
     const value = withPassword ? secret : secret.trim();
     if (withPassword && login.trim() === '') return submission.setError(role === 'person' ? t('login.needAdminLogin') : t('login.needAccountLogin'));
     if (value === '') return submission.setError(role === 'operator' ? t('login.needToken') : role === 'key' ? t('login.needKey') : t('login.needPassword'));
+    const code = needsCode && totp.trim() !== '' ? { totp: totp.trim() } : {};
     await submission.run(
       async () => {
         if (role === 'account') {
-          props.onSignIn(await signInAccount(login.trim(), value));
+          props.onSignIn(await signInAccount(login.trim(), value, code.totp));
         } else if (role === 'person') {
           const answer = await call<{ admin: { name: string; role: string }; csrfToken: string }>('/api/admin/session', {
             method: 'POST',
-            body: { login: login.trim(), password: value },
+            body: { login: login.trim(), password: value, ...code },
             csrf: '',
           });
           props.onSignIn({ role: 'operator', token: '', admin: { name: answer.admin.name, role: answer.admin.role, csrf: answer.csrfToken } });
@@ -52,6 +56,10 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
       },
       (caught) => {
         if (caught instanceof ApiError && caught.status === 429) return caught.message;
+        if (caught instanceof ApiError && caught.code === 'totp_required') {
+          setNeedsCode(true);
+          return t('security.codeNeeded');
+        }
         if (!(caught instanceof ApiError) || caught.status !== 401) return errorMessage(caught);
         if (role === 'account') return t('login.badAccount');
         if (role === 'person') return t('login.badAdmin');
@@ -65,6 +73,8 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
   const choose = (next: Role) => {
     setRole(next);
     setSecret('');
+    setNeedsCode(false);
+    setTotp('');
     submission.setError(null);
   };
 
@@ -112,6 +122,12 @@ export function LoginPage(props: { onSignIn: (session: Session) => void; session
             required
           />
         </label>
+        {needsCode && (role === 'account' || role === 'person') && (
+          <label>
+            {t('security.signInCode')}
+            <input name="totp" inputMode="numeric" autoComplete="one-time-code" value={totp} maxLength={64} onInput={(event) => setTotp(inputValue(event))} />
+          </label>
+        )}
         <p class="muted small-text">
           {role === 'account' || role === 'person'
             ? t('login.cookieNote')

@@ -8,14 +8,19 @@ import { type PasskeyRow, passkeyApi, passkeysSupported } from '../lib/passkeys.
 import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { useSubmit } from '../lib/use-submit.ts';
+import { signInSecurityApi } from '../lib/sign-in-security.ts';
 import { passkeyError } from './passkey-sign-in.tsx';
+import { SessionsCard } from './sessions-card.tsx';
+import { TwoFactorCard } from './two-factor-card.tsx';
 
 /**
  * The signed-in person's own sign-in security (issue 29), for account holders and named admins
- * alike: their passkeys, added here with this browser's authenticator, renamed and removed.
+ * alike: their passkeys, added here with this browser's authenticator, renamed and removed; their
+ * sessions; and their TOTP two-factor sign-in.
  */
 export function SecurityPage(props: { session: Session }) {
   const api = useMemo(() => passkeyApi(props.session), [props.session]);
+  const security = useMemo(() => signInSecurityApi(props.session), [props.session]);
   const passkeys = useResource(() => api.list(), [api]);
   const [name, setName] = useState('');
   const [done, setDone] = useState<string | null>(null);
@@ -65,6 +70,8 @@ export function SecurityPage(props: { session: Session }) {
           {done}
         </p>
       )}
+      <TwoFactorCard api={security} />
+      <SessionsCard api={security} />
     </section>
   );
 }

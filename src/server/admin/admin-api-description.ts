@@ -140,7 +140,7 @@ export const ADMIN_OPERATIONS: readonly AdminOperation[] = [
 
   { method: 'POST', route: '/api/admin/session', permission: 'public', tag: 'admins', summary: 'Sign in to the console (login: name or e-mail); sets the session cookie, answers the CSRF token', body: adminSignInSchema },
   { method: 'DELETE', route: '/api/admin/session', permission: 'self', tag: 'admins', summary: 'Sign out of the console', status: 204 },
-  { method: 'GET', route: '/api/admin/me', permission: 'self', tag: 'admins', summary: 'Who is calling: name, role, and the session’s CSRF token' },
+  { method: 'GET', route: '/api/admin/me', permission: 'self', tag: 'admins', summary: 'Who is calling: name, role, the session’s CSRF token, and whether their sign-in asks for a TOTP code (twoFactor)' },
   { method: 'GET', route: '/api/admin/admins', permission: 'admins.read', tag: 'admins', summary: 'List admins (never their passwords)' },
   { method: 'GET', route: '/api/admin/admins/:id', permission: 'admins.read', tag: 'admins', summary: 'One admin (by id, name or e-mail)' },
   { method: 'POST', route: '/api/admin/admins', permission: 'admins.write', tag: 'admins', summary: 'Create an admin with a role', body: adminCreateSchema, status: 201 },

@@ -4,6 +4,7 @@ import type { Admin } from '../../domain/admin.ts';
 import { refuseWhenOidcOnly } from '../../identity/sign-in-settings.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
+import { admitPasskeyOptions } from '../passkey-options-cap.ts';
 import {
   asAuthenticationResponse,
   asRegistrationResponse,
@@ -38,6 +39,7 @@ export function registerAdminPasskeyRoutes(app: FastifyInstance, deps: AppDeps):
       admin.post('/session/passkey/options', async (request, reply) => {
         if (!sameOrigin(request)) throw new GatewayError('csrf_failed', 'This sign-in came from another site; sign in on this gateway’s console.');
         await refuseWhenOidcOnly(store.settings);
+        await admitPasskeyOptions(deps, request, 'console');
         const started = await passkeys.startSignIn('console');
         setCeremonyCookie(request, reply, started.ceremonyId);
         return started.options;

@@ -13,6 +13,7 @@ import { clearSessionCookie, CONSOLE_SESSION_COOKIE, sameOrigin } from '../sessi
 import { openConsoleSession } from './open-console-session.ts';
 import { clientIpOf } from '../authenticate-request.ts';
 import { requirePasswordSignIn } from '../../identity/second-factor.ts';
+import { TotpFactors } from '../../identity/totp-factors.ts';
 import type { AdminActor } from './authorize-admin.ts';
 import { adminCreateSchema, adminPatchSchema, adminSignInSchema, adminTokenCreateSchema } from './admin-people-schemas.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
@@ -68,6 +69,8 @@ export function registerAdminPeopleRoutes(app: FastifyInstance, deps: AppDeps): 
           role: actor.role,
           via: actor.via,
           admin: actor.via === 'session' && person ? adminView(person) : null,
+          // Whether this person's sign-in asks for a TOTP code: the Security page offers to enrol or turn it off.
+          twoFactor: person ? await new TotpFactors(store.identity, now).isOn({ kind: 'admin', id: person.id }) : false,
           csrfToken: actor.session?.csrfToken ?? null,
           sessionExpiresAt: actor.session ? new Date(actor.session.expiresAt).toISOString() : null,
         };

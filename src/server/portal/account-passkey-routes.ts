@@ -8,6 +8,7 @@ import { refuseWhenOidcOnly } from '../../identity/sign-in-settings.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { clientIpOf } from '../authenticate-request.ts';
 import { parseAdminInput } from '../parse-admin-input.ts';
+import { admitPasskeyOptions } from '../passkey-options-cap.ts';
 import {
   asAuthenticationResponse,
   asRegistrationResponse,
@@ -67,6 +68,7 @@ export function registerAccountPasskeyRoutes(
 
   account.post('/passkey-session/options', async (request, reply) => {
     await refuseWhenOidcOnly(deps.store.settings);
+    await admitPasskeyOptions(deps, request, 'portal');
     const started = await passkeys.startSignIn('portal');
     setCeremonyCookie(request, reply, started.ceremonyId);
     return started.options;

@@ -3,6 +3,7 @@ import { accountUsage } from '../../accounts/account-usage.ts';
 import { accountKeyGroups, accountSubscriptions, portalUser, redeemForAccount } from '../../accounts/portal-account.ts';
 import { accountKey, accountKeys, accountKeyView, createAccountKey, deleteAccountKey, updateAccountKey } from '../../accounts/portal-keys.ts';
 import { findPortalSession, openPortalSession, type PortalSession } from '../../accounts/portal-sessions.ts';
+import { TotpFactors } from '../../identity/totp-factors.ts';
 import { SignInThrottle, type SignInThrottleOptions } from '../../accounts/sign-in-throttle.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import type { PortalAccountView, PortalKey, PortalRedeemAnswer, PortalSignIn } from '../../domain/account-portal-api.ts';
@@ -104,6 +105,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps, optio
           sessionExpiresAt: new Date(expiresAt).toISOString(),
           altPrefix: deps.settings.altPrefix,
           debtUsd: microsToUsd(await deps.store.orders.debtOf(user.id)),
+          twoFactor: await new TotpFactors(deps.store.identity, () => deps.runtime.now()).isOn({ kind: 'user', id: user.id }),
         };
       });
 

@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+import { GatewayError } from '../core/gateway-error.ts';
+import type { AppDeps } from './app-deps.ts';
+import { clientIpOf } from './authenticate-request.ts';
+
+/** Passkey sign-in starts per client address per minute: far above a person retrying, far below a flood. */
+export const PASSKEY_OPTIONS_PER_MINUTE = 30;
+const WINDOW_MS = 60_000;
+
+/**
+ * Caps the public `…/passkey-session/options` calls per address (issue 29). Each call stores a
+ * challenge in the shared kv for five minutes with no session behind it, so an unmetered caller
+ * could fill Redis; a fixed window counted with one bounded atomic increment (as the sign-in and
+ * sign-up throttles do) refuses the 31st call of a minute with 429 and Retry-After.
+ */
+export async function admitPasskeyOptions(deps: AppDeps, request: FastifyRequest, audience: 'portal' | 'console'): Promise<void> {
+  const now = deps.runtime.now();
+  const index = Math.floor(now / WINDOW_MS);
+  const end = (index + 1) * WINDOW_MS;
+  const key = `passkey-options:${audience}:${clientIpOf(deps, request)}:${index}`;
+  const result = await deps.access.kv.adjust(key, 1, { max: PASSKEY_OPTIONS_PER_MINUTE, ttlMs: Math.max(end - now, 1000) });
+  if (result.applied) return;
+  const wait = Math.max(1, Math.ceil((end - now) / 1000));
+  throw new GatewayError('rate_limited', `Too many passkey sign-ins started from your address; try again in ${wait} seconds.`, { retryAfterSeconds: wait });
+}
