@@ -76,18 +76,18 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     await customer.locator(`[data-order="${orderId}"] [data-receipt-link]`).click();
     const receipt = customer.locator(`[data-receipt="${orderId}"]`);
     await receipt.waitFor();
-    assert.match(await receipt.locator('[data-paid]').innerText(), /\$20\.00 \(20\.00 USD\)/);
-    assert.match(await receipt.locator('[data-credit]').innerText(), /\$20\.00/);
-    assert.match(await receipt.locator('[data-refunded]').innerText(), /-\$5\.00/);
-    assert.match(await receipt.locator('[data-status]').innerText(), /partially_refunded/);
-    assert.match(await receipt.innerText(), /Card \(Stripe\)/);
+    await receipt.locator('[data-paid]', { hasText: /\$20\.00 \(20\.00 USD\)/ }).waitFor();
+    await receipt.locator('[data-credit]', { hasText: /\$20\.00/ }).waitFor();
+    await receipt.locator('[data-refunded]', { hasText: /-\$5\.00/ }).waitFor();
+    await receipt.locator('[data-status]', { hasText: /partially_refunded/ }).waitFor();
+    await receipt.filter({ hasText: /Card \(Stripe\)/ }).waitFor();
 
     // A plan sold at checkout, bought through the same hosted checkout: it starts when credited.
     await world.harness.admin('POST', '/plans', { name: 'journey-pro', group: 'default', durationDays: 30, quota: { monthly: 50 }, price: 9 }, 201);
     await customer.goto('/console/orders?lang=en');
     await customer.locator('[data-plan=journey-pro] button').click();
     await customer.waitForURL(/\/c\/pay\//);
-    assert.match(await customer.locator('h1').innerText(), /9\.00 USD/);
+    await customer.locator('h1', { hasText: /9\.00 USD/ }).waitFor();
     await customer.locator('button[type=submit]').click();
     await customer.waitForURL(/\/console\/orders\?order=/);
     const planOrder = new URL(customer.url()).searchParams.get('order') ?? '';
@@ -101,10 +101,10 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     await customer.goto('/console/statement?lang=en');
     const sheet = customer.locator('[data-statement]');
     await sheet.waitFor();
-    assert.match(await sheet.locator('[data-top-ups]').innerText(), /\$20\.00/);
-    assert.match(await sheet.locator('[data-refunds]').innerText(), /-\$5\.00/);
-    assert.match(await sheet.locator('[data-closing]').innerText(), /\$15\.00/);
-    assert.match(await sheet.innerText(), /Plans bought\s+\$9\.00/);
+    await sheet.locator('[data-top-ups]', { hasText: /\$20\.00/ }).waitFor();
+    await sheet.locator('[data-refunds]', { hasText: /-\$5\.00/ }).waitFor();
+    await sheet.locator('[data-closing]', { hasText: /\$15\.00/ }).waitFor();
+    await sheet.filter({ hasText: /Plans bought\s*\$9\.00/ }).waitFor();
     await customer.emulateMedia({ media: 'print' });
     assert.equal(await customer.locator('header.topbar').isVisible(), false, 'the printed page is the statement alone');
     assert.equal(await customer.locator('[data-print]').isVisible(), false);
@@ -171,8 +171,8 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     await early.goto('/console/orders?lang=en');
     const held = early.locator('[data-referral]');
     await held.locator('[data-rebate=pending]', { hasText: '$3.00' }).waitFor();
-    assert.match(await held.innerText(), /Invited: 1 · pending \$3\.00 · credited \$0\.00/);
-    assert.match(await held.locator('[data-rebate=pending]').innerText(), /held until/);
+    await held.filter({ hasText: /Invited: 1 · pending \$3\.00 · credited \$0\.00/ }).waitFor();
+    await held.locator('[data-rebate=pending]', { hasText: /held until/ }).waitFor();
     assert.equal((await world.balanceOf(inviter.id)).balance, 0, 'nothing is credited while the rebate is held');
 
     world.advanceClock(8 * DAY);
@@ -182,8 +182,8 @@ describe('payments in the console (Chromium)', { timeout: 240_000 }, () => {
     await customer.goto('/console/orders?lang=en');
     const referral = customer.locator('[data-referral]');
     await referral.locator('[data-rebate=credited]', { hasText: '$3.00' }).waitFor();
-    assert.match(await referral.locator('[data-rebate=credited]').innerText(), /released/);
-    assert.match(await referral.innerText(), /pending \$0\.00 · credited \$3\.00/);
+    await referral.locator('[data-rebate=credited]', { hasText: /released/ }).waitFor();
+    await referral.filter({ hasText: /pending \$0\.00 · credited \$3\.00/ }).waitFor();
     assert.equal((await world.balanceOf(inviter.id)).balance, 3, 'the released rebate is in the wallet');
     const card = customer.locator('[data-withdraw]');
     await card.locator('input[name=withdrawAmount]').fill('3');
