@@ -1,21 +1,7 @@
 import type { User } from '../domain/user.ts';
 import type { Store } from '../store/store.ts';
+import type { Statement } from '../domain/statement.ts';
 import { csvField, microsText } from './orders-csv.ts';
-
-export interface Statement {
-  month: string;
-  topUpsMicros: number;
-  bonusesMicros: number;
-  plansMicros: number;
-  rebatesMicros: number;
-  refundsMicros: number;
-  /** Rebates paid out (requests net of rejections): they leave the wallet when asked for. */
-  withdrawalsMicros: number;
-  adjustmentsMicros: number;
-  usage: Array<{ model: string; requests: number; costMicros: number }>;
-  usageMicros: number;
-  closingBalanceMicros: number;
-}
 
 /** `YYYY-MM` as the UTC month's [from, to) in epoch ms, or undefined when it is not a month. */
 export function monthRange(month: string): { from: number; to: number } | undefined {

@@ -8,21 +8,7 @@ import type { Session } from '../lib/session.ts';
 import { useResource } from '../lib/use-resource.ts';
 import { t } from '../i18n/i18n.ts';
 import { AccountReceipt } from './account-receipt.tsx';
-
-/** The statement as `GET /api/account/statements/{month}` returns it (micro-USD). */
-interface Statement {
-  month: string;
-  topUpsMicros: number;
-  bonusesMicros: number;
-  plansMicros: number;
-  rebatesMicros: number;
-  refundsMicros: number;
-  withdrawalsMicros: number;
-  adjustmentsMicros: number;
-  usage: Array<{ model: string; requests: number; costMicros: number }>;
-  usageMicros: number;
-  closingBalanceMicros: number;
-}
+import type { Statement } from '../../../src/domain/statement.ts';
 
 type AccountSession = Extract<Session, { role: 'account' }>;
 
