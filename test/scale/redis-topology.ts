@@ -229,6 +229,15 @@ export async function startClusterTopology(input: { basePort: number; nodeTimeou
     'cluster_state:ok on every node',
     20_000,
   );
+  // cluster_state:ok comes before every node has learned every other's address: until then a
+  // node's CLUSTER SLOTS can name an endpoint with an empty host, and a client that reads it
+  // drops the nodes it knows and closes (seen under CPU contention). Wait for the whole map.
+  const ports = new Set(nodes.map((node) => node.port));
+  await waitFor(
+    async () => (await Promise.all(nodes.map((node) => slotMapComplete(node.port, ports)))).every(Boolean),
+    'every node names every slot owner and replica by address',
+    20_000,
+  );
   return {
     directory,
     nodes,
@@ -260,6 +269,23 @@ export async function startClusterTopology(input: { basePort: number; nodeTimeou
 }
 
 /** `cluster_state` as one node sees it (`ok` or `fail`), or undefined when it does not answer. */
+/** True when `port`'s CLUSTER SLOTS covers all 16384 slots, each range with a primary and a replica named by a known address. */
+async function slotMapComplete(port: number, ports: Set<number>): Promise<boolean> {
+  const asker = new Redis({ host: HOST, port, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+  asker.on('error', () => {});
+  try {
+    await asker.connect();
+    const ranges = (await asker.call('CLUSTER', 'SLOTS')) as Array<[number, number, ...Array<[string, number]>]>;
+    const covered = ranges.reduce((sum, [from, to]) => sum + (to - from + 1), 0);
+    const named = ranges.every(([, , ...endpoints]) => endpoints.length === 2 && endpoints.every(([host, each]) => host === HOST && ports.has(each)));
+    return covered === 16_384 && named;
+  } catch {
+    return false;
+  } finally {
+    asker.disconnect();
+  }
+}
+
 export async function clusterState(port: number): Promise<string | undefined> {
   const asker = new Redis({ host: HOST, port, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
   asker.on('error', () => {});
