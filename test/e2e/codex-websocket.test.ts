@@ -8,7 +8,6 @@ import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { spawnSync } from 'node:child_process';
 import { CLI_BIN, requireTestClients, runCli } from '../helpers/run-cli.ts';
 
-type Json = Record<string, any>;
 
 /**
  * The real Codex CLI set up the way OpenAI's docs point it at a proxy: the built-in `openai`
