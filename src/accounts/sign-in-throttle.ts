@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { verifyPassword } from '../access/hash-password.ts';
 import { GatewayError } from '../core/gateway-error.ts';
+import { type FixedWindow, fixedWindow, giveWindowPlacesBack, secondsLeft, takeWindowPlace } from '../kv/fixed-window.ts';
 import type { Kv } from '../kv/kv.ts';
 
 // A well-formed hash to verify against when the account does not exist, so "no such account"
@@ -76,7 +77,7 @@ export class SignInThrottle {
   async admitAddress(address: string): Promise<SignInAdmission> {
     const window = this.window();
     const addressKey = `${this.scope}:address:${address}:${window.index}`;
-    if (!(await this.take(addressKey, this.options.perAddress, window.end))) return this.refusal(window.end);
+    if (!(await this.take(addressKey, this.options.perAddress, window))) return this.refusal(window);
     return { admitted: true, attempt: new SignInAttempt(this.kv, window.end, this.now, [addressKey]) };
   }
 
@@ -89,9 +90,9 @@ export class SignInThrottle {
     const window = this.window();
     const account = userId !== undefined ? `user:${userId}` : `login:${createHash('sha256').update(normaliseLogin(login)).digest('hex').slice(0, 32)}`;
     const accountKey = `${this.scope}:account:${account}:${window.index}`;
-    if (!(await this.take(accountKey, this.options.perAccount, window.end))) {
+    if (!(await this.take(accountKey, this.options.perAccount, window))) {
       await attempt.release();
-      return this.refusal(window.end);
+      return this.refusal(window);
     }
     return { admitted: true, attempt: attempt.with(accountKey, window.end) };
   }
@@ -114,18 +115,16 @@ export class SignInThrottle {
     return holder;
   }
 
-  private async take(key: string, budget: number, windowEnd: number): Promise<boolean> {
-    const result = await this.kv.adjust(key, 1, { max: budget, ttlMs: Math.max(windowEnd - this.now(), 1000) });
-    return result.applied;
+  private take(key: string, budget: number, window: FixedWindow): Promise<boolean> {
+    return takeWindowPlace(this.kv, key, budget, window, this.now());
   }
 
-  private refusal(windowEnd: number): SignInAdmission {
-    return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - this.now()) / 1000)) };
+  private refusal(window: FixedWindow): SignInAdmission {
+    return { admitted: false, retryAfterSeconds: secondsLeft(window, this.now()) };
   }
 
-  private window(): { index: number; end: number } {
-    const index = Math.floor(this.now() / this.options.windowMs);
-    return { index, end: (index + 1) * this.options.windowMs };
+  private window(): FixedWindow {
+    return fixedWindow(this.now(), this.options.windowMs);
   }
 }
 
@@ -155,8 +154,7 @@ export class SignInAttempt {
   async release(): Promise<void> {
     if (this.#given) return;
     this.#given = true;
-    const ttlMs = Math.max(this.windowEnd - this.now(), 1000);
-    await Promise.all(this.keys.map((key) => this.kv.adjust(key, -1, { min: 0, ttlMs })));
+    await giveWindowPlacesBack(this.kv, this.keys, this.windowEnd, this.now());
   }
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
+import { fixedWindow, giveWindowPlacesBack, secondsLeft, takeWindowPlace } from '../kv/fixed-window.ts';
 import type { Kv } from '../kv/kv.ts';
 
 /** Budgets per window; every attempt counts (a sign-up or reset has no "right password" to give places back). */
@@ -31,9 +32,8 @@ export class SignUpThrottle {
 
   /** Seconds to wait, or 0 when the attempt may go on. */
   async admit(address: string, email: string): Promise<number> {
-    const index = Math.floor(this.now() / this.options.windowMs);
-    const end = (index + 1) * this.options.windowMs;
-    const ttlMs = Math.max(end - this.now(), 1000);
+    const window = fixedWindow(this.now(), this.options.windowMs);
+    const { index } = window;
     const budgets: Array<[string, number]> = [
       [`${this.scope}:address:${address}:${index}`, this.options.perAddress],
       [`${this.scope}:network:${networkOf(address)}:${index}`, this.options.perNetwork],
@@ -41,10 +41,9 @@ export class SignUpThrottle {
     ];
     const taken: string[] = [];
     for (const [key, budget] of budgets) {
-      const result = await this.kv.adjust(key, 1, { max: budget, ttlMs });
-      if (!result.applied) {
-        await Promise.all(taken.map((done) => this.kv.adjust(done, -1, { min: 0, ttlMs })));
-        return Math.max(1, Math.ceil((end - this.now()) / 1000));
+      if (!(await takeWindowPlace(this.kv, key, budget, window, this.now()))) {
+        await giveWindowPlacesBack(this.kv, taken, window.end, this.now());
+        return secondsLeft(window, this.now());
       }
       taken.push(key);
     }

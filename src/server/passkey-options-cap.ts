@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/gateway-error.ts';
+import { fixedWindow, secondsLeft, takeWindowPlace } from '../kv/fixed-window.ts';
 import type { AppDeps } from './app-deps.ts';
 import { clientIpOf } from './authenticate-request.ts';
 
@@ -15,11 +16,9 @@ const WINDOW_MS = 60_000;
  */
 export async function admitPasskeyOptions(deps: AppDeps, request: FastifyRequest, audience: 'portal' | 'console'): Promise<void> {
   const now = deps.runtime.now();
-  const index = Math.floor(now / WINDOW_MS);
-  const end = (index + 1) * WINDOW_MS;
-  const key = `passkey-options:${audience}:${clientIpOf(deps, request)}:${index}`;
-  const result = await deps.access.kv.adjust(key, 1, { max: PASSKEY_OPTIONS_PER_MINUTE, ttlMs: Math.max(end - now, 1000) });
-  if (result.applied) return;
-  const wait = Math.max(1, Math.ceil((end - now) / 1000));
+  const window = fixedWindow(now, WINDOW_MS);
+  const key = `passkey-options:${audience}:${clientIpOf(deps, request)}:${window.index}`;
+  if (await takeWindowPlace(deps.access.kv, key, PASSKEY_OPTIONS_PER_MINUTE, window, now)) return;
+  const wait = secondsLeft(window, now);
   throw new GatewayError('rate_limited', `Too many passkey sign-ins started from your address; try again in ${wait} seconds.`, { retryAfterSeconds: wait });
 }
