@@ -26,6 +26,9 @@ export interface ProgressBook {
   track(source: ProgressSource): ProgressHandle;
 }
 
+/** Records per HSET (about 1 KB each). */
+const RECORDS_PER_WRITE = 200;
+
 /** A journal field is a hold (`["<key>","<holdId>"]`) or a request's progress (`p:<id>`); a hold a progress record covers has the record's field as its value. */
 export const PROGRESS_FIELD_PREFIX = 'p:';
 
@@ -69,8 +72,9 @@ export function createProgressBook(redis: RedisConnection, journalKey: string): 
       };
     },
     async flush() {
-      const fields: Record<string, string> = {};
-      const batch: Tracked[] = [];
+      let fields: Record<string, string> = {};
+      let batch: Tracked[] = [];
+      const writes: Promise<void>[] = [];
       for (const tracked of open) {
         const record = tracked.source.read();
         if (record === undefined || record === tracked.last) continue;
@@ -78,22 +82,32 @@ export function createProgressBook(redis: RedisConnection, journalKey: string): 
         fields[tracked.field] = record;
         tracked.last = record;
         batch.push(tracked);
+        // Bounded commands: thousands of streams never make one multi-megabyte HSET that stalls Redis.
+        if (batch.length === RECORDS_PER_WRITE) {
+          writes.push(write(fields, batch));
+          fields = {};
+          batch = [];
+        }
       }
-      if (batch.length === 0) return;
-      const write = redis.hset(journalKey, fields).then(
-        () => true,
-        () => false,
-      );
-      for (const tracked of batch) tracked.writing = write;
-      const landed = await write;
-      for (const tracked of batch) {
-        if (landed) tracked.landed = true;
-        // A failed write is written again next period (the record counts as changed).
-        else tracked.last = undefined;
-        if (tracked.writing === write) tracked.writing = undefined;
-      }
+      if (batch.length > 0) writes.push(write(fields, batch));
+      await Promise.all(writes);
     },
   };
+
+  async function write(fields: Record<string, string>, batch: Tracked[]): Promise<void> {
+    const writing = redis.hset(journalKey, fields).then(
+      () => true,
+      () => false,
+    );
+    for (const tracked of batch) tracked.writing = writing;
+    const landed = await writing;
+    for (const tracked of batch) {
+      if (landed) tracked.landed = true;
+      // A failed write is written again next period (the record counts as changed).
+      else tracked.last = undefined;
+      if (tracked.writing === writing) tracked.writing = undefined;
+    }
+  }
 }
 
 /** The journal field of one hold. */
