@@ -1,3 +1,4 @@
+import type { ModelPrice } from '../domain/model-price.ts';
 import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { Admission, AdmissionDeps } from '../billing/admit-generation.ts';
@@ -41,6 +42,8 @@ export class GenerationTurn {
   body: Record<string, unknown> = RELEASED_BODY;
   model: string | null;
   channels: Channel[] = [];
+  /** The model's sell price (undefined: unpriced, served only without strict pricing). */
+  price: ModelPrice | undefined;
   stateful: StatefulTurn | undefined;
   affinity: AffinityTurnStep | undefined;
   admission: Admission | undefined;

@@ -3,7 +3,7 @@ import { customToolInput } from '../openai-responses/custom-tool-calls.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import { emptyUsage, type Usage } from '../../core/usage.ts';
-import { formatSseJson } from '../../sse/format-sse-message.ts';
+import { formatSseJson } from '../sse/format-sse-message.ts';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.ts';
 import { toOpenAiUsage } from './convert-openai-usage.ts';
 import { openAiErrorType } from './encode-openai-error.ts';
