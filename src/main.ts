@@ -129,6 +129,9 @@ async function startPrimary(config: Config, logger: Logger, applyConfig: ((store
   runPrimary({ workers: config.workers, logger, drainTimeoutMs: config.drainTimeoutMs });
 }
 
+/** After the drain's deadline, how long the ended requests get to be billed and written (the primary waits 5 s more). */
+const CUT_GRACE_MS = 4_000;
+
 /** SIGTERM and SIGINT drain open requests (at most DRAIN_TIMEOUT_MS), then exit. */
 function drainOnSignals(config: Config, logger: Logger, gateway: RunningGateway): void {
   let stopping = false;
@@ -137,8 +140,10 @@ function drainOnSignals(config: Config, logger: Logger, gateway: RunningGateway)
     stopping = true;
     logger.info(`${signal}: draining open requests (at most ${config.drainTimeoutMs / 1000} s)`);
     const timer = setTimeout(() => {
-      logger.warn('drain timed out; closing the remaining connections');
-      process.exit(0);
+      // Ended in their protocol (an error event), billed and logged; then close() completes.
+      const cut = gateway.cutOpenRequests();
+      logger.warn(`drain timed out; ended ${cut} open requests with an error in their protocol`);
+      setTimeout(() => process.exit(0), CUT_GRACE_MS).unref();
     }, config.drainTimeoutMs);
     timer.unref();
     await gateway.close();

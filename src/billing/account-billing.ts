@@ -10,6 +10,7 @@ import { formatUsd } from './format-usd.ts';
 import type { QuotaShortfall, SubscriptionMeter } from './subscription-meter.ts';
 import type { WalletMeter } from './wallet-meter.ts';
 import { formatTime } from './format-time.ts';
+import { joinPlans, type SettlementPlan } from './settlement-plan.ts';
 
 /** Money held for one request, and what will pay for it. */
 export interface PaymentHold {
@@ -17,6 +18,8 @@ export interface PaymentHold {
   paidBy: PaidBy | null;
   subscriptionId: string | null;
   userId: string | null;
+  /** What `settle` does, as data: another instance bills by it when this one dies mid-stream. */
+  plan: SettlementPlan;
   /** Replaces the hold with the exact cost (0 refunds it all), to where it was held. Call once. */
   settle(costMicros: number): Promise<void>;
 }
@@ -61,6 +64,7 @@ export class AccountBilling {
             paidBy: 'subscription',
             subscriptionId: choice.subscription.id,
             userId: key.userId ?? null,
+            plan: joinPlans(caps.plan, result.hold.plan),
             settle: async (cost) => {
               await Promise.all([caps.settle(cost), result.hold.settle(cost)]);
             },
@@ -85,6 +89,7 @@ export class AccountBilling {
         paidBy: key.balanceMicros !== null ? 'key_balance' : null,
         subscriptionId: null,
         userId: key.userId ?? null,
+        plan: hold.plan,
         settle: (cost) => hold.settle(cost),
       };
     }
@@ -100,6 +105,7 @@ export class AccountBilling {
       paidBy: 'wallet',
       subscriptionId: null,
       userId: user.id,
+      plan: joinPlans(caps.plan, wallet.plan),
       settle: async (cost) => {
         await Promise.all([caps.settle(cost), wallet.settle(cost)]);
       },

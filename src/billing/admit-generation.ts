@@ -12,6 +12,7 @@ import { estimateReservationMicros, type RequestEstimate } from './estimate-rese
 import { maxOutputTokensFor } from './model-output-limits.ts';
 import { resolvePrice, UNPRICED_WARNING } from '../access/resolve-price.ts';
 import { spendWindows } from './spend-windows.ts';
+import type { SettlementPlan } from './settlement-plan.ts';
 
 export interface AdmissionDeps {
   snapshot: { readonly current: Snapshot };
@@ -37,6 +38,13 @@ export interface Admission {
   quote(usage: Usage | undefined): number;
   /** Settles to the exact cost of `usage` (none = nothing to bill, a full refund); returns the cost. */
   finish(usage: Usage | undefined): Promise<number>;
+  /** Where the money is held and charged, as data: what another instance settles should this one die mid-stream. */
+  settlement: SettlementPlan;
+  /**
+   * Another instance billed this request (it took this one for dead and settled the holds to
+   * the progress recorded): nothing is settled here again; only the rate lease is returned.
+   */
+  forgo(): Promise<void>;
 }
 
 /**
@@ -121,6 +129,11 @@ export async function admitGeneration(
       return clampReportedUsage(usage, plan.guardsMoney || usage.outputTokens > uncapped ? estimate() : undefined);
     },
     quote,
+    settlement: hold.plan,
+    async forgo() {
+      finished ??= lease.release(0).then(() => 0);
+      await finished;
+    },
     finish(usage) {
       finished ??= (async () => {
         const cost = quote(usage);

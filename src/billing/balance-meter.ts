@@ -6,6 +6,7 @@ import type { ChargeWriter } from './charge-writer.ts';
 import { formatUsd } from './format-usd.ts';
 import { spendWindows, type SpendWindow } from './spend-windows.ts';
 import { fundingOf, holdSeeded, type AccountSeed } from './hold-seeded.ts';
+import type { SettlementPlan } from './settlement-plan.ts';
 
 /** Spend already in the database for a key over `[start, end)`, loaded once at start-up. */
 export type SpendBaseline = (keyId: string, start: number, end: number) => number;
@@ -25,6 +26,8 @@ export interface BalanceMeterDeps {
 /** Money held for one request until its exact cost is known. */
 export interface SpendHold {
   readonly reservedMicros: number;
+  /** What `settle` does, as data (settlement-plan.ts). */
+  readonly plan: SettlementPlan;
   /** Replaces the hold with the exact cost (0 refunds it all). Call exactly once. */
   settle(costMicros: number): Promise<void>;
 }
@@ -91,14 +94,22 @@ export class BalanceMeter {
     }
 
     let settled = false;
+    const charged = chargeKeyBalance || key.balanceMicros === null;
     return {
       reservedMicros: amountMicros,
+      plan: {
+        holds: [
+          ...heldWindows.map((name): [string, string, 1] => [name, holdId, 1]),
+          ...(account === undefined ? [] : [[account, holdId, -1] as [string, string, -1]]),
+        ],
+        charges: charged ? [['key', key.id]] : [],
+      },
       settle: async (costMicros) => {
         if (settled) return;
         settled = true;
         // Recorded first: an account seeded from here on subtracts it as a pending charge. A key
         // whose balance did not pay must not see the charge taken off that balance.
-        if (chargeKeyBalance || key.balanceMicros === null) this.deps.charges.record(key.id, costMicros);
+        if (charged) this.deps.charges.record(key.id, costMicros);
         await Promise.all([
           ...heldWindows.map((name) => kv.settle(name, holdId, costMicros)),
           ...(account === undefined ? [] : [kv.settle(account, holdId, -costMicros)]),

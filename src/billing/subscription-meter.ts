@@ -6,6 +6,7 @@ import { subscriptionUsageId } from '../store/repositories/subscription-reposito
 import type { SubscriptionUsageRow } from '../store/store.ts';
 import type { ChargeWriter } from './charge-writer.ts';
 import { holdSeeded, type AccountSeed } from './hold-seeded.ts';
+import type { SettlementPlan } from './settlement-plan.ts';
 import { subscriptionWindows, type QuotaWindowSpan } from './subscription-windows.ts';
 
 export interface SubscriptionMeterDeps {
@@ -26,6 +27,8 @@ export interface QuotaShortfall {
 }
 
 export interface QuotaHold {
+  /** What `settle` does, as data (settlement-plan.ts). */
+  readonly plan: SettlementPlan;
   settle(costMicros: number): Promise<void>;
 }
 
@@ -72,6 +75,10 @@ export class SubscriptionMeter {
     let settled = false;
     return {
       hold: {
+        plan: {
+          holds: held.map((name): [string, string, 1] => [name, holdId, 1]),
+          charges: spans.map((span) => ['subscription', subscriptionUsageId(subscription.id, span.id)]),
+        },
         settle: async (costMicros) => {
           if (settled) return;
           settled = true;

@@ -5,6 +5,7 @@ import type { Kv, KvFunding } from '../kv/kv.ts';
 import type { ChargeWriter } from './charge-writer.ts';
 import { formatUsd } from './format-usd.ts';
 import { fundingOf, holdSeeded, type AccountSeed } from './hold-seeded.ts';
+import type { SettlementPlan } from './settlement-plan.ts';
 
 export interface WalletMeterDeps {
   kv: Kv;
@@ -15,6 +16,8 @@ export interface WalletMeterDeps {
 }
 
 export interface WalletHold {
+  /** What `settle` does, as data (settlement-plan.ts). */
+  readonly plan: SettlementPlan;
   settle(costMicros: number): Promise<void>;
 }
 
@@ -46,6 +49,7 @@ export class WalletMeter {
     }
     let settled = false;
     return {
+      plan: { holds: [[account, holdId, -1]], charges: [['wallet', user.id]] },
       settle: async (costMicros) => {
         if (settled) return;
         settled = true;

@@ -8,6 +8,7 @@ import { createRedisKv } from '../kv/create-redis-kv.ts';
 import type { Kv } from '../kv/kv.ts';
 import { closeRedis } from '../kv/close-redis.ts';
 import { startHoldJournal } from '../kv/hold-journal.ts';
+import type { ProgressBook } from '../kv/progress-book.ts';
 import { openRedis, waitForRedis } from '../kv/open-redis.ts';
 import type { RedisTarget } from '../kv/redis-target.ts';
 import type { CircuitFeed } from '../domain/circuit-transition.ts';
@@ -22,6 +23,10 @@ export interface ClusterServices {
   leader: LeaderElection;
   /** Present when REDIS_URL is set. */
   redis: RedisConnection | undefined;
+  /** Running streams' progress, kept in Redis for the survivors to bill should this instance die (absent without Redis). */
+  progress: ProgressBook | undefined;
+  /** Who bills a dead instance's recorded progress (kv/hold-journal.ts); a no-op without Redis. */
+  billProgress(biller: (record: string) => Promise<void>): void;
   /** True when the kv is shared right now (Redis configured and reachable). */
   shared(): boolean;
   /** Wires snapshot invalidation and circuit sharing through the bus. */
@@ -88,6 +93,7 @@ export async function startClusterServices(input: {
     shared: () => kv.shared,
     onRecovered: (handler) => kv.onRecovered(handler),
     stop: () => holds.close(),
+    holds,
     logger,
   });
 }
@@ -102,6 +108,7 @@ function services(parts: {
   onRecovered?: (handler: () => void) => void;
   /** Stops what runs beside the kv (the hold journal's heartbeat and sweeps). */
   stop?: () => void;
+  holds?: Pick<ReturnType<typeof startHoldJournal>, 'progress' | 'billProgress'>;
   logger: Logger;
 }): ClusterServices {
   const { kv, bus, leader, redis, subscriber, logger } = parts;
@@ -111,6 +118,8 @@ function services(parts: {
     bus,
     leader,
     redis,
+    progress: parts.holds?.progress,
+    billProgress: (biller) => parts.holds?.billProgress(biller),
     shared: parts.shared,
     attach(snapshot, health) {
       if (!redis) return;

@@ -37,7 +37,7 @@ export const ENV_HELP: Record<EnvVariable, { meaning: string; default?: string }
     meaning: 'processes (Node cluster); more than 1 needs Redis (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES)',
     default: '1, or every core with NODE_ENV=production and REDIS_URL',
   },
-  DRAIN_TIMEOUT_MS: { meaning: 'on SIGTERM, how long open requests and streams may finish' },
+  DRAIN_TIMEOUT_MS: { meaning: 'on SIGTERM, how long open requests and streams may finish before they are ended with an error in their protocol' },
   LOG_LEVEL: { meaning: 'fatal, error, warn, info, debug, trace or silent' },
   BODY_LIMIT_BYTES: { meaning: 'largest request body accepted; 413 beyond' },
   STREAM_IDLE_TIMEOUT_MS: { meaning: 'longest silence between two upstream stream chunks' },

@@ -44,6 +44,8 @@ export const ERROR_CATALOG = {
   upstream_unreachable: { status: 502, retryable: true },
   upstream_invalid_response: { status: 502, retryable: true },
   stream_idle_timeout: { status: 504, retryable: false },
+  /** The instance is stopping and its drain ran out of time: the open reply was ended (issue 31). */
+  gateway_shutting_down: { status: 503, retryable: true },
   // Admin API and everything else
   admin_unauthorized: { status: 401, retryable: false },
   /** The admin's role lacks the route's permission (issue 29). */

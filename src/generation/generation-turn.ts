@@ -8,6 +8,8 @@ import { ledgerRowsOf } from '../ledger/record-ledger.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import { PhaseTiming, TIMING_REQUEST_HEADER } from '../core/phase-timing.ts';
 import type { Channel } from '../domain/channel.ts';
+import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
+import type { ProgressHandle } from '../kv/progress-book.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import { DecodeOnce } from '../protocols/decode-once.ts';
 import type { ClientRequestInput, ProtocolCodec, RequestPeek } from '../protocols/protocol-codec.ts';
@@ -46,6 +48,8 @@ export class GenerationTurn {
   affinity: AffinityTurnStep | undefined;
   admission: Admission | undefined;
   writer: ClientWriter | undefined;
+  /** The stream's progress as recorded for the survivors (absent: not streaming, or no shared Redis). */
+  progress: ProgressHandle | undefined;
   /** The body no longer matches its text (declared tools left out): the passthrough lane re-serialises it. */
   bodyChanged = false;
   /** The client asked for the cost in the reply (OpenRouter's `usage: {"include": true}`). */
@@ -96,8 +100,26 @@ export class GenerationTurn {
 
   /** Writes the request's usage row: it names as much as was known by then. */
   record(outcome: GenerationOutcome, warnings: string[]): void {
+    const record = this.#generationRecord(outcome, warnings);
+    // The estimate only if it was taken (never decoded just for the ledger).
+    const estimatedInputTokens = this.#estimate === null ? undefined : this.#estimate?.inputTokens;
+    recordGenerationUsage(
+      this.deps.usageWriter,
+      record,
+      ledgerRowsOf(this.deps, record, { priceVersion: this.admission?.priceVersion ?? null, estimatedInputTokens }),
+    );
+  }
+
+  /** The usage row `record` would write now for `outcome`, without writing it (nor a ledger): a running stream's recorded progress. */
+  usageRow(outcome: GenerationOutcome, warnings: string[]): UsageLogEntry {
+    let row: UsageLogEntry | undefined;
+    recordGenerationUsage({ record: (entry) => void (row = entry) }, this.#generationRecord(outcome, warnings));
+    return row as UsageLogEntry;
+  }
+
+  #generationRecord(outcome: GenerationOutcome, warnings: string[]): GenerationRecord {
     const { deps, request } = this;
-    const record: GenerationRecord = {
+    return {
       requestId: request.requestId,
       clientProtocol: request.route.protocol,
       surface: request.route.surface,
@@ -112,9 +134,6 @@ export class GenerationTurn {
       warnings,
       payment: this.admission?.payment,
     };
-    // The estimate only if it was taken (never decoded just for the ledger).
-    const estimatedInputTokens = this.#estimate === null ? undefined : this.#estimate?.inputTokens;
-    recordGenerationUsage(deps.usageWriter, record, ledgerRowsOf(deps, record, { priceVersion: this.admission?.priceVersion ?? null, estimatedInputTokens }));
   }
 }
 

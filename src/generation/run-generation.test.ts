@@ -88,7 +88,13 @@ function pipeline(apiKey: ApiKey, replies: Array<() => UpstreamResponse>) {
         hold: async (): Promise<SpendHold> => ({ settle: async (cost: number) => void settled.push(cost) }) as SpendHold,
       } as unknown as GenerationDeps['access']['balances'],
       billing: {
-        hold: async () => ({ paidBy: null, subscriptionId: null, userId: null, settle: async (cost: number) => void settled.push(cost) }),
+        hold: async () => ({
+          paidBy: null,
+          subscriptionId: null,
+          userId: null,
+          plan: { holds: [], charges: [] },
+          settle: async (cost: number) => void settled.push(cost),
+        }),
       } as unknown as GenerationDeps['access']['billing'],
       strictPricing: false,
     },

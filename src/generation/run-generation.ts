@@ -23,6 +23,9 @@ import { GenerationTurn } from './generation-turn.ts';
 import { openAffinityTurn } from './open-affinity-turn.ts';
 import { settleUsage } from '../billing/settle-usage.ts';
 import { writeErrorReply } from './write-error-reply.ts';
+import type { ProgressBook } from '../kv/progress-book.ts';
+import { trackStreamProgress } from './track-stream-progress.ts';
+import type { OpenRequests } from './open-requests.ts';
 
 export interface GenerationDeps extends AdmissionDeps {
   relay: RelayDeps;
@@ -38,6 +41,10 @@ export interface GenerationDeps extends AdmissionDeps {
   affinity?: ConversationAffinity;
   /** Seals and opens the gateway's compaction items (POST /v1/responses/compact); absent: none are opened. */
   compaction?: CompactionSeal;
+  /** The requests relaying now, for a drain that runs out of time to end them in their protocol (absent: none kept). */
+  openRequests?: OpenRequests;
+  /** Streams' progress kept in Redis for the other instances to bill should this one die (absent: no shared Redis). */
+  progress?: ProgressBook;
 }
 
 /**
@@ -64,7 +71,8 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     await order(deps, turn);
     // Awaited here, not in a phase function: a stream suspends every async frame above the
     // relay for its whole life, so the phases around it are synchronous.
-    const result = await relayChat(deps.relay, takeOver(turn, connection));
+    const input = takeOver(deps, turn, connection);
+    const result = await relayChat(deps.relay, input).finally(() => deps.openRequests?.delete(input.controller));
     await settle(turn, result);
   } catch (thrown) {
     await refuse(deps, turn, thrown);
@@ -156,15 +164,19 @@ async function order(deps: GenerationDeps, turn: GenerationTurn): Promise<void> 
  * client leaving, the relay's total deadline or a malformed stream ends every upstream call of
  * the request through it.
  */
-function takeOver(turn: GenerationTurn, connection: ClientConnection): RelayInput {
+function takeOver(deps: GenerationDeps, turn: GenerationTurn, connection: ClientConnection): RelayInput {
   const controller = new AbortController();
   // The reply is taken over while the input is built (buildRelayInput: plain data, nothing in it refuses).
-  return buildRelayInput(turn, controller, () => {
+  const input = buildRelayInput(turn, controller, () => {
     const writer = connection.takeOver(() => controller.abort());
     turn.writer = writer;
     if (turn.stateful) writer.tap = turn.stateful.tap;
     return writer;
   });
+  deps.openRequests?.add(controller);
+  const book = deps.progress;
+  if (book) input.watchStream = (stream) => void (turn.progress = trackStreamProgress(book, turn, stream));
+  return input;
 }
 
 /**
@@ -177,6 +189,8 @@ async function settle(turn: GenerationTurn, result: RelayResult): Promise<void> 
   const writer = turn.writer as ClientWriter;
   if (result.error) writeErrorReply(writer, turn.request.route.protocol, result.error, turn.request.requestId);
   const admission = turn.admission as Admission;
+  // Billed already by the instance that took this one for dead (a stall): not again, and no second row.
+  if (!(await billsHere(turn))) return admission.forgo();
   const answered = result.channel !== undefined && result.status === 200;
   const cut = answered && result.error !== undefined;
   const bounded = settleUsage(admission, () => turn.estimate(), result.usage, { answered, deliveredChars: result.deliveredChars, cut });
@@ -191,10 +205,17 @@ async function settle(turn: GenerationTurn, result: RelayResult): Promise<void> 
 /** A refusal (or an unexpected failure): the hold released, the row recorded, the error thrown or written. */
 async function refuse(deps: GenerationDeps, turn: GenerationTurn, thrown: unknown): Promise<void> {
   const error = thrown instanceof GatewayError ? thrown : internalError(deps.logger, turn.request.requestId, thrown);
-  await turn.admission?.finish(undefined);
+  await ((await billsHere(turn)) ? turn.admission?.finish(undefined) : turn.admission?.forgo());
   turn.record({ kind: 'refused', error }, [...(turn.request.route.warnings ?? []), ...(turn.admission?.warnings ?? [])]);
   if (turn.writer === undefined) throw error;
   writeErrorReply(turn.writer, turn.request.route.protocol, error, turn.request.requestId);
+}
+
+/** A stream's progress record removed; false when another instance had claimed it and billed the stream (progress-book.ts). */
+async function billsHere(turn: GenerationTurn): Promise<boolean> {
+  const progress = turn.progress;
+  turn.progress = undefined;
+  return progress === undefined || (await progress.close());
 }
 
 function internalError(logger: Logger, requestId: string, thrown: unknown): GatewayError {

@@ -130,7 +130,13 @@ export function openStream(deps: RelayDeps, input: RelayInput, { channel, outcom
     secrets: channelSecrets(channel),
     ...(deps.replyLimits ? { limits: deps.replyLimits } : {}),
     transformEvents: streamTransform(outcome.upstreamModel, reply.sealing),
+    ...(input.watchStream ? { watch: watchFor(input.watchStream, channel, outcome) } : {}),
   };
+}
+
+/** Hands the stream's progress reader to the pipeline's watcher, with the channel and model it comes from. */
+function watchFor(watchStream: NonNullable<RelayInput['watchStream']>, channel: Channel, outcome: AttemptReady): (progress: () => StreamOutcome) => void {
+  return (progress) => watchStream({ channel, upstreamModel: outcome.upstreamModel, upstreamProtocol: outcome.plan.protocol, progress });
 }
 
 /** A finished stream's result; a client that went away, or a stream longer than the gateway carries, is not the channel's fault. */

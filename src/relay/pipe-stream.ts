@@ -12,6 +12,8 @@ import { TranslatedLane } from './translated-stream-lane.ts';
  */
 export async function pipeStream(input: PipeStreamInput): Promise<StreamOutcome> {
   const lane: Lane = input.passthrough ? new PassthroughLane(input) : new TranslatedLane(input);
+  // Read when the watcher asks (every few seconds), not pushed per chunk.
+  input.watch?.(() => lane.outcome(undefined));
   const keepAlive = input.clientCodec.passthrough.keepAliveFrame;
   const timer = keepAlive
     ? setTimeout(function ping() {

@@ -64,6 +64,12 @@ export interface RelayInput {
   reportCost?: boolean;
   /** Put sealed reasoning state in a Responses reply even without `include` (the turn is kept for replay). */
   carryReasoning?: boolean;
+  /**
+   * Told once a stream is open: its channel and a way to read what it has delivered so far
+   * (read at the caller's pace, never per chunk), so the pipeline can keep progress that another
+   * instance bills from should this one die mid-stream.
+   */
+  watchStream?: (stream: WatchedStream) => void;
   /** Told which channel, key and lane the reply comes from, before its first byte is written. */
   onCommit?: (commit: RelayCommit) => void;
   /**
@@ -71,6 +77,15 @@ export interface RelayInput {
    * request again, so its owner may let go of the body (this input's `body` and `rawBody` too).
    */
   releaseRequest?: () => void;
+}
+
+/** An open stream, as `watchStream` sees it. */
+export interface WatchedStream {
+  channel: Channel;
+  upstreamModel: string;
+  upstreamProtocol: UpstreamProtocolId;
+  /** The upstream's usage so far and the characters delivered so far (as the stream's outcome would say now). */
+  progress(): { usage: Usage | undefined; deliveredChars: number };
 }
 
 /** The attempt the relay committed to. `apiKey` is the upstream secret: keep it in memory only. */

@@ -34,6 +34,8 @@ export interface PipeStreamInput {
   secrets?: readonly string[];
   /** Bounds on one event and on the whole stream (default DEFAULT_REPLY_LIMITS). */
   limits?: ReplyLimits;
+  /** Given, once the stream starts, a reader of its progress so far (RelayInput.watchStream). */
+  watch?: (progress: () => StreamOutcome) => void;
 }
 
 /** One way of moving an upstream stream to the client (passthrough-stream-lane.ts, translated-stream-lane.ts). */

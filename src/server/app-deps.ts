@@ -12,6 +12,8 @@ import type { ServerLimits } from '../config/server-limits.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import type { ConversationAffinity } from '../relay/routing/conversation-affinity.ts';
 import type { CompactionSeal } from '../responses/compaction-seal.ts';
+import type { ProgressBook } from '../kv/progress-book.ts';
+import type { OpenRequests } from '../generation/open-requests.ts';
 import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 import type { NotificationServices } from '../notify/start-notifications.ts';
 
@@ -65,4 +67,8 @@ export interface AppDeps {
   compaction?: CompactionSeal;
   /** Alerts (issue 30): rules and channels reload it, "send test" uses its sender. */
   notifications?: NotificationServices;
+  /** The requests relaying now: a drain that runs out of time ends them with an error in their protocol. */
+  openRequests?: OpenRequests;
+  /** Streams' progress kept in Redis for the other instances to bill should this one die (absent without Redis). */
+  progress?: ProgressBook;
 }

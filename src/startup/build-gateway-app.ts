@@ -41,6 +41,8 @@ export function buildGatewayApp(state: GatewayState, services: GatewayServices, 
     notifications: services.notifications,
     compaction: createCompactionSeal(state.secretKey),
     ...(services.affinity ? { affinity: services.affinity } : {}),
+    ...(state.cluster.progress ? { progress: state.cluster.progress } : {}),
+    openRequests: services.openRequests,
   });
   const readiness = createReadiness({
     pingStore: () => store.settings.get(ADMIN_TOKEN_HASH_SETTING),

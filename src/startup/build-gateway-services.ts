@@ -1,4 +1,6 @@
 import { DEFAULT_AUTH_THROTTLE } from '../access/auth-failure-throttle.ts';
+import { billDeadStreams } from '../billing/bill-dead-streams.ts';
+import { OpenRequests } from '../generation/open-requests.ts';
 import { createStoreMailer } from '../mail/smtp-settings-store.ts';
 import { startLedgerPruner } from '../ledger/ledger-pruner.ts';
 import { ReconciliationEvents } from '../ledger/reconciliation-events.ts';
@@ -46,6 +48,8 @@ export interface GatewayServices {
   notifications: NotificationServices;
   /** Leader-only background work (usage log, stored Responses turns, charge-batch ids), stopped on close. */
   pruners: { stop(): void }[];
+  /** The generation requests relaying now (a drain out of time ends them in their protocol). */
+  openRequests: OpenRequests;
 }
 
 /**
@@ -82,6 +86,15 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
     observed: metrics.observe.bind(metrics),
   });
   metrics.beforeScrape = () => usageWriter.observeQueued();
+  // A dead instance's streams are billed here from the progress it recorded (kv/hold-journal.ts).
+  state.cluster.billProgress(
+    billDeadStreams({
+      kv: access.kv,
+      writers: { key: access.charges, wallet: access.walletCharges, subscription: access.subscriptionUsage },
+      usageWriter,
+      logger,
+    }),
+  );
   const affinityTtlMs = (options.affinityTtlSeconds ?? DEFAULT_AFFINITY_TTL_SECONDS) * 1000;
   const affinity = affinityTtlMs > 0 ? new ConversationAffinity(state.kv, affinityTtlMs) : undefined;
   const reconciliation = new ReconciliationEvents();
@@ -97,6 +110,7 @@ export async function buildGatewayServices(state: GatewayState): Promise<Gateway
     metrics,
     usageWriter,
     reconciliation,
+    openRequests: new OpenRequests(),
     responses: statefulResponses(state),
     affinity,
     notifications,

@@ -118,6 +118,12 @@ export interface RunningGateway {
   drain(): void;
   /** Drains, waits for open requests and streams to finish, then closes everything. */
   close(): Promise<void>;
+  /**
+   * Ends every request still relaying (the drain ran out of time): each stream closes with an
+   * error event in its client's protocol (`gateway_shutting_down`) and is billed for what it
+   * delivered, so `close()` can finish. Returns how many were ended.
+   */
+  cutOpenRequests(): number;
 }
 
 /** The relay's total deadline for one request (the upstream's `totalMs`; default 10 minutes). */

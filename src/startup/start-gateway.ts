@@ -49,6 +49,7 @@ function running(url: string, { state, services, relay, app, readiness }: Parts)
     cluster: { shared: () => state.cluster.shared(), leader: state.leader, kv: state.kv },
     notifications: services.notifications,
     drain: () => readiness.startDraining(),
+    cutOpenRequests: () => services.openRequests.cutAll(),
     close() {
       closing ??= (async () => {
         readiness.startDraining();

@@ -26,13 +26,13 @@ test("a dead instance's open holds are released by another instance, once; settl
     assert.equal(await kv.get('wallet:u'), 550);
     // Its heartbeat stops; the others see it dead once the heartbeat key is gone.
     doomed!.close();
-    assert.equal(await survivor!.sweep(), 0, 'alive: nothing is released');
+    assert.deepEqual(await survivor!.sweep(), { billed: 0, released: 0 }, 'alive: nothing is released');
     for (const key of await redis.keys(`${prefix}alive:*`)) await redis.del(key);
     await Promise.all([survivor!.kv.get('x'), another!.kv.get('x')]);
-    const released = (await Promise.all([survivor!.sweep(), another!.sweep()])).reduce((sum, count) => sum + count, 0);
+    const released = (await Promise.all([survivor!.sweep(), another!.sweep()])).reduce((sum, count) => sum + count.released, 0);
     assert.equal(released, 1, 'the open hold is released by one sweeper only');
     assert.equal(await kv.get('wallet:u'), 850, 'its reservation is back; the settled charge stays');
-    assert.equal(await survivor!.sweep(), 0);
+    assert.deepEqual(await survivor!.sweep(), { billed: 0, released: 0 });
   } finally {
     for (const journal of [doomed, survivor, another]) journal!.close();
   }
