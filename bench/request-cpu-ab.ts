@@ -31,6 +31,8 @@ const rounds = Number(arg('--rounds', '3'));
 const concurrencies = arg('--c', '8').split(',').map(Number);
 const ids = arg('--targets', 'switchyard,pproxy').split(',');
 const baselineDir = argv.includes('--baseline') ? arg('--baseline', '') : undefined;
+/** `--also <checkout>,<checkout>`: more built checkouts, targets `also1`, `also2`, … (a bisection's points in one interleaved run). */
+const alsoDirs = arg('--also', '').split(',').filter(Boolean);
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 interface GcStats {
@@ -105,8 +107,30 @@ async function main(): Promise<void> {
       const key = await configureSwitchyard(variant.url, systems.upstream.url);
       systems.targets.push({ ...find('switchyard'), id: 'variant', baseUrl: variant.url, headers: clientAuth('openai', key), pid: variant.pid });
     }
+    for (const [index, dir] of alsoDirs.entries()) {
+      const port = await freePort();
+      const also = await launch({
+        name: `also${index + 1}`,
+        cwd: dir,
+        cpus: GATEWAY_CPU,
+        args: [...words('--flags'), 'dist/main.js'],
+        env: {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_URL: `sqlite:${join(variantDir, `also${index + 1}.db`)}`,
+          GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
+          LOG_LEVEL: 'warn',
+          WORKERS: '1',
+        },
+        ready: { url: `http://127.0.0.1:${port}`, path: '/healthz' },
+      });
+      extra.push(also);
+      const key = await configureSwitchyard(also.url, systems.upstream.url);
+      systems.targets.push({ ...find('switchyard'), id: `also${index + 1}`, baseUrl: also.url, headers: clientAuth('openai', key), pid: also.pid });
+      process.stdout.write(`also${index + 1} = ${dir}\n`);
+    }
     const gc = new Map<number, GcStats>();
-    for (const launched of [systems.switchyard, systems.baseline, proxy, variant]) watchGc(launched, gc);
+    for (const launched of [systems.switchyard, systems.baseline, proxy, variant, ...extra.slice(1)]) watchGc(launched, gc);
     for (const id of ids) await runLoad({ request: buildRequest(find(id), BASE), connections: 8, durationS: 2 });
 
     const results: Record<string, number[]> = {};

@@ -119,7 +119,8 @@ export function createApp(deps: AppDeps): FastifyInstance {
   registerHealthRoutes(app, deps);
   registerAdminOpenApiRoutes(app);
   registerMetricsRoutes(app, deps.metrics, deps.settings, deps.access);
-  // Before any admin route: every /api/admin route passes the one gate (authentication, then its permission).
+  // Before any admin route: every /api/admin route passes the one gate (authentication, then its permission),
+  // attached to each admin route as it is registered (onRoute), so a route registered above this line has none.
   registerAdminAuthorization(app, deps);
   registerAdminRoutes(app, deps);
   registerAdminPeopleRoutes(app, deps);

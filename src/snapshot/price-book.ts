@@ -20,10 +20,21 @@ export function versionAt(snapshot: Snapshot, scope: PriceScope, ref: string, mo
   return chosen;
 }
 
-/** A version as the price the cost function reads, naming the version. */
+/**
+ * A version as the price the cost function reads, naming the version. Built once per version and
+ * kept while the version is (a snapshot's versions never change): every relayed request asks for
+ * its sell price and each attempt's cost price, and a fresh spread per ask was a visible share of
+ * the request's CPU (issue 33). Callers read the price, never change it.
+ */
 export function versionPrice(version: PriceVersion): ModelPrice {
-  return { ...version.price, model: version.model, version: version.id, updatedAt: version.createdAt };
+  let price = PRICE_OF_VERSION.get(version);
+  if (price === undefined) {
+    price = { ...version.price, model: version.model, version: version.id, updatedAt: version.createdAt };
+    PRICE_OF_VERSION.set(version, price);
+  }
+  return price;
 }
+const PRICE_OF_VERSION = new WeakMap<PriceVersion, ModelPrice>();
 
 /**
  * The sell price of `model` for `group` at `at`: the group's own price for the model, else the
