@@ -3,9 +3,9 @@
 // Type-only imports count too: a type cycle is still a cycle in the design.
 // The layers of docs/architecture.md, bottom to top: a folder imports only from its own layer or below.
 const LAYERS = [
-  ['domain', 'core', 'sse'],
+  ['domain', 'core'],
   ['protocols'],
-  ['routing', 'kv', 'store', 'snapshot', 'upstream', 'mail'],
+  ['kv', 'store', 'snapshot', 'upstream', 'mail'],
   ['schemas'],
   ['access'],
   ['billing', 'ledger', 'config', 'cluster', 'accounts', 'notify', 'identity', 'payments'],
@@ -38,9 +38,10 @@ module.exports = {
       comment:
         "Outside src/protocols/, a codec is reached only through its public entry (its index.ts), the registry " +
         '(codec-registry.ts), the contract (protocol-codec.ts) or the other top-level protocols/ modules; the files ' +
-        'of a codec folder are its own business. protocols/shared/ holds codec-neutral helpers (isRecord) and is open.',
+        'of a codec folder are its own business. protocols/shared/ holds codec-neutral helpers (isRecord) and protocols/sse/ ' +
+        'the SSE framing every streamed wire shares (the relay parses upstream streams with it); both are open.',
       from: { path: '^src/', pathNot: '^src/protocols/' },
-      to: { path: '^src/protocols/[^/]+/', pathNot: ['^src/protocols/[^/]+/index[.]ts$', '^src/protocols/shared/'] },
+      to: { path: '^src/protocols/[^/]+/', pathNot: ['^src/protocols/[^/]+/index[.]ts$', '^src/protocols/(shared|sse)/'] },
     },
     {
       name: 'domain-is-a-leaf',
@@ -52,23 +53,32 @@ module.exports = {
     {
       name: 'core-and-sse-are-leaves',
       severity: 'error',
-      comment: 'The canonical model (core/) and SSE framing (sse/) depend on nothing else in the gateway.',
-      from: { path: '^src/(core|sse)/' },
-      to: { path: '^src/', pathNot: '^src/(core|sse)/' },
+      comment: 'The canonical model (core/) and SSE framing (protocols/sse/) depend on nothing else in the gateway.',
+      from: { path: '^src/(core|protocols/sse)/' },
+      to: { path: '^src/', pathNot: '^src/(core|protocols/sse)/' },
     },
     {
       name: 'codecs-are-pure',
       severity: 'error',
-      comment: 'Codecs see only the canonical model and SSE framing: no store, no HTTP, no relay, no I/O.',
+      comment: 'Codecs see only the canonical model and SSE framing (protocols/sse/): no store, no HTTP, no relay, no I/O.',
       from: { path: '^src/protocols/' },
-      to: { path: '^src/', pathNot: '^src/(protocols|core|sse)/' },
+      to: { path: '^src/', pathNot: '^src/(protocols|core)/' },
     },
     {
       name: 'codecs-do-no-io',
       severity: 'error',
       comment: 'No clock, network, file or process access in a codec; time and ids come from RuntimeContext.',
-      from: { path: '^src/protocols/' },
+      from: { path: '^src/protocols/', pathNot: '^src/protocols/sse/' },
       to: { dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'sse-does-no-io',
+      severity: 'error',
+      comment:
+        'SSE framing (protocols/sse/) may use its parsing libraries (eventsource-parser, the AWS event-stream codec) but ' +
+        'no Node module: no clock, network, file or process access.',
+      from: { path: '^src/protocols/sse/' },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'store-sees-only-domain',
@@ -81,7 +91,7 @@ module.exports = {
       name: 'adapters-stay-below-policy',
       severity: 'error',
       comment:
-        'Routing, kv, store, snapshot, upstream and mail are the adapters and state every request uses; they never ' +
+        'Kv, store, snapshot, upstream and mail are the adapters and state every request uses; they never ' +
         'import the input rules, policy, relay, pipeline, HTTP or start-up layers above them.',
       from: { path: `^src/(${ADAPTERS})/` },
       to: { path: `^src/(${above(ADAPTERS)})/` },
@@ -113,7 +123,7 @@ module.exports = {
     {
       name: 'relay-below-pipeline',
       severity: 'error',
-      comment: 'The relay (with its channel adapters, relay/channels/, and the reasoning seal and restore, relay/reasoning/) tries channels for one decoded request; the pipeline (generation/, responses/) calls it, never the reverse.',
+      comment: 'The relay (with its channel adapters, relay/channels/, the order and health of channels, relay/routing/, and the reasoning seal and restore, relay/reasoning/) tries channels for one decoded request; the pipeline (generation/, responses/) calls it, never the reverse.',
       from: { path: '^src/relay/' },
       to: { path: `^src/(${above('relay')})/` },
     },

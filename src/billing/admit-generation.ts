@@ -10,7 +10,7 @@ import { computeCostMicros } from './compute-cost.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
 import { estimateReservationMicros, type RequestEstimate } from './estimate-reservation.ts';
 import { maxOutputTokensFor } from './model-output-limits.ts';
-import { resolvePrice, UNPRICED_WARNING } from './resolve-price.ts';
+import { resolvePrice, UNPRICED_WARNING } from '../access/resolve-price.ts';
 import { spendWindows } from './spend-windows.ts';
 
 export interface AdmissionDeps {
@@ -53,9 +53,14 @@ export interface AdmissionPlan {
   needsEstimate: boolean;
 }
 
-export function planAdmission(deps: AdmissionDeps, caller: Caller, model: string): AdmissionPlan {
+/** `price`: the sell price when the caller resolved it already (the generation pipeline does so while authorizing). */
+export function planAdmission(
+  deps: AdmissionDeps,
+  caller: Caller,
+  model: string,
+  price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing, caller.group.name, deps.runtime.now()),
+): AdmissionPlan {
   const { key, group } = caller;
-  const price = resolvePrice(deps.snapshot.current, model, deps.access.strictPricing, caller.group.name, deps.runtime.now());
   const guardsMoney =
     price !== undefined &&
     (key.balanceMicros !== null || Boolean(key.userId) || group.billing !== 'balance' || spendWindows(key.limits, deps.runtime.now()).length > 0);

@@ -2,7 +2,7 @@ import { isDatabaseUnavailable } from '../store/is-database-unavailable.ts';
 import type { Logger } from 'pino';
 import type { UsageLogEntry } from '../domain/usage-log-entry.ts';
 import type { UsageLogRepository } from '../store/store.ts';
-import { UsageBatch } from './usage-batch.ts';
+import { UsageBatch } from '../ledger/usage-batch.ts';
 
 export interface UsageWriterOptions {
   /** Flush at least this often. */

@@ -24,7 +24,6 @@ export function createReadiness(input: {
   pingRedis: (() => Promise<unknown>) | undefined;
   snapshotLoaded: () => boolean;
 }): Readiness {
-  let draining = false;
   const bounded = async (ping: () => Promise<unknown>): Promise<boolean> => {
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -41,17 +40,18 @@ export function createReadiness(input: {
       clearTimeout(timer);
     }
   };
-  return {
-    get draining() {
-      return draining;
-    },
+  // `draining` is a plain field, not a getter: every response reads it (server/observability/health-routes.ts).
+  const readiness = {
+    draining: false,
     startDraining() {
-      draining = true;
+      readiness.draining = true;
     },
-    async check() {
+    async check(): Promise<ReadinessReport> {
       const [store, redis] = await Promise.all([bounded(input.pingStore), input.pingRedis ? bounded(input.pingRedis) : null]);
       const snapshot = input.snapshotLoaded();
+      const { draining } = readiness;
       return { ready: !draining && store && redis !== false && snapshot, draining, checks: { store, redis, snapshot } };
     },
   };
+  return readiness;
 }

@@ -10,7 +10,7 @@ import { closeRedis } from '../kv/close-redis.ts';
 import { startHoldJournal } from '../kv/hold-journal.ts';
 import { openRedis, waitForRedis } from '../kv/open-redis.ts';
 import type { RedisTarget } from '../kv/redis-target.ts';
-import type { ChannelHealth } from '../routing/channel-health.ts';
+import type { CircuitFeed } from '../domain/circuit-transition.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import { createLocalEventBus, createRedisEventBus, type ClusterEvent, type EventBus } from './event-bus.ts';
 import { alwaysLeader, startPostgresLeaderElection, startRedisLeaderElection, type LeaderElection } from './leader-election.ts';
@@ -25,7 +25,7 @@ export interface ClusterServices {
   /** True when the kv is shared right now (Redis configured and reachable). */
   shared(): boolean;
   /** Wires snapshot invalidation and circuit sharing through the bus. */
-  attach(snapshot: SnapshotHolder, health: ChannelHealth): void;
+  attach(snapshot: SnapshotHolder, health: CircuitFeed): void;
   close(): Promise<void>;
 }
 

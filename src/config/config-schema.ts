@@ -4,11 +4,18 @@ import type { ServerLimits } from './server-limits.ts';
 import { isIpOrCidr } from '../schemas/is-ip-or-cidr.ts';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../billing/model-output-limits.ts';
 import { DEFAULT_REPLY_LIMITS } from './reply-limits.ts';
-import { DEFAULT_DEADLINE_MAX_BODY_CHARS } from '../routing/first-byte-deadline.ts';
 import type { RedisTarget } from '../kv/redis-target.ts';
 import type { RedisOutageMode } from '../kv/kv-outage.ts';
 import type { DatabaseSettings } from '../store/parse-database-url.ts';
 import { redisHaEnv } from './redis-env.ts';
+
+/**
+ * Requests whose body is longer than this (characters; about 8,000–32,000 tokens) get no
+ * first-byte deadline, so they are never hedged or given up for another channel: their
+ * first byte is slow because of the prompt's size, and every extra attempt pays for the whole
+ * prompt again (FIRST_BYTE_DEADLINE_MAX_BODY_CHARS).
+ */
+export const DEFAULT_DEADLINE_MAX_BODY_CHARS = 32_768;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,4 +1,4 @@
-import type { SseLimits } from '../sse/sse-limits.ts';
+import type { SseLimits } from '../protocols/sse/sse-limits.ts';
 
 /** Bounds on what the gateway holds of one upstream reply (one event, the whole reply). */
 export type ReplyLimits = SseLimits;

@@ -80,6 +80,11 @@ export interface GatewayErrorOptions {
   upstreamType?: string;
   /** Every structured identifier of the upstream's error (type, code, status, reasons), for failure classification. */
   upstreamCodes?: readonly string[];
+  /**
+   * The channel is not to blame: the request asked for more than this gateway carries (a reply past
+   * MAX_UPSTREAM_REPLY_BYTES). Its health is not charged and no other channel is tried (it would write as much).
+   */
+  channelBlameless?: boolean;
   cause?: unknown;
 }
 
@@ -91,6 +96,7 @@ export class GatewayError extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly upstreamType: string | undefined;
   readonly upstreamCodes: readonly string[] | undefined;
+  readonly channelBlameless: boolean;
 
   constructor(code: GatewayErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -102,6 +108,7 @@ export class GatewayError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.upstreamType = options.upstreamType;
     this.upstreamCodes = options.upstreamCodes;
+    this.channelBlameless = options.channelBlameless === true;
   }
 }
 

@@ -24,19 +24,10 @@ export interface Usage {
   media?: MediaUsage;
   /**
    * The upstream's own usage object this was decoded from (the parsed wire object itself, not a
-   * copy), for the ledger's per-attempt row. Non-enumerable, set only by `keepUpstreamUsage`:
+   * copy), for the ledger's per-attempt row. Non-enumerable, set only by `keepUpstreamUsage` (protocols/shared/canonical-usage.ts):
    * spreads, JSON and deep equality never see it, so no client reply or stored turn carries it.
    */
   readonly upstream?: unknown;
-}
-
-/**
- * Attaches the upstream's usage object to its decoded form (see `Usage.upstream`). Codecs call it
- * where usage is decoded once per reply or stream end, never per stream chunk.
- */
-export function keepUpstreamUsage<T extends Usage>(usage: T, upstream: unknown): T {
-  Object.defineProperty(usage, 'upstream', { value: upstream, enumerable: false, configurable: true, writable: true });
-  return usage;
 }
 
 /** What an audio or rerank reply is billed by (each only when the endpoint counts it). */
@@ -61,11 +52,4 @@ export interface ImageUsage {
   quality: string;
   inputTokens?: number;
   outputTokens?: number;
-}
-
-export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0 });
-
-/** Input tokens that were neither read from nor written to a prompt cache. */
-export function uncachedInputTokens(usage: Usage): number {
-  return Math.max(0, usage.inputTokens - (usage.cacheReadTokens ?? 0) - (usage.cacheWriteTokens ?? 0));
 }

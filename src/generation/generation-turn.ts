@@ -1,8 +1,9 @@
+import type { ModelPrice } from '../domain/model-price.ts';
 import { authenticateCaller } from '../access/authenticate-caller.ts';
 import type { Caller } from '../access/authenticate-key.ts';
 import type { Admission, AdmissionDeps } from '../billing/admit-generation.ts';
 import { estimateRequest, type RequestEstimate } from '../billing/estimate-reservation.ts';
-import { recordGenerationUsage, type GenerationOutcome, type GenerationRecord } from '../billing/record-generation-usage.ts';
+import { recordGenerationUsage, type GenerationOutcome, type GenerationRecord } from '../ledger/record-generation-usage.ts';
 import { ledgerRowsOf } from '../ledger/record-ledger.ts';
 import type { UsageWriter } from '../billing/usage-writer.ts';
 import { PhaseTiming, TIMING_REQUEST_HEADER } from '../core/phase-timing.ts';
@@ -39,6 +40,8 @@ export class GenerationTurn {
   body: Record<string, unknown> = RELEASED_BODY;
   model: string | null;
   channels: Channel[] = [];
+  /** The model's sell price (undefined: unpriced, served only without strict pricing). */
+  price: ModelPrice | undefined;
   stateful: StatefulTurn | undefined;
   affinity: AffinityTurnStep | undefined;
   admission: Admission | undefined;

@@ -3,7 +3,7 @@ import type { Channel } from '../domain/channel.ts';
 import type { AffinityHint, ClientRequestInput } from '../protocols/protocol-codec.ts';
 import type { RelayResult } from '../relay/relay-chat.ts';
 import type { RelayCommit } from '../relay/relay-input.ts';
-import { preferChannel, type ConversationAffinity } from '../routing/conversation-affinity.ts';
+import { preferChannel, type ConversationAffinity } from '../relay/routing/conversation-affinity.ts';
 
 export interface AffinityTurnInput {
   /** The client's request as it came (before any stateful replay rewrote it). */

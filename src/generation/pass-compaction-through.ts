@@ -9,7 +9,7 @@ import { convertOpenAiResponsesUsage } from '../protocols/openai-responses/index
 import { isRecord } from '../protocols/shared/is-record.ts';
 import { relayMedia } from '../relay/relay-media.ts';
 import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
-import { orderAttempts } from '../routing/order-attempts.ts';
+import { orderAttempts } from '../relay/routing/order-attempts.ts';
 import type { GenerationRequest } from './generation-request.ts';
 import type { GenerationDeps } from './run-generation.ts';
 import { settleUsage } from '../billing/settle-usage.ts';

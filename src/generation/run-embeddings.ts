@@ -22,7 +22,7 @@ import {
   type OpenAiEncodingFormat,
 } from '../protocols/embeddings/index.ts';
 import { relayEmbeddings } from '../relay/relay-embeddings.ts';
-import { orderAttempts } from '../routing/order-attempts.ts';
+import { orderAttempts } from '../relay/routing/order-attempts.ts';
 import type { GenerationDeps } from './run-generation.ts';
 import { WholeReplyLedger } from './whole-reply-ledger.ts';
 

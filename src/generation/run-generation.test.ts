@@ -5,7 +5,7 @@ import { RateLimiter } from '../billing/rate-limiter.ts';
 import type { SpendHold } from '../billing/balance-meter.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import { createMemoryKv } from '../kv/create-memory-kv.ts';
-import { ChannelHealth } from '../routing/channel-health.ts';
+import { ChannelHealth } from '../relay/routing/channel-health.ts';
 import { buildSnapshot } from '../snapshot/snapshot.ts';
 import { hashApiKey } from '../access/hash-api-key.ts';
 import type { ApiKey } from '../domain/api-key.ts';

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { authorizeModel } from '../access/authorize-model.ts';
 import { checkProviderFeatures } from '../access/check-provider-features.ts';
+import { resolvePrice } from '../access/resolve-price.ts';
 import { formatWarning } from '../core/warning.ts';
 import { withoutTools } from '../protocols/shared/collect-tool-features.ts';
 import { openCompactionItems, type CompactionSeal } from '../responses/compaction-seal.ts';
@@ -12,8 +13,8 @@ import { DecodeOnce } from '../protocols/decode-once.ts';
 import type { ClientWriter } from '../relay/client-writer.ts';
 import { relayChat, type RelayInput, type RelayResult } from '../relay/relay-chat.ts';
 import type { RelayDeps } from '../relay/relay-deps.ts';
-import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
-import { orderAttempts } from '../routing/order-attempts.ts';
+import type { ConversationAffinity } from '../relay/routing/conversation-affinity.ts';
+import { orderAttempts } from '../relay/routing/order-attempts.ts';
 import { openStatefulTurn } from '../responses/open-stateful-turn.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
 import { buildRelayInput } from './build-relay-input.ts';
@@ -55,7 +56,7 @@ export async function runGeneration(deps: GenerationDeps, request: GenerationReq
     authorize(deps, turn);
     openCompaction(deps, turn);
     await openStateful(deps, turn);
-    const plan = planAdmission(deps, turn.caller, turn.model as string);
+    const plan = planAdmission(deps, turn.caller, turn.model as string, turn.price);
     // The decode step: only when the admission needs the estimate (the turn keeps it).
     if (plan.needsEstimate) turn.estimate();
     turn.admission = await admitGeneration(deps, plan, () => turn.estimate());
@@ -92,9 +93,12 @@ function authorize(deps: GenerationDeps, turn: GenerationTurn): void {
     turn.reportCost = costAsked.include;
     turn.decodes = new DecodeOnce(turn.codec, { ...turn.clientInput(turn.peek.stream), body: turn.body }, deps.runtime);
   }
-  turn.channels = authorizeModel(deps.snapshot.current, turn.caller, model, turn.request.route.surface, {
+  const snapshot = deps.snapshot.current;
+  turn.channels = authorizeModel(snapshot, turn.caller, model, turn.request.route.surface, {
     revealOtherGroups: deps.settings?.revealOtherGroupModels === true,
   });
+  // The model's sell price now: without one, strict pricing refuses it here (403 model_not_priced).
+  turn.price = resolvePrice(snapshot, model, deps.access.strictPricing, turn.caller.group.name, deps.runtime.now());
   turn.timing?.mark('auth');
 }
 

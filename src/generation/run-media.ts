@@ -4,7 +4,7 @@ import type { Caller } from '../access/authenticate-key.ts';
 import { authorizeModel } from '../access/authorize-model.ts';
 import { admitGeneration, planAdmission } from '../billing/admit-generation.ts';
 import { estimateRequest } from '../billing/estimate-reservation.ts';
-import { resolvePrice } from '../billing/resolve-price.ts';
+import { resolvePrice } from '../access/resolve-price.ts';
 import type { MediaOperation } from '../relay/channels/channel-adapter.ts';
 import type { ChatRequest } from '../core/chat-request.ts';
 import { GatewayError } from '../core/gateway-error.ts';
@@ -13,11 +13,11 @@ import type { Usage } from '../core/usage.ts';
 import type { ModelPrice } from '../domain/model-price.ts';
 import { relayMedia, type MediaBytes, type MediaRelayInput } from '../relay/relay-media.ts';
 import type { MediaWire } from '../core/image-result.ts';
-import { orderAttempts } from '../routing/order-attempts.ts';
+import { orderAttempts } from '../relay/routing/order-attempts.ts';
 import type { GenerationDeps } from './run-generation.ts';
 import { WholeReplyLedger } from './whole-reply-ledger.ts';
 import { tapMediaStream } from './tap-media-stream.ts';
-import type { SseMessage } from '../sse/sse-message.ts';
+import type { SseMessage } from '../protocols/sse/sse-message.ts';
 import { DEFAULT_REPLY_LIMITS } from '../relay/reply-limits.ts';
 
 export interface MediaCall {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import type { SseMessage } from '../sse/sse-message.ts';
-import { parseSseStream } from '../sse/parse-sse-stream.ts';
-import type { SseLimits } from '../sse/sse-limits.ts';
+import type { SseMessage } from '../protocols/sse/sse-message.ts';
+import { parseSseStream } from '../protocols/sse/parse-sse-stream.ts';
+import type { SseLimits } from '../protocols/sse/sse-limits.ts';
 
 /**
  * Passes a streamed media reply (image events over SSE) to the client byte for byte while its

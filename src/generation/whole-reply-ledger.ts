@@ -2,7 +2,7 @@ import type { Caller } from '../access/authenticate-key.ts';
 import type { CallerCredentials } from '../access/authenticate-caller.ts';
 import type { Admission } from '../billing/admit-generation.ts';
 import type { UsageTransport } from '../domain/usage-log-entry.ts';
-import { recordGenerationUsage, type GenerationOutcome, type GenerationRecord } from '../billing/record-generation-usage.ts';
+import { recordGenerationUsage, type GenerationOutcome, type GenerationRecord } from '../ledger/record-generation-usage.ts';
 import { ledgerRowsOf } from '../ledger/record-ledger.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { GenerationDeps } from './run-generation.ts';

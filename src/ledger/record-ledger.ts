@@ -1,4 +1,4 @@
-import type { GenerationRecord } from '../billing/record-generation-usage.ts';
+import type { GenerationRecord } from './record-generation-usage.ts';
 import type { LedgerRows, PayerKind } from '../domain/ledger-entry.ts';
 import { buildLedgerEntries } from './build-ledger-entries.ts';
 import { costPriceAt } from '../snapshot/price-book.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ChannelHealth } from '../routing/channel-health.ts';
+import type { CircuitFeed } from '../domain/circuit-transition.ts';
 import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
 import type { CircuitHistoryRepository } from '../store/repositories/announcement-repository.ts';
 import type { Notifier } from './notifier.ts';
@@ -18,7 +18,7 @@ export interface CircuitNotifyDeps {
   now: () => number;
 }
 
-export function notifyCircuitTransitions(health: ChannelHealth, { snapshot, notifier, history, logger, now }: CircuitNotifyDeps): void {
+export function notifyCircuitTransitions(health: CircuitFeed, { snapshot, notifier, history, logger, now }: CircuitNotifyDeps): void {
   const next = health.onTransition;
   health.onTransition = (transition) => {
     next?.(transition);

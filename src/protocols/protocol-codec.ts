@@ -6,7 +6,7 @@ import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
 import type { Warning } from '../core/warning.ts';
 import type { ReasoningSlot, ReasoningState } from '../core/reasoning-state.ts';
-import type { SseMessage } from '../sse/sse-message.ts';
+import type { SseMessage } from './sse/sse-message.ts';
 import type { InvalidField } from './shared/find-invalid-count.ts';
 
 /** The wire formats client surfaces speak; the type and the runtime check both come from this list. */

@@ -4,9 +4,9 @@ import type { ChannelAdapter, UpstreamTarget } from './channels/channel-adapter.
 import { getChannelAdapter } from './channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { UpstreamProtocolId } from '../protocols/protocol-codec.ts';
-import { eventStreamToSse } from '../sse/event-stream-to-sse.ts';
-import type { Lease } from '../routing/channel-health.ts';
-import { classifyFailure, withMisconfiguredHint, type FailureClass } from '../routing/classify-failure.ts';
+import { eventStreamToSse } from '../protocols/sse/event-stream-to-sse.ts';
+import type { Lease } from './routing/channel-health.ts';
+import { classifyFailure, withMisconfiguredHint, type FailureClass } from './routing/classify-failure.ts';
 import { resolveUpstreamModel } from './channels/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
@@ -15,8 +15,8 @@ import { readUpstreamError } from './read-upstream-error.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { planUpstreamRequest, takesPassthroughLane, type PlanInput, type UpstreamPlan } from './upstream-plan.ts';
-import type { ReasoningRecall } from './reasoning-recall.ts';
-import type { ReasoningRestoreContext } from './reasoning/restore-request-reasoning.ts';
+import type { ReasoningRecall } from './reasoning/reasoning-recall.ts';
+import { restoreContextFor } from './reasoning/restore-request-reasoning.ts';
 import { channelSecrets } from './channels/auth/channel-secrets.ts';
 
 interface AttemptBase {
@@ -107,7 +107,7 @@ export async function attemptChannel(
 async function planAttempt(deps: RelayDeps, input: RelayInput, channel: Channel, adapter: ChannelAdapter, recall: ReasoningRecall | undefined) {
   const upstreamModel = resolveUpstreamModel(channel, input.publicModel);
   const protocol = adapter.selectProtocol(channel, input.clientProtocol, upstreamModel);
-  const restore = deps.reasoning ? reasoningRestore(deps.reasoning, input, channel, protocol) : undefined;
+  const restore = deps.reasoning ? restoreContextFor(deps.reasoning.sealer, channel.id, protocol, input.clientProtocol) : undefined;
   const planInput: PlanInput = {
     clientProtocol: input.clientProtocol,
     upstreamProtocol: protocol,
@@ -211,20 +211,6 @@ function failed({ deps, input, channel, lease, signal, startedAt, base }: Failin
       return unreachable;
     }
   }
-}
-
-function reasoningRestore(
-  reasoning: NonNullable<RelayDeps['reasoning']>,
-  input: RelayInput,
-  channel: Channel,
-  protocol: UpstreamProtocolId,
-): ReasoningRestoreContext {
-  return {
-    sealer: reasoning.sealer,
-    upstream: protocol,
-    channelId: channel.id,
-    keepRaw: input.clientProtocol === protocol,
-  };
 }
 
 function abortError(input: RelayInput): GatewayError {

@@ -2,11 +2,11 @@ import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { Warning } from '../core/warning.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
-import type { Lease } from '../routing/channel-health.ts';
+import type { Lease } from './routing/channel-health.ts';
 import { attemptChannel, type AttemptFailure, type AttemptReady } from './attempt-channel.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
-import type { ReasoningRecall } from './reasoning-recall.ts';
+import type { ReasoningRecall } from './reasoning/reasoning-recall.ts';
 import { sleepUnlessAborted } from './sleep-unless-aborted.ts';
 import type { RaceEvent, RunningAttempt } from './running-attempt.ts';
 

@@ -1,7 +1,7 @@
 import type { Channel } from '../domain/channel.ts';
 import { GatewayError } from '../core/gateway-error.ts';
-import type { Lease } from '../routing/channel-health.ts';
-import { classifyFailure, withMisconfiguredHint } from '../routing/classify-failure.ts';
+import type { Lease } from './routing/channel-health.ts';
+import { classifyFailure, withMisconfiguredHint } from './routing/classify-failure.ts';
 import type { RelayDeps } from './relay-deps.ts';
 
 /** A failed whole-reply attempt: whether another channel is worth trying, and whether this channel's key is broken. */

@@ -9,8 +9,7 @@ import { getCodec } from '../protocols/codec-registry.ts';
 import type { ProtocolCodec, UpstreamProtocolId } from '../protocols/protocol-codec.ts';
 import { replyUsageLosses } from '../protocols/reply-usage-losses.ts';
 import { createReasoningStreamSealer, sealReplyReasoning, type ReasoningReplyContext } from './reasoning/seal-reply-reasoning.ts';
-import type { Lease } from '../routing/channel-health.ts';
-import { isReplyTooLarge } from '../sse/sse-limits.ts';
+import type { Lease } from './routing/channel-health.ts';
 import type { AttemptFailure, AttemptReady } from './attempt-channel.ts';
 import { nameReplyModel, nameStreamModel } from './name-reply-model.ts';
 import type { RelayDeps } from './relay-deps.ts';
@@ -89,7 +88,7 @@ export async function sendPlainReply(
     ...(input.quoteCost ? { quoteCost: input.quoteCost, reportCost: input.reportCost === true } : {}),
   });
   addWarnings(replyWarnings, warnings);
-  const tooLarge = isReplyTooLarge(sent.error);
+  const tooLarge = sent.error?.channelBlameless === true;
   settleHealth(deps, channel, lease, outcome.startedAt, tooLarge ? undefined : sent.error);
   if (sent.error && !input.writer.started && !tooLarge)
     return { retry: { ...outcome, kind: 'failed', error: sent.error, retryable: true, failureClass: 'transient' } };
@@ -145,7 +144,7 @@ export function streamResult(
 ): ReplyResult {
   noteUsageLosses(reply.replyWarnings, input, outcome.plan.passthrough, streamed.usage);
   addWarnings(reply.replyWarnings, warnings);
-  settleHealth(deps, channel, lease, outcome.startedAt, input.writer.clientGone || isReplyTooLarge(streamed.error) ? undefined : streamed.error);
+  settleHealth(deps, channel, lease, outcome.startedAt, input.writer.clientGone || streamed.error?.channelBlameless === true ? undefined : streamed.error);
   return {
     channel,
     upstreamModel: outcome.upstreamModel,

@@ -1,8 +1,8 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import { redactSecrets } from '../core/redact-secrets.ts';
 import type { PassthroughStream } from '../protocols/protocol-codec.ts';
-import { parseSseStream, type SseStreamParser } from '../sse/parse-sse-stream.ts';
-import type { SseMessage } from '../sse/sse-message.ts';
+import { parseSseStream, type SseStreamParser } from '../protocols/sse/parse-sse-stream.ts';
+import type { SseMessage } from '../protocols/sse/sse-message.ts';
 import { DEFAULT_REPLY_LIMITS } from './reply-limits.ts';
 import type { Lane, PipeStreamInput, StreamOutcome } from './stream-lane.ts';
 

@@ -2,7 +2,7 @@ import type { ChatRequest } from '../core/chat-request.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import { getChannelAdapter } from './channels/channel-registry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
-import { classifyFailure, withMisconfiguredHint } from '../routing/classify-failure.ts';
+import { classifyFailure, withMisconfiguredHint } from './routing/classify-failure.ts';
 import { resolveUpstreamModel } from './channels/resolve-upstream-model.ts';
 import type { Channel } from '../domain/channel.ts';
 import { toGatewayError } from './channels/upstream-client.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bedrockChannel } from './channels/bedrock-channel.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
-import { classifyFailure } from '../routing/classify-failure.ts';
+import { classifyFailure } from './routing/classify-failure.ts';
 import type { UpstreamResponse } from './channels/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';
 

@@ -2,7 +2,7 @@ import { cleanUpstreamText, redactSecrets } from '../core/redact-secrets.ts';
 import { GatewayError } from '../core/gateway-error.ts';
 import type { ChannelAdapter } from './channels/channel-adapter.ts';
 import type { ProtocolCodec } from '../protocols/protocol-codec.ts';
-import { extractUpstreamErrorCodes } from '../routing/upstream-error-codes.ts';
+import { extractUpstreamErrorCodes } from './routing/upstream-error-codes.ts';
 import type { UpstreamResponse } from './channels/upstream-client.ts';
 
 /** Upstream error bodies are short; anything longer is cut so a misbehaving host cannot balloon memory. */

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { GatewayError } from '../core/gateway-error.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { ProtocolId } from '../protocols/protocol-codec.ts';
-import { ChannelHealth } from '../routing/channel-health.ts';
+import { ChannelHealth } from './routing/channel-health.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './channels/upstream-client.ts';
 import { createFixedRuntime } from '../../test/helpers/fixed-runtime.ts';

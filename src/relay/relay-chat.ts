@@ -4,7 +4,7 @@ import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { AttemptRace, type RaceResult } from './attempt-race.ts';
 import { addWarnings, commitReply, openStream, sendPlainReply, streamResult, type ReplyResult } from './commit-reply.ts';
 import { pipeStream } from './pipe-stream.ts';
-import { reasoningRecall } from './reasoning-recall.ts';
+import { reasoningRecall } from './reasoning/reasoning-recall.ts';
 import type { RelayDeps } from './relay-deps.ts';
 import type { RelayInput } from './relay-input.ts';
 import { finishResult, type RelayResult } from './relay-result.ts';

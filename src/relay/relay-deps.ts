@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { RuntimeContext } from '../core/runtime-context.ts';
-import type { ChannelHealth } from '../routing/channel-health.ts';
+import type { ChannelHealth } from './routing/channel-health.ts';
 import type { UpstreamClient } from './channels/upstream-client.ts';
 import type { ReplyLimits } from './reply-limits.ts';
 import type { StreamGauge } from './stream-gauge.ts';
 import type { EnvelopeSealer } from './reasoning/reasoning-envelope.ts';
 import type { ReasoningCache } from './reasoning/reasoning-cache.ts';
-import type { FirstByteDeadlines } from '../routing/first-byte-deadline.ts';
+import type { FirstByteDeadlines } from './routing/first-byte-deadline.ts';
 
 /** What the relay is built with, once per process. */
 export interface RelayDeps {

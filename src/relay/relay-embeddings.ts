@@ -5,7 +5,7 @@ import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
 import type { EmbeddingUpstreamWire } from '../protocols/embeddings/index.ts';
-import type { Lease } from '../routing/channel-health.ts';
+import type { Lease } from './routing/channel-health.ts';
 import { classifyAttemptFailure as classify, type AttemptOutcome } from './classify-attempt-failure.ts';
 import { toGatewayError } from './channels/upstream-client.ts';
 import { readUpstreamError } from './read-upstream-error.ts';

@@ -5,7 +5,7 @@ import { GatewayError, isGatewayError } from '../core/gateway-error.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
 import { getCodec } from '../protocols/codec-registry.ts';
-import type { Lease } from '../routing/channel-health.ts';
+import type { Lease } from './routing/channel-health.ts';
 import type { MultipartUpload } from '../core/multipart-upload.ts';
 import { encodeMultipart } from './channels/multipart-body.ts';
 import { toGatewayError, type UpstreamResponse } from './channels/upstream-client.ts';

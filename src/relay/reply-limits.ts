@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { replyTooLarge } from '../sse/sse-limits.ts';
+import { replyTooLarge } from '../protocols/sse/sse-limits.ts';
 
 export { DEFAULT_REPLY_LIMITS, type ReplyLimits } from '../config/reply-limits.ts';
 

@@ -1,6 +1,6 @@
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
-import type { Lease } from '../routing/channel-health.ts';
+import type { Lease } from './routing/channel-health.ts';
 import type { AttemptFailure, AttemptReady } from './attempt-channel.ts';
 
 /** One attempt the race has started and not yet settled. */

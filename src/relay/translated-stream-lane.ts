@@ -3,7 +3,7 @@ import { cleanUpstreamText, redactSecrets } from '../core/redact-secrets.ts';
 import type { StreamEvent } from '../core/stream-event.ts';
 import type { Usage } from '../core/usage.ts';
 import type { StreamDecoder, StreamEncoder } from '../protocols/protocol-codec.ts';
-import { parseSseStream, type SseStreamParser } from '../sse/parse-sse-stream.ts';
+import { parseSseStream, type SseStreamParser } from '../protocols/sse/parse-sse-stream.ts';
 import { DEFAULT_REPLY_LIMITS } from './reply-limits.ts';
 import type { Lane, PipeStreamInput, StreamOutcome } from './stream-lane.ts';
 

@@ -1,7 +1,7 @@
 import { GatewayError } from '../core/gateway-error.ts';
 import type { Channel } from '../domain/channel.ts';
 import type { UsageAttempt } from '../domain/usage-log-entry.ts';
-import type { Lease } from '../routing/channel-health.ts';
+import type { Lease } from './routing/channel-health.ts';
 import { resolveUpstreamModel } from './channels/resolve-upstream-model.ts';
 import type { AttemptOutcome } from './classify-attempt-failure.ts';
 import type { RelayDeps } from './relay-deps.ts';

@@ -10,7 +10,7 @@ import type { RelayDeps } from '../relay/relay-deps.ts';
 import type { GatewayMetrics } from './observability/gateway-metrics.ts';
 import type { ServerLimits } from '../config/server-limits.ts';
 import type { StatefulResponses } from '../responses/stateful-responses.ts';
-import type { ConversationAffinity } from '../routing/conversation-affinity.ts';
+import type { ConversationAffinity } from '../relay/routing/conversation-affinity.ts';
 import type { CompactionSeal } from '../responses/compaction-seal.ts';
 import type { ResponsesWebSocketSettings } from '../config/responses-websocket-settings.ts';
 import type { NotificationServices } from '../notify/start-notifications.ts';

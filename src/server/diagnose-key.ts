@@ -4,7 +4,7 @@ import { isIpAllowed } from '../access/check-ip-allowed.ts';
 import { diagnoseModel, type Diagnosis } from '../access/diagnose-model.ts';
 import { checkPayment } from '../billing/check-payment.ts';
 import { invalidRequest } from '../core/gateway-error.ts';
-import { circuitStateFor } from '../routing/health-status.ts';
+import { circuitStateFor } from '../relay/routing/health-status.ts';
 import type { AppDeps } from './app-deps.ts';
 import { clientIpOf } from './authenticate-request.ts';
 

@@ -12,7 +12,11 @@ import { buildSnapshot, type Snapshot } from './snapshot.ts';
  * what an instance calls when told by another one, so messages never echo.
  */
 export class SnapshotHolder {
-  #current: Snapshot;
+  /**
+   * The snapshot requests read. A plain field rather than a getter: every request reads it, and
+   * only this class assigns it (in one assignment, see above).
+   */
+  current: Snapshot;
   #running: Promise<void> | undefined;
   #again = false;
   /** Called after each `reload()` (not `refresh()`); failures are the listener's to log. */
@@ -23,15 +27,11 @@ export class SnapshotHolder {
     private readonly now: () => number,
     initial: Snapshot,
   ) {
-    this.#current = initial;
+    this.current = initial;
   }
 
   static async load(store: Store, now: () => number): Promise<SnapshotHolder> {
     return new SnapshotHolder(store, now, await readSnapshot(store, now));
-  }
-
-  get current(): Snapshot {
-    return this.#current;
   }
 
   async reload(): Promise<void> {
@@ -48,7 +48,7 @@ export class SnapshotHolder {
       try {
         do {
           this.#again = false;
-          this.#current = await readSnapshot(this.store, this.now);
+          this.current = await readSnapshot(this.store, this.now);
         } while (this.#again);
       } finally {
         this.#running = undefined;

@@ -48,23 +48,8 @@ export function buildGatewayApp(state: GatewayState, services: GatewayServices, 
     snapshotLoaded: () => snapshot.current !== undefined,
   });
   registerReadinessRoute(app, readiness);
-  letConnectionsGoWhileDraining(app, readiness);
   if (state.generatedAdminToken) claimGeneratedTokenOnFirstUse(app, state);
   return { app, readiness };
-}
-
-/**
- * While draining, keep-alive connections are let go after their response: a client's next
- * request goes (through the load balancer) to an instance that stays, and close() does not wait
- * out keepAliveTimeout for connections that went idle after it began.
- */
-function letConnectionsGoWhileDraining(app: FastifyInstance, readiness: Readiness): void {
-  app.addHook('onSend', async (_request, reply) => {
-    if (readiness.draining) reply.header('connection', 'close');
-  });
-  app.addHook('onResponse', async () => {
-    if (readiness.draining) setImmediate(() => app.server.closeIdleConnections());
-  });
 }
 
 /**

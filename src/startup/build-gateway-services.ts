@@ -17,10 +17,10 @@ import {
 } from '../responses/stateful-responses.ts';
 import { startStoredResponsePruner } from '../responses/stored-response-pruner.ts';
 import { StoredBytesQuota } from '../responses/stored-bytes-quota.ts';
-import { ChannelHealth } from '../routing/channel-health.ts';
-import { DEFAULT_CIRCUIT_OPTIONS } from '../routing/circuit-breaker.ts';
-import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from '../routing/conversation-affinity.ts';
-import { logCircuitTransitions } from '../routing/log-circuit-transitions.ts';
+import { ChannelHealth } from '../relay/routing/channel-health.ts';
+import { DEFAULT_CIRCUIT_OPTIONS } from '../relay/routing/circuit-breaker.ts';
+import { ConversationAffinity, DEFAULT_AFFINITY_TTL_SECONDS } from '../relay/routing/conversation-affinity.ts';
+import { logCircuitTransitions } from '../relay/routing/log-circuit-transitions.ts';
 import { notifyCircuitTransitions } from '../notify/notify-circuit-transitions.ts';
 import { startNotifications, type NotificationServices } from '../notify/start-notifications.ts';
 import { logGenerationAccess } from '../server/observability/access-log.ts';

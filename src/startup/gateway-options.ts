@@ -11,8 +11,8 @@ import type { RedisTarget } from '../kv/redis-target.ts';
 import type { DatabaseSettings } from '../store/parse-database-url.ts';
 import type { Kv } from '../kv/kv.ts';
 import type { ReplyLimits } from '../relay/reply-limits.ts';
-import type { CircuitOptions } from '../routing/circuit-breaker.ts';
-import type { FirstByteDeadlineOptions } from '../routing/first-byte-deadline.ts';
+import type { CircuitOptions } from '../relay/routing/circuit-breaker.ts';
+import type { FirstByteDeadlineOptions } from '../relay/routing/first-byte-deadline.ts';
 import type { Store } from '../store/store.ts';
 
 export interface GatewayOptions {

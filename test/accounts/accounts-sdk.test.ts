@@ -185,7 +185,7 @@ describe('account refusals through the official SDKs and every surface', () => {
     const subscriber = (await harness.admin('POST', '/users', { name: 'payer-check', balance: 5 })).id;
     await harness.admin('POST', '/subscriptions', { user: subscriber, plan: 'pro-monthly' });
     const proKey = await harness.admin('POST', '/keys', { name: 'payer-pro', group: 'pro', user: subscriber });
-    const walletKey = await harness.admin('POST', '/keys', { name: 'payer-wallet', group: 'default', user: subscriber });
+    await harness.admin('POST', '/keys', { name: 'payer-wallet', group: 'default', user: subscriber });
     const ownKey = await harness.admin('POST', '/keys', { name: 'payer-own', group: 'default', balance: 1 });
     const unlimited = await harness.admin('POST', '/keys', { name: 'payer-none', group: 'default' });
 

@@ -57,11 +57,13 @@ describe('dependency rules', () => {
     write('src/kv/kv.ts', 'export const kv = 1;\n');
     write('src/core/model.ts', imports('../domain/money.ts'));
     write('src/domain/money.ts', 'export const money = 1;\n');
-    write('src/sse/frame.ts', imports('../routing/route.ts'));
+    write('src/protocols/sse/frame.ts', imports('../../kv/route.ts'));
+    write('src/protocols/sse/timer.ts', imports('node:timers'));
+    write('src/relay/pipe.ts', imports('../protocols/sse/frame.ts'));
     write('src/protocols/openai-chat/index.ts', imports('./helper.ts'));
     write('src/protocols/openai-chat/helper.ts', imports('../../relay/relay.ts'));
     write('src/protocols/openai-chat/clock.ts', imports('node:fs'));
-    write('src/routing/route.ts', imports('../server/server.ts'));
+    write('src/kv/route.ts', imports('../server/server.ts'));
     write('src/schemas/field.ts', imports('../billing/meter.ts'));
     write('src/access/services.ts', imports('../billing/meter.ts'));
     write('src/billing/meter.ts', imports('../relay/relay.ts', '../access/key.ts'));
@@ -90,11 +92,12 @@ describe('dependency rules', () => {
       'codec-internals-stay-in-protocols: src/relay/relay.ts -> src/protocols/openai-chat/helper.ts',
       'domain-is-a-leaf: src/domain/channel.ts -> src/store/store.ts',
       'core-and-sse-are-leaves: src/core/model.ts -> src/domain/money.ts',
-      'core-and-sse-are-leaves: src/sse/frame.ts -> src/routing/route.ts',
+      'core-and-sse-are-leaves: src/protocols/sse/frame.ts -> src/kv/route.ts',
+      'sse-does-no-io: src/protocols/sse/timer.ts -> timers',
       'codecs-are-pure: src/protocols/openai-chat/helper.ts -> src/relay/relay.ts',
       'codecs-do-no-io: src/protocols/openai-chat/clock.ts -> fs',
       'store-sees-only-domain: src/store/cache.ts -> src/kv/kv.ts',
-      'adapters-stay-below-policy: src/routing/route.ts -> src/server/server.ts',
+      'adapters-stay-below-policy: src/kv/route.ts -> src/server/server.ts',
       'schemas-stay-below-policy: src/schemas/field.ts -> src/billing/meter.ts',
       'access-below-billing: src/access/services.ts -> src/billing/meter.ts',
       'lower-layers-do-not-reach-up: src/billing/meter.ts -> src/relay/relay.ts',
@@ -110,6 +113,7 @@ describe('dependency rules', () => {
     const allowed = [
       '-> src/protocols/openai-chat/index.ts',
       'src/billing/meter.ts -> src/access/key.ts',
+      'src/relay/pipe.ts -> src/protocols/sse/frame.ts',
       'src/responses/turn.ts -> src/relay/relay.ts',
       'src/server/server.ts -> src/generation/run.ts',
       'src/server/server.ts -> node_modules/fastify',

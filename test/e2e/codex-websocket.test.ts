@@ -8,8 +8,6 @@ import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
 import { spawnSync } from 'node:child_process';
 import { CLI_BIN, requireTestClients, runCli } from '../helpers/run-cli.ts';
 
-type Json = Record<string, any>;
-
 /**
  * The real Codex CLI set up the way OpenAI's docs point it at a proxy: the built-in `openai`
  * provider with `openai_base_url = "<root>/v1"` and the key in CODEX_API_KEY. Codex then opens a

@@ -4,7 +4,7 @@ import type { StreamEvent } from '../../src/core/stream-event.ts';
 import type { Usage } from '../../src/core/usage.ts';
 import { buildLedgerEntries, rawUsageText } from '../../src/ledger/build-ledger-entries.ts';
 import { getCodec } from '../../src/protocols/codec-registry.ts';
-import type { SseMessage } from '../../src/sse/sse-message.ts';
+import type { SseMessage } from '../../src/protocols/sse/sse-message.ts';
 import { createFixedRuntime } from '../helpers/fixed-runtime.ts';
 
 type Upstream = Parameters<typeof getCodec>[0];

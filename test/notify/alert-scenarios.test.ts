@@ -6,7 +6,7 @@ import type { UsageLogEntry } from '../../src/domain/usage-log-entry.ts';
 import { notifyCircuitTransitions } from '../../src/notify/notify-circuit-transitions.ts';
 import { scanAccounts, type AccountSources } from '../../src/notify/scan-accounts.ts';
 import { scanTraffic } from '../../src/notify/scan-traffic.ts';
-import { ChannelHealth } from '../../src/routing/channel-health.ts';
+import { ChannelHealth } from '../../src/relay/routing/channel-health.ts';
 import type { SnapshotHolder } from '../../src/snapshot/snapshot-holder.ts';
 import { startNotifyRig, type NotifyRig } from './notify-fixture.ts';
 

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { Channel } from '../../src/domain/channel.ts';
 import { createRedisKv } from '../../src/kv/create-redis-kv.ts';
 import { getCodec } from '../../src/protocols/codec-registry.ts';
-import { ConversationAffinity } from '../../src/routing/conversation-affinity.ts';
+import { ConversationAffinity } from '../../src/relay/routing/conversation-affinity.ts';
 import { deleteKeys, redisTestUrl, uniquePrefix } from './redis-test-support.ts';
 
 const prefix = uniquePrefix('affinity');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChannelHealth, type CircuitTransition } from '../../src/routing/channel-health.ts';
-import { DEFAULT_CIRCUIT_OPTIONS } from '../../src/routing/circuit-breaker.ts';
+import { ChannelHealth, type CircuitTransition } from '../../src/relay/routing/channel-health.ts';
+import { DEFAULT_CIRCUIT_OPTIONS } from '../../src/relay/routing/circuit-breaker.ts';
 import type { Channel } from '../../src/domain/channel.ts';
 
 const channel = { id: 'ch_1', name: 'one', apiKeys: ['sk-a'], enabled: true } as unknown as Channel;

@@ -1,6 +1,6 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Usage } from '../../core/usage.ts';
-import { formatSseJson } from '../../sse/format-sse-message.ts';
+import { formatSseJson } from '../sse/format-sse-message.ts';
 import { encodeAnthropicUsage } from './convert-anthropic-usage.ts';
 import { anthropicMessageId } from './encode-anthropic-response.ts';
 

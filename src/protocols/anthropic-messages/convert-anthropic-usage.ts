@@ -1,4 +1,5 @@
-import { keepUpstreamUsage, uncachedInputTokens, type Usage } from '../../core/usage.ts';
+import type { Usage } from '../../core/usage.ts';
+import { keepUpstreamUsage, uncachedInputTokens } from '../shared/canonical-usage.ts';
 import { isRecord } from '../shared/is-record.ts';
 import type { AnthropicUsage } from './anthropic-wire-types.ts';
 

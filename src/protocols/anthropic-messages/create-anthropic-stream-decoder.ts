@@ -1,6 +1,6 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
-import type { SseMessage } from '../../sse/sse-message.ts';
+import type { SseMessage } from '../sse/sse-message.ts';
 import type { StreamDecoder } from '../protocol-codec.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { closeAllDecodedBlocks, closeDecodedBlock, createAnthropicDecoderState, type AnthropicDecoderState } from './anthropic-decoder-state.ts';

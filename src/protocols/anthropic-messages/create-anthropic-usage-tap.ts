@@ -1,5 +1,5 @@
 import type { Usage } from '../../core/usage.ts';
-import type { SseMessage } from '../../sse/sse-message.ts';
+import type { SseMessage } from '../sse/sse-message.ts';
 import type { UsageTap } from '../protocol-codec.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { mergeAnthropicUsage } from './convert-anthropic-usage.ts';

@@ -1,5 +1,6 @@
 import type { GatewayError } from '../../core/gateway-error.ts';
-import { uncachedInputTokens, type Usage } from '../../core/usage.ts';
+import type { Usage } from '../../core/usage.ts';
+import { uncachedInputTokens } from '../shared/canonical-usage.ts';
 import { anthropicErrorType, isAnthropicErrorType } from './anthropic-error-type.ts';
 import { anthropicSseEvent, ensureAnthropicMessageStarted, type AnthropicEncoderState } from './anthropic-encoder-state.ts';
 import { closeAnthropicBlock } from './encode-anthropic-content-block.ts';

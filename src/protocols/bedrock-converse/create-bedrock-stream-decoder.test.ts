@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StreamEvent } from '../../core/stream-event.ts';
-import type { SseMessage } from '../../sse/sse-message.ts';
+import type { SseMessage } from '../sse/sse-message.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
 import { createBedrockStreamDecoder } from './create-bedrock-stream-decoder.ts';
 

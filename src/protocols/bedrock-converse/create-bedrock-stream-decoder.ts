@@ -3,7 +3,7 @@ import { GatewayError } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import type { Usage } from '../../core/usage.ts';
-import type { SseMessage } from '../../sse/sse-message.ts';
+import type { SseMessage } from '../sse/sse-message.ts';
 import type { StreamDecoder } from '../protocol-codec.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { decodeBedrockStopReason, decodeBedrockUsage } from './decode-bedrock-response.ts';

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StreamEvent } from '../../core/stream-event.ts';
-import { createResponseAssembler } from '../../core/assemble-response.ts';
+import { createResponseAssembler } from '../shared/assemble-response.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
 import { createGeminiStreamDecoder } from './create-gemini-stream-decoder.ts';
 

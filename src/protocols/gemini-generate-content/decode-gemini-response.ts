@@ -3,7 +3,7 @@ import type { ChatResponse } from '../../core/chat-response.ts';
 import type { FinishReason } from '../../core/finish-reason.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
-import { emptyUsage } from '../../core/usage.ts';
+import { emptyUsage } from '../shared/canonical-usage.ts';
 import type { Warning } from '../../core/warning.ts';
 import type { Decoded } from '../protocol-codec.ts';
 import { isRecord } from '../shared/is-record.ts';

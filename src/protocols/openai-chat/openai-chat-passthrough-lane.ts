@@ -1,5 +1,5 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
-import type { SseMessage } from '../../sse/sse-message.ts';
+import type { SseMessage } from '../sse/sse-message.ts';
 import type { PassthroughBodyInput, PassthroughLane, PassthroughStream, StreamEncoderOptions } from '../protocol-codec.ts';
 import { countStringFieldChars } from '../shared/count-string-field-chars.ts';
 import { SsePassthroughStream, type SsePassthroughRules } from '../shared/sse-passthrough-stream.ts';

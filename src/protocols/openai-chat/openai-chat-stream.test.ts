@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createResponseAssembler } from '../../core/assemble-response.ts';
+import { createResponseAssembler } from '../shared/assemble-response.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';

@@ -1,4 +1,5 @@
-import { keepUpstreamUsage, type Usage } from '../../core/usage.ts';
+import type { Usage } from '../../core/usage.ts';
+import { keepUpstreamUsage } from '../shared/canonical-usage.ts';
 import { isRecord } from '../shared/is-record.ts';
 
 export interface OpenAiResponsesUsage {

@@ -1,7 +1,7 @@
 import type { ChatResponse } from '../../core/chat-response.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
-import { emptyUsage } from '../../core/usage.ts';
+import { emptyUsage } from '../shared/canonical-usage.ts';
 import type { Decoded } from '../protocol-codec.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { convertOpenAiResponsesUsage } from './convert-openai-responses-usage.ts';

@@ -1,6 +1,7 @@
 import type { FinishReason } from '../../core/finish-reason.ts';
 import type { GatewayError } from '../../core/gateway-error.ts';
-import { emptyUsage, type Usage } from '../../core/usage.ts';
+import type { Usage } from '../../core/usage.ts';
+import { emptyUsage } from '../shared/canonical-usage.ts';
 import { closeOutputItem, partialOutputItem } from './close-responses-output-item.ts';
 import { toOpenAiResponsesStatus } from './map-openai-responses-status.ts';
 import { emitResponsesEvent, responsesSnapshot, startResponsesStream, type ResponsesEncoderState } from './responses-encoder-state.ts';

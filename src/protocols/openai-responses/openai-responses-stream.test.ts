@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createResponseAssembler } from '../../core/assemble-response.ts';
+import { createResponseAssembler } from '../shared/assemble-response.ts';
 import { GatewayError } from '../../core/gateway-error.ts';
 import type { StreamEvent } from '../../core/stream-event.ts';
-import type { SseMessage } from '../../sse/sse-message.ts';
+import type { SseMessage } from '../sse/sse-message.ts';
 import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
 import { createOpenAiResponsesStreamDecoder } from './create-openai-responses-stream-decoder.ts';
 import { createOpenAiResponsesStreamEncoder } from './create-openai-responses-stream-encoder.ts';

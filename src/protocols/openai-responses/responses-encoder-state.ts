@@ -1,7 +1,7 @@
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Usage } from '../../core/usage.ts';
 import type { ResponseStateEcho } from '../protocol-codec.ts';
-import { formatSseJson } from '../../sse/format-sse-message.ts';
+import { formatSseJson } from '../sse/format-sse-message.ts';
 import { buildOpenAiResponsesObject, type ResponsesObjectInput } from './build-openai-responses-object.ts';
 import type { OutputItem } from './build-openai-responses-output-item.ts';
 

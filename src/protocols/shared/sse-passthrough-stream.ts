@@ -1,7 +1,7 @@
 import type { GatewayError } from '../../core/gateway-error.ts';
 import type { RuntimeContext } from '../../core/runtime-context.ts';
 import type { Usage } from '../../core/usage.ts';
-import type { SseMessage } from '../../sse/sse-message.ts';
+import type { SseMessage } from '../sse/sse-message.ts';
 import type { PassthroughMark, PassthroughStream, StreamEncoderOptions, UsageTap } from '../protocol-codec.ts';
 import { looksWellFormed } from './looks-well-formed.ts';
 

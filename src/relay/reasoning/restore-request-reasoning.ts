@@ -19,6 +19,15 @@ export interface ReasoningRestoreContext {
 }
 
 /**
+ * One attempt's restore context, built before the request is decoded: envelopes sealed for
+ * `upstream` on this channel open; the client's raw values stay only when it speaks the
+ * upstream's own protocol (they are that upstream's state).
+ */
+export function restoreContextFor(sealer: EnvelopeSealer, channelId: string, upstream: UpstreamProtocolId, clientProtocol: string): ReasoningRestoreContext {
+  return { sealer, upstream, channelId, keepRaw: clientProtocol === upstream };
+}
+
+/**
  * A translated request, just before it is encoded for its upstream: every opaque value a client
  * carried is taken off its parts, envelopes sealed for this upstream protocol on this channel are
  * opened and their state put back where the upstream issued it, and everything else (envelopes

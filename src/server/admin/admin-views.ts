@@ -1,10 +1,10 @@
-import type { ChannelHealthView } from '../../routing/channel-health.ts';
+import type { ChannelHealthView } from '../../relay/routing/channel-health.ts';
 import { priceToUsd } from '../../ledger/price-input.ts';
 import type { ApiKey } from '../../domain/api-key.ts';
 import type { Channel } from '../../domain/channel.ts';
 import type { ModelPrice } from '../../domain/model-price.ts';
 import { microsToUsd } from '../../domain/money.ts';
-import type { HealthStatusView } from '../../routing/health-status.ts';
+import type { HealthStatusView } from '../../relay/routing/health-status.ts';
 import type { AdminApiKey, AdminApiKeyListing, AdminChannel, AdminPrice } from './admin-api-types.ts';
 import { nextPayer } from '../../billing/next-payer.ts';
 import type { Snapshot } from '../../snapshot/snapshot.ts';

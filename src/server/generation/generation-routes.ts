@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CredentialStyle } from '../../access/extract-api-key.ts';
 import { authorizeModel } from '../../access/authorize-model.ts';
 import { KeyRefusedError } from '../../access/key-refused-error.ts';
-import { recordKeyRefusal } from '../../billing/record-generation-usage.ts';
+import { recordKeyRefusal } from '../../ledger/record-generation-usage.ts';
 import { estimateInputTokens } from '../../billing/estimate-tokens.ts';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.ts';
 import { getCodec } from '../../protocols/codec-registry.ts';

@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { buildInfo } from '../../config/build-info.ts';
 import { joinClusterMetrics } from '../../cluster/cluster-metrics.ts';
-import type { ChannelHealth } from '../../routing/channel-health.ts';
+import type { ChannelHealth } from '../../relay/routing/channel-health.ts';
 import type { StreamGauge } from '../../relay/stream-gauge.ts';
 import type { SnapshotHolder } from '../../snapshot/snapshot-holder.ts';
 import type { UsageLogEntry } from '../../domain/usage-log-entry.ts';

@@ -16,8 +16,12 @@ export function registerHealthRoutes(app: FastifyInstance, _deps: AppDeps): void
   });
 }
 
-/** Readiness: 200 when this instance should get traffic, 503 (with the failing checks) otherwise. */
+/**
+ * Readiness: 200 when this instance should get traffic, 503 (with the failing checks) otherwise;
+ * while draining, connections are let go after their response.
+ */
 export function registerReadinessRoute(app: FastifyInstance, readiness: Readiness): void {
+  letConnectionsGoWhileDraining(app, readiness);
   app.get('/readyz', async (_request, reply) => {
     const report = await readiness.check();
     return (
@@ -27,5 +31,19 @@ export function registerReadinessRoute(app: FastifyInstance, readiness: Readines
         // The pid tells operators (and the cluster test) which worker answered.
         .send({ status: report.ready ? 'ready' : report.draining ? 'draining' : 'not ready', ...report, pid: process.pid })
     );
+  });
+}
+
+/**
+ * While draining, keep-alive connections are let go after their response: a client's next
+ * request goes (through the load balancer) to an instance that stays, and close() does not wait
+ * out keepAliveTimeout for connections that went idle after it began.
+ */
+function letConnectionsGoWhileDraining(app: FastifyInstance, readiness: Readiness): void {
+  app.addHook('onSend', async (_request, reply) => {
+    if (readiness.draining) reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async () => {
+    if (readiness.draining) setImmediate(() => app.server.closeIdleConnections());
   });
 }

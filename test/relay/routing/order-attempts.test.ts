@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { orderAttempts } from '../../src/routing/order-attempts.ts';
-import { resolveUpstreamModel } from '../../src/relay/channels/resolve-upstream-model.ts';
-import { GatewayError } from '../../src/core/gateway-error.ts';
-import type { Channel } from '../../src/domain/channel.ts';
-import { createFixedRuntime } from '../helpers/fixed-runtime.ts';
+import { orderAttempts } from '../../../src/relay/routing/order-attempts.ts';
+import { resolveUpstreamModel } from '../../../src/relay/channels/resolve-upstream-model.ts';
+import { GatewayError } from '../../../src/core/gateway-error.ts';
+import type { Channel } from '../../../src/domain/channel.ts';
+import { createFixedRuntime } from '../../helpers/fixed-runtime.ts';
 
 function channel(id: string, priority: number, weight: number, modelMap: Record<string, string> = {}): Channel {
   return {

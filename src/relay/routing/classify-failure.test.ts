@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GatewayError } from '../core/gateway-error.ts';
+import { GatewayError } from '../../core/gateway-error.ts';
 import { classifyFailure } from './classify-failure.ts';
 import { extractUpstreamErrorCodes } from './upstream-error-codes.ts';
 

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
-import type { GatewayError } from '../core/gateway-error.ts';
+import type { GatewayError } from '../../core/gateway-error.ts';
 import { EventTextDecoder } from './event-text-decoder.ts';
 import { SseEventSplitter } from './sse-event-splitter.ts';
 import type { SseLimits } from './sse-limits.ts';

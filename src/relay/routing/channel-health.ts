@@ -1,8 +1,10 @@
-import type { Channel } from '../domain/channel.ts';
+import type { Channel } from '../../domain/channel.ts';
+import type { CircuitFeed, CircuitTransition } from '../../domain/circuit-transition.ts';
 import { DEFAULT_CIRCUIT_OPTIONS, type CircuitBreaker, type CircuitOptions } from './circuit-breaker.ts';
 import { allClosed, ChannelRecord, describeChannelRecord, forEachCircuit, type ChannelHealthView, type LastError } from './channel-record.ts';
 
 export type { ChannelHealthView, LastError } from './channel-record.ts';
+export type { CircuitTransition } from '../../domain/circuit-transition.ts';
 
 /** What a lease is for: the model (its own circuit on the channel) and which upstream key to use. */
 export interface LeaseRequest {
@@ -27,19 +29,6 @@ export interface Lease {
   model?: string;
 }
 
-/** A circuit that opened or closed here, for other instances to mirror. */
-export interface CircuitTransition {
-  channelId: string;
-  /** The upstream key's index, or null for the channel's own circuit. */
-  keyIndex: number | null;
-  /** The model's circuit on this channel, or null/absent for the channel's or a key's. */
-  model?: string | null;
-  state: 'open' | 'closed';
-  retryAt: number;
-  openedAt: number | null;
-  reason: string | null;
-}
-
 /**
  * Health of every channel and of each of its upstream keys, kept in memory per process:
  * circuit state, recent success rate, latency percentiles and the last error, which the admin
@@ -50,7 +39,7 @@ export interface CircuitTransition {
  * decision is local, and each time a circuit opens or closes here `onTransition` is told (the
  * gateway publishes it); transitions decided elsewhere arrive through `applyRemote`.
  */
-export class ChannelHealth {
+export class ChannelHealth implements CircuitFeed {
   readonly #records = new Map<string, ChannelRecord>();
   onTransition: ((transition: CircuitTransition) => void) | undefined;
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { healthStatus } from '../../src/routing/health-status.ts';
-import type { ChannelHealthView } from '../../src/routing/channel-health.ts';
-import { startHarness, UPSTREAM_SECRET, type Harness } from '../helpers/gateway-harness.ts';
-import { waitFor } from '../helpers/wait-for.ts';
+import { healthStatus } from '../../../src/relay/routing/health-status.ts';
+import type { ChannelHealthView } from '../../../src/relay/routing/channel-health.ts';
+import { startHarness, UPSTREAM_SECRET, type Harness } from '../../helpers/gateway-harness.ts';
+import { waitFor } from '../../helpers/wait-for.ts';
 
 const VIEW: ChannelHealthView = {
   state: 'closed',

@@ -1,4 +1,4 @@
-import type { GatewayError } from '../core/gateway-error.ts';
+import type { GatewayError } from '../../core/gateway-error.ts';
 
 /**
  * What a failed attempt says, and about what:

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Channel } from '../domain/channel.ts';
+import type { Channel } from '../../domain/channel.ts';
 import { ChannelHealth } from './channel-health.ts';
 
 const channel: Channel = {

@@ -1,4 +1,4 @@
-import type { Channel } from '../domain/channel.ts';
+import type { Channel } from '../../domain/channel.ts';
 import { CircuitBreaker, type CircuitOptions, type CircuitState } from './circuit-breaker.ts';
 
 export interface LastError {

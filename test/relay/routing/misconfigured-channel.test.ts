@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startHarness, type Harness } from '../helpers/gateway-harness.ts';
+import { startHarness, type Harness } from '../../helpers/gateway-harness.ts';
 
 /**
  * Issue 24, item 1: an OpenAI-compatible channel added without `/v1` answered "404 Unknown route"

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Channel } from '../domain/channel.ts';
-import type { Kv } from '../kv/kv.ts';
-import type { AffinityHint } from '../protocols/protocol-codec.ts';
+import type { Channel } from '../../domain/channel.ts';
+import type { Kv } from '../../kv/kv.ts';
+import type { AffinityHint } from '../../protocols/protocol-codec.ts';
 
 /**
  * Block boundaries looked at before a request's last cache breakpoint, as Anthropic's own cache

@@ -1,9 +1,10 @@
-import type { AssistantContentPart, ReasoningPart, TextPart, ToolCallPart } from './chat-request.ts';
-import type { ChatResponse } from './chat-response.ts';
-import type { FinishReason } from './finish-reason.ts';
-import type { StreamEvent } from './stream-event.ts';
-import { GatewayError } from './gateway-error.ts';
-import { emptyUsage, type Usage } from './usage.ts';
+import type { AssistantContentPart, ReasoningPart, TextPart, ToolCallPart } from '../../core/chat-request.ts';
+import type { ChatResponse } from '../../core/chat-response.ts';
+import type { FinishReason } from '../../core/finish-reason.ts';
+import type { StreamEvent } from '../../core/stream-event.ts';
+import { GatewayError } from '../../core/gateway-error.ts';
+import type { Usage } from '../../core/usage.ts';
+import { emptyUsage } from './canonical-usage.ts';
 
 /**
  * Folds a canonical event stream into a complete response: used when a client wants a plain

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Channel } from '../domain/channel.ts';
+import type { Channel } from '../../domain/channel.ts';
 import type { ChannelHealth } from './channel-health.ts';
 
 export interface HealthCheckerOptions {

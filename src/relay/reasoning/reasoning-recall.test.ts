@@ -1,18 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { getCodec } from '../protocols/codec-registry.ts';
-import type { ProtocolId } from '../protocols/protocol-codec.ts';
+import { getCodec } from '../../protocols/codec-registry.ts';
+import type { ProtocolId } from '../../protocols/protocol-codec.ts';
 import { ChannelHealth } from '../routing/channel-health.ts';
-import type { Channel } from '../domain/channel.ts';
-import { createMemoryKv } from '../kv/create-memory-kv.ts';
-import type { Kv } from '../kv/kv.ts';
-import { createReasoningCache } from './reasoning/reasoning-cache.ts';
-import { createEnvelopeSealer } from './reasoning/reasoning-envelope.ts';
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './channels/upstream-client.ts';
-import { createFixedRuntime } from '../../test/helpers/fixed-runtime.ts';
-import { fakeClient, fakeUpstreamResponse } from '../../test/helpers/relay-fakes.ts';
-import { relayChat, type RelayDeps, type RelayInput } from './relay-chat.ts';
+import type { Channel } from '../../domain/channel.ts';
+import { createMemoryKv } from '../../kv/create-memory-kv.ts';
+import type { Kv } from '../../kv/kv.ts';
+import { createReasoningCache } from './reasoning-cache.ts';
+import { createEnvelopeSealer } from './reasoning-envelope.ts';
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../channels/upstream-client.ts';
+import { createFixedRuntime } from '../../../test/helpers/fixed-runtime.ts';
+import { fakeClient, fakeUpstreamResponse } from '../../../test/helpers/relay-fakes.ts';
+import { relayChat, type RelayDeps, type RelayInput } from '../relay-chat.ts';
 
 function channel(name: string, provider: Channel['provider']): Channel {
   return {

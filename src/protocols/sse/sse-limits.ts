@@ -1,4 +1,4 @@
-import { GatewayError } from '../core/gateway-error.ts';
+import { GatewayError } from '../../core/gateway-error.ts';
 
 /** Bounds on an upstream reply (config/reply-limits.ts sets their defaults; the settings name them). */
 export interface SseLimits {
@@ -19,25 +19,15 @@ export function eventTooLarge(limit: number): GatewayError {
   );
 }
 
-/** Marks a reply cut for its total size: the client asked for that much, so it is not the channel's fault. */
-export const REPLY_TOO_LARGE = Symbol('reply too large');
-
 /**
  * A reply past the total bound: cut with a clear error. The request asked for a longer reply
- * than this gateway carries, so the channel's health is not charged for it and no other
- * channel is tried (it would write as much).
+ * than this gateway carries, so the channel is blameless (`channelBlameless`): its health is not
+ * charged for it and no other channel is tried (it would write as much).
  */
 export function replyTooLarge(limit: number, setting = 'MAX_UPSTREAM_REPLY_BYTES'): GatewayError {
-  const error = new GatewayError(
+  return new GatewayError(
     'upstream_invalid_response',
     `The reply grew past ${limit} bytes (${setting}), more than this gateway carries for one request; it was cut short. Ask for less output (max_tokens) or fewer alternatives.`,
-    { status: 502 },
+    { status: 502, channelBlameless: true },
   );
-  (error as GatewayError & { [REPLY_TOO_LARGE]?: true })[REPLY_TOO_LARGE] = true;
-  return error;
-}
-
-/** Whether an error is a reply cut for its total size (see `replyTooLarge`). */
-export function isReplyTooLarge(error: GatewayError | undefined): boolean {
-  return error !== undefined && (error as GatewayError & { [REPLY_TOO_LARGE]?: true })[REPLY_TOO_LARGE] === true;
 }

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Channel } from '../domain/channel.ts';
-import { createMemoryKv } from '../kv/create-memory-kv.ts';
-import type { AffinityHint } from '../protocols/protocol-codec.ts';
+import type { Channel } from '../../domain/channel.ts';
+import { createMemoryKv } from '../../kv/create-memory-kv.ts';
+import type { AffinityHint } from '../../protocols/protocol-codec.ts';
 import { ConversationAffinity, PREFIX_LOOKBACK_BLOCKS, preferChannel } from './conversation-affinity.ts';
 
 function channel(id: string, priority = 0, apiKeys = ['k0', 'k1']): Channel {

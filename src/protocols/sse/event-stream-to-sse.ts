@@ -1,7 +1,7 @@
 import type * as EventStreamCodecModule from '@smithy/eventstream-codec';
 import type * as Utf8Module from '@smithy/util-utf8';
-import { requireOnDemand } from '../core/require-on-demand.ts';
-import { GatewayError } from '../core/gateway-error.ts';
+import { requireOnDemand } from '../../core/require-on-demand.ts';
+import { GatewayError } from '../../core/gateway-error.ts';
 
 // Loaded by the first Bedrock stream, not at start-up: most gateways have no Bedrock channel.
 let loaded: { codec: EventStreamCodecModule.EventStreamCodec; toUtf8: typeof Utf8Module.toUtf8 } | undefined;

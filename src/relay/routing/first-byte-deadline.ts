@@ -19,14 +19,6 @@ export interface FirstByteDeadlineOptions {
   minSamples: number;
 }
 
-/**
- * Requests whose body is longer than this (characters; about 8,000–32,000 tokens) get no
- * first-byte deadline, so they are never hedged or given up for another channel: their
- * first byte is slow because of the prompt's size, and every extra attempt pays for the whole
- * prompt again (FIRST_BYTE_DEADLINE_MAX_BODY_CHARS).
- */
-export const DEFAULT_DEADLINE_MAX_BODY_CHARS = 32_768;
-
 export const DEFAULT_FIRST_BYTE_DEADLINE: FirstByteDeadlineOptions = {
   minMs: 2_000,
   maxMs: 20_000,

@@ -1,4 +1,4 @@
-import type { Channel } from '../domain/channel.ts';
+import type { Channel } from '../../domain/channel.ts';
 
 /**
  * The order in which a request tries its candidate channels: highest priority tier first;

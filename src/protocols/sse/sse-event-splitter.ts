@@ -1,4 +1,4 @@
-import type { GatewayError } from '../core/gateway-error.ts';
+import type { GatewayError } from '../../core/gateway-error.ts';
 import { eventTooLarge, replyTooLarge, type SseLimits } from './sse-limits.ts';
 
 const NEWLINE = 10;

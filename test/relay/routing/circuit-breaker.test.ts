@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CircuitBreaker } from '../../src/routing/circuit-breaker.ts';
+import { CircuitBreaker } from '../../../src/relay/routing/circuit-breaker.ts';
 
 const options = { windowMs: 10_000, minimumRequests: 4, errorRateThreshold: 0.5, cooldownMs: 1_000, maxCooldownMs: 8_000 };
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SnapshotHolder } from '../snapshot/snapshot-holder.ts';
+import type { SnapshotHolder } from '../../snapshot/snapshot-holder.ts';
 import type { ChannelHealth } from './channel-health.ts';
 
 /**

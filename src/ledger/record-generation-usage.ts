@@ -4,7 +4,7 @@ import type { GatewayError } from '../core/gateway-error.ts';
 import type { Usage } from '../core/usage.ts';
 import type { LedgerRows } from '../domain/ledger-entry.ts';
 import type { PaidBy, UsageAttempt, UsageLogEntry, UsageTransport } from '../domain/usage-log-entry.ts';
-import type { UsageWriter } from './usage-writer.ts';
+import type { UsageWriter } from '../billing/usage-writer.ts';
 
 /** What the relay reports about a request it carried (the relay's result satisfies this). */
 export interface RelaySummary {

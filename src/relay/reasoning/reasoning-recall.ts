@@ -1,6 +1,6 @@
-import { callIdsToRecall } from './reasoning/restore-request-reasoning.ts';
-import type { RelayDeps } from './relay-deps.ts';
-import type { RelayInput } from './relay-input.ts';
+import { callIdsToRecall } from './restore-request-reasoning.ts';
+import type { RelayDeps } from '../relay-deps.ts';
+import type { RelayInput } from '../relay-input.ts';
 
 /** The request's kept envelopes by tool-call id (empty when none, or when the kv could not say). */
 export type ReasoningRecall = () => Promise<ReadonlyMap<string, string>>;
