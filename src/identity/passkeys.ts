@@ -1,17 +1,20 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type * as WebAuthn from '@simplewebauthn/server';
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { GatewayError, invalidRequest } from '../core/gateway-error.ts';
 import type { IdentityOwner, Passkey, SignInAudience } from '../domain/identity.ts';
 import { type PasskeyRepository, StoreConflictError } from '../store/store.ts';
 import { type PasskeyChallenges, passkeyRefused } from './passkey-challenges.ts';
+
+/**
+ * `@simplewebauthn/server` (with its ASN.1 and X.509 libraries, ~1 MB of source) is loaded on the
+ * first passkey ceremony, not at start-up (idle RSS; BENCHMARKS.md).
+ */
+const loadWebAuthn = (): Promise<typeof WebAuthn> => import('@simplewebauthn/server');
 
 /** The relying party: passkeys are bound to `PUBLIC_URL`'s host name, and only its origin may use them. */
 export interface PasskeySite {
@@ -49,6 +52,7 @@ export class Passkeys {
 
   async startRegistration(owner: IdentityOwner, userName: string): Promise<StartedCeremony<PublicKeyCredentialCreationOptionsJSON>> {
     const existing = await this.repository.list(owner);
+    const { generateRegistrationOptions } = await loadWebAuthn();
     const options = await generateRegistrationOptions({
       rpName: 'Switchyard',
       rpID: this.site().rpId,
@@ -79,6 +83,7 @@ export class Passkeys {
       throw passkeyRefused('This passkey registration was started by someone else: start again.');
     }
     const { rpId, origin } = this.site();
+    const { verifyRegistrationResponse } = await loadWebAuthn();
     const verified = await refuseOnError(() =>
       verifyRegistrationResponse({ response, expectedChallenge: pending.challenge, expectedOrigin: origin, expectedRPID: rpId, requireUserVerification: true }),
     );
@@ -96,6 +101,7 @@ export class Passkeys {
   }
 
   async startSignIn(audience: SignInAudience): Promise<StartedCeremony<PublicKeyCredentialRequestOptionsJSON>> {
+    const { generateAuthenticationOptions } = await loadWebAuthn();
     const options = await generateAuthenticationOptions({ rpID: this.site().rpId, userVerification: 'required' });
     const ceremonyId = await this.challenges.save({ challenge: options.challenge, purpose: { kind: 'sign-in', audience } });
     return { ceremonyId, options };
@@ -109,6 +115,7 @@ export class Passkeys {
     const passkey = await this.repository.findByCredentialId(response.id);
     if (!passkey || passkey.owner.kind !== OWNER_KIND[audience]) throw passkeyRefused('This passkey is not registered here (it may have been removed).');
     const { rpId, origin } = this.site();
+    const { verifyAuthenticationResponse } = await loadWebAuthn();
     const verified = await refuseOnError(() =>
       verifyAuthenticationResponse({
         response,

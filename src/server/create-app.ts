@@ -9,6 +9,7 @@ import { renderError } from './render-error.ts';
 import { RefusedAuthMonitor } from './generation/refused-auth-monitor.ts';
 import { connectionsCheckingIntervalMs, connectionsPerAddress, DEFAULT_SERVER_LIMITS } from '../config/server-limits.ts';
 import { guardConnections } from './guard-connections.ts';
+import { lazySchemaCompilers } from './lazy-schema-compilers.ts';
 import { registerAccountRoutes } from './portal/account-routes.ts';
 import { registerAdminInsightRoutes } from './admin/admin-insight-routes.ts';
 import { registerPortalAdminRoutes } from './admin/portal-admin-routes.ts';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     forceCloseConnections: 'idle',
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    schemaController: lazySchemaCompilers,
   });
 
   // Parse JSON ourselves: plain JSON.parse is faster than the default prototype-poisoning
