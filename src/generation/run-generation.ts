@@ -166,6 +166,8 @@ async function order(deps: GenerationDeps, turn: GenerationTurn): Promise<void> 
  */
 function takeOver(deps: GenerationDeps, turn: GenerationTurn, connection: ClientConnection): RelayInput {
   const controller = new AbortController();
+  // Counted open from here (a drain that runs out of time ends it): nothing below refuses.
+  deps.openRequests?.add(controller);
   // The reply is taken over while the input is built (buildRelayInput: plain data, nothing in it refuses).
   const input = buildRelayInput(turn, controller, () => {
     const writer = connection.takeOver(() => controller.abort());
@@ -173,7 +175,6 @@ function takeOver(deps: GenerationDeps, turn: GenerationTurn, connection: Client
     if (turn.stateful) writer.tap = turn.stateful.tap;
     return writer;
   });
-  deps.openRequests?.add(controller);
   const book = deps.progress;
   if (book) input.watchStream = (stream) => void (turn.progress = trackStreamProgress(book, turn, stream));
   return input;
