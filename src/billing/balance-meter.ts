@@ -6,7 +6,7 @@ import type { ChargeWriter } from './charge-writer.ts';
 import { formatUsd } from './format-usd.ts';
 import { spendWindows, type SpendWindow } from './spend-windows.ts';
 import { fundingOf, holdSeeded, type AccountSeed } from './hold-seeded.ts';
-import type { SettlementPlan } from './settlement-plan.ts';
+import { type SettlementPlan, settleOnce } from './settlement-plan.ts';
 
 /** Spend already in the database for a key over `[start, end)`, loaded once at start-up. */
 export type SpendBaseline = (keyId: string, start: number, end: number) => number;
@@ -93,29 +93,16 @@ export class BalanceMeter {
       }
     }
 
-    let settled = false;
     const charged = chargeKeyBalance || key.balanceMicros === null;
-    return {
-      reservedMicros: amountMicros,
-      plan: {
-        holds: [
-          ...heldWindows.map((name): [string, string, 1] => [name, holdId, 1]),
-          ...(account === undefined ? [] : [[account, holdId, -1] as [string, string, -1]]),
-        ],
-        charges: charged ? [['key', key.id]] : [],
-      },
-      settle: async (costMicros) => {
-        if (settled) return;
-        settled = true;
-        // Recorded first: an account seeded from here on subtracts it as a pending charge. A key
-        // whose balance did not pay must not see the charge taken off that balance.
-        if (charged) this.deps.charges.record(key.id, costMicros);
-        await Promise.all([
-          ...heldWindows.map((name) => kv.settle(name, holdId, costMicros)),
-          ...(account === undefined ? [] : [kv.settle(account, holdId, -costMicros)]),
-        ]);
-      },
+    // A key whose balance did not pay must not see the charge taken off that balance: no charge then.
+    const plan: SettlementPlan = {
+      holds: [
+        ...heldWindows.map((name): [string, string, 1] => [name, holdId, 1]),
+        ...(account === undefined ? [] : [[account, holdId, -1] as [string, string, -1]]),
+      ],
+      charges: charged ? [['key', key.id]] : [],
     };
+    return { reservedMicros: amountMicros, plan, settle: settleOnce(plan, kv, this.deps.charges) };
   }
 
   /** What the key has left right now, for `/api/me`; null = unlimited. */

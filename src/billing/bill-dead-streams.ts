@@ -26,7 +26,7 @@ export function billDeadStreams(deps: DeadStreamBillingDeps): (record: string) =
     const record = parseProgress(text);
     if (record === undefined) throw new Error('a dead instance left a progress record that cannot be read; its holds are released unbilled');
     const { row, plan } = record;
-    await applySettlement(plan, row.costMicros, deps);
+    await applySettlement(plan, row.costMicros, deps.kv, (target) => deps.writers[target]);
     deps.usageWriter.record({
       ...row,
       errorCode: INSTANCE_LOST_CODE,

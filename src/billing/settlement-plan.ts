@@ -19,10 +19,29 @@ export function joinPlans(...plans: SettlementPlan[]): SettlementPlan {
   return { holds: plans.flatMap((plan) => plan.holds), charges: plans.flatMap((plan) => plan.charges) };
 }
 
-/** Settles `plan` to `costMicros`: the charges recorded first (as the meters do), then each hold replaced by id. */
-export async function applySettlement(plan: SettlementPlan, costMicros: number, deps: { kv: Kv; writers: Record<ChargeTarget, Pick<ChargeWriter, 'record'>> }) {
-  for (const [target, id] of plan.charges) deps.writers[target].record(id, costMicros);
-  await Promise.all(plan.holds.map(([key, holdId, sign]) => deps.kv.settle(key, holdId, sign * costMicros)));
+/**
+ * Settles `plan` to `costMicros`: the charges recorded first (an account seeded from then on
+ * subtracts them as pending), then each hold replaced by id. What a meter's own settle does, and
+ * what another instance replays for a dead instance's stream.
+ */
+export async function applySettlement(
+  plan: SettlementPlan,
+  costMicros: number,
+  kv: Kv,
+  writerFor: (target: ChargeTarget) => Pick<ChargeWriter, 'record'>,
+): Promise<void> {
+  for (const [target, id] of plan.charges) writerFor(target).record(id, costMicros);
+  await Promise.all(plan.holds.map(([key, holdId, sign]) => kv.settle(key, holdId, sign * costMicros)));
+}
+
+/** A meter's settle: `plan` applied with its one charge writer, at most once. */
+export function settleOnce(plan: SettlementPlan, kv: Kv, writer: Pick<ChargeWriter, 'record'>): (costMicros: number) => Promise<void> {
+  let settled = false;
+  return async (costMicros) => {
+    if (settled) return;
+    settled = true;
+    await applySettlement(plan, costMicros, kv, () => writer);
+  };
 }
 
 /** A plan read back from Redis: the shape checked, since it decides where money goes. */

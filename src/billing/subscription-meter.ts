@@ -6,7 +6,7 @@ import { subscriptionUsageId } from '../store/repositories/subscription-reposito
 import type { SubscriptionUsageRow } from '../store/store.ts';
 import type { ChargeWriter } from './charge-writer.ts';
 import { holdSeeded, type AccountSeed } from './hold-seeded.ts';
-import type { SettlementPlan } from './settlement-plan.ts';
+import { type SettlementPlan, settleOnce } from './settlement-plan.ts';
 import { subscriptionWindows, type QuotaWindowSpan } from './subscription-windows.ts';
 
 export interface SubscriptionMeterDeps {
@@ -72,22 +72,11 @@ export class SubscriptionMeter {
       }
       held.push(name);
     }
-    let settled = false;
-    return {
-      hold: {
-        plan: {
-          holds: held.map((name): [string, string, 1] => [name, holdId, 1]),
-          charges: spans.map((span) => ['subscription', subscriptionUsageId(subscription.id, span.id)]),
-        },
-        settle: async (costMicros) => {
-          if (settled) return;
-          settled = true;
-          // Recorded first: a counter seeded from here on counts it as pending usage.
-          for (const span of spans) this.deps.usage.record(subscriptionUsageId(subscription.id, span.id), costMicros);
-          await Promise.all(held.map((name) => this.deps.kv.settle(name, holdId, costMicros)));
-        },
-      },
+    const settlement: SettlementPlan = {
+      holds: held.map((name): [string, string, 1] => [name, holdId, 1]),
+      charges: spans.map((span) => ['subscription', subscriptionUsageId(subscription.id, span.id)]),
     };
+    return { hold: { plan: settlement, settle: settleOnce(settlement, this.deps.kv, this.deps.usage) } };
   }
 
   /** Used so far in each window at `now`, with the plan's quota and the reset time. */

@@ -5,7 +5,7 @@ import type { Kv, KvFunding } from '../kv/kv.ts';
 import type { ChargeWriter } from './charge-writer.ts';
 import { formatUsd } from './format-usd.ts';
 import { fundingOf, holdSeeded, type AccountSeed } from './hold-seeded.ts';
-import type { SettlementPlan } from './settlement-plan.ts';
+import { type SettlementPlan, settleOnce } from './settlement-plan.ts';
 
 export interface WalletMeterDeps {
   kv: Kv;
@@ -47,17 +47,8 @@ export class WalletMeter {
           : `The wallet of account "${user.name}" (${formatUsd(result.value)}) does not cover this request to "${model}" (up to ${formatUsd(amountMicros)} with its output limit). Top it up, or lower the request's maximum output tokens.`,
       );
     }
-    let settled = false;
-    return {
-      plan: { holds: [[account, holdId, -1]], charges: [['wallet', user.id]] },
-      settle: async (costMicros) => {
-        if (settled) return;
-        settled = true;
-        // Recorded first: an account seeded from here on subtracts it as a pending charge.
-        this.deps.charges.record(user.id, costMicros);
-        await this.deps.kv.settle(account, holdId, -costMicros);
-      },
-    };
+    const plan: SettlementPlan = { holds: [[account, holdId, -1]], charges: [['wallet', user.id]] };
+    return { plan, settle: settleOnce(plan, this.deps.kv, this.deps.charges) };
   }
 
   /** What the wallet holds right now, for `/api/me` and the admin API. */
